@@ -1,0 +1,64 @@
+"""The Typer application: ``toolscope explain | tools | check | step | discover | inspect | report``.
+
+Commands are thin: they open a ``Subject`` (see ``toolscope.inputs``), ask it questions
+and print. Textual is imported only by ``inspect`` (and the SVG report), AgentScope
+only when the input is a toolkit.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from toolscope import __version__
+
+app = typer.Typer(
+    name="toolscope",
+    help=(
+        "Why doesn't my agent have tool X? Per-tool visibility verdicts for AgentWorks "
+        "step configs and AgentScope 2.x toolkits.\n\n"
+        "Exit codes: 0 ok (explain: the tool is visible), 1 a negative answer (tool hidden, "
+        "a check or expectation failed), 2 bad input or usage, 3 the user's code failed."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"toolscope {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version_callback, is_eager=True, help="Print the version."
+    ),
+) -> None:
+    """Toolscope."""
+
+
+def _register_commands() -> None:
+    # Each module adds its commands to `app`; imported here, not at their top, so
+    # command modules stay independent of one another.
+    from toolscope.commands import (  # noqa: F401
+        check,
+        discover,
+        explain,
+        inspect,
+        report,
+        step,
+        tools,
+    )
+
+
+_register_commands()
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

@@ -1,0 +1,66 @@
+"""``toolscope check CONFIG``: invariant checks and expectations, for CI."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+from rich.text import Text
+
+from toolscope.app import app
+from toolscope.commands.common import GroupsOpt, JsonOpt, RegistryOpt, SnapshotOpt, StepOpt, split_groups
+from toolscope.core.errors import EXIT_NEGATIVE
+from toolscope.core.expectations import check_expectations, parse_expectation
+from toolscope.inputs import open_subject
+from toolscope.output import handle_errors, plain, print_json, stdout_console
+
+
+@app.command("check")
+@handle_errors
+def check_command(
+    config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
+    mode: Annotated[
+        Optional[list[str]], typer.Option("--mode", "-m", help="Mode(s) to check; repeat the option. Default: every mode.")
+    ] = None,
+    expect: Annotated[
+        Optional[list[str]],
+        typer.Option("--expect", help="visible:NAME or hidden:NAME (in every checked mode); repeatable."),
+    ] = None,
+    step: StepOpt = None,
+    registry: RegistryOpt = None,
+    groups: GroupsOpt = None,
+    snapshot: SnapshotOpt = None,
+    warnings_fail: Annotated[bool, typer.Option("--strict", help="Warnings fail too.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Run the invariant checks and expectations; exit 1 when one fails."""
+    expectations = [parse_expectation(e) for e in expect or []]
+    subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
+    modes = [subject.resolve_mode(m) for m in mode] if mode else list(subject.mode_names) or [None]
+    findings = subject.findings(modes)
+    findings += check_expectations(subject, modes, expectations)
+    failing = [f for f in findings if f.severity == "error" or warnings_fail]
+    ok = not failing
+    if as_json:
+        print_json(
+            {
+                "schema": "toolscope.check/1",
+                "ok": ok,
+                "modes": modes,
+                "findings": [f.to_json() for f in findings],
+            }
+        )
+    else:
+        console = stdout_console()
+        console.print(Text(subject.loaded.label, style="dim"))
+        console.print(Text("modes checked: " + ", ".join(str(m) for m in modes), style="dim"))
+        for finding in findings:
+            style = "bold red" if finding.severity == "error" else "yellow"
+            line = Text(f"{finding.severity:<7} {finding.kind}: ", style=style)
+            line.append_text(plain(finding.message))
+            console.print(line)
+        console.print(Text("ok" if ok else f"{len(failing)} failing", style="green" if ok else "bold red"))
+    if not ok:
+        raise typer.Exit(EXIT_NEGATIVE)
+
+

@@ -1,0 +1,41 @@
+"""Options shared by several commands, declared once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+ModeOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--mode",
+        "-m",
+        help="Workshop mode (step configs) or permission mode (toolkits: default, "
+        "accept_edits, explore, bypass, dont_ask).",
+    ),
+]
+StepOpt = Annotated[Optional[str], typer.Option("--step", help="Step id, when the config has several steps.")]
+RegistryOpt = Annotated[
+    Optional[Path],
+    typer.Option(
+        "--registry",
+        "-r",
+        help="Registry file (the tool universe). Default: toolscope.registry.yaml/.yml/.json next to the config.",
+    ),
+]
+GroupsOpt = Annotated[
+    Optional[str], typer.Option("--groups", help="Toolkits: the active groups, comma-separated (replaces the spec's).")
+]
+SnapshotOpt = Annotated[
+    Optional[Path], typer.Option("--snapshot", help="Use a saved MCP discovery snapshot instead of live discovery.")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+def split_groups(groups: str | None) -> list[str] | None:
+    """``a,b`` → ``["a", "b"]``; an empty string means no groups active."""
+    if groups is None:
+        return None
+    return [g.strip() for g in groups.split(",") if g.strip()]

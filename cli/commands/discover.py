@@ -1,0 +1,1 @@
+"""``toolscope discover``: not implemented yet (being built)."""

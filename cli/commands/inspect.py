@@ -1,0 +1,1 @@
+"""``toolscope inspect``: not implemented yet (being built)."""

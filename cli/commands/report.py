@@ -1,0 +1,1 @@
+"""``toolscope report``: not implemented yet (being built)."""

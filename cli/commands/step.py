@@ -1,0 +1,1 @@
+"""``toolscope step``: not implemented yet (being built)."""

@@ -1,0 +1,63 @@
+"""``toolscope tools CONFIG``: every tool with one column per stage and the verdict."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.text import Text
+
+from toolscope.app import app
+from toolscope.commands.common import (
+    GroupsOpt,
+    JsonOpt,
+    ModeOpt,
+    RegistryOpt,
+    SnapshotOpt,
+    StepOpt,
+    split_groups,
+)
+from toolscope.inputs import open_subject
+from toolscope.output import handle_errors, print_json, stdout_console, verdict_table
+
+
+
+@app.command("tools")
+@handle_errors
+def tools_command(
+    config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
+    mode: ModeOpt = None,
+    step: StepOpt = None,
+    registry: RegistryOpt = None,
+    groups: GroupsOpt = None,
+    snapshot: SnapshotOpt = None,
+    hidden_only: Annotated[bool, typer.Option("--hidden", help="Only tools that are not visible.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Print every tool of the config with one column per stage and the verdict."""
+    subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
+    evaluation = subject.evaluate(subject.resolve_mode(mode))
+    tools = [t for t in evaluation.tools if not hidden_only or t.verdict != "visible"]
+    if as_json:
+        loaded = evaluation.loaded
+        print_json(
+            {
+                "schema": "toolscope.tools/1",
+                "input": loaded.kind,
+                "step": loaded.step,
+                "mode": loaded.mode,
+                "stages": list(evaluation.stage_names),
+                "counts": evaluation.counts(),
+                "tools": [t.to_json() for t in tools],
+            }
+        )
+        return
+    console = stdout_console()
+    console.print(Text(evaluation.loaded.label, style="bold"))
+    for note in evaluation.notes:
+        console.print(Text(note, style="dim"))
+    console.print(verdict_table(evaluation, tools))
+    counts = evaluation.counts()
+    console.print(
+        Text(f"{counts['visible']} visible, {counts['hidden']} hidden, {counts['unknown']} unknown")
+    )

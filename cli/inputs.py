@@ -1,0 +1,73 @@
+"""Decide what the user gave us and open it as a ``Subject``.
+
+``CONFIG`` may be an AgentWorks step config (``{"steps": [...]}`` or one step), an
+AgentScope toolkit spec (YAML/JSON with ``groups``), or a toolkit factory
+(``package.module:function`` or ``path/to/file.py:function``).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Literal
+
+from toolscope.core.documents import load_document
+from toolscope.core.errors import InputError, Problem
+from toolscope.core.subject import Subject
+
+InputKind = Literal["step_config", "toolkit_spec", "toolkit_factory"]
+
+_FACTORY = re.compile(r"^(?P<target>[\w.]+|.+\.py):(?P<attr>[A-Za-z_][\w.]*)$")
+
+
+def detect_kind(target: str) -> InputKind:
+    """Classify the CONFIG argument without importing anything heavy."""
+    path = Path(target)
+    if not path.exists() and _FACTORY.match(target):
+        return "toolkit_factory"
+    document = load_document(path, "config file")
+    data = document.data
+    if isinstance(data, dict):
+        if "steps" in data or "agent_configs" in data:
+            return "step_config"
+        if "groups" in data or data.get("kind") == "toolkit":
+            return "toolkit_spec"
+    raise InputError(
+        target,
+        "not a config toolscope knows",
+        [
+            Problem(
+                "",
+                "expected an AgentWorks step config (an object with 'steps' or 'agent_configs'), "
+                "an AgentScope toolkit spec (an object with 'groups'), or a toolkit factory "
+                "'package.module:function' / 'path/to/file.py:function'"
+            )
+        ],
+    )
+
+
+def open_subject(
+    target: str,
+    *,
+    step: str | None = None,
+    registry: Path | None = None,
+    groups: list[str] | None = None,
+    snapshot: Path | None = None,
+) -> Subject:
+    """Load CONFIG as a Subject; options that don't apply to its kind are rejected."""
+    kind = detect_kind(target)
+    if kind == "step_config":
+        if groups:
+            raise InputError("--groups", "applies to AgentScope toolkits, not step configs")
+        from toolscope.core.agentworks.subject import load_agentworks_subject
+
+        return load_agentworks_subject(
+            Path(target), step=step, registry=registry, snapshot=snapshot
+        )
+    if step is not None:
+        raise InputError("--step", "applies to AgentWorks step configs, not toolkits")
+    if registry is not None:
+        raise InputError("--registry", "applies to AgentWorks step configs, not toolkits")
+    from toolscope.core.agentscope.subject import load_toolkit_subject
+
+    return load_toolkit_subject(target, kind=kind, groups=groups)

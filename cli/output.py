@@ -1,0 +1,91 @@
+"""Shared CLI plumbing: consoles, error handling, JSON output, verdict tables.
+
+Untrusted text (tool names, descriptions, rules quoting them) always goes through
+``rich.text.Text`` built from plain strings after ``inert()``: never parsed as markup.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from toolscope.core.errors import ToolscopeError
+from toolscope.core.safe_text import inert
+from toolscope.core.verdicts import STAGE_TITLES, Evaluation, Stage, ToolVerdict
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+SYMBOL = {True: "✓", False: "✗", None: "?"}
+STYLE = {True: "green", False: "bold red", None: "yellow"}
+VERDICT_STYLE = {"visible": "green", "hidden": "bold red", "unknown": "yellow"}
+
+
+def stdout_console() -> Console:
+    """Console for results; wide enough that tables don't wrap names when piped."""
+    return Console(highlight=False, soft_wrap=False, width=None if sys.stdout.isatty() else 160)
+
+
+def stderr_console() -> Console:
+    """Console for errors and notes."""
+    return Console(stderr=True, highlight=False)
+
+
+def handle_errors(func: F) -> F:
+    """Turn ToolscopeErrors into one plain message on stderr and their exit code."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except ToolscopeError as exc:
+            stderr_console().print(Text("error: " + inert(exc.render()), style="red"))
+            raise typer.Exit(exc.exit_code) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def print_json(payload: dict[str, Any]) -> None:
+    """Write a JSON document to stdout (UTF-8, stable key order as built)."""
+    sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+
+
+def plain(text: str, style: str = "") -> Text:
+    """A Text from untrusted plain text, control characters escaped, markup not parsed."""
+    return Text(inert(text), style=style)
+
+
+def stage_cell(stage: Stage | None) -> Text:
+    """A table cell for one stage: symbol plus word, readable without colour."""
+    if stage is None:
+        return Text("-")
+    word = {True: "pass", False: "FAIL", None: "unknown"}[stage.passed]
+    return Text(f"{SYMBOL[stage.passed]} {word}", style=STYLE[stage.passed])
+
+
+def verdict_table(evaluation: Evaluation, tools: Iterable[ToolVerdict] | None = None) -> Table:
+    """The per-tool table: one column per stage, then the verdict and the deciding rule."""
+    table = Table(show_lines=False, header_style="bold", expand=False)
+    table.add_column("tool", overflow="fold")
+    table.add_column("namespace", overflow="fold")
+    for name in evaluation.stage_names:
+        table.add_column(STAGE_TITLES.get(name, name), no_wrap=True)
+    table.add_column("verdict", no_wrap=True)
+    table.add_column("decided by", overflow="fold", max_width=70)
+    for tool in tools if tools is not None else evaluation.tools:
+        failing = tool.first_failing
+        table.add_row(
+            plain(tool.name, "bold"),
+            plain(tool.namespace),
+            *(stage_cell(tool.stage(name)) for name in evaluation.stage_names),
+            Text(tool.verdict, style=VERDICT_STYLE[tool.verdict]),
+            plain(f"{failing.name}: {failing.rule}") if failing else Text("", style="dim"),
+        )
+    return table

@@ -1,0 +1,99 @@
+"""Errors that toolscope reports to the user, with the exit code each one maps to.
+
+Two families, kept apart on purpose: ``InputError`` is the user's input being wrong
+(exit 2) and ``UserCodeError`` is the user's own code raising (exit 3). Anything else
+that escapes is a toolscope bug and is allowed to show its traceback.
+"""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+
+EXIT_OK = 0
+EXIT_NEGATIVE = 1
+EXIT_BAD_INPUT = 2
+EXIT_USER_CODE = 3
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an input: where (a path inside the document) and what."""
+
+    location: str
+    """Where inside the document, e.g. ``steps[0].agent_configs.selected_tools[2]``, or ``3:14``."""
+    message: str
+    """What was expected."""
+
+
+class ToolscopeError(Exception):
+    """Base class of the errors that the CLI turns into a message and an exit code."""
+
+    exit_code = EXIT_BAD_INPUT
+
+    def render(self) -> str:
+        """The message shown to the user (plain text, no markup)."""
+        return str(self)
+
+
+@dataclass
+class InputError(ToolscopeError):
+    """The user's input is wrong: a file, an option, a name.
+
+    ``source`` names the file (or the option) and ``problems`` say where and what.
+    """
+
+    source: str
+    summary: str
+    problems: list[Problem] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        head = f"{self.source}: {self.summary}" if self.source else self.summary
+        lines = [head]
+        for problem in self.problems[:20]:
+            where = f"{problem.location}: " if problem.location else ""
+            lines.append(f"  {where}{problem.message}")
+        if len(self.problems) > 20:
+            lines.append(f"  … and {len(self.problems) - 20} more")
+        return "\n".join(lines)
+
+
+class UserCodeError(ToolscopeError):
+    """The user's own code (a toolkit factory) raised; shown as theirs, exit 3."""
+
+    exit_code = EXIT_USER_CODE
+
+    def __init__(self, what: str, exc: BaseException, user_root: Path | None = None) -> None:
+        self.what = what
+        self.exc = exc
+        self.user_root = user_root
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        frames = traceback.extract_tb(self.exc.__traceback__)
+        # Show the innermost frame that is the user's, not toolscope's or a library's.
+        own = [f for f in frames if _is_user_frame(f.filename, self.user_root)]
+        where = ""
+        if own:
+            last = own[-1]
+            where = f" (at {last.filename}:{last.lineno}, in {last.name})"
+        kind = type(self.exc).__name__
+        return f"{self.what}: your code raised {kind}: {self.exc}{where}"
+
+
+def _is_user_frame(filename: str, user_root: Path | None) -> bool:
+    """True for frames of the user's code: not toolscope's, not site-packages."""
+    normalized = filename.replace("\\", "/")
+    if "site-packages" in normalized or "/lib/python" in normalized:
+        return False
+    package_root = Path(__file__).resolve().parent.parent
+    for own_dir in ("core", "cli", "tui"):
+        if normalized.startswith(str(package_root / own_dir).replace("\\", "/") + "/"):
+            return False
+    if user_root is not None:
+        return normalized.startswith(str(user_root).replace("\\", "/"))
+    return True

@@ -1,0 +1,65 @@
+"""``--expect visible:NAME`` / ``--expect hidden:NAME``: assertions for CI."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from toolscope.core.errors import InputError, Problem
+from toolscope.core.subject import Subject
+from toolscope.core.verdicts import Finding
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """A tool that must be visible (or hidden) in every checked mode."""
+
+    want: Literal["visible", "hidden"]
+    tool: str
+
+
+def parse_expectation(text: str) -> Expectation:
+    """Parse ``visible:NAME`` or ``hidden:NAME``."""
+    want, sep, tool = text.partition(":")
+    if not sep or want not in ("visible", "hidden") or not tool:
+        raise InputError("--expect", "expected visible:NAME or hidden:NAME", [Problem("", f"got {text!r}")])
+    return Expectation(want, tool)  # type: ignore[arg-type]
+
+
+def check_expectations(
+    subject: Subject, modes: Sequence[str | None], expectations: Sequence[Expectation]
+) -> list[Finding]:
+    """One finding per expectation that fails in a mode (an unknown name fails too)."""
+    findings: list[Finding] = []
+    for mode in modes:
+        if not expectations:
+            break
+        evaluation = subject.evaluate(mode)
+        for expectation in expectations:
+            matches = evaluation.find(expectation.tool)
+            where = f" in mode {mode!r}" if mode else ""
+            if not matches:
+                findings.append(
+                    Finding(
+                        "expectation_failed",
+                        f"expected {expectation.tool!r} to be {expectation.want}{where}, "
+                        "but no tool has that name",
+                        tool=expectation.tool,
+                    )
+                )
+                continue
+            for tool in matches:
+                if tool.verdict == expectation.want:
+                    continue
+                failing = tool.first_failing
+                because = f": {failing.name}: {failing.rule}" if failing else ""
+                findings.append(
+                    Finding(
+                        "expectation_failed",
+                        f"expected {tool.namespace}:{tool.name} to be {expectation.want}{where}, "
+                        f"but it is {tool.verdict}{because}",
+                        tool=tool.name,
+                    )
+                )
+    return findings

@@ -1,0 +1,48 @@
+"""What every loaded input offers the front ends (CLI, TUI, reports).
+
+An AgentWorks step config and an AgentScope toolkit answer the same questions with
+different stages; the front ends only talk to this protocol.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from toolscope.core.verdicts import Checklist, Evaluation, Finding, LoadedInput
+
+
+class Subject(Protocol):
+    """A loaded configuration whose tools can be evaluated in a mode."""
+
+    loaded: LoadedInput
+
+    @property
+    def mode_names(self) -> tuple[str, ...]:
+        """The modes the user can pick (workshop modes or permission modes)."""
+        ...
+
+    @property
+    def default_mode(self) -> str | None:
+        """The mode used when none is given."""
+        ...
+
+    def resolve_mode(self, mode: str | None) -> str | None:
+        """Canonical mode name; raises InputError listing the modes for an unknown one."""
+        ...
+
+    def evaluate(self, mode: str | None) -> Evaluation:
+        """Every tool's verdict in this mode."""
+        ...
+
+    def checklist(self, tool: str, mode: str | None) -> Checklist:
+        """The checklist walkthrough for one tool name (did-you-mean when unknown)."""
+        ...
+
+    def findings(self, modes: Sequence[str | None]) -> list[Finding]:
+        """Invariant checks over the configuration, for these modes."""
+        ...
+
+    def all_tool_names(self) -> tuple[str, ...]:
+        """Every tool name in the universe (for completion and did-you-mean)."""
+        ...
