@@ -35,7 +35,7 @@ def stdout_console() -> Console:
 
 def stderr_console() -> Console:
     """Console for errors and notes."""
-    return Console(stderr=True, highlight=False)
+    return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def handle_errors(func: F) -> F:

@@ -1,0 +1,161 @@
+"""The seed's "agent says it doesn't have tool X" checklist, answered with evidence.
+
+1. Is X registered? (layer 1)
+2. Is X in GetToolsForWorkshopMode for the current mode? (layer 2; most common cause)
+3. For CLI agents: would get_api_spec list it, and would invoking it succeed?
+4. Guard against drift: an invariant assertion (``toolscope check --expect``) in CI.
+
+It ends at a concrete fix: the exact entry to add, to which list, in which file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from toolscope.core.agentworks.names import normalize_tool_name
+from toolscope.core.agentworks.pipeline import StepPipeline
+from toolscope.core.suggest import did_you_mean
+from toolscope.core.verdicts import Checklist, ChecklistStep, ToolVerdict
+
+ANSWER = {True: "yes", False: "no", None: "unknown"}
+
+
+def build_checklist(
+    pipeline: StepPipeline,
+    verdicts: Sequence[ToolVerdict],
+    tool: str,
+    mode: str | None,
+    config_file: str,
+) -> Checklist:
+    """Walk the checklist for ``tool`` (``name`` or ``namespace:name``) in ``mode``."""
+    matches = [v for v in verdicts if v.name == tool]
+    if not matches and ":" in tool:
+        namespace, _, name = tool.partition(":")
+        matches = [v for v in verdicts if v.name == name and v.namespace == namespace]
+    if not matches:
+        return _unknown(pipeline, tool, mode, verdicts)
+    # With duplicates, explain the copy that is most visible (first server wins).
+    verdict = sorted(matches, key=lambda v: {"visible": 0, "unknown": 1, "hidden": 2}[v.verdict])[0]
+    registered, allowed, discoverable, callable_ = verdict.stages
+    steps = [
+        ChecklistStep(
+            f"Is {verdict.name} registered? (layer 1: the step's filters)",
+            ANSWER[registered.passed],
+            registered.passed,
+            (registered.rule,),
+        ),
+        ChecklistStep(
+            f"Is {verdict.name} in GetToolsForWorkshopMode for mode {mode!r}? (layer 2, the most common cause)",
+            ANSWER[allowed.passed],
+            allowed.passed,
+            (allowed.rule, *_other_modes(pipeline, verdict, mode)),
+        ),
+        _bridge_step(pipeline, verdict, discoverable, callable_),
+        ChecklistStep(
+            "Will a test catch it if the registered pool and the allow-list drift again?",
+            "add one",
+            None,
+            (
+                f"toolscope check {config_file} --mode {mode} --expect visible:{verdict.name}"
+                if mode
+                else f"toolscope check {config_file} --expect visible:{verdict.name}",
+                "(in AgentWorks: a TestToolSetInvariants assertion in toolset_invariant_test.go)",
+            ),
+        ),
+    ]
+    return Checklist(
+        tool=tool,
+        mode=mode,
+        verdict=verdict,
+        steps=tuple(steps),
+        fix=_fix(pipeline, verdict, mode),
+    )
+
+
+def _bridge_step(pipeline: StepPipeline, verdict: ToolVerdict, discoverable, callable_) -> ChecklistStep:  # type: ignore[no-untyped-def]
+    question = "Would the agent see it through get_api_spec, and would invoking it succeed?"
+    passed: bool | None
+    if discoverable.passed is True and callable_.passed is True:
+        passed = True
+    elif discoverable.passed is False or callable_.passed is False:
+        passed = False
+    else:
+        passed = None
+    answer = ANSWER[passed]
+    if not pipeline.execution.code_execution:
+        question = "Is it in the native tool list, and would invoking it succeed? (not a CLI agent)"
+    evidence = (f"discovery: {discoverable.rule}", f"execution: {callable_.rule}")
+    if callable_.code == "execution.denied":
+        evidence += ("that denial text means layer 2 is blocking it",)
+    return ChecklistStep(question, answer, passed, evidence)
+
+
+def _other_modes(pipeline: StepPipeline, verdict: ToolVerdict, mode: str | None) -> tuple[str, ...]:
+    table = pipeline.universe.modes
+    if table is None:
+        return ()
+    listed = [m for m in table.modes if m != mode and verdict.name in table.allowed.get(m, {})]
+    if listed:
+        return (f"allow-listed in: {', '.join(listed)}",)
+    if verdict.kind != "mcp" or table.applies_to_mcp:
+        return ("allow-listed in no mode at all",)
+    return ()
+
+
+def _fix(pipeline: StepPipeline, verdict: ToolVerdict, mode: str | None) -> str | None:
+    failing = verdict.first_failing
+    if failing is None:
+        return None
+    step = pipeline.step
+    registry = pipeline.universe.source
+    name, namespace = verdict.name, verdict.namespace
+    if failing.name == "registered":
+        code = failing.code
+        if code == "mcp.outage":
+            return (f'server "{namespace}" failed; the name is probably right: this is an outage. '
+                    f"Fix the server (see `toolscope discover`), then check again.")
+        if code == "mcp.duplicate":
+            return (f'rename or drop one of the two "{name}" tools: server "{failing.entry}"\'s copy is skipped '
+                    "because an earlier server registered the same name")
+        if code.startswith("custom."):
+            return (f'add "{namespace}:{name}" (or "{namespace}:*") to {step.location("enabled_custom_tools")} '
+                    f"in {step.file_name}")
+        if verdict.kind == "custom":
+            return f'add "{namespace}:{name}" to {step.location("selected_tools")} in {step.file_name}'
+        if code == "filter.server_not_selected":
+            return (f'add "{namespace}" to {step.location("selected_servers")} in {step.file_name} '
+                    f'(or "{namespace}:{name}" to selected_tools)')
+        return f'add "{namespace}:{name}" to {step.location("selected_tools")} in {step.file_name}'
+    if failing.name == "allow_listed":
+        return (f'add "{name}" to modes.lists.{mode} in {registry} (or to modes.system to allow it in every mode); '
+                "in AgentWorks that is GetToolsForWorkshopMode in interactive_workshop_manager.go")
+    if failing.name == "discoverable":
+        if failing.code == "discovery.server_excluded":
+            return f'add "{namespace}" to {step.location("selected_servers")} in {step.file_name}'
+        if failing.code == "discovery.virtual_cut":
+            return ("nothing to add: in code-execution mode only get_api_spec stays in the native list; "
+                    "call the tool through the bridge")
+        return f'add "{name}" to modes.lists.{mode} in {registry}'
+    if failing.name == "callable":
+        return f'add "{name}" to modes.lists.{mode} in {registry}'
+    return None
+
+
+def _unknown(pipeline: StepPipeline, tool: str, mode: str | None, verdicts: Sequence[ToolVerdict]) -> Checklist:
+    names = {v.name for v in verdicts}
+    short = tool.partition(":")[2] or tool
+    candidates = did_you_mean(short, names, normalize=normalize_tool_name)
+    outages = dict(pipeline.universe.server_errors)
+    evidence = [f"no tool named {tool!r} in {pipeline.universe.source}"]
+    fix = None
+    if outages:
+        failed = ", ".join(f'"{s}" ({reason})' for s, reason in outages.items())
+        evidence.append(
+            f"MCP server(s) {failed} failed to start or list their tools: the requested name is most likely "
+            "correct — retrying with guessed names will not help. Treat this as a server outage."
+        )
+        fix = "fix the failing MCP server(s) (see `toolscope discover`), then check again"
+    elif candidates:
+        fix = f"use the exact name: {candidates[0]}"
+    step = ChecklistStep(f"Is {tool} registered? (layer 1)", "no such tool" if not outages else "unknown", False if not outages else None, tuple(evidence))
+    return Checklist(tool=tool, mode=mode, verdict=None, steps=(step,), fix=fix, did_you_mean=candidates)

@@ -1,0 +1,182 @@
+"""Invariant checks over the registry and the step, in the spirit of ``TestToolSetInvariants``.
+
+Each finding names the entry and the file (with the path inside it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from toolscope.core.agentworks.names import normalize_server_name, normalize_tool_name
+from toolscope.core.agentworks.pipeline import StepPipeline
+from toolscope.core.verdicts import Finding
+
+NO_SERVERS = "NO_SERVERS"
+
+
+def check_invariants(pipeline: StepPipeline, modes: Sequence[str | None]) -> list[Finding]:
+    """All findings for this step and these (canonical) modes."""
+    findings: list[Finding] = []
+    findings += _duplicates(pipeline)
+    findings += _outages(pipeline)
+    findings += _allow_listed_unregistered(pipeline, modes)
+    findings += _registered_not_allow_listed(pipeline)
+    findings += _selected_tools_entries(pipeline)
+    findings += _selected_servers_entries(pipeline)
+    findings += _enabled_custom_entries(pipeline)
+    return findings
+
+
+def _duplicates(pipeline: StepPipeline) -> list[Finding]:
+    source = pipeline.universe.source
+    return [
+        Finding("duplicate_name", f'tool "{tool}" is defined twice in {source}: {first} and {second}',
+                tool=tool, source=f"{source}: {second}")
+        for tool, first, second in pipeline.universe.duplicates
+    ]
+
+
+def _outages(pipeline: StepPipeline) -> list[Finding]:
+    return [
+        Finding("mcp_outage", f'MCP server "{server}" failed: {reason}; its tools are unknown, not absent',
+                entry=server, source=pipeline.universe.source)
+        for server, reason in pipeline.universe.server_errors.items()
+    ]
+
+
+def _allow_listed_unregistered(pipeline: StepPipeline, modes: Sequence[str | None]) -> list[Finding]:
+    table = pipeline.universe.modes
+    if table is None:
+        return []
+    known = pipeline.universe.all_names()
+    missing: dict[str, list[str]] = {}
+    for mode in modes:
+        if mode is None:
+            continue
+        for tool in table.allowed.get(mode, {}):
+            if tool not in known:
+                missing.setdefault(tool, []).append(mode)
+    source = pipeline.universe.source
+    return [
+        Finding("allow_listed_unregistered",
+                f'allow-listed tool "{tool}" (mode {", ".join(ms)}) is registered nowhere in {source}: '
+                "it would be invisible through get_api_spec",
+                tool=tool, source=f"{source}: modes")
+        for tool, ms in missing.items()
+    ]
+
+
+def _registered_not_allow_listed(pipeline: StepPipeline) -> list[Finding]:
+    table = pipeline.universe.modes
+    if table is None:
+        return []
+    allowed_anywhere: set[str] = set()
+    for tools in table.allowed.values():
+        allowed_anywhere.update(tools)
+    source = pipeline.universe.source
+    out = []
+    for entry in pipeline.universe.tools:
+        if entry.kind == "mcp" and not table.applies_to_mcp:
+            continue
+        if entry.name in allowed_anywhere:
+            continue
+        stage = pipeline.registered(entry)
+        if stage.passed:
+            out.append(Finding(
+                "registered_not_allow_listed",
+                f'"{entry.name}" ({entry.namespace}) is registered for this step but allow-listed in no mode: '
+                f"every mode denies it (add it to modes.system or a mode list in {source})",
+                tool=entry.name, source=f"{source}: modes"))
+    return out
+
+
+def _matches(pipeline: StepPipeline, namespace: str, tool: str) -> bool:
+    n_ns = normalize_server_name(namespace)
+    n_tool = normalize_tool_name(tool)
+    for entry in pipeline.universe.tools:
+        if entry.namespace != namespace and normalize_server_name(entry.namespace) != n_ns:
+            continue
+        if tool == "*" or entry.name == tool or normalize_tool_name(entry.name) == n_tool:
+            return True
+    return False
+
+
+def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
+    step = pipeline.step
+    configs = step.step.agent_configs
+    servers = {normalize_server_name(s) for s in configs.selected_servers} | set(configs.selected_servers)
+    out = []
+    for index, entry in enumerate(configs.selected_tools):
+        where = step.where("selected_tools", index)
+        if entry != entry.strip():
+            out.append(Finding("whitespace_entry",
+                               f'"{entry}" has surrounding whitespace, which AgentWorks does not trim '
+                               f"(\"tavily:* \" is a specific entry for the tool \"* \", not a wildcard)",
+                               entry=entry, source=where, severity="warning"))
+        if ":" not in entry:
+            out.append(Finding("bare_entry",
+                               f'"{entry}" has no namespace: it selects nothing but switches strict filtering on '
+                               '(write "server:tool" or "server:*")', entry=entry, source=where))
+            continue
+        namespace, _, tool = entry.partition(":")
+        if not _matches(pipeline, namespace, tool):
+            out.append(Finding("dead_rule", f'selected_tools entry "{entry}" matches no tool in {pipeline.universe.source}',
+                               entry=entry, source=where))
+        elif configs.selected_servers and configs.selected_tools and namespace not in servers \
+                and normalize_server_name(namespace) not in servers \
+                and pipeline.universe.names_by_kind.get("mcp") and namespace not in pipeline.universe.categories:
+            out.append(Finding("server_not_selected",
+                               f'"{entry}" names server "{namespace}", which is not in selected_servers: '
+                               "AgentWorks will not connect to it", entry=entry, source=where, severity="warning"))
+    return out
+
+
+def _selected_servers_entries(pipeline: StepPipeline) -> list[Finding]:
+    step = pipeline.step
+    servers = step.step.agent_configs.selected_servers
+    known = {e.namespace for e in pipeline.universe.tools if e.kind == "mcp"} | set(pipeline.universe.server_errors)
+    known_norm = {normalize_server_name(s) for s in known}
+    out = []
+    for index, server in enumerate(servers):
+        where = step.where("selected_servers", index)
+        if server == NO_SERVERS:
+            if len(servers) > 1:
+                out.append(Finding("no_servers_mixed",
+                                   "NO_SERVERS mixed with server names is treated as an unknown server name "
+                                   "(it means zero servers only as the whole list)", entry=server, source=where,
+                                   severity="warning"))
+            continue
+        if server not in known and normalize_server_name(server) not in known_norm \
+                and normalize_server_name(server) not in {normalize_server_name(c) for c in pipeline.universe.categories}:
+            out.append(Finding("dead_rule", f'selected_servers entry "{server}" names no server in {pipeline.universe.source}',
+                               entry=server, source=where))
+    return out
+
+
+def _enabled_custom_entries(pipeline: StepPipeline) -> list[Finding]:
+    step = pipeline.step
+    custom_names = pipeline.universe.names_by_kind.get("custom", frozenset())
+    out = []
+    for index, entry in enumerate(step.step.agent_configs.enabled_custom_tools):
+        where = step.where("enabled_custom_tools", index)
+        if ":" not in entry:
+            out.append(Finding("bare_entry",
+                               f'"{entry}" has no category: it enables nothing but makes the list strict '
+                               '(write "category:tool" or "category:*")', entry=entry, source=where))
+            continue
+        category, _, tool = entry.partition(":")
+        if tool == "*":
+            if category not in pipeline.universe.category_tools:
+                out.append(Finding("unknown_category",
+                                   f'"{entry}": unknown category "{category}" expands to nothing '
+                                   f"(categories: {', '.join(sorted(pipeline.universe.categories))})",
+                                   entry=entry, source=where))
+            continue
+        if tool not in custom_names:
+            out.append(Finding("dead_rule", f'enabled_custom_tools entry "{entry}" names no custom tool',
+                               entry=entry, source=where))
+        elif category not in pipeline.universe.categories:
+            out.append(Finding("unknown_category",
+                               f'"{entry}": unknown category "{category}" (ignored: category:tool entries enable the '
+                               "tool by name alone)", entry=entry, source=where, severity="warning"))
+    return out

@@ -1,0 +1,238 @@
+"""The four AgentWorks gates for every tool of the universe, for one step and one mode.
+
+1. registered — custom tools: ``FilterCustomToolsByCategory`` over the effective
+   ``enabled_custom_tools``, then every tool: ``ToolFilter.ShouldIncludeTool``.
+2. allow_listed — ``GetToolsForWorkshopMode(mode)``: system slice + the mode's list.
+3. discoverable — code-execution providers find tools through the tool index and
+   ``get_api_spec`` (custom tools gated by the allow-list, MCP tools by the server check);
+   native providers get the allow-listed tool list.
+4. callable — the execution gate: custom tools are checked against the allow-list
+   (the era's denial text); MCP and virtual calls are not gated.
+
+Stage objects are shared between tools decided by the same rule (a cache keyed by the
+rule), which is what keeps a 50,000-tool universe fast.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from toolscope.core.agentworks.custom_filter import CustomDecision, filter_custom_tools
+from toolscope.core.agentworks.profile import EnabledEntry
+from toolscope.core.agentworks.registry import DenialTexts
+from toolscope.core.agentworks.step_config import LoadedStep
+from toolscope.core.agentworks.tool_filter import DEFAULT_SYSTEM_CATEGORY_BASES, FilterDecision, ToolFilter
+from toolscope.core.agentworks.universe import ToolEntry, Universe
+from toolscope.core.verdicts import Stage, ToolVerdict
+
+
+@dataclass(frozen=True)
+class ExecutionMode:
+    """How the step's agent reaches tools."""
+
+    code_execution: bool
+    why: str
+
+
+def execution_mode(universe: Universe, step: LoadedStep) -> ExecutionMode:
+    """Code-execution mode is forced for CLI providers, else the step's own setting."""
+    configs = step.step.agent_configs
+    provider = (configs.execution_llm.provider if configs.execution_llm else None) or ""
+    if provider.strip().lower() in universe.code_execution_providers:
+        return ExecutionMode(True, f'provider "{provider}" is a code-execution (CLI) provider: tools are reached through get_api_spec')
+    if configs.use_code_execution_mode:
+        where = step.where("use_code_execution_mode")
+        return ExecutionMode(True, f"use_code_execution_mode is true ({where}): tools are reached through get_api_spec")
+    shown = f'provider "{provider}"' if provider else "no execution_llm.provider"
+    return ExecutionMode(False, f"{shown}, use_code_execution_mode off: tools are offered natively")
+
+
+class StepPipeline:
+    """Evaluates tools of a universe for one step; reusable across modes."""
+
+    def __init__(self, universe: Universe, step: LoadedStep, enabled: tuple[EnabledEntry, ...],
+                 denial_texts: DenialTexts | None = None) -> None:
+        self.universe = universe
+        self.denial_texts = denial_texts or DenialTexts()
+        self.step = step
+        self.enabled = enabled
+        configs = step.step.agent_configs
+        bases = universe.system_category_bases
+        self.filter = ToolFilter(
+            configs.selected_tools,
+            configs.selected_servers,
+            DEFAULT_SYSTEM_CATEGORY_BASES if bases is None else bases,
+        )
+        self.enabled_origin = {}
+        for item in enabled:
+            self.enabled_origin.setdefault(item.entry, item.origin)
+        custom_names = [t.name for t in universe.tools if t.kind == "custom"]
+        self.custom: dict[str, CustomDecision] = filter_custom_tools(
+            [e.entry for e in enabled], universe.category_tools, custom_names
+        )
+        self.execution = execution_mode(universe, step)
+        self._registered: dict[tuple, Stage] = {}
+        self._shared: dict[tuple, Stage] = {}
+
+    # -- stage 1 -------------------------------------------------------------
+    def registered(self, tool: ToolEntry) -> Stage:
+        """Stage 1 for one tool (shared Stage objects per deciding rule)."""
+        if tool.kind == "virtual":
+            return self._share(("v",), lambda: Stage(
+                "registered", True, "filter.virtual",
+                f"virtual tool ({self.universe.source}: virtual_tools): always included (ShouldIncludeTool step 1)",
+                source=self.universe.source))
+        if tool.kind == "other":
+            return self._share(("o", tool.namespace), lambda: Stage(
+                "registered", True, "other_registration",
+                f'registered by "{tool.namespace}" ({self.universe.source}: other_tools); the step\'s filters do not apply',
+                source=self.universe.source))
+        if tool.outage is not None:
+            return self._share(("out", tool.namespace), lambda: Stage(
+                "registered", None, "mcp.outage",
+                f'unknown: server "{tool.namespace}" failed: {tool.outage}', entry=tool.namespace))
+        if tool.duplicate_of is not None:
+            return self._share(("dup", tool.duplicate_of, tool.namespace), lambda: Stage(
+                "registered", False, "mcp.duplicate",
+                f'duplicate name: server "{tool.duplicate_of}" registered a tool with this name first '
+                f'(first server wins; "{tool.namespace}"\'s copy is skipped)', entry=tool.namespace))
+        if tool.kind == "custom":
+            custom = self.custom[tool.name]
+            if not custom.include:
+                return self._share(("c", custom.code, custom.reason, custom.entry), lambda: self._custom_stage(custom, None))
+        else:
+            custom = None
+        decision = self.filter.should_include_tool(tool.namespace, tool.name)
+        key = ("f", custom.reason if custom else None, decision.include, decision.code, decision.reason, decision.entry)
+        stage = self._registered.get(key)
+        if stage is None:
+            stage = self._custom_stage(custom, decision) if custom else self._filter_stage(decision)
+            self._registered[key] = stage
+        return stage
+
+    def _entry_source(self, entry: str | None, field: str | None) -> str | None:
+        if entry is None or field is None:
+            return self.step.file_name
+        values = getattr(self.step.step.agent_configs, field)
+        index = values.index(entry) if entry in values else None
+        return self.step.where(field, index)
+
+    def _filter_stage(self, decision: FilterDecision) -> Stage:
+        source = self._entry_source(decision.entry, decision.field)
+        return Stage("registered", decision.include, f"filter.{decision.code}",
+                     f"{decision.reason} ({source})", entry=decision.entry, source=source)
+
+    def _custom_stage(self, custom: CustomDecision, decision: FilterDecision | None) -> Stage:
+        origin = self.enabled_origin.get(custom.entry) if custom.entry else None
+        custom_part = f"{custom.reason} ({origin})" if origin else f"{custom.reason} ({self.step.where('enabled_custom_tools')})"
+        if decision is None:
+            return Stage("registered", False, f"custom.{custom.code}", custom_part,
+                         entry=custom.entry, source=origin or self.step.where("enabled_custom_tools"))
+        source = self._entry_source(decision.entry, decision.field)
+        if not decision.include:
+            return Stage("registered", False, f"filter.{decision.code}",
+                         f"{custom_part}, but the tool filter excludes it: {decision.reason} ({source})",
+                         entry=decision.entry, source=source)
+        return Stage("registered", True, f"custom.{custom.code}+filter.{decision.code}",
+                     f"{custom_part}; tool filter: {decision.reason}", entry=custom.entry, source=origin)
+
+    def _share(self, key: tuple, make) -> Stage:  # type: ignore[no-untyped-def]
+        stage = self._shared.get(key)
+        if stage is None:
+            stage = self._shared[key] = make()
+        return stage
+
+    # -- stages 2-4 ------------------------------------------------------------
+    def evaluate(self, mode: str | None) -> tuple[ToolVerdict, ...]:
+        """Every tool's four stages in this (canonical) mode."""
+        table = self.universe.modes
+        allowed = table.allowed.get(mode, {}) if table is not None and mode is not None else None
+        gates_mcp = bool(table and table.applies_to_mcp)
+        out = []
+        for tool in self.universe.tools:
+            reg = self.registered(tool)
+            gated = tool.kind != "mcp" or gates_mcp
+            if allowed is None:
+                label = "no-table"
+            elif not gated:
+                label = "not-gated"
+            else:
+                label = allowed.get(tool.name)
+            out.append(ToolVerdict(tool.name, tool.namespace, tool.kind,
+                                   (reg, *self._later_stages(tool, reg, label, mode)), tool.description))
+        return tuple(out)
+
+    def _later_stages(self, tool: ToolEntry, reg: Stage, label: str | None, mode: str | None) -> tuple[Stage, Stage, Stage]:
+        server_ok: bool | None = None
+        if tool.kind == "mcp" and self.execution.code_execution and reg.passed:
+            server_ok = self.filter.should_include_server(tool.namespace).include
+        # Hidden custom tools get their own stages: the denial text quotes the tool name.
+        key = (tool.kind, reg.passed, label, mode, server_ok,
+               tool.namespace if tool.kind == "mcp" else None, tool.name == "get_api_spec",
+               tool.name if label is None else None)
+        stages = self._shared.get(("later", *key))
+        if stages is None:
+            stages = self._shared[("later", *key)] = self._make_later(tool, reg, label, mode, server_ok)
+        return stages  # type: ignore[return-value]
+
+    def _make_later(self, tool: ToolEntry, reg: Stage, label: str | None, mode: str | None,
+                    server_ok: bool | None) -> tuple[Stage, Stage, Stage]:
+        src = self.universe.source
+        if label == "no-table":
+            allow = Stage("allow_listed", True, "mode.no_table", f"{src} has no mode table: no allow-list applies", source=src)
+        elif label == "not-gated":
+            allow = Stage("allow_listed", True, "mode.mcp_not_gated",
+                          f"MCP tools are not gated by the workshop-mode allow-list ({src}: modes.applies_to_mcp is false)", source=src)
+        elif label is not None:
+            allow = Stage("allow_listed", True, "mode.listed", f"allowed by {label} ({src})", entry=tool.name, source=src)
+        else:
+            allow = Stage("allow_listed", False, "mode.not_listed",
+                          f'not in the system slice nor in mode "{mode}"\'s list ({src}: modes.system, modes.lists.{mode})',
+                          entry=tool.name, source=src)
+        return (allow, self._discoverable(tool, reg, allow, server_ok), self._callable(tool, reg, allow, mode))
+
+    def _discoverable(self, tool: ToolEntry, reg: Stage, allow: Stage, server_ok: bool | None) -> Stage:
+        if reg.passed is not True:
+            return Stage("discoverable", reg.passed, "discovery.not_registered",
+                         "not registered, so neither the tool index nor get_api_spec can list it")
+        if not self.execution.code_execution:
+            if allow.passed:
+                return Stage("discoverable", True, "discovery.native", f"offered in the native tool list ({self.execution.why})")
+            return Stage("discoverable", False, "discovery.native_blocked",
+                         f"the allow-list filters the native tool list each turn too ({self.execution.why})")
+        if tool.kind == "mcp":
+            decision = self.filter.should_include_server(tool.namespace)
+            if not decision.include:
+                return Stage("discoverable", False, "discovery.server_excluded",
+                             f"get_api_spec / the tool index skip this server: {decision.reason}", entry=decision.entry)
+            if not allow.passed:
+                return Stage("discoverable", False, "discovery.not_allowed", "the allow-list also gates MCP tools in the tool index")
+            return Stage("discoverable", True, "discovery.server_included",
+                         f"in the tool index under server \"{tool.namespace}\" ({decision.reason}); {self.execution.why}")
+        if tool.kind == "virtual" and tool.name != "get_api_spec":
+            return Stage("discoverable", False, "discovery.virtual_cut",
+                         "in code-execution mode the native list keeps only get_api_spec of the virtual tools, "
+                         f"and the tool index skips virtual tools ({self.execution.why})")
+        if not allow.passed:
+            return Stage("discoverable", False, "discovery.not_allowed",
+                         "the mode's allow-list also gates discovery: the tool index and get_api_spec will not list it "
+                         f"(code_execution_tools.go; {self.execution.why})")
+        where = "the native list" if tool.kind == "virtual" else "the tool index and get_api_spec"
+        return Stage("discoverable", True, "discovery.listed", f"listed in {where} ({self.execution.why})")
+
+    def _callable(self, tool: ToolEntry, reg: Stage, allow: Stage, mode: str | None) -> Stage:
+        if reg.passed is not True:
+            return Stage("callable", reg.passed, "execution.not_registered", "not registered: a call cannot reach it")
+        if tool.kind == "mcp":
+            return Stage("callable", True, "execution.mcp_not_gated",
+                         "MCP calls are not gated by the allow-list (only the discovery checks apply)")
+        if tool.kind == "virtual":
+            return Stage("callable", True, "execution.virtual_not_gated", "virtual tool calls are not gated by the allow-list")
+        if allow.passed:
+            return Stage("callable", True, "execution.allowed", "the execution gate (CallCustomToolWithSession) lets it through")
+        return Stage("callable", False, "execution.denied",
+                     f"a call is refused with: {self.denial(tool.name, mode)}", entry=tool.name)
+
+    def denial(self, tool: str, mode: str | None) -> str:
+        """The era's execution denial text for this tool."""
+        return self.denial_texts.execution.replace("{tool}", tool).replace("{mode}", mode or "")

@@ -1,0 +1,144 @@
+"""The registry: the AgentWorks tool universe a step config is evaluated against.
+
+A registry file (YAML or JSON) says which tools exist and how the app treats them:
+MCP servers and their tools, custom tool categories (and aliases such as
+``workspace_tools``), virtual tools, tools registered by other paths, system
+categories, the workshop-mode table, code-execution providers, the profile rules the
+app applies to ``enabled_custom_tools``, and the era's denial texts. The format is
+documented in README.md ("The registry format"). Default file names, looked up next
+to the step config: ``toolscope.registry.yaml``, ``toolscope.registry.yml``,
+``toolscope.registry.json``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from toolscope.core.documents import Document, load_document, validate_model
+from toolscope.core.errors import InputError, Problem
+
+REGISTRY_FILE_NAMES = ("toolscope.registry.yaml", "toolscope.registry.yml", "toolscope.registry.json")
+
+ERA_A_EXECUTION_DENIAL = 'tool "{tool}" is not available in the current workshop mode'
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class McpServer(_Frozen):
+    """A server's tools, with optional descriptions."""
+
+    tools: tuple[str, ...] = ()
+    descriptions: dict[str, str] = Field(default_factory=dict)
+
+
+class CustomCategory(_Frozen):
+    """A custom tool category: its tools, or an alias of other categories."""
+
+    tools: tuple[str, ...] = ()
+    """What ``category:*`` expands to; these tools have this category as display group."""
+    also_registered: tuple[str, ...] = ()
+    """Tools with this display group that ``category:*`` does not expand to
+    (AgentWorks' ``record_run_concern`` in ``workflow_db``)."""
+    alias_of: tuple[str, ...] = ()
+    """For alias categories (``workspace_tools``): the categories whose tools it expands to."""
+    descriptions: dict[str, str] = Field(default_factory=dict)
+
+
+class Modes(_Frozen):
+    """The workshop-mode allow-lists (``GetToolsForWorkshopMode``)."""
+
+    system: tuple[str, ...] = ()
+    """The slice allowed in every mode."""
+    groups: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    """Named groups of tools, referenced from mode lists as ``@name``."""
+    lists: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    """Each mode's own list (``@group`` entries expand)."""
+    aliases: dict[str, str] = Field(default_factory=dict)
+    """Other mode names and the mode they canonicalize to."""
+    default: str | None = None
+    """The mode used when none is given."""
+    fallback: str | None = None
+    """Mode for any other non-empty name (AgentWorks HEAD: workshop). Unset: unknown names are an error."""
+    applies_to_mcp: bool = False
+    """Whether the allow-list also gates MCP tools (era A: custom tools only)."""
+
+
+class Profile(_Frozen):
+    """How the app rewrites ``enabled_custom_tools`` before filtering (``prepareCustomTools``)."""
+
+    defaults: tuple[str, ...] = ()
+    """Entries used when the step's list is empty."""
+    append: tuple[str, ...] = ()
+    """Entries always appended to a non-empty list (when missing)."""
+    append_unless_prefix: dict[str, str] = Field(default_factory=dict)
+    """prefix → entry: appended when no entry starts with the prefix."""
+    drop_prefixes: tuple[str, ...] = ()
+    """Entries starting with one of these are dropped (legacy categories)."""
+
+
+class DenialTexts(_Frozen):
+    """The era's error texts, with ``{tool}`` and ``{mode}`` placeholders."""
+
+    execution: str = ERA_A_EXECUTION_DENIAL
+    """What a blocked custom tool call returns (``CallCustomToolWithSession``)."""
+    discovery: str | None = None
+    """What ``get_api_spec`` says for a blocked tool, when the era has a text for it."""
+
+
+class RegistryModel(_Frozen):
+    """The registry file."""
+
+    name: str | None = None
+    mcp_servers: dict[str, McpServer | tuple[str, ...]] = Field(default_factory=dict)
+    mcp_config: str | None = None
+    """An ``mcpServers`` config to discover servers from (relative to the registry)."""
+    custom_tools: dict[str, CustomCategory | tuple[str, ...]] = Field(default_factory=dict)
+    virtual_tools: tuple[str, ...] = ()
+    other_tools: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    """label → tools registered by other paths (session, sub-agent, workshop registrations)."""
+    system_categories: tuple[str, ...] | None = None
+    """System category bases; unset = mcpagent HEAD's list."""
+    modes: Modes | None = None
+    code_execution_providers: tuple[str, ...] = ()
+    profile: Profile = Profile()
+    denial_texts: DenialTexts = DenialTexts()
+
+    @field_validator("mcp_servers", "custom_tools", "other_tools", mode="before")
+    @classmethod
+    def _null_map(cls, value: Any) -> Any:
+        return {} if value is None else value
+
+
+def find_registry(step_config: Path, given: Path | None) -> Path:
+    """The registry to use: ``--registry``, else a default-named file next to the config."""
+    if given is not None:
+        return given
+    for name in REGISTRY_FILE_NAMES:
+        candidate = step_config.parent / name
+        if candidate.is_file():
+            return candidate
+    raise InputError(
+        str(step_config),
+        "no registry found",
+        [
+            Problem(
+                "",
+                f"put one of {', '.join(REGISTRY_FILE_NAMES)} next to the step config, or pass --registry FILE",
+            )
+        ],
+    )
+
+
+def load_registry_model(path: Path) -> tuple[Document, RegistryModel]:
+    """Parse and validate a registry file (structure only; see ``Universe`` for meaning)."""
+    document = load_document(path, "registry")
+    if not isinstance(document.data, dict):
+        raise InputError(
+            str(path), "not a registry", [Problem("(top level)", "expected an object with mcp_servers, custom_tools, modes, …")]
+        )
+    return document, validate_model(RegistryModel, document.data, str(path), "registry")

@@ -1,0 +1,143 @@
+"""An AgentWorks step config + registry, as a ``Subject`` for the CLI, TUI and reports."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from toolscope.core.agentworks.checklist import build_checklist
+from toolscope.core.agentworks.invariants import check_invariants
+from toolscope.core.agentworks.pipeline import StepPipeline
+from toolscope.core.agentworks.profile import effective_enabled_entries
+from toolscope.core.agentworks.registry import McpServer, RegistryModel, find_registry, load_registry_model
+from toolscope.core.agentworks.step_config import LoadedStep, load_step_config
+from toolscope.core.agentworks.universe import Universe, build_universe
+from toolscope.core.documents import Document
+from toolscope.core.errors import InputError, Problem
+from toolscope.core.verdicts import AGENTWORKS_STAGES, Checklist, Evaluation, Finding, LoadedInput
+
+
+class AgentWorksSubject:
+    """A step of a step config, evaluated against a registry."""
+
+    def __init__(self, step: LoadedStep, registry_doc: Document, registry: RegistryModel, universe: Universe,
+                 extra_files: tuple[tuple[str, str], ...] = ()) -> None:
+        self.step = step
+        self.registry = registry
+        self.universe = universe
+        enabled = effective_enabled_entries(step, registry.profile, registry_doc.name)
+        self.pipeline = StepPipeline(universe, step, enabled, registry.denial_texts)
+        self._cache: dict[str | None, Evaluation] = {}
+        files = ((step.document.path.name, step.document.sha256), (registry_doc.name, registry_doc.sha256), *extra_files)
+        self.loaded = LoadedInput(
+            kind="step_config",
+            label=f"AgentWorks step config {step.file_name} · step {step.step.id} · registry {registry_doc.name}",
+            files=files,
+            step=step.step.id,
+            registry=registry_doc.name,
+            extra=(("execution", self.pipeline.execution.why),),
+        )
+
+    @property
+    def mode_names(self) -> tuple[str, ...]:
+        """The registry's workshop modes."""
+        return self.universe.modes.modes if self.universe.modes else ()
+
+    @property
+    def default_mode(self) -> str | None:
+        """The registry's default mode, if it names one."""
+        return self.universe.modes.default if self.universe.modes else None
+
+    def resolve_mode(self, mode: str | None) -> str | None:
+        """Canonical mode (aliases, case); unknown names are an InputError listing modes and aliases."""
+        table = self.universe.modes
+        if table is None:
+            if mode is not None:
+                raise InputError("--mode", f"{self.universe.source} defines no modes, so --mode does not apply")
+            return None
+        if mode is None:
+            if table.default is not None:
+                return table.default
+            raise InputError("--mode", "this registry has several modes: choose one", [_modes_problem(table)])
+        canonical = table.canonical(mode)
+        if canonical is None:
+            raise InputError("--mode", f"unknown mode {mode!r}", [_modes_problem(table)])
+        return canonical
+
+    def evaluate(self, mode: str | None) -> Evaluation:
+        """Every tool's four stages in this canonical mode (cached per mode)."""
+        cached = self._cache.get(mode)
+        if cached is None:
+            loaded = LoadedInput(**{**self.loaded.__dict__, "mode": mode})
+            notes = (self.pipeline.execution.why,)
+            cached = Evaluation(loaded, AGENTWORKS_STAGES, self.pipeline.evaluate(mode), notes)
+            self._cache[mode] = cached
+        return cached
+
+    def checklist(self, tool: str, mode: str | None) -> Checklist:
+        """The seed's four-step checklist for one tool name."""
+        return build_checklist(self.pipeline, self.evaluate(mode).tools, tool, mode, self.step.file_name)
+
+    def findings(self, modes: Sequence[str | None]) -> list[Finding]:
+        """Invariant checks for this step and these modes."""
+        return check_invariants(self.pipeline, modes)
+
+    def all_tool_names(self) -> tuple[str, ...]:
+        """Every tool name of the universe, sorted."""
+        return tuple(sorted(self.universe.all_names()))
+
+
+def _modes_problem(table) -> Problem:  # type: ignore[no-untyped-def]
+    aliases = ", ".join(f"{a} → {t}" for a, t in table.aliases.items()) or "none"
+    return Problem("", f"modes: {', '.join(table.modes)}; aliases: {aliases}")
+
+
+def load_agentworks_subject(path: Path, step: str | None = None, registry: Path | None = None,
+                            snapshot: Path | None = None, timeout: float = 10.0) -> AgentWorksSubject:
+    """Load a step config and its registry (next to it, or ``--registry``)."""
+    loaded_step = load_step_config(path, step)
+    registry_path = find_registry(path, registry)
+    registry_doc, model = load_registry_model(registry_path)
+    discovered = None
+    errors: dict[str, str] = {}
+    extra_files: tuple[tuple[str, str], ...] = ()
+    if model.mcp_config is not None or snapshot is not None:
+        discovered, errors, extra_files = _discover(registry_path, model, snapshot, timeout)
+    elif snapshot is not None:
+        raise InputError("--snapshot", "the registry has no mcp_config to take a snapshot of")
+    universe = build_universe(model, registry_doc.name, discovered, errors, _expected_tools(loaded_step, errors))
+    return AgentWorksSubject(loaded_step, registry_doc, model, universe, extra_files)
+
+
+def _expected_tools(step: LoadedStep, failed: dict[str, str]) -> dict[str, tuple[str, ...]]:
+    """Tools the step names for each failed server (``server:tool`` entries)."""
+    from toolscope.core.agentworks.names import normalize_server_name
+
+    by_norm = {normalize_server_name(s): s for s in failed}
+    out: dict[str, list[str]] = {}
+    for entry in step.step.agent_configs.selected_tools:
+        namespace, sep, tool = entry.partition(":")
+        server = by_norm.get(normalize_server_name(namespace)) if sep else None
+        if server is not None and tool and tool != "*":
+            out.setdefault(server, []).append(tool)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _discover(registry_path: Path, model: RegistryModel, snapshot: Path | None, timeout: float):  # type: ignore[no-untyped-def]
+    """Live MCP discovery (or a saved snapshot) for registries that point at an mcpServers config."""
+    from toolscope.core.mcp.discovery import load_mcp_universe  # deferred: pulls in the MCP SDK
+
+    config_path = registry_path.parent / model.mcp_config if model.mcp_config else None
+    result = load_mcp_universe(config_path, snapshot, timeout)
+    discovered: dict[str, McpServer] = {}
+    errors: dict[str, str] = {}
+    for server in result.servers:
+        discovered[server.name] = McpServer(tools=tuple(server.tools), descriptions=dict(server.descriptions))
+        if not server.ok:
+            errors[server.name] = server.error or "failed"
+    # Static entries for servers that discovery did not return keep the registry's view.
+    for name, value in model.mcp_servers.items():
+        if name not in discovered:
+            discovered[name] = value if isinstance(value, McpServer) else McpServer(tools=value)
+    files = tuple((p.name, digest) for p, digest in getattr(result, "files", ()))
+    return discovered, errors, files

@@ -1,0 +1,215 @@
+"""The tool universe built from a registry: every tool, its kind and namespace, the
+category expansion table and the resolved mode table.
+
+A registry that contradicts itself (an alias of an unknown mode, a ``@group`` that does
+not exist, an alias category of an unknown category, …) is an ``InputError``.
+Duplicated names are not errors here: they are reported by the invariant checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from toolscope.core.agentworks.registry import McpServer, RegistryModel, CustomCategory
+from toolscope.core.errors import InputError, Problem
+
+
+@dataclass(frozen=True, slots=True)
+class ToolEntry:
+    """One tool of the universe."""
+
+    name: str
+    namespace: str
+    """MCP server, custom display group, ``virtual``, or the other-registration label."""
+    kind: str
+    """mcp, custom, virtual, other."""
+    description: str = ""
+    duplicate_of: str | None = None
+    """For an MCP tool dropped because an earlier server has the same name: that server."""
+    outage: str | None = None
+    """For a tool expected from a server that failed discovery: the reason."""
+
+
+@dataclass(frozen=True)
+class ModeTable:
+    """The allow-lists, resolved: each mode's tools with the list that allows them."""
+
+    modes: tuple[str, ...]
+    aliases: Mapping[str, str]
+    default: str | None
+    fallback: str | None
+    applies_to_mcp: bool
+    system: frozenset[str]
+    allowed: Mapping[str, Mapping[str, str]]
+    """mode → tool → label of the list that allows it (first one wins)."""
+
+    def canonical(self, mode: str) -> str | None:
+        """Canonical mode for a name (case-insensitive, trimmed), or None when unknown."""
+        key = mode.strip().lower()
+        for name in self.modes:
+            if name.lower() == key:
+                return name
+        for alias, target in self.aliases.items():
+            if alias.lower() == key:
+                return target
+        if key and self.fallback:
+            return self.fallback
+        return None
+
+
+@dataclass(frozen=True)
+class Universe:
+    """Everything the registry says, ready for evaluation."""
+
+    source: str
+    """The registry file name, for rule sentences."""
+    tools: tuple[ToolEntry, ...]
+    category_tools: Mapping[str, tuple[str, ...]]
+    """What ``category:*`` expands to, aliases included."""
+    categories: frozenset[str]
+    system_category_bases: tuple[str, ...] | None
+    modes: ModeTable | None
+    code_execution_providers: frozenset[str]
+    names_by_kind: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    server_errors: Mapping[str, str] = field(default_factory=dict)
+    """MCP servers that failed discovery → reason (empty for static registries)."""
+    duplicates: tuple[tuple[str, str, str], ...] = ()
+    """(tool, first definition, second definition) for names defined twice."""
+
+    def all_names(self) -> frozenset[str]:
+        """Every tool name in the universe."""
+        return frozenset(t.name for t in self.tools)
+
+
+def build_universe(model: RegistryModel, source: str, discovered: Mapping[str, McpServer] | None = None,
+                   server_errors: Mapping[str, str] | None = None,
+                   expected: Mapping[str, tuple[str, ...]] | None = None) -> Universe:
+    """Resolve a registry model into a Universe.
+
+    ``discovered`` replaces the static MCP servers; for servers in ``server_errors`` the
+    tools in ``expected`` (the step's ``selected_tools`` for that server) become entries
+    whose stage 1 is unknown: an outage, not a missing row.
+    """
+    problems: list[Problem] = []
+    tools: list[ToolEntry] = []
+    duplicates: list[tuple[str, str, str]] = []
+    defined: dict[str, str] = {}
+
+    def define(name: str, where: str) -> None:
+        if name in defined:
+            duplicates.append((name, defined[name], where))
+        else:
+            defined[name] = where
+
+    servers = discovered if discovered is not None else {
+        name: value if isinstance(value, McpServer) else McpServer(tools=value)
+        for name, value in model.mcp_servers.items()
+    }
+    mcp_owner: dict[str, str] = {}
+    for server, spec in servers.items():
+        for tool in spec.tools:
+            first = mcp_owner.get(tool)
+            tools.append(ToolEntry(tool, server, "mcp", spec.descriptions.get(tool, ""), duplicate_of=first))
+            if first is None:
+                mcp_owner[tool] = server
+            define(tool, f"mcp_servers.{server}")
+    errors = dict(server_errors or {})
+    for server, reason in errors.items():
+        for tool in (expected or {}).get(server, ()):
+            if tool not in servers.get(server, McpServer()).tools:
+                tools.append(ToolEntry(tool, server, "mcp", outage=reason))
+
+    categories = {
+        name: value if isinstance(value, CustomCategory) else CustomCategory(tools=value)
+        for name, value in model.custom_tools.items()
+    }
+    expansion: dict[str, tuple[str, ...]] = {}
+    for name, cat in categories.items():
+        if cat.alias_of:
+            if cat.tools or cat.also_registered:
+                problems.append(Problem(f"custom_tools.{name}", "an alias category (alias_of) cannot list tools of its own"))
+            continue
+        expansion[name] = cat.tools
+        for tool in (*cat.tools, *cat.also_registered):
+            tools.append(ToolEntry(tool, name, "custom", cat.descriptions.get(tool, "")))
+            define(tool, f"custom_tools.{name}")
+    for name, cat in categories.items():
+        if not cat.alias_of:
+            continue
+        merged: list[str] = []
+        for target in cat.alias_of:
+            if target not in expansion:
+                problems.append(Problem(f"custom_tools.{name}.alias_of", f"unknown category {target!r}"))
+                continue
+            merged.extend(t for t in expansion[target] if t not in merged)
+        expansion[name] = tuple(merged)
+
+    for tool in model.virtual_tools:
+        tools.append(ToolEntry(tool, "virtual", "virtual"))
+        define(tool, "virtual_tools")
+    for label, names in model.other_tools.items():
+        for tool in names:
+            tools.append(ToolEntry(tool, label, "other"))
+            define(tool, f"other_tools.{label}")
+
+    mode_table = _build_modes(model, problems)
+    if problems:
+        raise InputError(source, "the registry contradicts itself", problems)
+    by_kind: dict[str, set[str]] = {}
+    for entry in tools:
+        by_kind.setdefault(entry.kind, set()).add(entry.name)
+    return Universe(
+        source=source,
+        tools=tuple(tools),
+        category_tools=expansion,
+        categories=frozenset(expansion),
+        system_category_bases=model.system_categories,
+        modes=mode_table,
+        code_execution_providers=frozenset(p.strip().lower() for p in model.code_execution_providers),
+        names_by_kind={k: frozenset(v) for k, v in by_kind.items()},
+        server_errors=errors,
+        duplicates=tuple(duplicates),
+    )
+
+
+def _build_modes(model: RegistryModel, problems: list[Problem]) -> ModeTable | None:
+    modes = model.modes
+    if modes is None:
+        return None
+    names = tuple(modes.lists)
+    lowered = {n.lower() for n in names}
+    for alias, target in modes.aliases.items():
+        if target not in modes.lists:
+            problems.append(Problem(f"modes.aliases.{alias}", f"aliases unknown mode {target!r} (modes: {', '.join(names)})"))
+        if alias.lower() in lowered:
+            problems.append(Problem(f"modes.aliases.{alias}", "is also a mode name"))
+    for key in ("default", "fallback"):
+        value = getattr(modes, key)
+        if value is not None and value not in modes.lists:
+            problems.append(Problem(f"modes.{key}", f"unknown mode {value!r} (modes: {', '.join(names)})"))
+    allowed: dict[str, dict[str, str]] = {}
+    for mode, entries in modes.lists.items():
+        table: dict[str, str] = {}
+        for tool in modes.system:
+            table.setdefault(tool, "the system slice (modes.system)")
+        for index, entry in enumerate(entries):
+            if entry.startswith("@"):
+                group = entry[1:]
+                if group not in modes.groups:
+                    problems.append(Problem(f"modes.lists.{mode}[{index}]", f"unknown group {entry!r}"))
+                    continue
+                for tool in modes.groups[group]:
+                    table.setdefault(tool, f'group "{group}" of mode "{mode}" (modes.lists.{mode})')
+            else:
+                table.setdefault(entry, f'mode "{mode}"\'s list (modes.lists.{mode})')
+        allowed[mode] = table
+    return ModeTable(
+        modes=names,
+        aliases=dict(modes.aliases),
+        default=modes.default,
+        fallback=modes.fallback,
+        applies_to_mcp=modes.applies_to_mcp,
+        system=frozenset(modes.system),
+        allowed=allowed,
+    )
