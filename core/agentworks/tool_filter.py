@@ -1,0 +1,378 @@
+"""Stage 1 ("registered"): mcpagent's ``ToolFilter``, reproduced decision for decision.
+
+Source: ``manishiitg/mcpagent`` ``agent/tool_filter.go`` @ ``81894a11`` (reference
+§1, §10). ``should_include_tool`` follows the 8-step first-match order of §1.4;
+``should_include_server`` follows §1.5. Every answer is a :class:`FilterDecision`
+carrying a stable ``code`` (one per Go return path) and a sentence naming the
+config entry that decided.
+
+Decision codes of ``should_include_tool`` (step of §1.4 in brackets):
+
+* ``virtual`` [1] include: virtual tools are always included.
+* ``no_filtering`` [2] include: selected_tools and selected_servers both empty.
+* ``system_category`` [3] include: system category with no specific entries.
+* ``wildcard`` [4] include: an ``ns:*`` entry names the package.
+* ``specific_match`` [5] include: an ``ns:tool`` entry names this tool.
+* ``specific_miss`` [5] exclude: the package has ``ns:tool`` entries, none for this tool.
+* ``selected_server`` [6] include: the package is in selected_servers.
+* ``server_not_selected`` [6] exclude: selected_servers is set and does not name it.
+* ``strict_exclude`` [7] exclude: only selected_tools is set and nothing names the package.
+* ``default_include`` [8] include: unreachable in Go (needs both lists empty), kept for parity.
+
+Decision codes of ``should_include_server``: ``no_filtering``, ``wildcard``,
+``specific_entries``, ``selected_server``, ``server_not_selected`` (all exclude
+only in the last case) and ``servers_unrestricted`` (selected_servers empty: true).
+
+Per-package outcomes are cached and shared (they never depend on the tool name), so a
+call is a couple of dict lookups; only packages with specific entries look at the tool.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from toolscope.core.agentworks.names import (
+    DEFAULT_SYSTEM_CATEGORY_BASES,
+    normalize_server_name,
+    normalize_tool_name,
+    system_categories,
+)
+
+__all__ = [
+    "CODE_DEFAULT_INCLUDE",
+    "CODE_NO_FILTERING",
+    "CODE_SELECTED_SERVER",
+    "CODE_SERVER_NOT_SELECTED",
+    "CODE_SERVERS_UNRESTRICTED",
+    "CODE_SPECIFIC_ENTRIES",
+    "CODE_SPECIFIC_MATCH",
+    "CODE_SPECIFIC_MISS",
+    "CODE_STRICT_EXCLUDE",
+    "CODE_SYSTEM_CATEGORY",
+    "CODE_VIRTUAL",
+    "CODE_WILDCARD",
+    "FIELD_SELECTED_SERVERS",
+    "FIELD_SELECTED_TOOLS",
+    "FilterDecision",
+    "ToolFilter",
+    "quote",
+]
+
+CODE_VIRTUAL = "virtual"
+CODE_NO_FILTERING = "no_filtering"
+CODE_SYSTEM_CATEGORY = "system_category"
+CODE_WILDCARD = "wildcard"
+CODE_SPECIFIC_MATCH = "specific_match"
+CODE_SPECIFIC_MISS = "specific_miss"
+CODE_SELECTED_SERVER = "selected_server"
+CODE_SERVER_NOT_SELECTED = "server_not_selected"
+CODE_STRICT_EXCLUDE = "strict_exclude"
+CODE_DEFAULT_INCLUDE = "default_include"
+# should_include_server only
+CODE_SPECIFIC_ENTRIES = "specific_entries"
+CODE_SERVERS_UNRESTRICTED = "servers_unrestricted"
+
+FIELD_SELECTED_TOOLS = "selected_tools"
+FIELD_SELECTED_SERVERS = "selected_servers"
+
+
+def quote(text: str) -> str:
+    """Quote untrusted text for a reason sentence: double quotes, escapes visible.
+
+    JSON string syntax keeps trailing spaces visible (``"tavily:* "``) and escapes quotes,
+    backslashes and control characters, so the sentence never carries raw terminal codes.
+    """
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _quote_list(items: Sequence[str], limit: int = 8) -> str:
+    shown = ", ".join(quote(item) for item in items[:limit])
+    if len(items) > limit:
+        shown += f", … ({len(items) - limit} more)"
+    return f"[{shown}]"
+
+
+@dataclass(frozen=True, slots=True)
+class FilterDecision:
+    """One answer of the filter: include or not, which rule, and which entry decided."""
+
+    include: bool
+    code: str
+    reason: str
+    entry: str | None = None
+    field: str | None = None
+
+
+# Step-5 plan of a package: (normalized package + ":", raw package + ":", miss decision).
+_SpecificPlan = tuple[str, str, FilterDecision]
+
+_VIRTUAL = FilterDecision(True, CODE_VIRTUAL, "virtual tool, always included")
+_NO_FILTERING = FilterDecision(
+    True,
+    CODE_NO_FILTERING,
+    "selected_tools and selected_servers are both empty, so no filtering is active",
+)
+
+
+class ToolFilter:
+    """mcpagent's ``ToolFilter`` built from ``selected_tools`` and ``selected_servers``.
+
+    The client map and custom categories of ``NewToolFilter`` never change an answer
+    (reference §10.4), so they are not parameters. ``NO_SERVERS`` is an ordinary name
+    here (§10.2).
+    """
+
+    def __init__(
+        self,
+        selected_tools: Sequence[str],
+        selected_servers: Sequence[str],
+        system_category_bases: Iterable[str] = DEFAULT_SYSTEM_CATEGORY_BASES,
+    ) -> None:
+        self.selected_tools: tuple[str, ...] = tuple(selected_tools)
+        self.selected_servers: tuple[str, ...] = tuple(selected_servers)
+        self._system = system_categories(system_category_bases)
+        self._active = bool(self.selected_tools) or bool(self.selected_servers)
+
+        # Go keeps three sets keyed by both the normalized and the raw namespace; these
+        # dicts keep the same keys and remember the first entry (list order) behind each.
+        self._all_tools: dict[str, str] = {}  # serversWithAllTools
+        self._specific_ns: dict[str, str] = {}  # serversWithSpecificTools
+        self._tool_keys: dict[str, str] = {}  # normalizedToolSet
+        # (entry, raw namespace, normalized namespace, is wildcard) for explanations
+        self._parsed: list[tuple[str, str, str, bool]] = []
+        bare: list[str] = []
+        for entry in self.selected_tools:
+            namespace, sep, tool = entry.partition(":")
+            if not sep:
+                bare.append(entry)  # selects nothing, but still counts in len(selectedTools)
+                continue
+            norm_ns = normalize_server_name(namespace)
+            if tool == "*":
+                self._all_tools.setdefault(norm_ns, entry)
+                self._all_tools.setdefault(namespace, entry)
+            else:
+                self._specific_ns.setdefault(norm_ns, entry)
+                self._specific_ns.setdefault(namespace, entry)
+                self._tool_keys.setdefault(norm_ns + ":" + normalize_tool_name(tool), entry)
+                self._tool_keys.setdefault(entry, entry)
+            self._parsed.append((entry, namespace, norm_ns, tool == "*"))
+        self.bare_entries: tuple[str, ...] = tuple(bare)
+
+        # selected_servers: normalized and raw forms -> index of the first entry with it
+        self._server_norm: dict[str, int] = {}
+        self._server_raw: dict[str, int] = {}
+        for index, server in enumerate(self.selected_servers):
+            self._server_norm.setdefault(normalize_server_name(server), index)
+            self._server_raw.setdefault(server, index)
+
+        # package -> shared decision, or (normalized key prefix, raw key prefix, shared
+        # miss decision) for packages whose tools must be looked up one by one (step 5)
+        self._package_plan: dict[str, FilterDecision | _SpecificPlan] = {}
+        self._match_decisions: dict[str, FilterDecision] = {}
+        self._server_cache: dict[str, FilterDecision] = {}
+
+    # -- public helpers -------------------------------------------------------------
+
+    @property
+    def filtering_active(self) -> bool:
+        """``not IsNoFilteringActive()``: either list is non-empty (bare entries count)."""
+        return self._active
+
+    def is_system_category(self, package: str) -> bool:
+        """``IsSystemCategory``: the normalized or raw package is a system category."""
+        return normalize_server_name(package) in self._system or package in self._system
+
+    def entries_for(self, package: str) -> tuple[str, ...]:
+        """Verbatim selected_tools entries (wildcard or specific) that address ``package``.
+
+        An entry addresses a package when its raw or normalized namespace equals the raw or
+        normalized package name, the same keys the Go lookup maps use.
+        """
+        keys = {package, normalize_server_name(package)}
+        return tuple(
+            entry for entry, ns, norm_ns, _ in self._parsed if ns in keys or norm_ns in keys
+        )
+
+    def _specific_entries_for(self, package: str) -> tuple[str, ...]:
+        keys = {package, normalize_server_name(package)}
+        return tuple(
+            entry
+            for entry, ns, norm_ns, wildcard in self._parsed
+            if not wildcard and (ns in keys or norm_ns in keys)
+        )
+
+    def _selected_server_entry(self, package: str, norm_package: str) -> str | None:
+        """First selected_servers entry s with normalize(s) == nP or s == P (Go's loop)."""
+        hits = [
+            index
+            for index in (self._server_norm.get(norm_package), self._server_raw.get(package))
+            if index is not None
+        ]
+        return self.selected_servers[min(hits)] if hits else None
+
+    # -- ShouldIncludeTool ----------------------------------------------------------
+
+    def should_include_tool(
+        self, package: str, tool: str, is_virtual: bool = False
+    ) -> FilterDecision:
+        """``ShouldIncludeTool(package, tool, isCustom, isVirtual)``, §1.4 steps 1-8."""
+        if is_virtual:
+            return _VIRTUAL
+        plan = self._package_plan.get(package)
+        if plan is None:
+            plan = self._plan_package(package)
+            self._package_plan[package] = plan
+        if type(plan) is FilterDecision:
+            return plan
+        # Step 5 with a package that has specific entries: look the tool up.
+        norm_prefix, raw_prefix, miss = plan
+        tool_keys = self._tool_keys
+        entry = tool_keys.get(norm_prefix + normalize_tool_name(tool))
+        if entry is None:
+            # Go's "original format" check; §10.4: never decides on its own in practice.
+            entry = tool_keys.get(raw_prefix + tool)
+            if entry is None:
+                return miss
+        decision = self._match_decisions.get(entry)
+        if decision is None:
+            decision = FilterDecision(
+                True,
+                CODE_SPECIFIC_MATCH,
+                f"selected_tools entry {quote(entry)} names this tool "
+                "(specific entries beat selected_servers)",
+                entry,
+                FIELD_SELECTED_TOOLS,
+            )
+            self._match_decisions[entry] = decision
+        return decision
+
+    def _plan_package(self, package: str) -> FilterDecision | _SpecificPlan:
+        """The tool-independent part of §1.4 for one package (steps 2-4, 6, 7)."""
+        if not self._active:
+            return _NO_FILTERING
+        norm_package = normalize_server_name(package)
+        has_specific = norm_package in self._specific_ns or package in self._specific_ns
+        system = norm_package in self._system or package in self._system
+        # Step 3: a system category passes whole unless it has specific entries.
+        if system and not has_specific:
+            return FilterDecision(
+                True,
+                CODE_SYSTEM_CATEGORY,
+                f"{quote(package)} is a system category with no specific selected_tools "
+                "entries, so all its tools are included by default",
+            )
+        # Step 4: a wildcard beats specific entries for the same namespace.
+        wildcard = self._all_tools.get(norm_package) or self._all_tools.get(package)
+        if wildcard is not None:
+            return FilterDecision(
+                True,
+                CODE_WILDCARD,
+                f"selected_tools entry {quote(wildcard)} selects every tool of "
+                f"{quote(package)} (a wildcard beats specific entries)",
+                wildcard,
+                FIELD_SELECTED_TOOLS,
+            )
+        # Step 5: specific entries decide alone; selected_servers is never consulted.
+        if has_specific:
+            specific = self._specific_entries_for(package)
+            kind = "system category" if system else "namespace"
+            miss = FilterDecision(
+                False,
+                CODE_SPECIFIC_MISS,
+                f"{kind} {quote(package)} has specific selected_tools entries "
+                f"({', '.join(quote(e) for e in specific)}) and this tool is not one of them",
+                specific[0] if specific else None,
+                FIELD_SELECTED_TOOLS,
+            )
+            return (norm_package + ":", package + ":", miss)
+        # Step 6: selected_servers, custom and MCP packages alike.
+        if self.selected_servers:
+            server = self._selected_server_entry(package, norm_package)
+            if server is not None:
+                return FilterDecision(
+                    True,
+                    CODE_SELECTED_SERVER,
+                    f"selected_servers entry {quote(server)} names {quote(package)} "
+                    "and no selected_tools entry restricts it",
+                    server,
+                    FIELD_SELECTED_SERVERS,
+                )
+            return FilterDecision(
+                False,
+                CODE_SERVER_NOT_SELECTED,
+                f"{quote(package)} is not in selected_servers "
+                f"{_quote_list(self.selected_servers)} and no selected_tools entry names it",
+            )
+        # Step 7: only selected_tools is set and it never names this package.
+        if self.selected_tools:
+            note = ""
+            if self.bare_entries:
+                note = (
+                    f"; entries without ':' ({_quote_list(self.bare_entries)}) "
+                    "select nothing but keep filtering strict"
+                )
+            return FilterDecision(
+                False,
+                CODE_STRICT_EXCLUDE,
+                f"selected_tools is set and no entry names {quote(package)} "
+                f"(selected_servers is empty){note}",
+            )
+        # Step 8: unreachable (both lists empty returned at step 2).
+        return FilterDecision(True, CODE_DEFAULT_INCLUDE, "no restriction applies")
+
+    # -- ShouldIncludeServer --------------------------------------------------------
+
+    def should_include_server(self, server: str) -> FilterDecision:
+        """``ShouldIncludeServer(server)``, §1.5; no system-category exemption (§10.3)."""
+        cached = self._server_cache.get(server)
+        if cached is None:
+            cached = self._decide_server(server)
+            self._server_cache[server] = cached
+        return cached
+
+    def _decide_server(self, server: str) -> FilterDecision:
+        if not self._active:
+            return _NO_FILTERING
+        norm = normalize_server_name(server)
+        wildcard = self._all_tools.get(norm) or self._all_tools.get(server)
+        if wildcard is not None:
+            return FilterDecision(
+                True,
+                CODE_WILDCARD,
+                f"selected_tools entry {quote(wildcard)} selects every tool of {quote(server)}",
+                wildcard,
+                FIELD_SELECTED_TOOLS,
+            )
+        specific = self._specific_ns.get(norm) or self._specific_ns.get(server)
+        if specific is not None:
+            return FilterDecision(
+                True,
+                CODE_SPECIFIC_ENTRIES,
+                f"selected_tools entry {quote(specific)} names a tool of {quote(server)}",
+                specific,
+                FIELD_SELECTED_TOOLS,
+            )
+        entry = self._selected_server_entry(server, norm)
+        if entry is not None:
+            return FilterDecision(
+                True,
+                CODE_SELECTED_SERVER,
+                f"selected_servers entry {quote(entry)} names {quote(server)}",
+                entry,
+                FIELD_SELECTED_SERVERS,
+            )
+        if self.selected_servers:
+            return FilterDecision(
+                False,
+                CODE_SERVER_NOT_SELECTED,
+                f"{quote(server)} is not in selected_servers "
+                f"{_quote_list(self.selected_servers)} and no selected_tools entry names it",
+            )
+        return FilterDecision(
+            True,
+            CODE_SERVERS_UNRESTRICTED,
+            f"selected_servers is empty, so server discovery keeps {quote(server)} even "
+            "though no selected_tools entry names it (its tools are then excluded one by one)",
+        )
