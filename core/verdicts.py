@@ -12,6 +12,7 @@ decided by the same rule (see ``core.agentworks.pipeline``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -128,7 +129,8 @@ class Evaluation:
 
     loaded: LoadedInput
     stage_names: tuple[str, ...]
-    tools: tuple[ToolVerdict, ...]
+    tools: Sequence[ToolVerdict]
+    """A tuple, or a lazily built ``VerdictList`` for large universes."""
     notes: tuple[str, ...] = field(default=())
     """Facts about the whole evaluation (e.g. 'code-execution mode: claude-code')."""
 
@@ -142,6 +144,8 @@ class Evaluation:
 
     def counts(self) -> dict[str, int]:
         """How many tools are visible, hidden and unknown."""
+        if isinstance(self.tools, VerdictList):
+            return self.tools.verdict_counts()
         out = {"visible": 0, "hidden": 0, "unknown": 0}
         for tool in self.tools:
             out[tool.verdict] += 1
@@ -227,3 +231,61 @@ class Finding:
             "entry": self.entry,
             "source": self.source,
         }
+
+
+class VerdictList(Sequence[ToolVerdict]):
+    """ToolVerdicts built on first access from (tool, stages) rows.
+
+    The engine decides every stage of every tool up front; wrapping 50,000 decisions in
+    objects is deferred to whoever looks at them (a screen shows a few dozen rows).
+    ``rows`` holds one stage tuple per tool, shared between tools decided by the same rules.
+    """
+
+    __slots__ = ("_entries", "_rows", "_built")
+
+    def __init__(self, entries: Sequence[Any], rows: Sequence[tuple[Stage, ...]]) -> None:
+        # entries: objects with name, namespace, kind, description (core.agentworks.universe.ToolEntry)
+        self._entries = entries
+        self._rows = rows
+        self._built: list[ToolVerdict | None] = [None] * len(rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def _build(self, index: int) -> ToolVerdict:
+        verdict = self._built[index]
+        if verdict is None:
+            entry = self._entries[index]
+            verdict = ToolVerdict(entry.name, entry.namespace, entry.kind, self._rows[index], entry.description)
+            self._built[index] = verdict
+        return verdict
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def, override]
+        if isinstance(index, slice):
+            return [self._build(i) for i in range(*index.indices(len(self._rows)))]
+        if index < 0:
+            index += len(self._rows)
+        if not 0 <= index < len(self._rows):
+            raise IndexError(index)
+        return self._build(index)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        for index in range(len(self._rows)):
+            yield self._build(index)
+
+    def verdict_counts(self) -> dict[str, int]:
+        """visible / hidden / unknown counts without building ToolVerdicts (one look per distinct row)."""
+        by_row: dict[int, str] = {}
+        out = {"visible": 0, "hidden": 0, "unknown": 0}
+        for row in self._rows:
+            key = id(row)
+            verdict = by_row.get(key)
+            if verdict is None:
+                verdict = "visible"
+                for stage in row:
+                    if stage.passed is not True:
+                        verdict = "hidden" if stage.passed is False else "unknown"
+                        break
+                by_row[key] = verdict
+            out[verdict] += 1
+        return out

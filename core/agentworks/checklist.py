@@ -50,7 +50,7 @@ def build_checklist(
             allowed.passed,
             (allowed.rule, *_other_modes(pipeline, verdict, mode)),
         ),
-        _bridge_step(pipeline, verdict, discoverable, callable_),
+        _bridge_step(pipeline, verdict, discoverable, callable_, mode),
         ChecklistStep(
             "Will a test catch it if the registered pool and the allow-list drift again?",
             "add one",
@@ -72,7 +72,7 @@ def build_checklist(
     )
 
 
-def _bridge_step(pipeline: StepPipeline, verdict: ToolVerdict, discoverable, callable_) -> ChecklistStep:  # type: ignore[no-untyped-def]
+def _bridge_step(pipeline: StepPipeline, verdict: ToolVerdict, discoverable, callable_, mode: str | None) -> ChecklistStep:  # type: ignore[no-untyped-def]
     question = "Would the agent see it through get_api_spec, and would invoking it succeed?"
     passed: bool | None
     if discoverable.passed is True and callable_.passed is True:
@@ -84,9 +84,12 @@ def _bridge_step(pipeline: StepPipeline, verdict: ToolVerdict, discoverable, cal
     answer = ANSWER[passed]
     if not pipeline.execution.code_execution:
         question = "Is it in the native tool list, and would invoking it succeed? (not a CLI agent)"
-    evidence = (f"discovery: {discoverable.rule}", f"execution: {callable_.rule}")
+    evidence = (f"discovery: {discoverable.rule}",)
     if callable_.code == "execution.denied":
-        evidence += ("that denial text means layer 2 is blocking it",)
+        evidence += (f"execution: invoking it returns: {pipeline.denial(verdict.name, mode)}",
+                     "that denial text means layer 2 is blocking it")
+    else:
+        evidence += (f"execution: {callable_.rule}",)
     return ChecklistStep(question, answer, passed, evidence)
 
 

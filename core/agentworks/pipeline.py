@@ -23,7 +23,7 @@ from toolscope.core.agentworks.registry import DenialTexts
 from toolscope.core.agentworks.step_config import LoadedStep
 from toolscope.core.agentworks.tool_filter import DEFAULT_SYSTEM_CATEGORY_BASES, FilterDecision, ToolFilter
 from toolscope.core.agentworks.universe import ToolEntry, Universe
-from toolscope.core.verdicts import Stage, ToolVerdict
+from toolscope.core.verdicts import Stage, VerdictList
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ class StepPipeline:
         self.enabled_origin = {}
         for item in enabled:
             self.enabled_origin.setdefault(item.entry, item.origin)
-        custom_names = [t.name for t in universe.tools if t.kind == "custom"]
+        custom_names = universe.names_by_kind.get("custom", frozenset())
         self.custom: dict[str, CustomDecision] = filter_custom_tools(
             [e.entry for e in enabled], universe.category_tools, custom_names
         )
@@ -143,33 +143,79 @@ class StepPipeline:
         return stage
 
     # -- stages 2-4 ------------------------------------------------------------
-    def evaluate(self, mode: str | None) -> tuple[ToolVerdict, ...]:
+    def evaluate(self, mode: str | None) -> VerdictList:
         """Every tool's four stages in this (canonical) mode."""
+        return VerdictList(self.universe.tools, self.stage_rows(mode))
+
+    def stage_rows(self, mode: str | None) -> list[tuple[Stage, ...]]:
+        """One tuple of four stages per universe tool, in universe order.
+
+        Runs of tools whose namespace decides everything (an MCP server selected whole,
+        excluded whole, or behind a wildcard) get one shared row; the others are decided
+        tool by tool, with rows cached by the decisions that produced them.
+        """
         table = self.universe.modes
         allowed = table.allowed.get(mode, {}) if table is not None and mode is not None else None
         gates_mcp = bool(table and table.applies_to_mcp)
-        out = []
-        for tool in self.universe.tools:
-            reg = self.registered(tool)
-            gated = tool.kind != "mcp" or gates_mcp
-            if allowed is None:
-                label = "no-table"
-            elif not gated:
-                label = "not-gated"
-            else:
-                label = allowed.get(tool.name)
-            out.append(ToolVerdict(tool.name, tool.namespace, tool.kind,
-                                   (reg, *self._later_stages(tool, reg, label, mode)), tool.description))
-        return tuple(out)
+        tools = self.universe.tools
+        rows: list[tuple[Stage, ...]] = [()] * len(tools)
+        should_include = self.filter.should_include_tool
+        package_plan = self.filter.package_plan
+        decide_specific = self.filter.decide_specific
+        normalized = self.universe.normalized_names
+        all_names = self.universe.names
+        for start, end, namespace, kind, plain in self.universe.runs:
+            if kind == "mcp" and plain and not gates_mcp:
+                label = "no-table" if allowed is None else "not-gated"
+                plan = package_plan(namespace)
+                if type(plan) is FilterDecision:
+                    row = self._row(tools[start], self.registered(tools[start]), label, mode)
+                    rows[start:end] = [row] * (end - start)
+                    continue
+                # Decisions are shared objects (one miss per namespace, one match per
+                # entry), so within a run the row can be cached by decision identity.
+                row_cache: dict[int, tuple[Stage, ...]] = {}
+                decisions = self.filter.decide_many(plan, all_names[start:end], normalized[start:end])  # type: ignore[arg-type]
+                for index, decision in enumerate(decisions, start):
+                    row = row_cache.get(id(decision))
+                    if row is None:
+                        row = row_cache[id(decision)] = self._row(tools[index], self.registered(tools[index]), label, mode)
+                    rows[index] = row
+                continue
+            if kind == "custom" and plain:
+                # A custom tool's row depends only on its custom decision, the filter's
+                # decision for its category, and which list (if any) allows it.
+                custom = self.custom
+                plan = package_plan(namespace)
+                uniform = plan if type(plan) is FilterDecision else None
+                row_by_key: dict[tuple[int, int, str | None], tuple[Stage, ...]] = {}
+                for index in range(start, end):
+                    tool = tools[index]
+                    label = "no-table" if allowed is None else allowed.get(tool.name)
+                    decision = uniform or decide_specific(plan, tool.name, normalized[index])  # type: ignore[arg-type]
+                    key = (id(custom[tool.name]), id(decision), label)
+                    row = row_by_key.get(key)
+                    if row is None:
+                        row = row_by_key[key] = self._row(tool, self.registered(tool), label, mode)
+                    rows[index] = row
+                continue
+            for index in range(start, end):
+                tool = tools[index]
+                reg = self.registered(tool)
+                gated = kind != "mcp" or gates_mcp
+                label = "no-table" if allowed is None else (allowed.get(tool.name) if gated else "not-gated")
+                rows[index] = self._row(tool, reg, label, mode)
+        return rows
+
+    def _row(self, tool: ToolEntry, reg: Stage, label: str | None, mode: str | None) -> tuple[Stage, ...]:
+        return (reg, *self._later_stages(tool, reg, label, mode))
 
     def _later_stages(self, tool: ToolEntry, reg: Stage, label: str | None, mode: str | None) -> tuple[Stage, Stage, Stage]:
         server_ok: bool | None = None
         if tool.kind == "mcp" and self.execution.code_execution and reg.passed:
             server_ok = self.filter.should_include_server(tool.namespace).include
-        # Hidden custom tools get their own stages: the denial text quotes the tool name.
         key = (tool.kind, reg.passed, label, mode, server_ok,
-               tool.namespace if tool.kind == "mcp" else None, tool.name == "get_api_spec",
-               tool.name if label is None else None)
+               tool.namespace if tool.kind == "mcp" else None, tool.name == "get_api_spec")
         stages = self._shared.get(("later", *key))
         if stages is None:
             stages = self._shared[("later", *key)] = self._make_later(tool, reg, label, mode, server_ok)
@@ -230,8 +276,10 @@ class StepPipeline:
             return Stage("callable", True, "execution.virtual_not_gated", "virtual tool calls are not gated by the allow-list")
         if allow.passed:
             return Stage("callable", True, "execution.allowed", "the execution gate (CallCustomToolWithSession) lets it through")
+        # The rule quotes the era's text as a template ("<tool>"), so that every denied
+        # tool shares one Stage; `denial()` gives the exact text for one tool.
         return Stage("callable", False, "execution.denied",
-                     f"a call is refused with: {self.denial(tool.name, mode)}", entry=tool.name)
+                     f"a call is refused with the era's denial text: {self.denial('<tool>', mode)}")
 
     def denial(self, tool: str, mode: str | None) -> str:
         """The era's execution denial text for this tool."""

@@ -172,6 +172,7 @@ class ToolFilter:
         self._package_plan: dict[str, FilterDecision | _SpecificPlan] = {}
         self._match_decisions: dict[str, FilterDecision] = {}
         self._server_cache: dict[str, FilterDecision] = {}
+        self._specific_index: dict[str, list[int]] | None = None
 
     # -- public helpers -------------------------------------------------------------
 
@@ -196,12 +197,20 @@ class ToolFilter:
         )
 
     def _specific_entries_for(self, package: str) -> tuple[str, ...]:
-        keys = {package, normalize_server_name(package)}
-        return tuple(
-            entry
-            for entry, ns, norm_ns, wildcard in self._parsed
-            if not wildcard and (ns in keys or norm_ns in keys)
+        # Indexed once: scanning every entry per package made a 300-server universe
+        # with hundreds of entries quadratic.
+        index = self._specific_index
+        if index is None:
+            index = {}
+            for position, (_entry, ns, norm_ns, wildcard) in enumerate(self._parsed):
+                if not wildcard:
+                    for key in {ns, norm_ns}:
+                        index.setdefault(key, []).append(position)
+            self._specific_index = index
+        positions = sorted(
+            set(index.get(package, ())) | set(index.get(normalize_server_name(package), ()))
         )
+        return tuple(self._parsed[p][0] for p in positions)
 
     def _selected_server_entry(self, package: str, norm_package: str) -> str | None:
         """First selected_servers entry s with normalize(s) == nP or s == P (Go's loop)."""
@@ -220,16 +229,41 @@ class ToolFilter:
         """``ShouldIncludeTool(package, tool, isCustom, isVirtual)``, §1.4 steps 1-8."""
         if is_virtual:
             return _VIRTUAL
+        plan = self.package_plan(package)
+        if type(plan) is FilterDecision:
+            return plan
+        return self.decide_specific(plan, tool, normalize_tool_name(tool))  # type: ignore[arg-type]
+
+    def package_plan(self, package: str) -> FilterDecision | _SpecificPlan:
+        """The shared decision for every tool of ``package``, or, when specific entries
+        decide tool by tool (step 5), a plan for ``decide_specific``."""
         plan = self._package_plan.get(package)
         if plan is None:
             plan = self._plan_package(package)
             self._package_plan[package] = plan
-        if type(plan) is FilterDecision:
-            return plan
-        # Step 5 with a package that has specific entries: look the tool up.
+        return plan
+
+    def decide_many(
+        self, plan: _SpecificPlan, tools: Sequence[str], normalized_tools: Sequence[str]
+    ) -> list[FilterDecision]:
+        """``decide_specific`` for a run of tools of one package, in one call (hot path)."""
         norm_prefix, raw_prefix, miss = plan
         tool_keys = self._tool_keys
-        entry = tool_keys.get(norm_prefix + normalize_tool_name(tool))
+        out: list[FilterDecision] = []
+        append = out.append
+        for tool, normalized_tool in zip(tools, normalized_tools):
+            if norm_prefix + normalized_tool in tool_keys or raw_prefix + tool in tool_keys:
+                append(self.decide_specific(plan, tool, normalized_tool))
+            else:
+                append(miss)
+        return out
+
+    def decide_specific(self, plan: _SpecificPlan, tool: str, normalized_tool: str) -> FilterDecision:
+        """Step 5 for one tool of a package with specific entries (``normalized_tool`` =
+        ``normalize_tool_name(tool)``, precomputed by callers that evaluate many tools)."""
+        norm_prefix, raw_prefix, miss = plan
+        tool_keys = self._tool_keys
+        entry = tool_keys.get(norm_prefix + normalized_tool)
         if entry is None:
             # Go's "original format" check; §10.4: never decides on its own in practice.
             entry = tool_keys.get(raw_prefix + tool)

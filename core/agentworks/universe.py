@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from toolscope.core.agentworks.names import normalize_tool_name
 from toolscope.core.agentworks.registry import McpServer, RegistryModel, CustomCategory
 from toolscope.core.errors import InputError, Problem
 
@@ -76,6 +77,14 @@ class Universe:
     """MCP servers that failed discovery → reason (empty for static registries)."""
     duplicates: tuple[tuple[str, str, str], ...] = ()
     """(tool, first definition, second definition) for names defined twice."""
+    names: tuple[str, ...] = ()
+    """Every tool's name, in universe order (hot path)."""
+    normalized_names: tuple[str, ...] = ()
+    """``normalize_tool_name`` of every tool, computed once per universe (hot path)."""
+    runs: tuple[tuple[int, int, str, str, bool], ...] = ()
+    """(start, end, namespace, kind, plain) for each run of consecutive tools with the same
+    namespace and kind; ``plain`` when none of them is a duplicate or an outage entry.
+    The pipeline decides namespace-level rules once per run."""
 
     def all_names(self) -> frozenset[str]:
         """Every tool name in the universe."""
@@ -162,6 +171,9 @@ def build_universe(model: RegistryModel, source: str, discovered: Mapping[str, M
     return Universe(
         source=source,
         tools=tuple(tools),
+        runs=_runs(tools),
+        names=tuple(t.name for t in tools),
+        normalized_names=tuple(normalize_tool_name(t.name) for t in tools),
         category_tools=expansion,
         categories=frozenset(expansion),
         system_category_bases=model.system_categories,
@@ -171,6 +183,18 @@ def build_universe(model: RegistryModel, source: str, discovered: Mapping[str, M
         server_errors=errors,
         duplicates=tuple(duplicates),
     )
+
+
+def _runs(tools: list[ToolEntry]) -> tuple[tuple[int, int, str, str, bool], ...]:
+    runs: list[tuple[int, int, str, str, bool]] = []
+    start = 0
+    for index in range(1, len(tools) + 1):
+        if index == len(tools) or (tools[index].namespace, tools[index].kind) != (tools[start].namespace, tools[start].kind):
+            chunk = tools[start:index]
+            plain = all(t.duplicate_of is None and t.outage is None for t in chunk)
+            runs.append((start, index, tools[start].namespace, tools[start].kind, plain))
+            start = index
+    return tuple(runs)
 
 
 def _build_modes(model: RegistryModel, problems: list[Problem]) -> ModeTable | None:
