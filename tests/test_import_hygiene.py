@@ -14,6 +14,10 @@ CORE_MODULES = [
     "toolscope.core.agentworks.pipeline",
     "toolscope.core.agentscope",
     "toolscope.core.agentscope.planner",
+    "toolscope.core.agentscope.subject",
+    "toolscope.core.mcp.discovery",
+    "toolscope.core.mcp.snapshot",
+    "toolscope.core.mcp.agentscope_clients",
 ]
 
 

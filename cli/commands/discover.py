@@ -1,1 +1,84 @@
-"""``toolscope discover``: not implemented yet (being built)."""
+"""``toolscope discover MCP_CONFIG``: connect to every MCP server, list its tools, report outages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from toolscope.app import app
+from toolscope.commands.common import JsonOpt
+from toolscope.core.errors import EXIT_NEGATIVE, EXIT_OK, InputError
+from toolscope.output import handle_errors, plain, print_json, stdout_console
+
+
+@app.command("discover")
+@handle_errors
+def discover_command(
+    mcp_config: Annotated[Path, typer.Argument(help="MCP config ({\"mcpServers\": …}); NAME_user.json next to it overrides entries.")],
+    output: Annotated[
+        Optional[Path], typer.Option("--output", "-o", help="Write a snapshot (JSON) for offline use with --snapshot.")
+    ] = None,
+    timeout: Annotated[float, typer.Option("--timeout", help="Seconds each server gets to start and list its tools.")] = 10.0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Connect to every configured MCP server in parallel and list its tools.
+
+    Exit 0 when every server connected, 1 when some failed, 2 for bad input.
+    """
+    from toolscope.core.mcp.config import load_config
+    from toolscope.core.mcp.discovery import discover_sync
+    from toolscope.core.mcp.snapshot import snapshot_to_json, write_snapshot
+
+    if not timeout > 0:
+        raise InputError("--timeout", f"must be a positive number of seconds (got {timeout:g})")
+    config = load_config(mcp_config)
+    if output is not None:
+        # Checked before connecting, so a wrong -o costs nothing; checked again when writing.
+        for input_path in config.input_paths:
+            if output.resolve() == input_path.resolve():
+                raise InputError(str(output), "refusing to overwrite an input file with the snapshot")
+    result = discover_sync(config, timeout)
+    if output is not None:
+        write_snapshot(result, output, protect=config.input_paths)
+    if as_json:
+        print_json(snapshot_to_json(result))
+    else:
+        _print_human(result, output)
+    raise typer.Exit(EXIT_OK if result.all_ok else EXIT_NEGATIVE)
+
+
+def _print_human(result, output: Path | None) -> None:  # noqa: ANN001 - DiscoveryResult, imported lazily
+    console = stdout_console()
+    source = result.source
+    head = f"{source.config_file}"
+    if source.user_config_file:
+        head += f" (+ {source.user_config_file})"
+    ok = sum(1 for s in result.servers if s.ok)
+    console.print(plain(f"{head}: {ok}/{len(result.servers)} servers connected in {result.elapsed:.2f}s", "bold"))
+    for note in source.notes:
+        console.print(plain(note, "dim"))
+    table = Table(header_style="bold")
+    table.add_column("server", overflow="fold")
+    table.add_column("status", no_wrap=True)
+    table.add_column("time", justify="right", no_wrap=True)
+    table.add_column("tools", justify="right", no_wrap=True)
+    table.add_column("error / tools", overflow="fold", max_width=90)
+    for server in result.servers:
+        status = Text("✓ connected", style="green") if server.ok else Text("✗ failed", style="bold red")
+        if server.ok:
+            shown = ", ".join(server.tools[:8]) + (f", … (+{len(server.tools) - 8})" if len(server.tools) > 8 else "")
+            detail = plain(shown or "(no tools advertised)", "dim" if server.tools else "yellow")
+        else:
+            detail = plain(server.error or "", "red")
+        table.add_row(plain(server.name, "bold"), status, Text(f"{server.elapsed:.2f}s"), Text(str(len(server.tools))), detail)
+    console.print(table)
+    for dup in result.duplicates:
+        console.print(
+            plain(f"duplicate tool {dup.tool!r}: kept from {dup.kept_server!r}, dropped from {dup.dropped_server!r}", "yellow")
+        )
+    if output is not None:
+        console.print(plain(f"snapshot written to {output}", "dim"))

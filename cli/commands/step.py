@@ -1,1 +1,115 @@
-"""``toolscope step``: not implemented yet (being built)."""
+"""``toolscope step TOOLKIT --script S``: a reset_tools script, stock vs guarded, turn by turn.
+
+Every call goes through the real ``toolkit.call_tool`` twice: once against the installed
+stock meta tool, once against it wrapped by GroupActivationGuard. The stock lane's header
+says which behaviour the installed AgentScope has, probed on a throwaway state.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from toolscope.app import app
+from toolscope.commands.common import GroupsOpt, JsonOpt, split_groups
+from toolscope.core.errors import InputError
+from toolscope.inputs import detect_kind
+from toolscope.output import handle_errors, plain, print_json, stdout_console
+
+STATE_STYLE = {"success": "green", "error": "bold red", "denied": "bold red"}
+
+
+@app.command("step")
+@handle_errors
+def step_command(
+    toolkit: Annotated[str, typer.Argument(help="Toolkit spec (YAML/JSON) or module:function / file.py:function.")],
+    script: Annotated[Path, typer.Option("--script", "-s", help="Script: a JSON/YAML list of reset_tools calls.")],
+    groups: GroupsOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Step a reset_tools script through the stock and the guarded meta tool, side by side."""
+    kind = detect_kind(toolkit)
+    if kind == "step_config":
+        raise InputError(toolkit, "step works on AgentScope toolkits", [])
+    from toolscope.core.agentscope.probe import probe_stock_reset_tools
+    from toolscope.core.agentscope.script import load_script
+    from toolscope.core.agentscope.subject import load_toolkit_subject
+
+    steps = load_script(script)
+    subject = load_toolkit_subject(toolkit, kind=kind, groups=split_groups(groups))
+    session = subject.session(steps)
+    session.run_all()
+    probe = probe_stock_reset_tools()
+    if as_json:
+        body = session.to_json()
+        print_json(
+            {
+                "schema": "toolscope.step/1",
+                "input": {"kind": subject.loaded.kind, "label": subject.loaded.label, "files": [list(f) for f in subject.loaded.files]},
+                "script": script.name,
+                "agentscope_version": probe.agentscope_version,
+                "initial_groups": list(subject.active_groups()),
+                "probe": probe.to_json(),
+                "lanes": body["lanes"],
+                "events": body["events"],
+                "final_groups": {lane: list(session.active_groups(lane)) for lane in session.lanes},
+            }
+        )
+        return
+    _print_human(subject, session, probe, script.name)
+
+
+def _names(items: Any) -> str:
+    return ", ".join(items) if items else "(none)"
+
+
+def _print_human(subject: Any, session: Any, probe: Any, script_name: str) -> None:
+    console = stdout_console()
+    console.print(plain(f"{subject.loaded.label} · script {script_name}", "bold"))
+    console.print(Text("stock   ", style="bold").append_text(plain(probe.summary())))
+    console.print(Text("guarded ", style="bold").append("GroupActivationGuard on reset_tools: validates names and booleans first; a refusal changes nothing"))
+    console.print(Text(f"initial active groups: {_names(subject.active_groups())}", style="dim"))
+    table = Table(header_style="bold", show_lines=True)
+    for column in ("turn", "call", "lane", "result", "groups before → after", "model sees after (≈tokens)"):
+        table.add_column(column, overflow="fold")
+    for turn in session.history:
+        if turn.kind == "register_group":
+            table.add_row(str(turn.index), plain(turn.description), "both", Text("registered", style="cyan"), "", "")
+            continue
+        for lane in session.lanes:
+            lt = turn.lanes[lane]
+            result = Text(("✓ " if lt.accepted else "✗ ") + lt.response_state, style=STATE_STYLE.get(lt.response_state, ""))
+            if lane == "guarded" and lt.plan is not None:
+                result.append("\n")
+                result.append_text(plain(lt.plan.summary(), "dim"))
+            elif not lt.accepted or lane == "stock" and _looks_refused(lt.response_text):
+                result.append("\n")
+                result.append_text(plain(lt.response_text.splitlines()[0] if lt.response_text else "", "dim"))
+            table.add_row(
+                str(turn.index) if lane == "stock" else "",
+                plain(lt.call) if lane == "stock" else Text(""),
+                lane,
+                result,
+                plain(f"{_names(lt.groups_before)} → {_names(lt.groups_after)}"),
+                plain(f"{_names(lt.visible_tools)} (≈{lt.token_estimate})"),
+            )
+    console.print(table)
+    # The seed's comparison, in the seed's own shape.
+    for lane in session.lanes:
+        console.print(Text(f"-- {lane} reset_tools", style="bold"))
+        for turn in session.history:
+            if turn.kind == "register_group":
+                console.print(plain(f"   turn {turn.index}: ({turn.description})", "dim"))
+                continue
+            console.print(plain(f"   turn {turn.index}: {', '.join(turn.lanes[lane].visible_tools)}"))
+        console.print(plain(f"   activated_groups at the end: {list(session.active_groups(lane))}"))
+    console.print(Text("tokens: ≈ len(compact JSON of the offered schemas) / 4", style="dim"))
+
+
+def _looks_refused(text: str) -> bool:
+    """2.0.6 reports a bad argument as success with an error text: flag it."""
+    return text.startswith("Invalid arguments") or text.startswith("Invalid group name")

@@ -1,1 +1,56 @@
-"""core/mcp."""
+"""MCP discovery: what configured MCP servers really expose, and outages as outages.
+
+Modules (``mcp`` itself is imported only inside the functions that talk to servers):
+
+* ``config``: ``load_config(path) -> McpConfig``: the standard ``{"mcpServers": {...}}``
+  file merged with its ``_user.json`` override, protocol inferred (``/sse`` → sse,
+  ``http(s)://`` → http, else stdio). Bad files raise ``InputError``.
+* ``discovery``: ``async discover(config, timeout) -> DiscoveryResult`` and
+  ``discover_sync(config, timeout)``: every server in parallel through the official SDK
+  (stdio, streamable HTTP, SSE), tools/list pages followed, every spawned process reaped.
+* ``snapshot``: ``write_snapshot``/``load_snapshot`` (``toolscope.mcp-snapshot/1``) and
+  ``diff_snapshots(old, new) -> Drift`` (added/removed/renamed per server; ``lines()``,
+  ``to_json()`` with ``"schema": "toolscope.mcp-drift/1"``).
+* ``redact``: what counts as a secret and how it is masked (``***``).
+* ``universe``: ``load_mcp_universe(config_path, snapshot, timeout) -> DiscoveryResult``,
+  live when ``snapshot`` is None, else from the snapshot (config drift noted).
+* ``outage``: ``unknown_reason(server)`` (``unknown: server X failed: <reason>``) and
+  ``get_api_spec_outage_text(result, blamed, requested, not_allowed)`` (§6.4's text).
+* ``processes``: PID capture of SDK-spawned servers and process-group reaping.
+* ``agentscope_clients``: ``async check_toolkit_mcp_clients(toolkit)`` lists every
+  AgentScope ``MCPClient`` in a toolkit's groups itself and reports failures.
+
+``DiscoveryResult`` (``results``), what engines consume:
+
+* ``servers``: tuple of ``ServerResult`` in config order, each with ``name``, ``protocol``,
+  ``ok: bool``, ``tools: tuple[str, ...]`` (as advertised), ``descriptions: dict[str, str]``,
+  ``error: str | None`` (``failed to start: …``, ``crashed: …``, ``timed out after Ns …``,
+  ``initialize failed: …``, ``tools/list failed: …``, ``failed to connect: …``),
+  ``elapsed: float`` seconds, ``launch`` (redacted command line / URL), ``zero_tools``.
+* ``duplicates``: tuple of ``Duplicate(tool, kept_server, dropped_server)``: first server
+  in config order wins (reference §7.2); ``tool_to_server`` / ``registered_tools`` give
+  the registered set with duplicates already dropped.
+* ``outage_servers``: servers with zero registered tools (failed, or connected with none),
+  the servers AgentWorks' ``get_api_spec`` blames in its outage text (reference §6.4).
+* ``source``: ``Provenance(kind="live"|"snapshot", config_file, config_sha256, taken_at,
+  user_config_file, user_config_sha256, snapshot_file, notes)``.
+* ``all_ok``, ``failed``, ``server(name)``, ``elapsed``, ``timeout``.
+"""
+
+from __future__ import annotations
+
+from toolscope.core.mcp.config import McpConfig, ServerConfig, infer_protocol, load_config
+from toolscope.core.mcp.results import DiscoveryResult, Duplicate, Provenance, ServerResult
+from toolscope.core.mcp.universe import load_mcp_universe
+
+__all__ = [
+    "DiscoveryResult",
+    "Duplicate",
+    "McpConfig",
+    "Provenance",
+    "ServerConfig",
+    "ServerResult",
+    "infer_protocol",
+    "load_config",
+    "load_mcp_universe",
+]

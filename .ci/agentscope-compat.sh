@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Run the AgentScope-facing tests (pytest -m agentscope) against one AgentScope release,
+# in a virtual environment of its own.
+#
+#   .ci/agentscope-compat.sh VENV_PATH [AGENTSCOPE_SPEC]
+#
+#   VENV_PATH        where to create the venv (recreated from scratch), e.g. .venv-as206
+#   AGENTSCOPE_SPEC  pip requirement, default "agentscope==2.0.6"
+#
+# 2.0.6 pins mcp<2 (2.0.7+ need mcp>=2); toolscope's own "mcp>=1.20" allows both, so
+# the spec decides which mcp gets installed. Examples:
+#   .ci/agentscope-compat.sh .venv-as206                              # oldest supported
+#   .ci/agentscope-compat.sh .venv-asnew "agentscope>=2.0.7,<2.1"     # newest 2.0.x
+# Env: PYTHON (default python3.11), KEEP_VENV=1 reuses an existing venv.
+set -euo pipefail
+
+if [[ $# -lt 1 ]]; then
+    echo "usage: $0 VENV_PATH [AGENTSCOPE_SPEC]" >&2
+    exit 2
+fi
+venv=$1
+spec=${2:-"agentscope==2.0.6"}
+python=${PYTHON:-python3.11}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+
+extra=()
+if [[ "$spec" == *"==2.0.6"* ]]; then
+    extra=("mcp<2")
+fi
+
+if [[ "${KEEP_VENV:-0}" != 1 || ! -x "$venv/bin/python" ]]; then
+    rm -rf "$venv"
+    "$python" -m venv "$venv"
+    "$venv/bin/python" -m pip install -q --upgrade pip
+    "$venv/bin/python" -m pip install -q -e "$repo" "$spec" "${extra[@]}" \
+        pytest pytest-asyncio pytest-timeout pyyaml
+fi
+
+"$venv/bin/python" -c 'import agentscope, mcp.types; print("agentscope", agentscope.__version__)'
+cd "$repo"
+exec "$venv/bin/python" -m pytest -m agentscope tests/agentscope -q -p no:cacheprovider

@@ -1,0 +1,149 @@
+"""Load the user's own toolkit from ``package.module:function`` or ``path/to/file.py:function``.
+
+The function may be sync or async and returns a ``Toolkit`` or ``(Toolkit, AgentState)``.
+It runs in-process: for the dotted form the current directory (the user's project) is put
+on ``sys.path``; for the file form, the file's directory is.
+
+Errors, kept apart on purpose (toolscope's bugs never masquerade as the user's):
+
+- module or file not found, attribute missing, not callable, wrong return type →
+  ``InputError`` (exit 2);
+- the user's module raising while it is imported, or the factory raising →
+  ``UserCodeError`` (exit 3) showing their exception type, message, file and line.
+
+Public API::
+
+    load_factory(target: str) -> BuiltToolkit
+    parse_target(target: str) -> tuple[str, str]        # (module or file, attribute path)
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import importlib.util
+import inspect
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from toolscope.core.agentscope.aio import run_sync
+from toolscope.core.agentscope.spec import BuiltToolkit
+from toolscope.core.errors import InputError, Problem, UserCodeError
+
+EXPECTED = "a Toolkit, or a (Toolkit, AgentState) tuple"
+
+
+def parse_target(target: str) -> tuple[str, str]:
+    """Split ``module:attr`` / ``file.py:attr``; InputError when there is no ``:attr``."""
+    where, sep, attr = target.rpartition(":")
+    if not sep or not where or not attr:
+        raise InputError(target, "not a toolkit factory", [Problem("", "expected 'package.module:function' or 'path/to/file.py:function'")])
+    return where, attr
+
+
+def _import_file(path: Path, target: str) -> ModuleType:
+    if not path.is_file():
+        raise InputError(target, "no such file", [Problem("", f"{path} does not exist")])
+    root = path.resolve().parent
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))  # sibling modules of their file stay importable
+    name = f"toolscope_user_{path.stem}_{abs(hash(str(path.resolve())))}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise InputError(target, "cannot load this file as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        sys.modules.pop(name, None)
+        raise UserCodeError(f"importing {path}", exc, root) from None
+    return module
+
+
+def _import_dotted(dotted: str, target: str) -> ModuleType:
+    cwd = str(Path.cwd())
+    if cwd not in sys.path:
+        sys.path.insert(0, cwd)  # the user's project directory
+    try:
+        return importlib.import_module(dotted)
+    except ModuleNotFoundError as exc:
+        # Missing *their* module is bad input; a missing import inside their module is
+        # their code failing.
+        parts = dotted.split(".")
+        prefixes = {".".join(parts[: i + 1]) for i in range(len(parts))}
+        if exc.name in prefixes:
+            raise InputError(
+                target,
+                "module not found",
+                [Problem("", f"no module named '{exc.name}' (searched the current directory and sys.path)")],
+            ) from None
+        raise UserCodeError(f"importing {dotted}", exc, Path.cwd()) from None
+    except Exception as exc:
+        raise UserCodeError(f"importing {dotted}", exc, Path.cwd()) from None
+
+
+def _resolve_attr(module: ModuleType, attr: str, target: str) -> Any:
+    obj: Any = module
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            names = [n for n in dir(obj) if not n.startswith("_")]
+            close = difflib.get_close_matches(part, names, n=3)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            raise InputError(target, "attribute not found", [Problem("", f"'{part}' is not defined in {getattr(obj, '__name__', attr)}{hint}")])
+        obj = getattr(obj, part)
+    if not callable(obj):
+        raise InputError(target, "not callable", [Problem("", f"'{attr}' is a {type(obj).__name__}, expected a function returning {EXPECTED}")])
+    return obj
+
+
+def call_factory(func: Any, what: str, user_root: Path | None) -> Any:
+    """Call the user's function (sync or async); their exceptions become UserCodeError."""
+    try:
+        result = func()
+        if inspect.isawaitable(result):
+            result = run_sync(result)
+    except Exception as exc:
+        raise UserCodeError(what, exc, user_root) from None
+    return result
+
+
+def check_result(result: Any, target: str) -> tuple[Any, Any]:
+    """Accept a Toolkit or (Toolkit, AgentState); anything else is an InputError."""
+    from agentscope.state import AgentState
+    from agentscope.tool import Toolkit
+
+    toolkit, state = result, None
+    if isinstance(result, tuple):
+        if len(result) != 2:
+            raise InputError(target, "wrong return type", [Problem("", f"returned a tuple of {len(result)} items, expected {EXPECTED}")])
+        toolkit, state = result
+    if not isinstance(toolkit, Toolkit):
+        raise InputError(target, "wrong return type", [Problem("", f"returned {type(toolkit).__name__}, expected {EXPECTED}")])
+    if state is not None and not isinstance(state, AgentState):
+        raise InputError(target, "wrong return type", [Problem("", f"the tuple's second item is {type(state).__name__}, expected an AgentState")])
+    return toolkit, state if state is not None else AgentState()
+
+
+def load_factory(target: str) -> BuiltToolkit:
+    """Import and call the factory; returns the user's Toolkit and state."""
+    where, attr = parse_target(target)
+    if where.endswith(".py") or "/" in where or "\\" in where:
+        path = Path(where)
+        module = _import_file(path, target)
+        user_root: Path | None = path.resolve().parent
+    else:
+        module = _import_dotted(where, target)
+        user_root = Path.cwd()
+    func = _resolve_attr(module, attr, target)
+    result = call_factory(func, f"toolkit factory {target}", user_root)
+    toolkit, state = check_result(result, target)
+    origins = {}
+    group_origins = {}
+    for group in toolkit.tool_groups:
+        group_origins[group.name] = f"{target}: group '{group.name}'"
+        for tool in group.tools:
+            origins.setdefault(tool.name, f"{target}: group '{group.name}'")
+    return BuiltToolkit(toolkit, state, target, origins, group_origins, f"AgentScope toolkit from {target}")

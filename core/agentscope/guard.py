@@ -1,0 +1,124 @@
+"""GroupActivationGuard: a ``ToolMiddlewareBase`` that plans a ``reset_tools`` call before
+AgentScope applies it (seed ``000_…``).
+
+- filters the injected ``_agent_state`` out of the arguments and plans the call with
+  :func:`toolscope.core.agentscope.planner.plan_activation`;
+- refused: yields one ERROR chunk with the plan's summary and returns **without calling
+  next_handler**, so the stock tool never runs and the state is untouched;
+- accepted: delegates, then annotates the result with the diff that actually happened
+  (an extra text chunk, plus ``metadata["toolscope_guard"]``).
+
+Known groups are read through a callable on every call, so a group registered after the
+guard was installed is known (``install_guard`` passes ``toolkit.tool_groups`` itself).
+
+Public API::
+
+    GroupActivationGuard(known_groups: Callable[[], Iterable[str]],
+                         observer: Callable[[ActivationPlan], None] | None = None)
+    build_guarded_meta_tool(toolkit, guard) -> RegisteredTool
+    install_guard(toolkit, observer=None) -> GroupActivationGuard
+
+AgentScope is imported when this module is imported (the class must subclass
+``ToolMiddlewareBase``); import this module lazily.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator, Callable, Iterable
+from typing import Any
+
+from agentscope.message import TextBlock, ToolResultState
+from agentscope.tool import RegisteredTool, ResetTools, ToolChunk, ToolMiddlewareBase
+
+from toolscope.core.agentscope.planner import ActivationPlan, diff_groups, diff_text, plan_activation
+
+STATE_KWARG = "_agent_state"
+"""The keyword AgentScope injects the live AgentState under (``is_state_injected``)."""
+
+
+class GroupActivationGuard(ToolMiddlewareBase):
+    """Validate group names and boolean values before ``reset_tools`` runs."""
+
+    def __init__(
+        self,
+        known_groups: Callable[[], Iterable[str]],
+        observer: Callable[[ActivationPlan], None] | None = None,
+    ) -> None:
+        super().__init__()
+        self._known_groups = known_groups
+        self.observer = observer
+        """Called with every plan (the step-through session records them)."""
+        self.last_plan: ActivationPlan | None = None
+
+    async def on_tool_call(
+        self,
+        tool: Any,
+        input_kwargs: dict[str, Any],
+        next_handler: Callable[..., AsyncGenerator[ToolChunk, None]],
+    ) -> AsyncGenerator[ToolChunk, None]:
+        state = input_kwargs.get(STATE_KWARG)
+        requested = {k: v for k, v in input_kwargs.items() if k != STATE_KWARG}
+        before = tuple(state.tool_context.activated_groups) if state is not None else ()
+        plan = plan_activation(requested, known_groups=self._known_groups(), before=before)
+        self.last_plan = plan
+        if self.observer is not None:
+            self.observer(plan)
+
+        if not plan.accepted:
+            yield ToolChunk(
+                content=[TextBlock(type="text", text=plan.summary())],
+                state=ToolResultState.ERROR,
+                metadata={"toolscope_guard": plan.to_json()},
+            )
+            return  # never delegate: the stock tool's first statement may be clear()
+
+        failed = False
+        async for chunk in next_handler(**input_kwargs):
+            if chunk.state == ToolResultState.ERROR:
+                failed = True
+            yield chunk
+        if failed or state is None:
+            return
+        # Report what actually happened, not what was planned: they agree unless the
+        # stock tool changed its contract, and then the truth is what matters.
+        actual = tuple(state.tool_context.activated_groups)
+        activated, deactivated, kept = diff_groups(before, actual)
+        yield ToolChunk(
+            content=[TextBlock(type="text", text="\n[guard] " + diff_text(activated, deactivated, kept))],
+            state=ToolResultState.SUCCESS,
+            metadata={"toolscope_guard": plan.to_json()},
+        )
+
+
+def known_group_reader(toolkit: Any) -> Callable[[], tuple[str, ...]]:
+    """A callable reading the toolkit's live group list (later groups included)."""
+    groups = toolkit.tool_groups  # the same list object the toolkit mutates
+
+    def read() -> tuple[str, ...]:
+        return tuple(g.name for g in groups if g.name != "basic")
+
+    return read
+
+
+def build_guarded_meta_tool(toolkit: Any, guard: GroupActivationGuard) -> Any:
+    """A new ``reset_tools`` with the guard, sharing the toolkit's group list and template.
+
+    ``groups=toolkit.tool_groups`` is load-bearing: ResetTools re-reads that list for its
+    schema on every access, so passing a copy would freeze the schema.
+    """
+    return RegisteredTool(
+        tool=ResetTools(
+            groups=toolkit.tool_groups,
+            response_template=toolkit.meta_tool_response_template,
+            middlewares=[guard],
+        )
+    )
+
+
+def install_guard(
+    toolkit: Any, observer: Callable[[ActivationPlan], None] | None = None
+) -> GroupActivationGuard:
+    """Replace the toolkit's meta tool with a guarded one; returns the guard."""
+    guard = GroupActivationGuard(known_group_reader(toolkit), observer=observer)
+    toolkit.builtin_meta_tool = build_guarded_meta_tool(toolkit, guard)
+    return guard

@@ -1,0 +1,311 @@
+"""Step-through sessions: the same reset_tools calls against the stock and the guarded meta tool.
+
+A session holds one real ``Toolkit`` and two lanes, ``stock`` and ``guarded``, each with
+its own ``AgentState`` (copied from the spec's or the user's initial state). Every call
+goes through the real ``toolkit.call_tool(ToolCallBlock(...), state)``; raw text is sent
+as is. The lanes share the toolkit; the session swaps ``toolkit.builtin_meta_tool``
+between the stock one and a guarded one (built once, with ``groups=toolkit.tool_groups``)
+around each call — AgentScope re-reads that attribute on every lookup.
+
+Token estimate: ``ceil(len(json.dumps(schemas, separators=(",", ":"))) / 4)`` over the
+schemas ``get_tool_schemas`` returns — about four characters of JSON per token, the usual
+rule of thumb for OpenAI-style tokenizers. An estimate, not a tokenizer count.
+
+Replay: ``back()`` undoes the last turn (restores each lane's state from the turn's
+snapshot, and unregisters a group the turn registered); ``forward()`` redoes a recorded
+turn from its snapshots, or runs the next script step. A manual ``call()`` after going
+back drops the turns ahead (like undo/redo). States in turns are deep copies.
+
+Public API (async methods for the TUI's event loop; sync wrappers for the CLI)::
+
+    StepSession(built: BuiltToolkit, steps: Sequence[Step] = ())
+    session.lanes -> ("stock", "guarded");  session.history -> list[Turn] (up to cursor)
+    session.cursor -> int;  session.at_end -> bool;  session.known_groups() -> tuple[str, ...]
+    session.active_groups(lane) -> tuple[str, ...]
+    await session.acall(value: str | Mapping, label=None) -> Turn     # ad-hoc call
+    await session.aforward() -> Turn | None;  session.back() -> Turn | None;  session.reset()
+    await session.arun_all() -> list[Turn];   await session.avisible(lane) -> (names, tokens)
+    session.call(...), session.forward(), session.run_all(), session.visible(lane)   # sync
+    Turn.to_json(), LaneTurn.to_json()
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from toolscope.core.agentscope.aio import run_sync
+from toolscope.core.agentscope.planner import ActivationPlan
+from toolscope.core.agentscope.script import CallStep, RegisterGroupStep, Step, call_step
+from toolscope.core.agentscope.spec import BuiltToolkit, make_spec_group
+from toolscope.core.errors import InputError, Problem
+
+Lane = Literal["stock", "guarded"]
+LANES: tuple[Lane, ...] = ("stock", "guarded")
+
+
+def estimate_tokens(schemas: list[dict[str, Any]]) -> int:
+    """About four characters of compact JSON per token (see the module docstring)."""
+    return math.ceil(len(json.dumps(schemas, ensure_ascii=False, separators=(",", ":"))) / 4)
+
+
+@dataclass(frozen=True)
+class LaneTurn:
+    """One lane's side of a turn."""
+
+    lane: Lane
+    call: str
+    """The raw argument text sent to reset_tools."""
+    args: dict[str, Any] | None
+    accepted: bool
+    """The ToolResponse's state is success (2.0.6 reports some refusals as success)."""
+    response_state: str
+    response_text: str
+    groups_before: tuple[str, ...]
+    groups_after: tuple[str, ...]
+    visible_tools: tuple[str, ...]
+    token_estimate: int
+    plan: ActivationPlan | None
+    """The guard's plan (guarded lane; None when the guard never ran, e.g. invalid JSON)."""
+    state_before: Any = field(repr=False, compare=False)
+    state_after: Any = field(repr=False, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "call": self.call,
+            "args": self.args,
+            "accepted": self.accepted,
+            "response_state": self.response_state,
+            "response_text": self.response_text,
+            "groups_before": list(self.groups_before),
+            "groups_after": list(self.groups_after),
+            "visible_tools": list(self.visible_tools),
+            "token_estimate": self.token_estimate,
+        }
+        if self.lane == "guarded":
+            out["plan"] = self.plan.to_json() if self.plan else None
+        return out
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One executed step: a call on both lanes, or a group registration."""
+
+    index: int
+    """1-based position in the session."""
+    kind: Literal["call", "register_group"]
+    description: str
+    lanes: dict[str, LaneTurn] = field(default_factory=dict)
+    group: Any = field(default=None, repr=False, compare=False)
+    """The ToolGroup a register_group turn added (re-added on redo)."""
+    group_name: str | None = None
+
+    @property
+    def stock(self) -> LaneTurn | None:
+        return self.lanes.get("stock")
+
+    @property
+    def guarded(self) -> LaneTurn | None:
+        return self.lanes.get("guarded")
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"turn": self.index, "kind": self.kind, "description": self.description}
+        if self.kind == "register_group":
+            out["group"] = self.group_name
+        else:
+            out.update({lane: t.to_json() for lane, t in self.lanes.items()})
+        return out
+
+
+class StepSession:
+    """The toolkit, two lanes, the script and the history of executed turns."""
+
+    lanes = LANES
+
+    def __init__(self, built: BuiltToolkit, steps: Sequence[Step] = ()) -> None:
+        from toolscope.core.agentscope.guard import GroupActivationGuard, build_guarded_meta_tool, known_group_reader
+
+        self.built = built
+        self.toolkit = built.toolkit
+        self.steps: list[Step] = list(steps)
+        self._initial = built.state.model_copy(deep=True)
+        self.states: dict[str, Any] = {lane: self._initial.model_copy(deep=True) for lane in LANES}
+        self._plans: list[ActivationPlan] = []
+        self.guard = GroupActivationGuard(known_group_reader(self.toolkit), observer=self._plans.append)
+        self._stock_meta = self.toolkit.builtin_meta_tool
+        self._guarded_meta = build_guarded_meta_tool(self.toolkit, self.guard)
+        self._records: list[Turn] = []  # executed turns, including undone ones (redo)
+        self.cursor = 0
+        self._script_pos: list[int] = [0]  # script position after each cursor value
+        self._groups = self._prepare_groups()
+
+    # -- setup ---------------------------------------------------------------
+    def _prepare_groups(self) -> dict[int, Any]:
+        """Build register_group steps' ToolGroups up front, so bad steps fail at load."""
+        names = set(g.name for g in self.toolkit.tool_groups)
+        built = {}
+        for index, step in enumerate(self.steps):
+            if not isinstance(step, RegisterGroupStep):
+                continue
+            where = f"script step {index + 1} (register_group)"
+            if step.group.name in names:
+                raise InputError(where, f"group '{step.group.name}' already exists", [Problem("name", "AgentScope group names must be unique ('basic' is reserved)")])
+            try:
+                built[index] = make_spec_group(step.group)
+            except ValueError as exc:
+                raise InputError(where, "AgentScope refused the group", [Problem("", f"AgentScope says: {exc}")]) from None
+            names.add(step.group.name)
+        return built
+
+    # -- queries -------------------------------------------------------------
+    @property
+    def history(self) -> list[Turn]:
+        """The turns up to the cursor (what the lanes currently reflect)."""
+        return self._records[: self.cursor]
+
+    @property
+    def at_end(self) -> bool:
+        """No recorded turn to redo and no script step left."""
+        return self.cursor >= len(self._records) and self._script_pos[-1] >= len(self.steps)
+
+    def known_groups(self) -> tuple[str, ...]:
+        return tuple(g.name for g in self.toolkit.tool_groups if g.name != "basic")
+
+    def active_groups(self, lane: str) -> tuple[str, ...]:
+        return tuple(self.states[lane].tool_context.activated_groups)
+
+    async def avisible(self, lane: str) -> tuple[tuple[str, ...], int]:
+        """Tool names the model is offered in this lane now, and their token estimate."""
+        schemas = await self.toolkit.get_tool_schemas(list(self.states[lane].tool_context.activated_groups))
+        return tuple(s["function"]["name"] for s in schemas), estimate_tokens(schemas)
+
+    # -- running -------------------------------------------------------------
+    async def _call_lane(self, lane: Lane, step: CallStep) -> LaneTurn:
+        from agentscope.message import ToolCallBlock
+
+        state = self.states[lane]
+        before = tuple(state.tool_context.activated_groups)
+        snapshot_before = state.model_copy(deep=True)
+        self._plans.clear()
+        self.toolkit.builtin_meta_tool = self._guarded_meta if lane == "guarded" else self._stock_meta
+        response = None
+        try:
+            block = ToolCallBlock(id=f"{lane}-{self.cursor + 1}", name="reset_tools", input=step.raw)
+            async for item in self.toolkit.call_tool(block, state):
+                response = item  # the last item is the accumulated ToolResponse
+        finally:
+            self.toolkit.builtin_meta_tool = self._stock_meta
+        text = "".join(getattr(b, "text", "") for b in (response.content if response else []))
+        response_state = response.state.value if response is not None else "error"
+        names, tokens = await self.avisible(lane)
+        return LaneTurn(
+            lane=lane,
+            call=step.raw,
+            args=step.args,
+            accepted=response_state == "success",
+            response_state=response_state,
+            response_text=text,
+            groups_before=before,
+            groups_after=tuple(state.tool_context.activated_groups),
+            visible_tools=names,
+            token_estimate=tokens,
+            plan=self._plans[-1] if lane == "guarded" and self._plans else None,
+            state_before=snapshot_before,
+            state_after=state.model_copy(deep=True),
+        )
+
+    async def _run_step(self, step: Step, script_index: int | None) -> Turn:
+        index = self.cursor + 1
+        if isinstance(step, RegisterGroupStep):
+            group = self._groups[script_index] if script_index is not None else make_spec_group(step.group)
+            self.toolkit.tool_groups.append(group)  # the same list ResetTools and the guard read
+            return Turn(index, "register_group", step.describe(), group=group, group_name=step.group.name)
+        lanes = {lane: await self._call_lane(lane, step) for lane in LANES}
+        return Turn(index, "call", step.describe(), lanes=lanes)
+
+    def _push(self, turn: Turn, script_pos: int) -> Turn:
+        del self._records[self.cursor :]
+        del self._script_pos[self.cursor + 1 :]
+        self._records.append(turn)
+        self._script_pos.append(script_pos)
+        self.cursor += 1
+        return turn
+
+    async def acall(self, value: str | Mapping[str, Any], label: str | None = None) -> Turn:
+        """An ad-hoc reset_tools call on both lanes (the TUI composer); drops redo turns."""
+        step = call_step(value if isinstance(value, str) else dict(value), label)
+        turn = await self._run_step(step, None)
+        return self._push(turn, self._script_pos[self.cursor])
+
+    async def aforward(self) -> Turn | None:
+        """Redo the next recorded turn, or run the next script step; None at the end."""
+        if self.cursor < len(self._records):
+            turn = self._records[self.cursor]
+            self._apply(turn, "after")
+            self.cursor += 1
+            return turn
+        pos = self._script_pos[self.cursor]
+        if pos >= len(self.steps):
+            return None
+        turn = await self._run_step(self.steps[pos], pos)
+        return self._push(turn, pos + 1)
+
+    def back(self) -> Turn | None:
+        """Undo the last turn (state snapshots restored, a registered group removed)."""
+        if self.cursor == 0:
+            return None
+        turn = self._records[self.cursor - 1]
+        self._apply(turn, "before")
+        self.cursor -= 1
+        return turn
+
+    def reset(self) -> None:
+        """Back to the start (recorded turns stay available for forward)."""
+        while self.back() is not None:
+            pass
+
+    def _apply(self, turn: Turn, side: Literal["before", "after"]) -> None:
+        if turn.kind == "register_group":
+            groups = self.toolkit.tool_groups
+            if side == "before":
+                groups[:] = [g for g in groups if g is not turn.group]  # in place: shared list
+            elif not any(g is turn.group for g in groups):
+                groups.append(turn.group)
+            return
+        for lane, lane_turn in turn.lanes.items():
+            snapshot = lane_turn.state_before if side == "before" else lane_turn.state_after
+            self.states[lane] = snapshot.model_copy(deep=True)
+
+    async def arun_all(self) -> list[Turn]:
+        """Run (or redo) every remaining step; returns the history."""
+        while await self.aforward() is not None:
+            pass
+        return self.history
+
+    # -- sync wrappers (CLI) ---------------------------------------------------
+    def call(self, value: str | Mapping[str, Any], label: str | None = None) -> Turn:
+        return run_sync(self.acall(value, label))
+
+    def forward(self) -> Turn | None:
+        return run_sync(self.aforward())
+
+    def run_all(self) -> list[Turn]:
+        return run_sync(self.arun_all())
+
+    def visible(self, lane: str) -> tuple[tuple[str, ...], int]:
+        return run_sync(self.avisible(lane))
+
+    def to_json(self) -> dict[str, Any]:
+        """Lanes as lists of call turns plus the registration events (``step --json`` body)."""
+        lanes: dict[str, list[dict[str, Any]]] = {lane: [] for lane in LANES}
+        events = []
+        for turn in self.history:
+            if turn.kind == "register_group":
+                events.append({"turn": turn.index, "kind": turn.kind, "group": turn.group_name, "description": turn.description})
+                continue
+            for lane, lane_turn in turn.lanes.items():
+                lanes[lane].append({"turn": turn.index, **lane_turn.to_json()})
+        return {"lanes": lanes, "events": events}

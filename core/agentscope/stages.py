@@ -1,0 +1,197 @@
+"""AgentScope's three stages for every tool of a real Toolkit: registered, visible, callable.
+
+- **registered**: the tool is in some group of ``toolkit.tool_groups`` (Python tools and
+  the tools MCP clients list live; ``reset_tools`` is there once a non-basic group exists);
+- **visible**: its group is active in ``state.tool_context.activated_groups`` (``basic``
+  always), cross-checked with what ``toolkit.get_tool_schemas(groups)`` really returns;
+- **callable**: the real ``PermissionEngine`` under the given ``PermissionMode`` with the
+  state's rules, checked with an empty input (rules with content, such as Bash patterns,
+  need a concrete call). ALLOW and ASK pass (ASK: the call parks until the user
+  confirms, ``code="permission.ask"``); DENY fails.
+
+Public API::
+
+    MODES = ("default", "accept_edits", "explore", "bypass", "dont_ask")
+    await acollect(toolkit) -> Collected                          # tools by group, MCP outages
+    await aevaluate_tools(toolkit, state, mode, origins, collected) -> list[ToolRow]
+    ToolRow(entry, verdict: ToolVerdict, decision_behavior, decision_message, decision_reason)
+    activation_call(active, group) -> dict                        # the reset_tools args
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolscope.core.verdicts import Stage, ToolVerdict
+
+MODES = ("default", "accept_edits", "explore", "bypass", "dont_ask")
+META = "reset_tools"
+
+
+@dataclass(frozen=True)
+class ToolEntry:
+    """A tool as registered: its name, group, the ToolBase, and its kind."""
+
+    name: str
+    group: str
+    tool: Any = field(repr=False, compare=False)
+    kind: str  # tool | mcp | meta
+    description: str = ""
+
+
+@dataclass
+class Collected:
+    """Every registered tool, in group order, plus what could not be listed."""
+
+    entries: list[ToolEntry]
+    groups: list[Any]
+    mcp_outages: list[tuple[str, str, str]]
+    """(group, client name, error) for MCP clients whose list_tools failed."""
+
+
+@dataclass(frozen=True)
+class ToolRow:
+    """A tool's verdict plus the permission decision behind its callable stage."""
+
+    entry: ToolEntry
+    verdict: ToolVerdict
+    decision_behavior: str
+    decision_message: str
+    decision_reason: str | None
+
+
+def activation_call(active: tuple[str, ...] | list[str], group: str) -> dict[str, bool]:
+    """reset_tools sets the final state: keep the active groups and add ``group``."""
+    return {name: True for name in dict.fromkeys([*active, group])}
+
+
+async def acollect(toolkit: Any) -> Collected:
+    """List every group's tools (MCP clients asked live; failures recorded, not raised)."""
+    entries: list[ToolEntry] = []
+    outages = []
+    groups = list(toolkit.tool_groups)
+    if any(g.name != "basic" for g in groups):
+        meta = toolkit.builtin_meta_tool.tool
+        entries.append(ToolEntry(meta.name, "basic", meta, "meta", _first_line(meta.description)))
+    for group in groups:
+        for tool in group.tools:
+            entries.append(ToolEntry(tool.name, group.name, tool, "tool", _first_line(tool.description)))
+        for client in getattr(group, "mcps", []) or []:
+            try:
+                for tool in await client.list_tools():
+                    entries.append(ToolEntry(tool.name, group.name, tool, "mcp", _first_line(tool.description)))
+            except Exception as exc:  # AgentScope itself skips such a client with a warning
+                outages.append((group.name, getattr(client, "name", "?"), f"{type(exc).__name__}: {exc}"))
+    return Collected(entries, groups, outages)
+
+
+def _first_line(text: str | None) -> str:
+    return (text or "").strip().splitlines()[0] if (text or "").strip() else ""
+
+
+async def aevaluate_tools(
+    toolkit: Any,
+    state: Any,
+    mode: str,
+    origins: dict[str, str],
+    collected: Collected,
+) -> list[ToolRow]:
+    """One ToolRow per registered tool, in group order."""
+    from agentscope.permission import PermissionContext, PermissionEngine, PermissionMode
+
+    active = tuple(state.tool_context.activated_groups)
+    schemas = await toolkit.get_tool_schemas(list(active))
+    offered = {s["function"]["name"] for s in schemas}
+    context = PermissionContext(
+        mode=PermissionMode(mode),
+        working_directories=dict(state.permission_context.working_directories),
+        allow_rules=dict(state.permission_context.allow_rules),
+        deny_rules=dict(state.permission_context.deny_rules),
+        ask_rules=dict(state.permission_context.ask_rules),
+    )
+    engine = PermissionEngine(context)
+    armed = any(g.name != "basic" for g in collected.groups)
+    rows = []
+    for entry in collected.entries:
+        registered = _registered_stage(entry, origins)
+        visible = _visible_stage(entry, active, offered, armed)
+        decision = await engine.check_permission(entry.tool, {})
+        callable_ = _callable_stage(entry, mode, decision, context)
+        verdict = ToolVerdict(
+            name=entry.name,
+            namespace=entry.group,
+            kind=entry.kind,
+            stages=(registered, visible, callable_),
+            description=entry.description,
+        )
+        rows.append(
+            ToolRow(entry, verdict, decision.behavior.value, decision.message or "", decision.decision_reason)
+        )
+    return rows
+
+
+def _registered_stage(entry: ToolEntry, origins: dict[str, str]) -> Stage:
+    if entry.kind == "meta":
+        return Stage(
+            "registered", True, "meta.armed",
+            "AgentScope's meta tool: registered automatically once a non-basic group exists",
+            entry=entry.name, source="Toolkit.builtin_meta_tool",
+        )
+    source = origins.get(entry.name)
+    where = f"group '{entry.group}'" if entry.group != "basic" else "the basic group"
+    via = " (listed live from its MCP client)" if entry.kind == "mcp" else ""
+    return Stage("registered", True, "group.member", f"registered in {where}{via}", entry=entry.group, source=source)
+
+
+def _visible_stage(entry: ToolEntry, active: tuple[str, ...], offered: set[str], armed: bool) -> Stage:
+    shown = json.dumps(list(active))
+    if entry.kind == "meta" or entry.group == "basic":
+        passed = entry.name in offered
+        rule = (
+            "reset_tools is offered whenever a non-basic group exists"
+            if entry.kind == "meta"
+            else "group 'basic' is always active"
+        )
+        if not passed:
+            # e.g. a later tool of the same name in an active group overwrote it
+            return Stage("visible", None, "schema.missing", f"{rule}, but get_tool_schemas does not list it (another tool with this name overwrote it?)", entry="basic", source="state.tool_context.activated_groups")
+        return Stage("visible", True, "group.basic", rule, entry="basic", source="state.tool_context.activated_groups")
+    if entry.group in active:
+        if entry.name not in offered:
+            return Stage("visible", None, "schema.missing", f"group '{entry.group}' is active but get_tool_schemas does not list '{entry.name}'", entry=entry.group, source="state.tool_context.activated_groups")
+        return Stage("visible", True, "group.active", f"group '{entry.group}' is active (activated_groups: {shown})", entry=entry.group, source="state.tool_context.activated_groups")
+    call = json.dumps(activation_call(active, entry.group))
+    how = f"reset_tools must activate it: call reset_tools with {call}" if armed else "reset_tools must activate it"
+    return Stage(
+        "visible", False, "group.inactive",
+        f"group '{entry.group}' is not active (activated_groups: {shown}); {how}",
+        entry=entry.group, source="state.tool_context.activated_groups",
+    )
+
+
+def _callable_stage(entry: ToolEntry, mode: str, decision: Any, context: Any) -> Stage:
+    behavior = decision.behavior.value
+    message = decision.message or ""
+    reason = f" ({decision.decision_reason})" if decision.decision_reason else ""
+    rule_source = _rule_source(entry.name, behavior, decision, context)
+    if behavior == "allow":
+        return Stage("callable", True, "permission.allow", f"PermissionEngine in mode {mode}: allow: {message}{reason}", entry=entry.name, source=rule_source)
+    if behavior == "ask":
+        return Stage("callable", True, "permission.ask", f"PermissionEngine in mode {mode}: ask: each call waits for the user to confirm: {message}{reason}", entry=entry.name, source=rule_source)
+    return Stage("callable", False, f"permission.{behavior}", f"PermissionEngine in mode {mode}: {behavior}: {message}{reason}", entry=entry.name, source=rule_source)
+
+
+def _rule_source(name: str, behavior: str, decision: Any, context: Any) -> str:
+    """Where the decision came from: a permission rule in the state, or the tool/mode."""
+    by_rule = (decision.decision_reason or "").startswith("Rule") or (
+        behavior == "allow" and decision.message == f"Permission granted for {name}" and not decision.decision_reason
+    )
+    rules = {"allow": context.allow_rules, "deny": context.deny_rules, "ask": context.ask_rules}.get(behavior, {})
+    if decision.decision_reason == "Read-only operations are auto-allowed":
+        return f"{name}.check_read_only (the engine's read-only fast path)"
+    if by_rule:
+        for rule in rules.get(name, []):
+            return f"permission_context.{behavior}_rules[{name!r}] (source: {rule.source})"
+    return f"PermissionMode.{context.mode.name} / {name}.check_permissions"

@@ -1,0 +1,153 @@
+"""The standard ``mcpServers`` configuration: models, loader, ``_user.json`` merge, protocol inference.
+
+Format (AgentWorks ``mcpclient/config.go``; the same shape Claude Desktop and others use)::
+
+    {"mcpServers": {"<name>": {"command": "...", "args": [...], "env": {...},
+                               "working_dir": "...", "url": "...", "headers": {...},
+                               "protocol": "stdio|sse|http", "description": "..."}}}
+
+Rules reproduced from the reference (§7.1):
+
+* Empty ``protocol``: URL containing ``/sse`` → sse; URL containing ``http://`` or
+  ``https://`` → http; else stdio.
+* ``path`` with its first ``.json`` replaced by ``_user.json`` is an optional override file
+  next to it; its entries replace same-name base entries (whole entries, not field by field).
+  We apply the replacement to the file *name* only (a ``.json`` inside a directory name is
+  left alone), and a config without ``.json`` in its name has no override file.
+* Server order is the base file's order, then servers only the override file defines; it
+  decides which server wins a duplicate tool name (first wins).
+
+Unknown keys (``pool_config``, ``oauth``, ...) are accepted and ignored, as the Go loader does.
+``cwd`` is accepted as an alias of ``working_dir``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from toolscope.core.documents import parse_json, read_text, validation_problems
+from toolscope.core.errors import InputError, Problem
+
+Protocol = Literal["stdio", "sse", "http"]
+
+
+class ServerConfig(BaseModel):
+    """One entry of ``mcpServers``."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    command: str | None = None
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+    working_dir: str | None = None
+    cwd: str | None = None
+    description: str | None = None
+    protocol: Protocol | None = None
+    url: str | None = None
+    headers: dict[str, str] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _needs_a_target(self) -> ServerConfig:
+        kind = self.effective_protocol
+        if kind == "stdio" and not self.command:
+            raise ValueError("a stdio server needs a non-empty 'command' (or give a 'url')")
+        if kind in {"sse", "http"} and not self.url:
+            raise ValueError(f"a {kind} server needs a 'url'")
+        return self
+
+    @property
+    def effective_protocol(self) -> Protocol:
+        """The declared protocol, or the one inferred from ``url`` (reference §7.1)."""
+        if self.protocol:
+            return self.protocol
+        return infer_protocol(self.url)
+
+    @property
+    def directory(self) -> str | None:
+        """The working directory (``working_dir``, or its alias ``cwd``)."""
+        return self.working_dir or self.cwd
+
+
+def infer_protocol(url: str | None) -> Protocol:
+    """``/sse`` in the URL → sse; ``http://``/``https://`` → http; anything else → stdio."""
+    if url and "/sse" in url:
+        return "sse"
+    if url and ("http://" in url or "https://" in url):
+        return "http"
+    return "stdio"
+
+
+class _ConfigFile(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    mcpServers: dict[str, ServerConfig] = Field(default_factory=dict)  # noqa: N815 - file format
+
+
+@dataclass(frozen=True)
+class McpConfig:
+    """A loaded (and merged) MCP configuration: ordered servers plus where they came from."""
+
+    servers: dict[str, ServerConfig]
+    path: Path | None = None
+    sha256: str = ""
+    """sha256 of the base file's bytes."""
+    user_path: Path | None = None
+    """The ``_user.json`` override file, when one exists."""
+    user_sha256: str | None = None
+    overridden: tuple[str, ...] = ()
+    """Server names whose base entry the override file replaced."""
+
+    @property
+    def input_paths(self) -> tuple[Path, ...]:
+        """Every file this config was read from (never to be written)."""
+        return tuple(p for p in (self.path, self.user_path) if p is not None)
+
+
+def user_override_path(path: Path) -> Path | None:
+    """``mcp.json`` → ``mcp_user.json`` (first ``.json`` of the file name); None without one."""
+    if ".json" not in path.name:
+        return None
+    return path.with_name(path.name.replace(".json", "_user.json", 1))
+
+
+def parse_config(data: Any, source: str) -> dict[str, ServerConfig]:
+    """Validate one parsed config document; errors name the file and the place."""
+    if not isinstance(data, dict):
+        raise InputError(source, "not an MCP config", [Problem("(top level)", 'expected an object with "mcpServers"')])
+    if "mcpServers" not in data:
+        raise InputError(source, "not an MCP config", [Problem("(top level)", 'expected a "mcpServers" object')])
+    try:
+        return _ConfigFile.model_validate(data).mcpServers
+    except ValidationError as exc:
+        raise InputError(source, "not a valid MCP config", validation_problems(exc)) from None
+
+
+def load_config(path: Path | str) -> McpConfig:
+    """Load ``path`` and merge its ``_user.json`` override (missing override tolerated)."""
+    path = Path(path)
+    text, digest = read_text(path, "MCP config")
+    servers = dict(parse_config(parse_json(text, str(path)), str(path)))
+    user = user_override_path(path)
+    user_digest = None
+    overridden: list[str] = []
+    if user is not None and user.exists():
+        user_text, user_digest = read_text(user, "MCP config override")
+        for name, entry in parse_config(parse_json(user_text, str(user)), str(user)).items():
+            if name in servers:
+                overridden.append(name)
+            servers[name] = entry  # replaces in place: dict keeps the base order
+    else:
+        user = None
+    return McpConfig(servers, path, digest, user, user_digest, tuple(overridden))
+
+
+def config_from_dict(data: dict[str, Any], source: str = "<config>") -> McpConfig:
+    """Build a config from an in-memory ``{"mcpServers": ...}`` document (tests, embedding)."""
+    import json
+
+    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+    return McpConfig(parse_config(data, source), None, digest)

@@ -1,0 +1,122 @@
+"""What a discovery produced: per-server results, duplicates, provenance.
+
+Plain frozen dataclasses (no mcp import) shared by live discovery, snapshots and the
+engines that consume them. See ``toolscope.core.mcp`` for the overview.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+
+@dataclass(frozen=True)
+class ServerResult:
+    """One configured server: did it connect and list its tools, how long it took, why not.
+
+    ``tools`` is what the server advertised, in its order (a name it listed twice kept
+    once); cross-server duplicates are *not* removed here, see ``DiscoveryResult``.
+    """
+
+    name: str
+    protocol: str
+    ok: bool
+    tools: tuple[str, ...] = ()
+    descriptions: dict[str, str] = field(default_factory=dict)
+    error: str | None = None
+    """Why it failed: ``failed to start: …``, ``crashed: …``, ``timed out after Ns …``,
+    ``initialize failed: …``, ``tools/list failed: …``, ``failed to connect: …``."""
+    elapsed: float = 0.0
+    launch: dict[str, Any] = field(default_factory=dict)
+    """How it was started, secrets already redacted (command, args, env keys, url, headers)."""
+    pid: int | None = None
+    """PID of the stdio server process (live discovery only; never serialized)."""
+
+    @property
+    def zero_tools(self) -> bool:
+        """True for a failed server or one that connected but advertised nothing.
+
+        AgentWorks treats both the same way: the server stays configured with zero
+        registered tools, and ``get_api_spec`` answers with its outage text (§6.4, §7.2).
+        """
+        return not self.tools
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    """A tool name advertised by more than one server: the first server in config order keeps it."""
+
+    tool: str
+    kept_server: str
+    dropped_server: str
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where a tool universe came from, so an answer can say "live" or "snapshot of <when>"."""
+
+    kind: Literal["live", "snapshot"]
+    config_file: str | None
+    config_sha256: str
+    taken_at: str
+    user_config_file: str | None = None
+    user_config_sha256: str | None = None
+    snapshot_file: str | None = None
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DiscoveryResult:
+    """Every configured server in config order, the duplicates resolved, and the provenance."""
+
+    servers: tuple[ServerResult, ...]
+    duplicates: tuple[Duplicate, ...]
+    source: Provenance
+    elapsed: float = 0.0
+    timeout: float = 0.0
+
+    @property
+    def all_ok(self) -> bool:
+        """True when every server connected and listed its tools."""
+        return all(s.ok for s in self.servers)
+
+    @property
+    def failed(self) -> tuple[ServerResult, ...]:
+        """Servers that did not connect or could not list their tools."""
+        return tuple(s for s in self.servers if not s.ok)
+
+    @property
+    def outage_servers(self) -> tuple[str, ...]:
+        """Servers with zero registered tools (failed, or connected with none): §6.4's outage list."""
+        return tuple(s.name for s in self.servers if s.zero_tools)
+
+    def server(self, name: str) -> ServerResult | None:
+        """The result for one server name (exact), or None."""
+        return next((s for s in self.servers if s.name == name), None)
+
+    @property
+    def tool_to_server(self) -> dict[str, str]:
+        """Registered tool → owning server, first server wins (reference §7.2 step 3)."""
+        owner: dict[str, str] = {}
+        for server in self.servers:
+            for tool in server.tools:
+                owner.setdefault(tool, server.name)
+        return owner
+
+    @property
+    def registered_tools(self) -> tuple[str, ...]:
+        """All registered tool names in registration order (duplicates dropped)."""
+        return tuple(self.tool_to_server)
+
+
+def find_duplicates(servers: tuple[ServerResult, ...]) -> tuple[Duplicate, ...]:
+    """Cross-server duplicate names in config order: the first server keeps each one."""
+    owner: dict[str, str] = {}
+    dups: list[Duplicate] = []
+    for server in servers:
+        for tool in server.tools:
+            if tool in owner:
+                dups.append(Duplicate(tool, owner[tool], server.name))
+            else:
+                owner[tool] = server.name
+    return tuple(dups)

@@ -1,0 +1,276 @@
+"""Save and load discovery snapshots, and diff two of them (drift detection).
+
+Snapshot document (``"schema": "toolscope.mcp-snapshot/1"``)::
+
+    {"schema": ..., "taken_at": ISO-8601 UTC, "toolscope_version": ...,
+     "config": {"file", "sha256", "user_file", "user_sha256"}, "timeout": s, "elapsed": s,
+     "servers": [{"name", "protocol", "ok", "error", "elapsed", "launch": {...redacted...},
+                  "tools": [{"name", "description"}]}],
+     "duplicates": [{"tool", "kept_server", "dropped_server"}]}
+
+``launch`` holds the server's command line (or URL) with secrets masked (see ``redact``);
+descriptions and errors were scrubbed of secret values during discovery.
+
+Renames in ``diff_snapshots`` are a heuristic, applied per server between the tools only
+in the old snapshot and those only in the new one: two names are a rename when their
+normalized forms are equal (lower-cased, everything but letters and digits removed, so
+``get_time`` ~ ``getTime`` ~ ``get-time``) or their edit distance is at most
+``max(1, len(longer) // 5)`` (≈ 20 %; ``list_repos`` ~ ``list_repo``). Pairs are taken best
+first (smallest distance), each name used once; the rest are added or removed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolscope.core.documents import load_document
+from toolscope.core.errors import InputError, Problem
+from toolscope.core.mcp.results import DiscoveryResult, Duplicate, Provenance, ServerResult
+
+SCHEMA = "toolscope.mcp-snapshot/1"
+
+
+def snapshot_to_json(result: DiscoveryResult) -> dict[str, Any]:
+    """The snapshot document for a discovery result (already redacted)."""
+    from toolscope import __version__
+
+    src = result.source
+    return {
+        "schema": SCHEMA,
+        "taken_at": src.taken_at,
+        "toolscope_version": __version__,
+        "config": {
+            "file": src.config_file,
+            "sha256": src.config_sha256,
+            "user_file": src.user_config_file,
+            "user_sha256": src.user_config_sha256,
+        },
+        "timeout": result.timeout,
+        "elapsed": result.elapsed,
+        "servers": [
+            {
+                "name": s.name,
+                "protocol": s.protocol,
+                "ok": s.ok,
+                "error": s.error,
+                "elapsed": s.elapsed,
+                "launch": s.launch,
+                "tools": [{"name": t, "description": s.descriptions.get(t, "")} for t in s.tools],
+            }
+            for s in result.servers
+        ],
+        "duplicates": [
+            {"tool": d.tool, "kept_server": d.kept_server, "dropped_server": d.dropped_server}
+            for d in result.duplicates
+        ],
+    }
+
+
+def write_snapshot(result: DiscoveryResult, path: Path, protect: tuple[Path, ...] = ()) -> None:
+    """Write atomically (temp file in the same folder, then rename); never over an input file."""
+    path = Path(path)
+    target = path.resolve()
+    for input_path in protect:
+        if input_path.exists() and target == input_path.resolve():
+            raise InputError(str(path), "refusing to overwrite an input file with the snapshot")
+    if path.is_dir():
+        raise InputError(str(path), "is a directory, expected a file name for the snapshot")
+    text = json.dumps(snapshot_to_json(result), indent=2, ensure_ascii=False) + "\n"
+    folder = target.parent
+    if not folder.is_dir():
+        raise InputError(str(path), f"folder {folder} does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def snapshot_from_json(data: Any, source: str, snapshot_file: str | None = None) -> DiscoveryResult:
+    """Rebuild a DiscoveryResult from a snapshot document; bad documents are InputErrors."""
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+        got = data.get("schema") if isinstance(data, dict) else type(data).__name__
+        raise InputError(source, "not a toolscope MCP snapshot", [Problem("schema", f"expected {SCHEMA!r}, got {got!r}")])
+    try:
+        servers = tuple(
+            ServerResult(
+                name=str(s["name"]),
+                protocol=str(s.get("protocol", "stdio")),
+                ok=bool(s["ok"]),
+                tools=tuple(str(t["name"]) for t in s.get("tools", [])),
+                descriptions={str(t["name"]): str(t.get("description") or "") for t in s.get("tools", [])},
+                error=s.get("error"),
+                elapsed=float(s.get("elapsed", 0.0)),
+                launch=dict(s.get("launch") or {}),
+            )
+            for s in data["servers"]
+        )
+        duplicates = tuple(Duplicate(d["tool"], d["kept_server"], d["dropped_server"]) for d in data.get("duplicates", []))
+        config = data.get("config") or {}
+        source_info = Provenance(
+            kind="snapshot",
+            config_file=config.get("file"),
+            config_sha256=str(config.get("sha256", "")),
+            taken_at=str(data["taken_at"]),
+            user_config_file=config.get("user_file"),
+            user_config_sha256=config.get("user_sha256"),
+            snapshot_file=snapshot_file,
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise InputError(source, "not a valid toolscope MCP snapshot", [Problem("", f"{type(exc).__name__}: {exc}")]) from None
+    return DiscoveryResult(
+        servers=servers,
+        duplicates=duplicates,
+        source=source_info,
+        elapsed=float(data.get("elapsed", 0.0)),
+        timeout=float(data.get("timeout", 0.0)),
+    )
+
+
+def load_snapshot(path: Path | str) -> DiscoveryResult:
+    """Read a snapshot file written by ``write_snapshot``."""
+    document = load_document(path, "MCP snapshot")
+    return snapshot_from_json(document.data, str(path), document.name)
+
+
+# --- drift -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ServerDrift:
+    """How one server's tools changed between two snapshots."""
+
+    server: str
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    renamed: tuple[tuple[str, str], ...] = ()
+    status: str | None = None
+    """Set when the tool lists cannot be compared: ``new server``, ``server removed``,
+    ``failed now: <reason>``, ``failed before: <reason>``."""
+
+    @property
+    def changed(self) -> bool:
+        """True when anything differs."""
+        return bool(self.added or self.removed or self.renamed or self.status)
+
+
+@dataclass(frozen=True)
+class Drift:
+    """Per-server drift, in the new snapshot's server order (removed servers last)."""
+
+    servers: tuple[ServerDrift, ...] = field(default_factory=tuple)
+
+    @property
+    def changed(self) -> bool:
+        """True when any server drifted."""
+        return any(s.changed for s in self.servers)
+
+    def lines(self) -> list[str]:
+        """Plain-text lines for reports: one per change, servers without drift omitted."""
+        out: list[str] = []
+        for s in self.servers:
+            if s.status:
+                out.append(f"{s.server}: {s.status}")
+            out += [f"{s.server}: added {t}" for t in s.added]
+            out += [f"{s.server}: removed {t}" for t in s.removed]
+            out += [f"{s.server}: renamed {a} -> {b}" for a, b in s.renamed]
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form (``toolscope.mcp-drift/1``)."""
+        return {
+            "schema": "toolscope.mcp-drift/1",
+            "changed": self.changed,
+            "servers": [
+                {
+                    "server": s.server,
+                    "status": s.status,
+                    "added": list(s.added),
+                    "removed": list(s.removed),
+                    "renamed": [{"from": a, "to": b} for a, b in s.renamed],
+                }
+                for s in self.servers
+            ],
+        }
+
+
+def normalize_name(name: str) -> str:
+    """``Get-Time`` → ``gettime``: the form in which cosmetic renames compare equal."""
+    return re.sub(r"[^0-9a-z]", "", name.lower())
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance (small names; O(len(a)·len(b)))."""
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return previous[-1]
+
+
+def _rename_score(old: str, new: str) -> int | None:
+    if normalize_name(old) == normalize_name(new):
+        return 0
+    distance = edit_distance(old, new)
+    return distance if distance <= max(1, max(len(old), len(new)) // 5) else None
+
+
+def _pair_renames(removed: list[str], added: list[str]) -> list[tuple[str, str]]:
+    candidates = sorted(
+        (score, i, j)
+        for i, old in enumerate(removed)
+        for j, new in enumerate(added)
+        if (score := _rename_score(old, new)) is not None
+    )
+    used_old: set[int] = set()
+    used_new: set[int] = set()
+    pairs: list[tuple[int, int]] = []
+    for _score, i, j in candidates:
+        if i not in used_old and j not in used_new:
+            used_old.add(i)
+            used_new.add(j)
+            pairs.append((i, j))
+    return [(removed[i], added[j]) for i, j in sorted(pairs)]
+
+
+def diff_servers(old: ServerResult | None, new: ServerResult | None, name: str) -> ServerDrift:
+    """Drift of one server; failed sides are reported as a status, not as removed tools."""
+    if old is None:
+        return ServerDrift(name, added=new.tools if new and new.ok else (), status="new server")
+    if new is None:
+        return ServerDrift(name, status="server removed")
+    if not new.ok and old.ok:
+        return ServerDrift(name, status=f"failed now: {new.error}")
+    if not old.ok and new.ok:
+        return ServerDrift(name, added=new.tools, status=f"failed before: {old.error}")
+    if not old.ok and not new.ok:
+        return ServerDrift(name)  # still failing: nothing comparable
+    old_set, new_set = set(old.tools), set(new.tools)
+    removed = [t for t in old.tools if t not in new_set]
+    added = [t for t in new.tools if t not in old_set]
+    renamed = _pair_renames(removed, added)
+    gone = {a for a, _ in renamed}
+    came = {b for _, b in renamed}
+    return ServerDrift(
+        name,
+        added=tuple(t for t in added if t not in came),
+        removed=tuple(t for t in removed if t not in gone),
+        renamed=tuple(renamed),
+    )
+
+
+def diff_snapshots(old: DiscoveryResult, new: DiscoveryResult) -> Drift:
+    """Added, removed and renamed tools per server between an old and a new discovery."""
+    names = [s.name for s in new.servers] + [s.name for s in old.servers if new.server(s.name) is None]
+    return Drift(tuple(diff_servers(old.server(n), new.server(n), n) for n in names))

@@ -1,0 +1,106 @@
+"""``toolscope discover`` through the real Typer app (CliRunner) against real servers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from mcpdisc_helpers import fixture, free_port, write_config
+from typer.testing import CliRunner
+
+from toolscope.app import app
+
+SECRETS = ("env-secret-AAA111", "header-secret-BBB222", "arg-secret-CCC333", "url-secret-DDD444")
+
+
+def _invoke(*args: str):  # noqa: ANN202
+    return CliRunner().invoke(app, ["discover", *args])
+
+
+def _secret_config(tmp_path: Path) -> Path:
+    return write_config(tmp_path / "mcp.json", {
+        # The server echoes FIXTURE_ECHO in a tool description: a leak we must scrub.
+        "leaky": fixture("--mode", "env", "--api-key", SECRETS[2], env={"FIXTURE_ECHO": SECRETS[0]}),
+        "remote": {
+            "url": f"http://127.0.0.1:{free_port()}/mcp?token={SECRETS[3]}",
+            "headers": {"Authorization": f"Bearer {SECRETS[1]}"},
+        },
+    })
+
+
+def test_human_output_lists_servers_times_counts_errors(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "mcp.json", {
+        "good": fixture("--tools", "alpha,beta"),
+        "broken": fixture("--mode", "exit"),
+    })
+    result = _invoke(str(config), "--timeout", "20")
+    assert result.exit_code == 1, result.output
+    out = result.output
+    assert "mcp.json: 1/2 servers connected" in out
+    assert "good" in out and "✓ connected" in out and "alpha, beta" in out
+    assert "broken" in out and "✗ failed" in out and "exited with code 3" in out
+    assert "s │" in out  # a time column in seconds
+
+
+def test_all_connected_exits_0_and_json_has_schema(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "mcp.json", {"a": fixture("--tools", "x"), "b": fixture("--tools", "x,y")})
+    result = _invoke(str(config), "--json", "--timeout", "20")
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["schema"] == "toolscope.mcp-snapshot/1"
+    assert [s["name"] for s in document["servers"]] == ["a", "b"]
+    assert document["duplicates"] == [{"tool": "x", "kept_server": "a", "dropped_server": "b"}]
+
+
+def test_secrets_never_in_output_json_or_snapshot(tmp_path: Path) -> None:
+    config = _secret_config(tmp_path)
+    snapshot = tmp_path / "snap.json"
+    human = _invoke(str(config), "-o", str(snapshot), "--timeout", "20")
+    as_json = _invoke(str(config), "--json", "--timeout", "20")
+    assert human.exit_code == as_json.exit_code == 1  # "remote" cannot connect
+    assert "echo: ***" in as_json.stdout  # the leaky description, scrubbed
+    for text in (human.output, as_json.output, snapshot.read_text()):
+        for secret in SECRETS:
+            assert secret not in text
+
+
+def test_markup_names_render_literally(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "mcp.json", {"evil": fixture("--mode", "markup")})
+    result = _invoke(str(config), "--timeout", "20")
+    assert result.exit_code == 0, result.output
+    assert "[bold red]boom[/bold red]" in result.output
+    assert "\\x1b[31mred\\x1b[0m" in result.output and "\x1b" not in result.output
+
+
+def test_snapshot_written_atomically_and_never_over_an_input(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "mcp.json", {"a": fixture("--tools", "x")})
+    (tmp_path / "mcp_user.json").write_text('{"mcpServers": {}}')
+    before = config.read_text()
+    for target in (config, tmp_path / "mcp_user.json"):
+        refused = _invoke(str(config), "-o", str(target))
+        assert refused.exit_code == 2 and "refusing to overwrite an input file" in refused.output
+    assert config.read_text() == before
+    out = tmp_path / "snap.json"
+    ok = _invoke(str(config), "-o", str(out), "--timeout", "20")
+    assert ok.exit_code == 0 and json.loads(out.read_text())["config"]["user_file"] == "mcp_user.json"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mcp.json", "mcp_user.json", "snap.json"]
+
+
+def test_bad_input_exits_2_without_traceback(tmp_path: Path) -> None:
+    missing = _invoke(str(tmp_path / "nope.json"))
+    assert missing.exit_code == 2 and "no such MCP config" in missing.output
+    bad = tmp_path / "mcp.json"
+    bad.write_text('{"mcpServers": {"a": {"protocol": "http"}}}')
+    invalid = _invoke(str(bad))
+    assert invalid.exit_code == 2 and "mcpServers.a" in invalid.output and "Traceback" not in invalid.output
+    zero = _invoke(str(bad), "--timeout", "0")
+    assert zero.exit_code == 2 and "--timeout" in zero.output
+
+
+def test_user_override_applies_in_cli(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "mcp.json", {"a": fixture("--mode", "exit")})
+    write_config(tmp_path / "mcp_user.json", {"a": fixture("--tools", "fixed")})
+    result = _invoke(str(config), "--timeout", "20")
+    assert result.exit_code == 0, result.output
+    assert "mcp.json (+ mcp_user.json)" in result.output and "fixed" in result.output
+    assert "overridden by mcp_user.json" in result.output
