@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -9,7 +10,7 @@ from rich.text import Text
 
 from toolscope.app import app
 from toolscope.commands.common import GroupsOpt, JsonOpt, RegistryOpt, SnapshotOpt, StepOpt, split_groups
-from toolscope.core.errors import EXIT_NEGATIVE
+from toolscope.core.errors import EXIT_NEGATIVE, InputError
 from toolscope.core.expectations import check_expectations, parse_expectation
 from toolscope.inputs import open_subject
 from toolscope.output import handle_errors, plain, print_json, stdout_console
@@ -30,6 +31,10 @@ def check_command(
     registry: RegistryOpt = None,
     groups: GroupsOpt = None,
     snapshot: SnapshotOpt = None,
+    drift_from: Annotated[
+        Optional[Path],
+        typer.Option("--drift-from", help="Compare live MCP discovery with this saved snapshot (added/removed/renamed tools)."),
+    ] = None,
     warnings_fail: Annotated[bool, typer.Option("--strict", help="Warnings fail too.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -39,6 +44,11 @@ def check_command(
     modes = [subject.resolve_mode(m) for m in mode] if mode else list(subject.mode_names) or [None]
     findings = subject.findings(modes)
     findings += check_expectations(subject, modes, expectations)
+    if drift_from is not None:
+        drift = getattr(subject, "drift_findings", None)
+        if drift is None:
+            raise InputError("--drift-from", "applies to step configs whose registry has mcp_config")
+        findings += drift(drift_from)
     failing = [f for f in findings if f.severity == "error" or warnings_fail]
     ok = not failing
     if as_json:

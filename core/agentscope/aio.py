@@ -1,8 +1,9 @@
-"""Run a coroutine from sync code (CLI, Subject methods), even when a loop is running.
+"""Run AgentScope coroutines from sync code (CLI, Subject methods, the TUI).
 
-With no running loop: ``asyncio.run``. Inside a running loop (the TUI, async tests): in a
-fresh thread with its own loop, so sync Subject methods stay usable everywhere. Toolkits
-holding MCP clients connected on another loop should use the async APIs instead.
+Every coroutine runs on one long-lived event loop in a background thread. One loop, not
+``asyncio.run`` per call: a user's factory may connect MCP clients, whose sessions live
+in tasks of the loop that connected them; evaluating or stepping that toolkit later on
+another loop finds them closed ("Connection closed").
 """
 
 from __future__ import annotations
@@ -14,24 +15,30 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+_lock = threading.Lock()
+_loop: asyncio.AbstractEventLoop | None = None
+
+
+def background_loop() -> asyncio.AbstractEventLoop:
+    """The shared loop, started on first use (a daemon thread: it never blocks exit)."""
+    global _loop
+    with _lock:
+        if _loop is None or _loop.is_closed():
+            loop = asyncio.new_event_loop()
+            thread = threading.Thread(target=loop.run_forever, name="toolscope-agentscope-loop", daemon=True)
+            thread.start()
+            _loop = loop
+        return _loop
+
 
 def run_sync(coro: Coroutine[Any, Any, T]) -> T:
-    """Run ``coro`` to completion and return its result (exceptions propagate)."""
+    """Run ``coro`` on the shared loop and wait for its result (exceptions propagate)."""
+    loop = background_loop()
     try:
-        asyncio.get_running_loop()
+        running = asyncio.get_running_loop()
     except RuntimeError:
-        return asyncio.run(coro)
-    box: dict[str, Any] = {}
-
-    def runner() -> None:
-        try:
-            box["value"] = asyncio.run(coro)
-        except BaseException as exc:  # re-raised in the caller's thread
-            box["error"] = exc
-
-    thread = threading.Thread(target=runner, name="toolscope-run-sync")
-    thread.start()
-    thread.join()
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
+        running = None
+    if running is loop:
+        coro.close()
+        raise RuntimeError("run_sync called from the shared AgentScope loop itself; await the coroutine instead")
+    return asyncio.run_coroutine_threadsafe(coro, loop).result()

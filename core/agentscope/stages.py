@@ -20,6 +20,8 @@ Public API::
 
 from __future__ import annotations
 
+import asyncio
+
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -67,6 +69,29 @@ def activation_call(active: tuple[str, ...] | list[str], group: str) -> dict[str
     return {name: True for name in dict.fromkeys([*active, group])}
 
 
+MCP_LIST_TIMEOUT = 10.0
+"""Seconds toolscope waits for one MCP client's list_tools."""
+
+
+def outage_verdicts(collected: Collected, active: tuple[str, ...]) -> list[ToolVerdict]:
+    """One row per MCP client whose list_tools failed: an outage, not a missing tool.
+
+    AgentScope drops such a client's tools with a log warning, so a group can be active and
+    empty; the row says so where the framework stays silent.
+    """
+    rows = []
+    for group, client, error in collected.mcp_outages:
+        state = "active but empty" if group == "basic" or group in active else "inactive, and empty even once activated"
+        rule = f"group {state}: MCP client '{client}' failed: {error}"
+        stages = (
+            Stage("registered", None, "mcp.outage", rule, entry=client),
+            Stage("visible", None, "mcp.outage", "its tools cannot be offered: AgentScope skipped the client with a warning", entry=client),
+            Stage("callable", None, "mcp.outage", "a call would get ToolNotFoundError (not ToolGroupInactiveError)", entry=client),
+        )
+        rows.append(ToolVerdict(f"mcp__{client}__*", group, "mcp", stages, f"tools of MCP client '{client}'"))
+    return rows
+
+
 async def acollect(toolkit: Any) -> Collected:
     """List every group's tools (MCP clients asked live; failures recorded, not raised)."""
     entries: list[ToolEntry] = []
@@ -80,10 +105,13 @@ async def acollect(toolkit: Any) -> Collected:
             entries.append(ToolEntry(tool.name, group.name, tool, "tool", _first_line(tool.description)))
         for client in getattr(group, "mcps", []) or []:
             try:
-                for tool in await client.list_tools():
+                # A hanging server must not hang toolscope: AgentScope itself has no timeout here.
+                for tool in await asyncio.wait_for(client.list_tools(), MCP_LIST_TIMEOUT):
                     entries.append(ToolEntry(tool.name, group.name, tool, "mcp", _first_line(tool.description)))
             except Exception as exc:  # AgentScope itself skips such a client with a warning
-                outages.append((group.name, getattr(client, "name", "?"), f"{type(exc).__name__}: {exc}"))
+                from toolscope.core.mcp.agentscope_clients import describe_exception
+
+                outages.append((group.name, getattr(client, "name", "?"), describe_exception(exc)))
     return Collected(entries, groups, outages)
 
 

@@ -25,7 +25,15 @@ from typing import Any, Literal
 
 from toolscope.core.agentscope.aio import run_sync
 from toolscope.core.agentscope.spec import BuiltToolkit
-from toolscope.core.agentscope.stages import MODES, Collected, ToolRow, acollect, activation_call, aevaluate_tools
+from toolscope.core.agentscope.stages import (
+    MODES,
+    Collected,
+    ToolRow,
+    acollect,
+    activation_call,
+    aevaluate_tools,
+    outage_verdicts,
+)
 from toolscope.core.errors import InputError, Problem
 from toolscope.core.verdicts import (
     AGENTSCOPE_STAGES,
@@ -89,12 +97,12 @@ class ToolkitSubject:
         mode = self.resolve_mode(mode) or "default"
         rows = self.rows(mode)
         notes = [f"active groups: {json.dumps(list(self.active_groups()))} (basic is always active)", f"permission mode: {mode}"]
-        for group, client, error in self._collected.mcp_outages if self._collected else []:
-            notes.append(f"MCP client '{client}' in group '{group}' could not list its tools: {error}")
+        outages = outage_verdicts(self._collected, tuple(self.active_groups())) if self._collected else []
+        notes += [v.stages[0].rule for v in outages]
         loaded = LoadedInput(
             kind=self.loaded.kind, label=self.loaded.label, files=self.loaded.files, mode=mode, extra=self.loaded.extra
         )
-        return Evaluation(loaded=loaded, stage_names=AGENTSCOPE_STAGES, tools=tuple(r.verdict for r in rows), notes=tuple(notes))
+        return Evaluation(loaded=loaded, stage_names=AGENTSCOPE_STAGES, tools=(*(r.verdict for r in rows), *outages), notes=tuple(notes))
 
     def all_tool_names(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(r.entry.name for r in self.rows(None)))
@@ -231,7 +239,7 @@ class ToolkitSubject:
             if name not in groups:
                 out.append(Finding("unknown_active_group", f"activated_groups names '{name}', which no registered group answers to", entry=name, source="state.tool_context.activated_groups"))
         for group, client, error in (self._collected.mcp_outages if self._collected else []):
-            out.append(Finding("mcp_outage", f"MCP client '{client}' in group '{group}' could not list its tools ({error}); AgentScope drops them with a warning", entry=client, severity="warning"))
+            out.append(Finding("mcp_outage", f"MCP client '{client}' in group '{group}' failed to list its tools ({error}): AgentScope drops them with only a log warning, so the group is empty", entry=client))
         resolved = [self.resolve_mode(m) or "default" for m in modes] or [self.default_mode or "default"]
         if len(resolved) > 1:
             per_mode = {m: {r.entry.name: r.verdict.stage("callable").passed for r in self.rows(m)} for m in resolved}

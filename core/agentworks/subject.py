@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from toolscope.core.agentworks.checklist import build_checklist
@@ -21,8 +22,9 @@ class AgentWorksSubject:
     """A step of a step config, evaluated against a registry."""
 
     def __init__(self, step: LoadedStep, registry_doc: Document, registry: RegistryModel, universe: Universe,
-                 extra_files: tuple[tuple[str, str], ...] = ()) -> None:
+                 extra_files: tuple[tuple[str, str], ...] = (), discovery_notes: tuple[str, ...] = ()) -> None:
         self.step = step
+        self.discovery_notes = discovery_notes
         self.registry = registry
         self.universe = universe
         enabled = effective_enabled_entries(step, registry.profile, registry_doc.name)
@@ -69,14 +71,26 @@ class AgentWorksSubject:
         cached = self._cache.get(mode)
         if cached is None:
             loaded = LoadedInput(**{**self.loaded.__dict__, "mode": mode})
-            notes = (self.pipeline.execution.why,)
+            notes = (self.pipeline.execution.why, *self.discovery_notes)
             cached = Evaluation(loaded, AGENTWORKS_STAGES, self.pipeline.evaluate(mode), notes)
             self._cache[mode] = cached
         return cached
 
     def checklist(self, tool: str, mode: str | None) -> Checklist:
-        """The seed's four-step checklist for one tool name."""
-        return build_checklist(self.pipeline, self.evaluate(mode).tools, tool, mode, self.step.file_name)
+        """The seed's four-step checklist for one tool name.
+
+        For a tool of a failed MCP server, step 1 also quotes what AgentWorks' get_api_spec
+        tells the agent in that case: the name is probably right, this is an outage.
+        """
+        checklist = build_checklist(self.pipeline, self.evaluate(mode).tools, tool, mode, self.step.file_name)
+        verdict = checklist.verdict
+        if self.discovery is None or verdict is None or verdict.stages[0].code != "mcp.outage":
+            return checklist
+        from toolscope.core.mcp.outage import get_api_spec_outage_text
+
+        text = get_api_spec_outage_text(self.discovery, [verdict.namespace], [verdict.name])
+        first = replace(checklist.steps[0], evidence=(*checklist.steps[0].evidence, f"get_api_spec says: {text}"))
+        return replace(checklist, steps=(first, *checklist.steps[1:]))
 
     def findings(self, modes: Sequence[str | None]) -> list[Finding]:
         """Invariant checks for this step and these modes."""
@@ -85,6 +99,28 @@ class AgentWorksSubject:
     def all_tool_names(self) -> tuple[str, ...]:
         """Every tool name of the universe, sorted."""
         return tuple(sorted(self.universe.all_names()))
+
+    discovery = None
+    """The MCP DiscoveryResult behind the universe (live or snapshot), when the registry has mcp_config."""
+
+    def drift_findings(self, snapshot: Path) -> list[Finding]:
+        """Compare this run's live discovery with a saved snapshot: added, removed, renamed tools per server."""
+        from toolscope.core.mcp.snapshot import diff_snapshots, load_snapshot
+
+        if self.discovery is None or self.discovery.source.kind != "live":
+            raise InputError("--drift-from", "needs live discovery: a registry with mcp_config, and no --snapshot")
+        drift = diff_snapshots(load_snapshot(snapshot), self.discovery)
+        findings = []
+        for server in drift.servers:
+            if not server.changed:
+                continue
+            parts = [server.status] if server.status else []
+            parts += [f"added {', '.join(server.added)}"] if server.added else []
+            parts += [f"removed {', '.join(server.removed)}"] if server.removed else []
+            parts += [f"renamed {', '.join(f'{a} -> {b}' for a, b in server.renamed)}"] if server.renamed else []
+            findings.append(Finding("mcp_drift", f'server "{server.server}" drifted since {snapshot.name}: ' + "; ".join(parts),
+                                    entry=server.server, source=snapshot.name))
+        return findings
 
 
 def _modes_problem(table) -> Problem:  # type: ignore[no-untyped-def]
@@ -98,15 +134,11 @@ def load_agentworks_subject(path: Path, step: str | None = None, registry: Path 
     loaded_step = load_step_config(path, step)
     registry_path = find_registry(path, registry)
     registry_doc, model = load_registry_model(registry_path)
-    discovered = None
-    errors: dict[str, str] = {}
-    extra_files: tuple[tuple[str, str], ...] = ()
-    if model.mcp_config is not None or snapshot is not None:
-        discovered, errors, extra_files = _discover(registry_path, model, snapshot, timeout)
-    elif snapshot is not None:
-        raise InputError("--snapshot", "the registry has no mcp_config to take a snapshot of")
+    discovered, errors, extra_files, notes, discovery = _discover(registry_path, model, snapshot, timeout)
     universe = build_universe(model, registry_doc.name, discovered, errors, _expected_tools(loaded_step, errors))
-    return AgentWorksSubject(loaded_step, registry_doc, model, universe, extra_files)
+    subject = AgentWorksSubject(loaded_step, registry_doc, model, universe, extra_files, notes)
+    subject.discovery = discovery
+    return subject
 
 
 def _expected_tools(step: LoadedStep, failed: dict[str, str]) -> dict[str, tuple[str, ...]]:
@@ -124,9 +156,15 @@ def _expected_tools(step: LoadedStep, failed: dict[str, str]) -> dict[str, tuple
 
 
 def _discover(registry_path: Path, model: RegistryModel, snapshot: Path | None, timeout: float):  # type: ignore[no-untyped-def]
-    """Live MCP discovery (or a saved snapshot) for registries that point at an mcpServers config."""
-    from toolscope.core.mcp.discovery import load_mcp_universe  # deferred: pulls in the MCP SDK
+    """Live MCP discovery (or a saved snapshot) for registries that point at an mcpServers config.
 
+    Returns the servers as the registry would list them, the failed servers with their
+    reasons, the input files read (name, sha256), and notes about the discovery.
+    """
+    from toolscope.core.mcp.universe import load_mcp_universe  # deferred: discovery pulls in the MCP SDK
+
+    if model.mcp_config is None and snapshot is None:
+        return None, {}, (), (), None
     config_path = registry_path.parent / model.mcp_config if model.mcp_config else None
     result = load_mcp_universe(config_path, snapshot, timeout)
     discovered: dict[str, McpServer] = {}
@@ -135,9 +173,24 @@ def _discover(registry_path: Path, model: RegistryModel, snapshot: Path | None, 
         discovered[server.name] = McpServer(tools=tuple(server.tools), descriptions=dict(server.descriptions))
         if not server.ok:
             errors[server.name] = server.error or "failed"
-    # Static entries for servers that discovery did not return keep the registry's view.
+        elif not server.tools:
+            # AgentWorks keeps such a server configured with zero tools: the same outage symptom.
+            errors[server.name] = "connected but advertised no tools"
+    # Static entries for servers the config does not have keep the registry's view.
     for name, value in model.mcp_servers.items():
         if name not in discovered:
             discovered[name] = value if isinstance(value, McpServer) else McpServer(tools=value)
-    files = tuple((p.name, digest) for p, digest in getattr(result, "files", ()))
-    return discovered, errors, files
+    source = result.source
+    files = []
+    if source.config_file:
+        files.append((Path(source.config_file).name, source.config_sha256))
+    if getattr(source, "user_config_file", None):
+        files.append((Path(source.user_config_file).name, source.user_config_sha256))
+    if snapshot is not None:
+        import hashlib
+
+        files.append((snapshot.name, hashlib.sha256(snapshot.read_bytes()).hexdigest()))
+    how = f"MCP tools from snapshot {snapshot.name}" if snapshot is not None else "MCP tools discovered live"
+    failed = f"; {len(errors)} server(s) failed" if errors else ""
+    notes = (f"{how} ({len(result.servers)} server(s){failed})", *tuple(source.notes or ()))
+    return discovered, errors, tuple(files), notes, result
