@@ -1,1 +1,208 @@
-"""``toolscope report``: not implemented yet (being built)."""
+"""``toolscope report CONFIG``: a shareable answer in Markdown, HTML, JSON or SVG."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from toolscope.app import app
+from toolscope.commands.common import GroupsOpt, RegistryOpt, SnapshotOpt, StepOpt, split_groups
+from toolscope.core.errors import InputError
+from toolscope.core.report.model import Environment, ReportData, build_report
+from toolscope.core.report.redaction import secret_values_in_files
+from toolscope.core.report.writer import STDOUT, check_output, write_report
+from toolscope.core.subject import Subject
+from toolscope.inputs import open_subject
+from toolscope.output import handle_errors
+
+FORMATS = ("md", "html", "json", "svg")
+_SUFFIX_FORMAT = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".json": "json", ".svg": "svg"}
+_SIZE = re.compile(r"^(\d{2,4})x(\d{2,4})$")
+
+
+def parse_size(size: str) -> tuple[int, int]:
+    """``120x36`` → (120, 36); columns and rows of the headless terminal."""
+    match = _SIZE.match(size.strip())
+    if not match:
+        raise InputError("--size", f"expected COLUMNSxROWS like 120x36, got {size!r}")
+    columns, rows = int(match.group(1)), int(match.group(2))
+    if not (40 <= columns <= 400 and 10 <= rows <= 200):
+        raise InputError("--size", "columns must be 40..400 and rows 10..200")
+    return columns, rows
+
+
+def pick_format(fmt: str | None, output: str) -> str:
+    """The --format value, or the one the output file's suffix names, or md."""
+    if fmt is None:
+        return _SUFFIX_FORMAT.get(Path(output).suffix.lower(), "md") if output != STDOUT else "md"
+    if fmt.lower() not in FORMATS:
+        raise InputError("--format", f"expected one of {', '.join(FORMATS)}, got {fmt!r}")
+    return fmt.lower()
+
+
+def _factory_file(config: str) -> Path | None:
+    # "path/to/file.py:function" names a file too; "package.module:function" does not.
+    head, sep, _ = config.rpartition(":")
+    return Path(head) if sep and head.endswith(".py") else None
+
+
+def input_files(config: str, subject: Subject | None, *explicit: Path | None) -> list[Path]:
+    """Every file toolscope read or was given: config, registry, snapshot, script, the files
+    the subject reports having read (looked up next to the inputs and in the cwd), and the
+    ``mcp_config`` a registry points at. Each path once, in a stable order."""
+    paths = [p for p in explicit if p is not None]
+    config_path = Path(config)
+    paths.append(_factory_file(config) or config_path)
+    if subject is not None:
+        folders = sorted({config_path.parent, *(p.parent for p in paths)})
+        for name, _digest in subject.loaded.files:
+            for candidate in (Path(name), *(folder / name for folder in folders)):
+                if candidate.is_file():
+                    paths.append(candidate)
+        paths += _mcp_configs(paths)
+    unique: dict[Path, Path] = {}
+    for path in paths:
+        unique.setdefault(path.resolve(), path)
+    return list(unique.values())
+
+
+def _mcp_configs(paths: list[Path]) -> list[Path]:
+    # A registry's mcp_config holds the server env and headers: an input, and where secrets live.
+    from toolscope.core.documents import load_document
+
+    found = []
+    for path in paths:
+        if path.suffix.lower() not in {".json", ".yaml", ".yml"} or not path.is_file():
+            continue
+        try:
+            data = load_document(path).data
+        except InputError:
+            continue
+        if isinstance(data, dict) and isinstance(data.get("mcp_config"), str):
+            mcp_path = path.parent / data["mcp_config"]
+            if mcp_path.is_file():
+                found.append(mcp_path)
+    return found
+
+
+def render(report: ReportData, fmt: str) -> str:
+    """The report in md, html or json."""
+    if fmt == "md":
+        from toolscope.core.report.markdown import render_markdown
+
+        return render_markdown(report)
+    if fmt == "html":
+        from toolscope.core.report.html import render_html
+
+        return render_html(report)
+    from toolscope.core.report.json_report import render_json
+
+    return render_json(report)
+
+
+def _render_svg(subject: Subject, mode: str | None, size: tuple[int, int]) -> str:
+    try:
+        from toolscope.tui.screenshot import render_svg_sync
+    except ImportError:
+        raise InputError("--format svg", "SVG export is not available in this build of toolscope") from None
+    return render_svg_sync(subject, mode, size, view="pipeline")
+
+
+def make_report(
+    config: str,
+    *,
+    modes: list[str] | None = None,
+    tools: list[str] | None = None,
+    script: Path | None = None,
+    step: str | None = None,
+    registry: Path | None = None,
+    groups: str | None = None,
+    snapshot: Path | None = None,
+    timestamp: bool = False,
+    environment: Environment | None = None,
+) -> tuple[ReportData, list[Path]]:
+    """Open CONFIG and build its report; returns it with every input file's path.
+
+    ``environment`` replaces the running software's versions (golden tests).
+    """
+    subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
+    inputs = input_files(config, subject, registry, snapshot, script)
+    transcript = None
+    extra_files: list[tuple[str, str]] = []
+    if script is not None:
+        from toolscope.core.report.adapters import run_transcript
+
+        transcript, script_file = run_transcript(subject, script)
+        extra_files.append(script_file)
+    report = build_report(
+        subject,
+        modes or (),
+        tools or (),
+        transcript=transcript,
+        extra_files=extra_files,
+        environment=environment,
+        secrets=sorted(secret_values_in_files(inputs)),
+        generated_at=datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ") if timestamp else None,
+    )
+    return report, inputs
+
+
+@app.command("report")
+@handle_errors
+def report_command(
+    config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
+    mode: Annotated[
+        Optional[list[str]],
+        typer.Option("--mode", "-m", help="Mode to report on; repeat for several (adds a diff). Default: the config's default mode."),
+    ] = None,
+    tool: Annotated[
+        Optional[list[str]], typer.Option("--tool", "-t", help="Add the checklist walkthrough and fix for this tool; repeatable.")
+    ] = None,
+    script: Annotated[
+        Optional[Path], typer.Option("--script", help="Toolkits: a reset_tools script to step through, stock vs guarded.")
+    ] = None,
+    step: StepOpt = None,
+    registry: RegistryOpt = None,
+    groups: GroupsOpt = None,
+    snapshot: SnapshotOpt = None,
+    fmt: Annotated[
+        Optional[str], typer.Option("--format", "-f", help="md, html, json or svg. Default: from the -o suffix, else md.")
+    ] = None,
+    output: Annotated[str, typer.Option("--output", "-o", help="Output file, or - for stdout.")] = STDOUT,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing output file.")] = False,
+    timestamp: Annotated[bool, typer.Option("--timestamp", help="Record the time (reports are otherwise reproducible).")] = False,
+    size: Annotated[str, typer.Option("--size", help="SVG: terminal size COLUMNSxROWS.")] = "120x36",
+) -> None:
+    """Write a report of the config's tool visibility: provenance, verdicts, findings, fixes.
+
+    The same inputs give byte-identical Markdown and JSON. Secrets from MCP server configs
+    are shown as ***. The output file is written atomically and never over an input file.
+    """
+    kind = pick_format(fmt, output)
+    columns_rows = parse_size(size) if kind == "svg" else None
+    # Fail fast on the output before loading anything; checked again once the subject
+    # has said which files it read (e.g. a registry found next to the config).
+    check_output(output, force=force, inputs=input_files(config, None, registry, snapshot, script))
+
+    if kind == "svg":
+        if script is not None or tool:
+            raise InputError("--format svg", "is a screenshot of the pipeline view; --script and --tool need md, html or json")
+        if mode and len(mode) > 1:
+            raise InputError("--format svg", "shows one mode; give a single --mode")
+        subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
+        inputs = input_files(config, subject, registry, snapshot, script)
+        check_output(output, force=force, inputs=inputs)
+        assert columns_rows is not None
+        svg = _render_svg(subject, subject.resolve_mode(mode[0] if mode else None), columns_rows)
+        write_report(svg, output, force=force, inputs=inputs)
+        return
+
+    report, inputs = make_report(
+        config, modes=mode, tools=tool, script=script, step=step, registry=registry,
+        groups=groups, snapshot=snapshot, timestamp=timestamp,
+    )
+    write_report(render(report, kind), output, force=force, inputs=inputs)

@@ -1,1 +1,19 @@
-"""core/report."""
+"""Reports: one ``ReportData`` built from a Subject, rendered as Markdown, HTML or JSON.
+
+Public API::
+
+    model.build_report(subject, modes=(), tools=(), *, transcript=None, extra_files=(),
+                       environment=None, secrets=(), generated_at=None) -> ReportData
+    markdown.render_markdown(report) -> str      # GitHub-flavoured, ASCII, inert
+    html.render_html(report) -> str              # one self-contained page
+    json_report.render_json(report) -> str       # "toolscope.report/1"
+    json_report.to_document(report) -> dict;  json_report.report_schema() -> dict
+    writer.write_report(text, output, *, force, inputs=()) -> Path | None   # "-" = stdout
+    redaction.secret_values_in_files(paths) -> set[str];  redaction.Redactor(secrets)
+    adapters.run_transcript(subject, script) -> (Transcript, (name, sha256))
+    adapters.probe_facts() -> ((question, answer), ...)
+
+``toolscope.commands.report.make_report(config, modes=, tools=, script=, …)`` opens a
+CONFIG and builds its report the way the CLI does. SVG is the TUI's screenshot
+(``toolscope.tui.screenshot.render_svg_sync``), not built here: core never imports the TUI.
+"""

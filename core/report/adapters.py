@@ -1,0 +1,104 @@
+"""Bridges from ``core.agentscope`` into report data: the reset_tools probe and the
+step-through session.
+
+Both import their source lazily: AgentScope costs over a second to import, and a
+step-config report needs neither.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from toolscope.core.errors import InputError
+from toolscope.core.report.model import Transcript, Turn, TurnSide, shown_name
+from toolscope.core.subject import Subject
+
+# A refusal lists every real group name; keep the report's cells readable.
+MAX_OUTCOME = 400
+
+
+def probe_facts() -> tuple[tuple[str, str], ...]:
+    """The installed stock reset_tools' probed behaviour as (question, answer) pairs."""
+    try:
+        from toolscope.core.agentscope.probe import probe_stock_reset_tools
+    except ImportError:
+        return (("probe", "not available in this build"),)
+    probe = probe_stock_reset_tools()
+
+    def yes(flag: bool) -> str:
+        return "yes" if flag else "no"
+
+    return (
+        ("a refused call changes the active groups (clears before validating)", yes(probe.refused_call_changes_state)),
+        ("a refused call is reported with state error", yes(probe.refusal_reported_as_error)),
+        ("unknown group names are stored", yes(probe.unknown_names_stored)),
+        ('call_tool coerces "yes" to true', yes(probe.coerces_yes)),
+        ('call_tool coerces "1" to true', yes(probe.coerces_one)),
+    )
+
+
+def _built_toolkit(subject: Subject) -> Any:
+    # The toolkit subject keeps the BuiltToolkit it evaluates (spec or factory).
+    for attribute in ("built", "_built", "built_toolkit"):
+        built = getattr(subject, attribute, None)
+        if built is not None:
+            return built
+    return None
+
+
+def _outcome(lane_turn: Any) -> str:
+    text = " ".join(str(lane_turn.response_text).split())
+    if len(text) > MAX_OUTCOME:
+        text = text[: MAX_OUTCOME - 3] + "..."
+    return f"{lane_turn.response_state}: {text}" if text else str(lane_turn.response_state)
+
+
+def run_transcript(subject: Subject, script: Path) -> tuple[Transcript, tuple[str, str]]:
+    """Step a reset_tools script through the subject's real toolkit, stock and guarded.
+
+    Returns the transcript and the script's (name, sha256) for the provenance. The
+    toolkit is left as it was found (groups a script registers are removed again).
+    """
+    if subject.loaded.kind == "step_config":
+        raise InputError("--script", "applies to AgentScope toolkits (reset_tools calls), not AgentWorks step configs")
+    built = _built_toolkit(subject)
+    if built is None:
+        raise InputError("--script", "the step-through session is not available for this input in this build")
+    from toolscope.core.agentscope.script import load_script
+
+    steps = load_script(script)
+    digest = hashlib.sha256(script.read_bytes()).hexdigest()
+    if hasattr(subject, "session"):
+        session = subject.session(steps)
+    else:
+        from toolscope.core.agentscope.session import StepSession
+
+        session = StepSession(built, steps)
+    try:
+        initial = {lane: session.visible(lane)[0] for lane in session.lanes}
+        history = session.run_all()
+        final = {lane: session.active_groups(lane) for lane in session.lanes}
+    finally:
+        session.reset()  # unregister groups the script added: the subject's toolkit is shared
+    turns = []
+    last = dict(initial)
+    for turn in history:
+        sides = {}
+        for lane in ("stock", "guarded"):
+            lane_turn = turn.lanes.get(lane)
+            if lane_turn is None:  # a register_group step: nothing called, nothing changed yet
+                sides[lane] = TurnSide(tuple(last[lane]), "group registered", ())
+                continue
+            last[lane] = lane_turn.visible_tools
+            sides[lane] = TurnSide(tuple(lane_turn.visible_tools), _outcome(lane_turn), tuple(lane_turn.groups_after))
+        call = turn.description if turn.kind != "call" else (turn.stock.call if turn.stock else turn.description)
+        turns.append(Turn(turn.index, call, sides["stock"], sides["guarded"]))
+    notes = (
+        "Both lanes call the installed reset_tools through the real toolkit.call_tool; the guarded lane "
+        "goes through GroupActivationGuard first.",
+    )
+    name = shown_name(str(script))
+    transcript = Transcript(name, tuple(turns), tuple(final["stock"]), tuple(final["guarded"]), notes)
+    return transcript, (name, digest)

@@ -1,0 +1,213 @@
+"""The HTML form of a report: one self-contained page, readable on screen and on paper.
+
+Inline CSS only: no scripts, no external requests (fonts, images, styles). Every piece
+of text goes through ``esc`` — HTML-escaped, quotes included, control characters shown
+as ``\\xNN`` — so names like ``<script>`` or ``"><img onerror=…>`` stay text.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Sequence
+from importlib import resources
+
+from toolscope.core.report.markdown import visible_format_chars
+from toolscope.core.report.model import ModeSection, ReportData, Transcript, mode_label
+from toolscope.core.safe_text import inert
+from toolscope.core.verdicts import STAGE_TITLES, Checklist, Stage
+
+FOLD_ROWS = 25
+_MARK = {True: ("pass", "ok"), False: ("FAIL", "fail"), None: ("unknown", "unk")}
+
+
+def esc(text: str | None) -> str:
+    """Untrusted text as inert HTML (escaped, quotes too; control characters visible)."""
+    return html.escape(visible_format_chars(inert(text or "")), quote=True)
+
+
+def _css() -> str:
+    return resources.files("toolscope.core.report").joinpath("report.css").read_text("utf-8")
+
+
+def _table(header: Sequence[str], rows: Iterable[Sequence[str]], cls: str = "") -> str:
+    """A table; header and cells are already-safe HTML."""
+    head = "".join(f"<th>{h}</th>" for h in header)
+    body = "\n".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
+    klass = f' class="{cls}"' if cls else ""
+    return f"<table{klass}>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>"
+
+
+def _fold(summary: str, body: str, fold: bool = True) -> str:
+    # Open by default: a closed <details> prints as its summary only, and CSS cannot open it.
+    if not fold:
+        return body
+    return f"<details open><summary>{summary}</summary>\n{body}\n</details>"
+
+
+def _stage(stage: Stage | None) -> str:
+    if stage is None:
+        return "-"
+    word, cls = _MARK[stage.passed]
+    return f'<span class="{cls}">{word}</span>'
+
+
+def _verdict(verdict: str) -> str:
+    cls = {"visible": "ok", "hidden": "fail", "unknown": "unk"}[verdict]
+    return f'<span class="{cls}"><strong>{verdict}</strong></span>'
+
+
+def _tool_table(section: ModeSection, tools: Sequence) -> str:
+    header = ["tool", "namespace", *(esc(STAGE_TITLES.get(n, n)) for n in section.stage_names), "verdict", "decided by"]
+    rows = []
+    for tool in tools:
+        failing = tool.first_failing
+        name = f"<strong>{esc(tool.name)}</strong>"
+        if tool.description:
+            name += f'<div class="desc">{esc(tool.description)}</div>'
+        rows.append(
+            [name, esc(tool.namespace), *(_stage(tool.stage(n)) for n in section.stage_names),
+             _verdict(tool.verdict), esc(f"{failing.name}: {failing.rule}") if failing else ""]
+        )
+    return _table(header, rows, "tools")
+
+
+def _section(section: ModeSection) -> str:
+    counts = section.counts()
+    label = esc(mode_label(section.mode))
+    parts = [f"<section><h2>Mode {label}</h2>",
+             f"<p>{len(section.tools)} tools: {counts['visible']} visible, {counts['hidden']} hidden, "
+             f"{counts['unknown']} unknown.</p>"]
+    if section.notes:
+        parts.append("<ul>" + "".join(f"<li>{esc(n)}</li>" for n in section.notes) + "</ul>")
+    hidden = section.hidden
+    visible = [t for t in section.tools if t.verdict == "visible"]
+    if hidden:
+        parts.append(f"<h3>Not visible in mode {label}</h3>")
+        parts.append(_fold(f"{len(hidden)} tools not visible", _tool_table(section, hidden), len(hidden) > FOLD_ROWS))
+    if visible:
+        parts.append(f"<h3>Visible in mode {label}</h3>")
+        parts.append(_fold(f"{len(visible)} visible tools", _tool_table(section, visible)))
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def _findings(report: ReportData) -> str:
+    if not report.findings:
+        return "<section><h2>Invariant findings</h2><p>No findings.</p></section>"
+    rows = [[esc(f.severity), esc(f.kind), esc(f.tool), esc(f.message), esc(f.source)] for f in report.findings]
+    table = _table(["severity", "kind", "tool", "finding", "source"], rows)
+    folded = _fold(f"{len(rows)} findings", table, len(rows) > FOLD_ROWS)
+    return f"<section><h2>Invariant findings</h2>\n{folded}\n</section>"
+
+
+def _checklist(checklist: Checklist) -> str:
+    parts = [f"<section><h2>Checklist: {esc(checklist.tool)} in mode {esc(mode_label(checklist.mode))}</h2>",
+             f"<p>Verdict: {_verdict(checklist.outcome)}</p>"]
+    verdict = checklist.verdict
+    if verdict is not None:
+        rows = [[esc(STAGE_TITLES.get(s.name, s.name)), _stage(s), esc(s.rule)] for s in verdict.stages]
+        parts.append(_table(["stage", "result", "rule"], rows))
+        if verdict.description:
+            parts.append(f'<p class="desc">{esc(verdict.description)}</p>')
+    if checklist.steps:
+        items = []
+        for step in checklist.steps:
+            evidence = "".join(f"<li>{esc(e)}</li>" for e in step.evidence)
+            items.append(
+                f"<li>{esc(step.question)} <strong>{esc(step.answer)}</strong>"
+                + (f"<ul>{evidence}</ul>" if evidence else "") + "</li>"
+            )
+        parts.append("<ol>" + "\n".join(items) + "</ol>")
+    if checklist.fix:
+        parts.append(f'<p class="fix"><strong>Fix:</strong> {esc(checklist.fix)}</p>')
+    if checklist.did_you_mean:
+        parts.append("<p>Did you mean: " + ", ".join(esc(n) for n in checklist.did_you_mean) + "</p>")
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def _diff(report: ReportData) -> str:
+    diff = report.diff
+    assert diff is not None
+    items = []
+    for pair in diff.pairs:
+        gained = ", ".join(esc(n) for n in pair.gained) or "none"
+        lost = ", ".join(esc(n) for n in pair.lost) or "none"
+        items.append(f"<li>From {esc(mode_label(pair.before))} to {esc(mode_label(pair.after))}: "
+                     f"{len(pair.gained)} gained ({gained}); {len(pair.lost)} lost ({lost}).</li>")
+    parts = ["<section><h2>Visibility across modes</h2>", "<ul>" + "".join(items) + "</ul>"]
+    if diff.rows:
+        header = ["tool", "namespace", *(esc(mode_label(m)) for m in diff.modes)]
+        rows = [[esc(r.tool), esc(r.namespace), *(esc(v) for v in r.verdicts)] for r in diff.rows]
+        parts.append(_fold(f"{len(rows)} tools change visibility", _table(header, rows), len(rows) > FOLD_ROWS))
+    else:
+        parts.append("<p>The visible sets are the same in every mode.</p>")
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def _names(names: Sequence[str]) -> str:
+    return ", ".join(esc(n) for n in names) or "(none)"
+
+
+def _transcript(transcript: Transcript) -> str:
+    rows = [[str(t.index), esc(t.call), _names(t.stock.visible), esc(t.stock.outcome),
+             _names(t.guarded.visible), esc(t.guarded.outcome)] for t in transcript.turns]
+    table = _table(["turn", "call", "stock: visible after", "stock: outcome",
+                    "guarded: visible after", "guarded: outcome"], rows)
+    notes = "".join(f"<li>{esc(n)}</li>" for n in transcript.notes)
+    return (f"<section><h2>Step-through: {esc(transcript.script)}, stock vs guarded</h2>\n{table}\n<ul>"
+            f"<li>Active groups at the end, stock: {_names(transcript.stock_final_groups)}</li>"
+            f"<li>Active groups at the end, guarded: {_names(transcript.guarded_final_groups)}</li>"
+            f"{notes}</ul></section>")
+
+
+def _provenance(report: ReportData) -> str:
+    prov = report.provenance
+    env = prov.environment
+    rows = [
+        ["input", esc(prov.kind)],
+        ["loaded", esc(prov.label)],
+        ["step", esc(prov.step) or "-"],
+        ["registry", esc(prov.registry) or "-"],
+        ["mode(s)", ", ".join(esc(mode_label(m)) for m in prov.modes)],
+        ["default mode", esc(mode_label(prov.default_mode))],
+        *([esc(k), esc(v)] for k, v in prov.facts),
+        ["toolscope", esc(env.toolscope_version)],
+        ["Python", esc(env.python_version)],
+    ]
+    if env.agentscope_version is not None and not any(k.lower() == "agentscope" for k, _ in prov.facts):
+        rows.append(["AgentScope", esc(env.agentscope_version)])
+    if prov.generated_at:
+        rows.append(["generated at", esc(prov.generated_at)])
+    body = _table(["", ""], rows, "facts")
+    body += "\n" + _table(["file", "sha256"], ([esc(f.name), f"<code>{esc(f.sha256)}</code>"] for f in prov.files))
+    if env.reset_tools:
+        body += "\n<p>Installed stock reset_tools, probed:</p>\n"
+        body += _table(["behaviour", "observed"], ([esc(q), esc(a)] for q, a in env.reset_tools))
+    return f"<section><h2>Provenance</h2>\n{body}\n</section>"
+
+
+def render_html(report: ReportData) -> str:
+    """The HTML report: a complete, self-contained document."""
+    prov = report.provenance
+    summary = "".join(f"<li>{esc(line)}</li>" for line in report.summary_lines())
+    body = [
+        f"<h1>toolscope report: {esc(prov.label)}</h1>",
+        f'<section class="summary"><h2>Summary</h2><ul>{summary}</ul></section>',
+        _provenance(report),
+        *(_section(s) for s in report.sections),
+        _findings(report),
+        *(_checklist(c) for c in report.checklists),
+    ]
+    if report.diff is not None:
+        body.append(_diff(report))
+    if report.transcript is not None:
+        body.append(_transcript(report.transcript))
+    body.append(f"<footer>Generated by toolscope {esc(prov.environment.toolscope_version)}.</footer>")
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        f"<title>toolscope report: {esc(prov.label)}</title>\n<style>\n{_css()}</style>\n</head>\n"
+        "<body>\n" + "\n".join(body) + "\n</body>\n</html>\n"
+    )

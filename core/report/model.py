@@ -1,0 +1,319 @@
+"""The data of a report, built once from a Subject and rendered by every format.
+
+``build_report`` asks the Subject its questions (evaluate each mode, the findings, a
+checklist per requested tool), adds provenance, and returns a frozen ``ReportData``.
+Every string in it has already been scrubbed of secrets (see ``redaction``), so the
+renderers cannot leak one. Nothing here reads the clock or the machine's paths unless
+asked (``timestamp``), so the same inputs give the same report.
+"""
+
+from __future__ import annotations
+
+import platform
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePath
+
+from toolscope.core.report.redaction import Redactor
+from toolscope.core.subject import Subject
+from toolscope.core.verdicts import STAGE_TITLES, Checklist, Finding, ToolVerdict
+
+SCHEMA = "toolscope.report/1"
+_VERDICT_ORDER = {"hidden": 0, "unknown": 1, "visible": 2}
+
+
+@dataclass(frozen=True)
+class FileRef:
+    """An input file: its name as shown (never an absolute path) and its sha256."""
+
+    name: str
+    sha256: str
+
+
+@dataclass(frozen=True)
+class Environment:
+    """The software that produced the report."""
+
+    toolscope_version: str
+    python_version: str
+    agentscope_version: str | None = None
+    """Installed AgentScope, for toolkit inputs."""
+    reset_tools: tuple[tuple[str, str], ...] = ()
+    """Probed behaviour of the installed stock ``reset_tools`` as (question, answer)."""
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """What was loaded and how."""
+
+    kind: str
+    label: str
+    files: tuple[FileRef, ...]
+    step: str | None
+    registry: str | None
+    modes: tuple[str | None, ...]
+    default_mode: str | None
+    facts: tuple[tuple[str, str], ...]
+    environment: Environment
+    generated_at: str | None = None
+
+
+@dataclass(frozen=True)
+class ModeSection:
+    """Every tool's verdict in one mode, hidden tools first."""
+
+    mode: str | None
+    stage_names: tuple[str, ...]
+    tools: tuple[ToolVerdict, ...]
+    notes: tuple[str, ...] = ()
+
+    def counts(self) -> dict[str, int]:
+        """visible / hidden / unknown counts."""
+        out = {"visible": 0, "hidden": 0, "unknown": 0}
+        for tool in self.tools:
+            out[tool.verdict] += 1
+        return out
+
+    @property
+    def hidden(self) -> tuple[ToolVerdict, ...]:
+        """Tools that are not visible (hidden or unknown)."""
+        return tuple(t for t in self.tools if t.verdict != "visible")
+
+
+@dataclass(frozen=True)
+class DiffRow:
+    """A tool whose verdict is not the same in every mode."""
+
+    tool: str
+    namespace: str
+    verdicts: tuple[str, ...]
+    """One verdict per mode, in ``ModeDiff.modes`` order; ``absent`` when not evaluated."""
+
+
+@dataclass(frozen=True)
+class ModePair:
+    """Visible-set change from one mode to the next."""
+
+    before: str | None
+    after: str | None
+    gained: tuple[str, ...]
+    lost: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ModeDiff:
+    """How the visible sets differ between the requested modes."""
+
+    modes: tuple[str | None, ...]
+    rows: tuple[DiffRow, ...]
+    pairs: tuple[ModePair, ...]
+
+
+@dataclass(frozen=True)
+class TurnSide:
+    """One side (stock or guarded) of one scripted turn."""
+
+    visible: tuple[str, ...]
+    """Tool names the model sees after the turn."""
+    outcome: str
+    """What the reset_tools call did: its result text or state, secrets scrubbed."""
+    active_groups: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn of a reset_tools script, run stock and guarded."""
+
+    index: int
+    call: str
+    stock: TurnSide
+    guarded: TurnSide
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """The step-through of a reset_tools script: stock vs guarded, turn by turn."""
+
+    script: str
+    turns: tuple[Turn, ...]
+    stock_final_groups: tuple[str, ...] = ()
+    guarded_final_groups: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ReportData:
+    """Everything a report shows, in every format."""
+
+    provenance: Provenance
+    sections: tuple[ModeSection, ...]
+    findings: tuple[Finding, ...]
+    checklists: tuple[Checklist, ...]
+    diff: ModeDiff | None = None
+    transcript: Transcript | None = None
+    schema: str = field(default=SCHEMA)
+
+    def summary_lines(self) -> list[str]:
+        """The short plain-text summary every format starts with (untrusted text unescaped)."""
+        lines = []
+        for section in self.sections:
+            counts = section.counts()
+            lines.append(
+                f"Mode {mode_label(section.mode)}: {len(section.tools)} tools, "
+                f"{counts['visible']} visible, {counts['hidden']} hidden, {counts['unknown']} unknown."
+            )
+            # Registered but hidden by a later gate: the easiest kind to miss (notify_user).
+            later = [t for t in section.hidden if t.first_failing is not t.stages[0]]
+            if later:
+                names = ", ".join(f"{t.name} ({_title(t.first_failing.name)})" for t in later[:10] if t.first_failing)
+                more = f" and {len(later) - 10} more" if len(later) > 10 else ""
+                lines.append(f"Registered but not visible in mode {mode_label(section.mode)}: {names}{more}.")
+        errors = sum(1 for f in self.findings if f.severity == "error")
+        warnings = len(self.findings) - errors
+        lines.append(
+            f"Invariant checks: {errors} error(s), {warnings} warning(s)."
+            if self.findings
+            else "Invariant checks: no findings."
+        )
+        for checklist in self.checklists:
+            line = f"Tool {checklist.tool} in mode {mode_label(checklist.mode)}: {checklist.outcome}"
+            failing = checklist.verdict.first_failing if checklist.verdict else None
+            if failing is not None:
+                line += f" (first failing stage: {_title(failing.name)})"
+            elif checklist.verdict is None:
+                line += " (not in the tool universe)"
+            lines.append(line + ".")
+        if self.diff is not None:
+            lines.append(f"{len(self.diff.rows)} tool(s) change visibility between the modes.")
+        if self.transcript is not None:
+            lines.append(f"Step-through of {len(self.transcript.turns)} scripted turn(s), stock vs guarded.")
+        return lines
+
+
+def _title(stage: str) -> str:
+    return STAGE_TITLES.get(stage, stage)
+
+
+def mode_label(mode: str | None) -> str:
+    """How a mode is shown; a subject without modes has the mode None."""
+    return mode if mode is not None else "(none)"
+
+
+def tool_label(tool: ToolVerdict) -> str:
+    """``namespace:name``, the identity used across modes."""
+    return f"{tool.namespace}:{tool.name}" if tool.namespace else tool.name
+
+
+def shown_name(name: str) -> str:
+    """A file name safe to publish: relative names stay as given, absolute ones lose their folders."""
+    path = PurePath(name)
+    return path.name if path.is_absolute() or ".." in path.parts else name
+
+
+def current_environment(kind: str) -> Environment:
+    """Versions of the running software; for toolkits also AgentScope and its reset_tools probe."""
+    from toolscope import __version__
+
+    agentscope_version = None
+    reset_tools: tuple[tuple[str, str], ...] = ()
+    if kind != "step_config":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            agentscope_version = version("agentscope")
+        except PackageNotFoundError:
+            agentscope_version = "not installed"
+        reset_tools = probe_reset_tools()
+    return Environment(__version__, platform.python_version(), agentscope_version, reset_tools)
+
+
+def probe_reset_tools() -> tuple[tuple[str, str], ...]:
+    """The installed stock reset_tools' behaviour, probed through ``core.agentscope.probe``."""
+    from toolscope.core.report.adapters import probe_facts
+
+    return probe_facts()
+
+
+def _sorted_tools(tools: Sequence[ToolVerdict]) -> tuple[ToolVerdict, ...]:
+    # Stable: hidden, then unknown, then visible, each in the subject's own order.
+    return tuple(sorted(tools, key=lambda t: _VERDICT_ORDER[t.verdict]))
+
+
+def _mode_diff(sections: Sequence[ModeSection]) -> ModeDiff:
+    modes = tuple(s.mode for s in sections)
+    per_mode = [{tool_label(t): t.verdict for t in s.tools} for s in sections]
+    order: dict[str, str] = {}
+    for section in sections:
+        for tool in section.tools:
+            order.setdefault(tool_label(tool), tool.namespace)
+    rows = []
+    for label in sorted(order):
+        verdicts = tuple(m.get(label, "absent") for m in per_mode)
+        if len(set(verdicts)) > 1:
+            name = label[len(order[label]) + 1 :] if order[label] else label
+            rows.append(DiffRow(name, order[label], verdicts))
+    pairs = []
+    for before, after, b_map, a_map in zip(modes, modes[1:], per_mode, per_mode[1:]):
+        b_vis = {k for k, v in b_map.items() if v == "visible"}
+        a_vis = {k for k, v in a_map.items() if v == "visible"}
+        pairs.append(ModePair(before, after, tuple(sorted(a_vis - b_vis)), tuple(sorted(b_vis - a_vis))))
+    return ModeDiff(modes, tuple(rows), tuple(pairs))
+
+
+def build_report(
+    subject: Subject,
+    modes: Sequence[str | None] = (),
+    tools: Sequence[str] = (),
+    *,
+    transcript: Transcript | None = None,
+    extra_files: Sequence[tuple[str, str]] = (),
+    environment: Environment | None = None,
+    secrets: Sequence[str] = (),
+    generated_at: str | None = None,
+) -> ReportData:
+    """Build the report for these modes (default: the subject's) and these ``--tool`` names.
+
+    ``extra_files`` are (name, sha256) of inputs the subject did not read itself (the
+    script); ``secrets`` are values to mask wherever they appear; ``environment``
+    defaults to the running software (tests pass a fixed one).
+    """
+    resolved: list[str | None] = []
+    for mode in modes or (subject.default_mode,):
+        canonical = subject.resolve_mode(mode)
+        if canonical not in resolved:
+            resolved.append(canonical)
+    sections = []
+    for mode in resolved:
+        evaluation = subject.evaluate(mode)
+        sections.append(
+            ModeSection(mode, evaluation.stage_names, _sorted_tools(evaluation.tools), evaluation.notes)
+        )
+    loaded = subject.loaded
+    env = environment or current_environment(loaded.kind)
+    files = [FileRef(shown_name(name), digest) for name, digest in loaded.files]
+    files += [FileRef(shown_name(name), digest) for name, digest in extra_files if (name, digest) not in loaded.files]
+    redactor = Redactor(secrets)
+    provenance = Provenance(
+        kind=loaded.kind,
+        label=loaded.label,
+        files=tuple(files),
+        step=loaded.step,
+        registry=shown_name(loaded.registry) if loaded.registry else None,
+        modes=tuple(resolved),
+        default_mode=subject.default_mode,
+        facts=tuple(redactor.pair(k, v) for k, v in loaded.extra),
+        environment=env,
+        generated_at=generated_at,
+    )
+    checklists = tuple(subject.checklist(tool, mode) for tool in tools for mode in resolved)
+    report = ReportData(
+        provenance=provenance,
+        sections=tuple(sections),
+        findings=tuple(subject.findings(resolved)),
+        checklists=checklists,
+        diff=_mode_diff(sections) if len(sections) >= 2 else None,
+        transcript=transcript,
+    )
+    scrubbed: ReportData = redactor.deep(report)
+    return scrubbed
+

@@ -1,0 +1,46 @@
+"""Fixtures of the report tests (helpers live in ``report_helpers``: a conftest is not importable by name)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from report_helpers import REPO, HandSubject, make_tool
+
+from toolscope.core.verdicts import Finding, LoadedInput
+
+
+@pytest.fixture
+def hostile_subject() -> HandSubject:
+    """A subject whose names, descriptions and rules carry markup, HTML and secrets."""
+    loaded = LoadedInput(
+        kind="step_config",
+        label='step_config.json <script>alert("label")</script>',
+        files=(("step_config.json", "a" * 64), ("/home/someone/secret/toolscope.registry.yaml", "b" * 64)),
+        step="step-1",
+        registry="/home/someone/secret/toolscope.registry.yaml",
+        mode="build",
+        extra=(("api_token", "tok-SHOULD-NOT-LEAK-1"), ("server", "github via ghp_SECRETVALUE123")),
+    )
+    tools = [
+        make_tool("<script>alert(1)</script>", "evil", "allow_listed",
+                  rule='not in mode "build"; "><img src=x onerror=alert(2)>', description="[bold red]pwn[/] | cell\nbreak @everyone"),
+        make_tool('"><img src=x onerror=alert(3)>', "evil|ns", "registered", description="@everyone # heading"),
+        make_tool("[bold red]rich[/bold red]", "github", None, description="uses ghp_SECRETVALUE123 as token"),
+        make_tool("notify_user", "human", "allow_listed", rule='not in system slice nor in mode "build"'),
+        make_tool("caf\u00e9\x1b[31m", "unicode", None, description="\u5de5\u5177 \u202e"),
+    ]
+    run_tools = [make_tool(t.name, t.namespace, None, description=t.description) for t in tools[:3]] + [tools[3]]
+    findings = [
+        Finding("registered_not_allow_listed", 'notify_user is registered but in no mode | "<b>"', tool="notify_user",
+                entry="human:*", source="step_config.json: selected_tools[0]"),
+        Finding("dead_rule", "entry [red]x[/red] matches nothing", entry="x", severity="warning"),
+    ]
+    return HandSubject(loaded, {"build": tools, "run": run_tools}, findings)
+
+
+@pytest.fixture
+def in_repo(monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Run from the repository root, like a user typing sample paths."""
+    monkeypatch.chdir(REPO)
+    return REPO

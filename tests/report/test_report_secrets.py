@@ -1,0 +1,83 @@
+"""Secrets never reach a report: env values and headers of MCP server configs, and
+anything under a secret-looking key, show as ``***`` in every format."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from toolscope.app import app
+from toolscope.core.report.html import render_html
+from toolscope.core.report.json_report import render_json
+from toolscope.core.report.markdown import render_markdown
+from toolscope.core.report.model import Environment, build_report
+from toolscope.core.report.redaction import secret_values_in, secret_values_in_files
+
+SECRETS = ("ghp_ENVSECRET12345", "sk-ARGSECRET-9876", "HDRSECRET-abcdef", "hunter2-PASSWORD", "pw-URLSECRET")
+MCP_CONFIG = {
+    "mcpServers": {
+        "github": {
+            "command": "python3",
+            "args": [
+                "-c",
+                "import os,sys; sys.stderr.write('auth failed: ' + os.environ['GITHUB_TOKEN'] + ' ' + sys.argv[2] + '\\n'); sys.exit(3)",
+                "--api-key",
+                "sk-ARGSECRET-9876",
+            ],
+            "env": {"GITHUB_TOKEN": "ghp_ENVSECRET12345", "DEBUG": "1"},
+        },
+        "web": {"url": "http://user:pw-URLSECRET@127.0.0.1:9/mcp", "headers": {"Authorization": "Bearer HDRSECRET-abcdef"}},
+        "db": {"command": "db-mcp", "password": "hunter2-PASSWORD"},
+    }
+}
+
+
+def test_scanner_finds_every_kind_of_secret(tmp_path: Path) -> None:
+    """env and headers values, flag values, URL passwords, secret-keyed values; not ordinary words."""
+    found = secret_values_in(MCP_CONFIG)
+    assert set(SECRETS) <= found
+    assert "1" not in found and "python3" not in found and "db-mcp" not in found
+    path = tmp_path / "mcp.json"
+    path.write_text(json.dumps(MCP_CONFIG))
+    assert set(SECRETS) <= secret_values_in_files([path, tmp_path / "missing.json", tmp_path])
+
+
+@pytest.mark.parametrize("render", [render_markdown, render_html, render_json])
+def test_every_format_masks_secrets(render, hostile_subject, tmp_path: Path) -> None:  # noqa: ANN001
+    """Secrets quoted in rules, descriptions and facts come out as ***."""
+    path = tmp_path / "mcp.json"
+    path.write_text(json.dumps(MCP_CONFIG))
+    secrets = sorted(secret_values_in_files([path]) | {"ghp_SECRETVALUE123"})
+    report = build_report(hostile_subject, ["build"], ["[bold red]rich[/bold red]"],
+                          environment=Environment("t", "3.x"), secrets=secrets)
+    text = render(report)
+    for secret in (*SECRETS, "ghp_SECRETVALUE123", "tok-SHOULD-NOT-LEAK-1"):
+        assert secret not in text
+    assert "***" in text or "\\*\\*\\*" in text  # Markdown escapes the stars; it renders as ***
+
+
+def test_mcp_server_that_leaks_its_token_end_to_end(tmp_path: Path) -> None:
+    """A real server that fails and prints its token on stderr: every format shows *** instead.
+
+    The registry points at an mcpServers config; discovery really starts the servers.
+    """
+    repo = Path(__file__).resolve().parents[2]
+    shutil.copy(repo / "sample_configs/seed/step_config.json", tmp_path)
+    registry = (repo / "sample_configs/seed/toolscope.registry.yaml").read_text()
+    (tmp_path / "toolscope.registry.yaml").write_text(registry.replace("name: seed world", "name: seed world\nmcp_config: mcp.json", 1))
+    (tmp_path / "mcp.json").write_text(json.dumps(MCP_CONFIG))
+    for fmt in ("md", "json", "html"):
+        result = CliRunner().invoke(app, ["report", str(tmp_path / "step_config.json"), "-f", fmt, "-t", "create_issue"])
+        if isinstance(result.exception, ImportError):
+            pytest.skip(f"the engine's MCP discovery is not wired in this build: {result.exception}")
+        assert result.exit_code == 0, result.output
+        for secret in SECRETS:
+            assert secret not in result.stdout
+        assert "github" in result.stdout
+    # The mcpServers config is an input file too.
+    result = CliRunner().invoke(app, ["report", str(tmp_path / "step_config.json"), "-o", str(tmp_path / "mcp.json"), "--force"])
+    assert result.exit_code == 2 and "input file" in result.stderr
