@@ -238,8 +238,11 @@ class StepPipeline:
         return (allow, self._discoverable(tool, reg, allow, server_ok), self._callable(tool, reg, allow, mode))
 
     def _discoverable(self, tool: ToolEntry, reg: Stage, allow: Stage, server_ok: bool | None) -> Stage:
+        if reg.passed is None:
+            return Stage("discoverable", None, "discovery.outage",
+                         "unknown: its server failed, so get_api_spec reports an outage for it")
         if reg.passed is not True:
-            return Stage("discoverable", reg.passed, "discovery.not_registered",
+            return Stage("discoverable", False, "discovery.not_registered",
                          "not registered, so neither the tool index nor get_api_spec can list it")
         if not self.execution.code_execution:
             if allow.passed:
@@ -267,8 +270,10 @@ class StepPipeline:
         return Stage("discoverable", True, "discovery.listed", f"listed in {where} ({self.execution.why})")
 
     def _callable(self, tool: ToolEntry, reg: Stage, allow: Stage, mode: str | None) -> Stage:
+        if reg.passed is None:
+            return Stage("callable", None, "execution.outage", "unknown: its server failed, so a call has nothing to reach")
         if reg.passed is not True:
-            return Stage("callable", reg.passed, "execution.not_registered", "not registered: a call cannot reach it")
+            return Stage("callable", False, "execution.not_registered", "not registered: a call cannot reach it")
         if tool.kind == "mcp":
             return Stage("callable", True, "execution.mcp_not_gated",
                          "MCP calls are not gated by the allow-list (only the discovery checks apply)")
