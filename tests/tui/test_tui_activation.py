@@ -1,0 +1,113 @@
+"""Pilot tests of the activation view on the AgentScope sample toolkit (real Toolkit, real call_tool)."""
+
+from __future__ import annotations
+
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from tui_helpers import REPO, SIZE, make_app
+from textual.widgets import Checkbox, Input
+
+from toolscope.tui.widgets.activation_view import ActivationView
+
+pytestmark = pytest.mark.agentscope
+
+TOOLKIT = REPO / "sample_configs" / "agentscope" / "toolkit.yaml"
+SCRIPTS = REPO / "sample_configs" / "agentscope"
+
+
+def view_of(app) -> ActivationView:
+    return app.screen.query_one(ActivationView)
+
+
+async def test_toggles_compose_the_call_and_fire_changes_both_lanes() -> None:
+    app = make_app(TOOLKIT, view="activation")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        view = view_of(app)
+        assert isinstance(app.focused, Checkbox) and app.focused.name == "web_search"
+        before_names, before_tokens = await view.session.avisible("stock")
+        await pilot.press("space")  # toggle web_search on
+        assert view.query_one("#raw", Input).value == '{"web_search": true, "scraping": false}'
+        await pilot.press("f")
+        await pilot.pause()
+        for lane in view.session.lanes:
+            assert view.session.active_groups(lane) == ("web_search",)
+        names, tokens = await view.session.avisible("guarded")
+        assert {"web_search", "page_fetch"} <= set(names) and tokens > before_tokens
+        assert "web_search" not in before_names
+
+
+async def test_raw_json_with_a_typo_is_refused_by_the_guard() -> None:
+    app = make_app(TOOLKIT, view="activation")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        view = view_of(app)
+        raw = view.query_one("#raw", Input)
+        raw.value = ""
+        raw.focus()
+        await pilot.press(*'{"web_serch": true, "scraping": "yes"}', "enter")
+        await pilot.pause()
+        turn = view.session.history[-1]
+        assert turn.guarded.call == '{"web_serch": true, "scraping": "yes"}'
+        assert turn.guarded.plan is not None and not turn.guarded.plan.accepted
+        assert turn.guarded.plan.unknown == ("web_serch",)
+        assert view.session.active_groups("guarded") == ()
+        assert "did you mean 'web_search'" in turn.guarded.response_text
+
+
+async def test_script_next_back_restart() -> None:
+    app = make_app(TOOLKIT, view="activation")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        view = view_of(app)
+        await pilot.press("l", *str(SCRIPTS / "typo.json"), "enter")
+        await pilot.pause()
+        assert len(view.session.steps) == 3
+        view.query_one(Checkbox).focus()
+        await pilot.press("n", "n")
+        await pilot.pause()
+        assert view.session.cursor == 2
+        after_two = {lane: view.session.active_groups(lane) for lane in view.session.lanes}
+        assert after_two["guarded"] == ("web_search", "scraping")
+        await pilot.press("n")  # {"web_serch": true}: the guard refuses, nothing moves
+        await pilot.pause()
+        assert view.session.active_groups("guarded") == after_two["guarded"]
+        await pilot.press("p")
+        await pilot.pause()
+        assert view.session.cursor == 2
+        assert {lane: view.session.active_groups(lane) for lane in view.session.lanes} == after_two
+        await pilot.press("r")
+        await pilot.pause()
+        assert view.session.cursor == 0 and view.session.active_groups("stock") == ()
+
+
+async def test_export_of_the_activation_view(tmp_path: Path) -> None:
+    app = make_app(TOOLKIT, view="activation", export_dir=str(tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("space", "f")
+        await pilot.pause()
+        await pilot.press("e")
+        await pilot.pause()
+        markdown = next(tmp_path.glob("toolscope-activation-*.md")).read_text()
+        assert "| 1 |" in markdown and "web\\_search" in markdown
+        assert next(tmp_path.glob("toolscope-activation-*.svg")).read_text().startswith("<svg")
+
+
+@pytest.mark.skipif(
+    metadata.version("agentscope") != "2.0.11", reason="the stock lane's picture is that of AgentScope 2.0.11"
+)
+def test_activation_snapshot_after_the_typo_script(snap_compare) -> None:
+    """Three turns of typo.json; the last refused by both lanes, with the guard's did-you-mean."""
+    app = make_app(TOOLKIT, view="activation")
+
+    async def run_script(pilot) -> None:
+        await pilot.pause()
+        await view_of(pilot.app).load_script(str(SCRIPTS / "typo.json"))
+        pilot.app.screen.query_one(Checkbox).focus()
+        await pilot.press("n", "n", "n")
+        await pilot.pause()
+
+    assert snap_compare(app, run_before=run_script, terminal_size=SIZE)

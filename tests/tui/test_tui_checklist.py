@@ -1,0 +1,77 @@
+"""Pilot tests of the checklist view: fuzzy pick, did-you-mean, walking to the fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tui_helpers import SIZE, make_app, static_text
+from textual.widgets import OptionList, Static
+
+
+def steps_text(app) -> str:
+    return static_text(app.screen.checklist_view.query_one("#steps", Static))
+
+
+async def test_fuzzy_pick_and_walk_to_the_fix(seed_app) -> None:
+    async with seed_app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("2")
+        view = seed_app.screen.checklist_view
+        await pilot.press(*"ntfy")
+        await pilot.pause()
+        options = view.query_one("#candidates", OptionList)
+        assert options.has_class("-open")
+        assert str(options.get_option_at_index(0).prompt) == "notify_user"
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        checklist = seed_app.screen.checklist
+        assert checklist is not None and checklist.tool == "notify_user"
+        assert view.revealed == 1
+        assert "1/4." in steps_text(seed_app) and "2/4." not in steps_text(seed_app)
+        await pilot.press("n", "n", "n")
+        assert "4/4." in steps_text(seed_app) and "Fix" not in steps_text(seed_app)
+        await pilot.press("n")
+        text = steps_text(seed_app)
+        assert "Fix" in text and checklist.fix is not None
+        assert checklist.fix.split()[0] in text
+        await pilot.press("p")
+        assert "Fix" not in steps_text(seed_app)
+
+
+async def test_unknown_name_offers_did_you_mean(seed_app) -> None:
+    async with seed_app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("2", *"notify_usr", "enter")
+        await pilot.pause()
+        checklist = seed_app.screen.checklist
+        assert checklist.verdict is None and "notify_user" in checklist.did_you_mean
+        assert "Did you mean" in steps_text(seed_app)
+        options = seed_app.screen.checklist_view.query_one("#candidates", OptionList)
+        assert options.has_class("-open") and seed_app.focused is options
+        await pilot.press("enter")
+        await pilot.pause()
+        assert seed_app.screen.checklist.tool == "notify_user"
+
+
+async def test_c_on_a_row_opens_its_checklist_and_mode_switch_reruns_it(seed_app) -> None:
+    async with seed_app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("slash", *"read_image", "enter", "c")
+        await pilot.pause()
+        screen = seed_app.screen
+        assert screen.current_view == "checklist"
+        assert screen.checklist.tool == "read_image" and screen.checklist.outcome == "visible"
+        await pilot.press("m")
+        await pilot.pause()
+        assert screen.checklist.mode == "run" and screen.checklist.outcome == "hidden"
+
+
+async def test_export_of_the_checklist(tmp_path: Path) -> None:
+    app = make_app(mode="build", tool="notify_user", view="checklist", export_dir=str(tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        paths = app.screen.action_export()
+        markdown = paths.markdown.read_text()
+        assert paths.markdown.name == "toolscope-checklist-build.md"
+        assert "## notify\\_user: hidden" in markdown and "**Fix:**" in markdown
+        assert paths.svg.exists()

@@ -1,0 +1,80 @@
+"""``toolscope inspect``: the headless screenshot path and its errors, through the real CLI."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tui_helpers import HOSTILE, SEED
+from typer.testing import CliRunner
+
+from toolscope.app import app
+
+runner = CliRunner()
+
+
+def test_screenshot_writes_an_svg_of_the_pipeline(tmp_path: Path) -> None:
+    out = tmp_path / "shots" / "pipeline.svg"
+    result = runner.invoke(app, ["inspect", str(SEED), "--mode", "run", "--screenshot", str(out), "--size", "100x30"])
+    assert result.exit_code == 0, result.output
+    svg = out.read_text()
+    assert svg.startswith("<svg") and "notify_user" in svg
+    # Deterministic: no directories of this machine, no versions.
+    assert str(SEED.parent) not in svg and "AgentScope&#160;2" not in svg
+
+
+def test_screenshot_of_the_checklist_view(tmp_path: Path) -> None:
+    out = tmp_path / "checklist.svg"
+    result = runner.invoke(app, ["inspect", str(SEED), "--tool", "notify_user", "--screenshot", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "1/4." in out.read_text()
+
+
+def test_bad_options_exit_2_without_traceback(tmp_path: Path) -> None:
+    out = tmp_path / "x.svg"
+    for args, needle in (
+        (["--mode", "nope"], "unknown mode"),
+        (["--size", "wide"], "COLUMNSxROWS"),
+        (["--view", "graph"], "unknown view"),
+        (["--groups", "a"], "--groups"),
+    ):
+        result = runner.invoke(app, ["inspect", str(SEED), "--screenshot", str(out), *args])
+        assert result.exit_code == 2, (args, result.output)
+        assert needle in result.output and "Traceback" not in result.output
+    assert not out.exists()
+
+
+def test_refuses_to_overwrite_the_input(tmp_path: Path) -> None:
+    config = tmp_path / "step_config.json"
+    config.write_text(SEED.read_text())
+    (tmp_path / "toolscope.registry.yaml").write_text((SEED.parent / "toolscope.registry.yaml").read_text())
+    result = runner.invoke(app, ["inspect", str(config), "--screenshot", str(config)])
+    assert result.exit_code == 2 and config.read_text() == SEED.read_text()
+
+
+def test_hostile_names_stay_literal_in_the_svg(tmp_path: Path) -> None:
+    out = tmp_path / "hostile.svg"
+    result = runner.invoke(app, ["inspect", str(HOSTILE), "--screenshot", str(out)])
+    assert result.exit_code == 0, result.output
+    svg = out.read_text()
+    assert "[blink]steal_keys[/blink]".replace(" ", "&#160;") in svg
+    assert "clear\\x1b[2Jscreen" in svg and "\x1b" not in svg
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in svg
+
+
+def test_other_commands_do_not_import_textual() -> None:
+    code = (
+        "import sys; from toolscope.app import app; "
+        "assert 'textual' not in sys.modules, 'textual imported at CLI start'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+async def test_render_svg_sync_works_inside_a_running_loop() -> None:
+    """The report helper may call it from async code: it then renders on its own thread."""
+    from toolscope.inputs import open_subject
+    from toolscope.tui.screenshot import render_svg_sync
+
+    svg = render_svg_sync(open_subject(str(SEED)), "run", (100, 30), "pipeline")
+    assert svg.startswith("<svg") and "mode" in svg

@@ -1,0 +1,61 @@
+"""Row selection, mode comparison and completion: the pure helpers behind the views."""
+
+from __future__ import annotations
+
+from tui_subjects import HandSubject
+
+from toolscope.tui.completion import complete
+from toolscope.tui.rows import GroupRow, RowIndex, RowQuery, compare, is_registered_but_hidden
+
+
+def test_registered_but_hidden_tools_come_first() -> None:
+    evaluation = HandSubject().evaluate("run")
+    rows = RowIndex(evaluation).select(RowQuery())
+    assert [t.name for t in rows[:2]] == ["notify_user", "write_file"]
+    assert all(is_registered_but_hidden(t) for t in rows[:2])
+    assert rows[2].name == "create_issue"  # hidden, but at the first gate
+
+
+def test_filter_terms_match_name_namespace_and_verdict() -> None:
+    index = RowIndex(HandSubject().evaluate("build"))
+    assert [t.name for t in index.select(RowQuery("issue"))] == ["create_issue", "list_issues"]
+    assert [t.name for t in index.select(RowQuery("github hidden"))] == ["create_issue"]
+    assert [t.name for t in index.select(RowQuery("HUMAN"))] == ["human_feedback", "notify_user"]
+    assert index.select(RowQuery("nothing-like-this")) == []
+
+
+def test_only_hidden_and_grouping() -> None:
+    index = RowIndex(HandSubject().evaluate("run"))
+    hidden = index.select(RowQuery(only_hidden=True))
+    assert {t.name for t in hidden} == {"notify_user", "write_file", "create_issue"}
+    grouped = index.select(RowQuery(grouped=True))
+    headings = [r for r in grouped if isinstance(r, GroupRow)]
+    assert [h.namespace for h in headings][:2] == ["human_tools", "workspace"]
+    assert headings[0].total == 2 and headings[0].hidden == 1
+
+
+def test_compare_counts_moves_between_modes() -> None:
+    subject = HandSubject()
+    change = compare(subject.evaluate("build"), subject.evaluate("run"))
+    assert change.changed == {("human_tools", "notify_user"), ("workspace", "write_file")}
+    assert change.summary("build", "run") == "mode build → run: 2 tools became hidden"
+    back = compare(subject.evaluate("run"), subject.evaluate("build"))
+    assert back.summary("run", "build") == "mode run → build: 2 tools became visible"
+
+
+def test_completion_ranks_exact_prefix_substring_then_letters() -> None:
+    names = ("notify_user", "notify", "human_feedback", "user_notes", "list-issues")
+    assert complete("notify", names) == ["notify", "notify_user"]
+    assert complete("ntfusr", names) == ["notify_user"]
+    assert complete("list_iss", names) == ["list-issues"]
+    assert complete("user", names)[0] == "user_notes"
+    assert complete("", names) == []
+
+
+def test_typing_on_and_deleting_give_the_same_rows_as_a_fresh_index() -> None:
+    """The incremental narrowing must never lose rows when the user deletes or toggles."""
+    evaluation = HandSubject().evaluate("run")
+    index = RowIndex(evaluation)
+    for text, only_hidden in [("i", False), ("is", False), ("iss x", False), ("is", False), ("", True), ("u", True), ("u", False), ("", False)]:
+        expected = RowIndex(evaluation).select(RowQuery(text, only_hidden))
+        assert index.select(RowQuery(text, only_hidden)) == expected, (text, only_hidden)

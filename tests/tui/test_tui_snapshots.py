@@ -1,0 +1,47 @@
+"""SVG snapshots of each view at 120x36 (deterministic mode: no versions, paths or blink)."""
+
+from __future__ import annotations
+
+from tui_helpers import HOSTILE, SIZE, make_app
+
+
+class TestPipelineSnapshots:
+    """The pipeline view on the seed sample."""
+
+    def test_first_paint(self, snap_compare) -> None:
+        """notify_user, registered but not allow-listed, is the first, highlighted row."""
+        assert snap_compare(make_app(mode="build"), terminal_size=SIZE)
+
+    def test_after_switching_to_run(self, snap_compare) -> None:
+        """read_image turns hidden and is marked Δ; the header shows the new mode."""
+        assert snap_compare(make_app(mode="build"), press=["m", "_"], terminal_size=SIZE)
+
+    def test_filtered_and_grouped(self, snap_compare) -> None:
+        """Filter 'github', grouped by namespace, cursor on the second row."""
+        keys = ["slash", *"github", "enter", "g", "down"]
+        assert snap_compare(make_app(mode="build"), press=keys, terminal_size=SIZE)
+
+    def test_help_panel(self, snap_compare) -> None:
+        """F1 lists the focused grid's and the view's keys from the live bindings."""
+        assert snap_compare(make_app(mode="build"), press=["f1", "_"], terminal_size=SIZE)
+
+
+class TestChecklistSnapshots:
+    """The checklist walkthrough."""
+
+    def test_walked_to_the_fix(self, snap_compare) -> None:
+        """Every question answered with evidence, then the fix."""
+        app = make_app(mode="build", tool="notify_user", view="checklist")
+        assert snap_compare(app, press=["n", "n", "n", "n", "_"], terminal_size=SIZE)
+
+    def test_did_you_mean(self, snap_compare) -> None:
+        """A misspelled name: unknown, with the likely names to pick."""
+        app = make_app(mode="build", tool="notify_usr", view="checklist")
+        assert snap_compare(app, terminal_size=SIZE)
+
+
+class TestUntrustedText:
+    """Names with markup, ANSI escapes and control characters render literally."""
+
+    def test_hostile_names(self, snap_compare) -> None:
+        assert snap_compare(make_app(HOSTILE, mode="build"), terminal_size=SIZE)

@@ -1,0 +1,31 @@
+"""Shared helpers for the TUI tests (a plain module: ``conftest`` names clash across test folders)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from toolscope.inputs import open_subject
+from toolscope.tui.app import ToolscopeApp
+from toolscope.tui.options import TuiOptions
+
+REPO = Path(__file__).resolve().parents[2]
+SEED = REPO / "sample_configs" / "seed" / "step_config.json"
+HOSTILE = Path(__file__).resolve().parent / "fixtures" / "hostile" / "step_config.json"
+SIZE = (120, 36)
+
+
+def make_app(config: Path = SEED, mode: str | None = None, **options: object) -> ToolscopeApp:
+    """The app as ``inspect`` builds it, in deterministic mode (no versions, no directories)."""
+    subject = open_subject(str(config))
+    return ToolscopeApp(subject, mode, TuiOptions(deterministic=True, **options))  # type: ignore[arg-type]
+
+
+def static_text(widget) -> str:  # noqa: ANN001 - a Static
+    """What a Static shows, as plain text (renders Rich renderables at 120 columns)."""
+    import io
+
+    from rich.console import Console
+
+    console = Console(width=120, record=True, file=io.StringIO(), color_system=None)
+    console.print(widget.content)
+    return console.export_text()

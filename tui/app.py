@@ -1,0 +1,88 @@
+"""The Textual app: theme, global keys, palette commands; the screen does the work."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import partial
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.markup import escape
+from textual.screen import Screen
+from textual.widgets import HelpPanel
+
+from toolscope.core.safe_text import inert
+from toolscope.core.subject import Subject
+from toolscope.tui.commands import ToolProvider
+from toolscope.tui.options import TuiOptions
+from toolscope.tui.screens.main import MainScreen
+
+
+class ToolscopeApp(App[None]):
+    """``toolscope inspect``: one screen over one loaded subject."""
+
+    CSS_PATH = "toolscope.tcss"
+    TITLE = "toolscope"
+    COMMANDS = App.COMMANDS | {ToolProvider}
+
+    BINDINGS = [
+        Binding("f1", "toggle_help", "Help", id="help"),
+        Binding("ctrl+q", "quit", "Quit", id="quit"),
+    ]
+
+    def __init__(self, subject: Subject, mode: str | None = None, options: TuiOptions | None = None) -> None:
+        super().__init__()
+        self.subject = subject
+        self.start_mode = mode
+        self.options = options or TuiOptions()
+        # Fixed theme, no animations: the same keys always give the same picture.
+        self.theme = "textual-dark"
+        if self.options.deterministic:
+            self.animation_level = "none"
+
+    def get_default_screen(self) -> Screen:
+        """The main screen, which loads the first evaluation."""
+        return MainScreen(self.subject, self.start_mode, self.options)
+
+    @property
+    def main(self) -> MainScreen:
+        """The main screen (under any modal)."""
+        screen = self.screen_stack[0] if isinstance(self.screen_stack[0], MainScreen) else self.screen
+        assert isinstance(screen, MainScreen)
+        return screen
+
+    def action_toggle_help(self) -> None:
+        """F1: the keys of the focused view, from the live bindings."""
+        if self.screen.query(HelpPanel):
+            self.action_hide_help_panel()
+        else:
+            self.action_show_help_panel()
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """Textual's own commands plus modes, views, filters and export."""
+        yield from super().get_system_commands(screen)
+        main = self.main
+        for mode in main.subject.mode_names:
+            current = " (current)" if mode == main.mode else ""
+            yield SystemCommand(
+                # Titles are parsed as markup by the system provider: mode names come from the config.
+                f"mode: switch to {escape(inert(mode, single_line=True))}{current}",
+                "Recompute every verdict in this mode and mark the tools that changed",
+                partial(main.set_mode, mode),
+            )
+        for view, title in (("pipeline", "Pipeline"), ("checklist", "Checklist"), ("activation", "Activation")):
+            if main.query(f"TabPane#{view}"):
+                yield SystemCommand(f"view: {title}", f"Show the {view} view", partial(main.action_show_view, view))
+        pipeline = main.pipeline
+        yield SystemCommand(
+            "filter: only hidden tools (toggle)", "Show only tools that are not visible", pipeline.action_toggle_hidden
+        )
+        yield SystemCommand(
+            "filter: group by namespace (toggle)", "Group rows by namespace or group", pipeline.action_toggle_grouped
+        )
+        yield SystemCommand("filter: clear", "Show every tool", pipeline.clear_filter)
+        yield SystemCommand(
+            "export: SVG screenshot + Markdown report",
+            "Save the current view as SVG and Markdown (paths are shown in a notification)",
+            main.action_export,
+        )

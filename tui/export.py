@@ -1,0 +1,108 @@
+"""Export what is on screen: an SVG screenshot and a Markdown report of the same state.
+
+The Markdown here is deliberately small: the current view's data (the filtered rows or
+the checklist), not the full report that ``toolscope report`` builds. Untrusted text is
+escaped with the report's own ``md`` so both outputs treat names alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from toolscope.core.report.markdown import md
+from toolscope.core.verdicts import STAGE_TITLES, Checklist, Evaluation, ToolVerdict
+
+SYMBOL = {True: "pass", False: "FAIL", None: "unknown"}
+@dataclass(frozen=True)
+class ExportPaths:
+    """Where an export was written."""
+
+    svg: Path
+    markdown: Path
+
+
+def header_lines(evaluation: Evaluation, mode: str | None) -> list[str]:
+    """What was loaded and in which mode."""
+    loaded = evaluation.loaded
+    lines = [f"- input: {md(loaded.label)} ({loaded.kind})"]
+    if loaded.step:
+        lines.append(f"- step: {md(loaded.step)}")
+    if loaded.registry:
+        lines.append(f"- registry: {md(loaded.registry)}")
+    lines.append(f"- mode: {md(mode) if mode else '(none)'}")
+    counts = evaluation.counts()
+    lines.append(
+        f"- tools: {len(evaluation.tools)} ({counts['visible']} visible, "
+        f"{counts['hidden']} hidden, {counts['unknown']} unknown)"
+    )
+    lines.extend(f"- note: {md(note)}" for note in evaluation.notes)
+    return lines
+
+
+def pipeline_markdown(
+    evaluation: Evaluation,
+    mode: str | None,
+    tools: Sequence[ToolVerdict],
+    filter_description: str,
+    selected: ToolVerdict | None,
+) -> str:
+    """The pipeline view as Markdown: header, the rows shown, the selected tool's trace."""
+    stages = evaluation.stage_names
+    lines = ["# toolscope: pipeline view", "", *header_lines(evaluation, mode)]
+    lines.append(f"- shown: {len(tools)} ({md(filter_description)})" if filter_description else f"- shown: {len(tools)}")
+    lines += ["", "| tool | namespace | " + " | ".join(STAGE_TITLES.get(s, s) for s in stages) + " | verdict | decided by |"]
+    lines.append("|" + "---|" * (len(stages) + 4))
+    for tool in tools:
+        cells = [md(tool.name), md(tool.namespace)]
+        for name in stages:
+            stage = tool.stage(name)
+            cells.append(SYMBOL[stage.passed] if stage else "-")
+        failing = tool.first_failing
+        cells.append(tool.verdict)
+        cells.append(md(f"{failing.name}: {failing.rule}") if failing else "")
+        lines.append("| " + " | ".join(cells) + " |")
+    if selected is not None:
+        lines += ["", f"## Trace: {md(selected.name)}", ""]
+        lines += trace_lines(selected)
+    return "\n".join(lines) + "\n"
+
+
+def trace_lines(tool: ToolVerdict) -> list[str]:
+    """One bullet per stage with its rule, entry and source."""
+    lines = []
+    for stage in tool.stages:
+        title = STAGE_TITLES.get(stage.name, stage.name)
+        line = f"- {SYMBOL[stage.passed]}: **{title}**: {md(stage.rule)} (`{stage.code}`)"
+        if stage.entry is not None:
+            line += f"; entry {md(stage.entry)}"
+        if stage.source:
+            line += f" in {md(stage.source)}"
+        lines.append(line)
+    return lines
+
+
+def checklist_markdown(evaluation: Evaluation, mode: str | None, checklist: Checklist | None) -> str:
+    """The checklist view as Markdown: every question, its evidence, and the fix."""
+    lines = ["# toolscope: checklist", "", *header_lines(evaluation, mode), ""]
+    if checklist is None:
+        lines.append("No tool picked.")
+        return "\n".join(lines) + "\n"
+    lines.append(f"## {md(checklist.tool)}: {checklist.outcome}")
+    if checklist.did_you_mean:
+        lines += ["", "Did you mean: " + ", ".join(md(n) for n in checklist.did_you_mean)]
+    lines.append("")
+    for number, step in enumerate(checklist.steps, 1):
+        lines.append(f"{number}. {md(step.question)} **{md(step.answer)}**")
+        lines.extend(f"   - {md(evidence)}" for evidence in step.evidence)
+    if checklist.fix:
+        lines += ["", f"**Fix:** {md(checklist.fix)}"]
+    return "\n".join(lines) + "\n"
+
+
+def write_markdown(directory: Path, stem: str, markdown: str) -> Path:
+    """Write the Markdown next to the screenshot; never overwrites an input file."""
+    path = directory / f"{stem}.md"
+    path.write_text(markdown, encoding="utf-8")
+    return path

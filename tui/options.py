@@ -1,0 +1,43 @@
+"""How the app was started: frozen, passed from the CLI (or a test) down to the screen."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
+
+    from toolscope.core.subject import Subject
+
+
+def _default_activation_view(subject: Subject, options: TuiOptions) -> Widget | None:
+    """The activation view, only for AgentScope toolkits that offer a step-through session."""
+    from toolscope.tui.widgets.activation_view import activation_view_for
+
+    return activation_view_for(subject, options.script, options.run_script)
+
+
+@dataclass(frozen=True)
+class TuiOptions:
+    """Start-up choices that are not part of the loaded input."""
+
+    view: str = "pipeline"
+    """The view shown first: pipeline, checklist or activation."""
+    tool: str | None = None
+    """Open the checklist on this tool at start."""
+    deterministic: bool = False
+    """Snapshots and README images: no versions, no directories, no blinking cursor."""
+    export_dir: str = "."
+    """Where the export key writes its SVG and Markdown."""
+    script: str | None = None
+    """Activation view: a script to load at start (see ``core.agentscope.script``)."""
+    run_script: bool = False
+    """Activation view: run the whole script at start (headless screenshots)."""
+    activation_factory: Callable[[Any, Any], Any] = _default_activation_view
+    """Builds the activation view for a subject and these options (None when it has none)."""
+
+    def activation_view(self, subject: Subject) -> Widget | None:
+        """The activation view for this subject, or None."""
+        return self.activation_factory(subject, self)

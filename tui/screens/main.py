@@ -1,0 +1,226 @@
+"""The one screen: owns the subject, the mode and the evaluation, and hands them to the views."""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, Input, TabbedContent, TabPane
+
+from toolscope.core.errors import ToolscopeError
+from toolscope.core.safe_text import inert
+from toolscope.core.subject import Subject
+from toolscope.core.verdicts import Checklist, Evaluation
+from toolscope.tui import export
+from toolscope.tui.options import TuiOptions
+from toolscope.tui.rows import ModeChange, compare
+from toolscope.tui.widgets.activation_view import ActivationView
+from toolscope.tui.widgets.checklist_view import ChecklistView
+from toolscope.tui.widgets.input_header import InputHeader
+from toolscope.tui.widgets.pipeline_view import PipelineView
+from toolscope.tui.widgets.tool_grid import ToolGrid
+
+VIEWS = ("pipeline", "checklist", "activation")
+
+
+class MainScreen(Screen[None]):
+    """Header, one tab per view, footer. Every recomputation happens here."""
+
+    HELP = "toolscope: why is a tool (not) available? Keys for the focused view are listed below."
+
+    BINDINGS = [
+        Binding("m", "next_mode", "Next mode", id="next-mode"),
+        Binding("M", "previous_mode", "Previous mode", show=False, id="previous-mode"),
+        Binding("1", "show_view('pipeline')", "Pipeline", show=False, id="view-pipeline"),
+        Binding("2", "show_view('checklist')", "Checklist", show=False, id="view-checklist"),
+        Binding("3", "show_view('activation')", "Activation", show=False, id="view-activation"),
+        Binding("e", "export", "Export", id="export"),
+        Binding("escape", "back", "Back", show=False, id="back"),
+    ]
+
+    def __init__(self, subject: Subject, mode: str | None, options: TuiOptions) -> None:
+        super().__init__()
+        self.subject = subject
+        self.options = options
+        self.mode = subject.resolve_mode(mode) if mode is not None else subject.default_mode
+        self.evaluation: Evaluation = subject.evaluate(self.mode)
+        self.previous: Evaluation | None = None
+        self.change: ModeChange | None = None
+        self.checklist: Checklist | None = None
+        self.initial_view = options.view if options.view in VIEWS else "pipeline"
+
+    # -- layout -------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield InputHeader(id="input-header")
+        activation = self.options.activation_view(self.subject)
+        if self.initial_view == "activation" and activation is None:
+            self.initial_view = "pipeline"
+        with TabbedContent(initial=self.initial_view, id="views"):
+            with TabPane("1 Pipeline", id="pipeline"):
+                yield PipelineView(id="pipeline-view")
+            with TabPane("2 Checklist", id="checklist"):
+                yield ChecklistView(self.subject.all_tool_names(), id="checklist-view")
+            if activation is not None:
+                with TabPane("3 Activation", id="activation"):
+                    yield activation
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """First paint: header, rows, and the initial tool or view."""
+        if self.options.deterministic:
+            for box in self.query(Input):
+                box.cursor_blink = False
+        self._show_header()
+        self.pipeline.show_evaluation(self.evaluation, None, None)
+        # The verdicts are immutable and live as long as the app: keep the cyclic GC from
+        # rescanning 50,000 of them in the middle of a keystroke (~100 ms pauses otherwise).
+        gc.freeze()
+        if self.options.tool:
+            self.checklist_view.ask(self.options.tool)
+        self._focus_view(self.initial_view)
+
+    def on_unmount(self) -> None:
+        """Hand the frozen objects back to the collector (tests run many apps per process)."""
+        gc.unfreeze()
+
+    @property
+    def pipeline(self) -> PipelineView:
+        """The pipeline view."""
+        return self.query_one(PipelineView)
+
+    @property
+    def checklist_view(self) -> ChecklistView:
+        """The checklist view."""
+        return self.query_one(ChecklistView)
+
+    @property
+    def current_view(self) -> str:
+        """Id of the active tab."""
+        return self.query_one(TabbedContent).active or "pipeline"
+
+    def _show_header(self) -> None:
+        self.query_one(InputHeader).show(self.subject.loaded, self.mode, deterministic=self.options.deterministic)
+
+    def _focus_view(self, view: str) -> None:
+        if view == "pipeline":
+            self.query_one(ToolGrid).focus()
+        elif view == "checklist":
+            target = "#walk" if self.checklist is not None else "#tool-name"
+            self.checklist_view.query_one(target).focus()
+        else:
+            # A toggle, not the raw box: an Input swallows the view's letter keys.
+            boxes = self.query("#activation Checkbox")
+            (boxes.first() if boxes else self.query_one("#activation #raw")).focus()
+
+    # -- modes --------------------------------------------------------------------------
+
+    def set_mode(self, mode: str | None) -> ModeChange | None:
+        """Recompute every verdict in ``mode`` and mark the tools that changed."""
+        try:
+            mode = self.subject.resolve_mode(mode)
+            evaluation = self.subject.evaluate(mode)
+        except ToolscopeError as exc:
+            self.notify(inert(exc.render()), title="cannot switch mode", severity="error", markup=False)
+            return None
+        old_mode = self.mode
+        self.previous, self.evaluation, self.mode = self.evaluation, evaluation, mode
+        self.change = compare(self.previous, evaluation)
+        self._show_header()
+        self.pipeline.show_evaluation(evaluation, self.change, self.previous)
+        if self.checklist is not None:
+            self._run_checklist(self.checklist.tool)
+        self.notify(self.change.summary(old_mode, mode), title="mode switched", markup=False)
+        return self.change
+
+    def _cycle_mode(self, step: int) -> None:
+        modes = self.subject.mode_names
+        if not modes:
+            self.notify("This input has no modes.", severity="warning")
+            return
+        index = modes.index(self.mode) if self.mode in modes else -1
+        self.set_mode(modes[(index + step) % len(modes)])
+
+    def action_next_mode(self) -> None:
+        """Switch to the next mode and show what changed."""
+        self._cycle_mode(1)
+
+    def action_previous_mode(self) -> None:
+        """Switch to the previous mode and show what changed."""
+        self._cycle_mode(-1)
+
+    # -- views --------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hide the key of a view this input does not have (footer, F1 and palette follow)."""
+        if action == "show_view" and parameters and not self.query(f"TabPane#{parameters[0]}"):
+            return False
+        return True
+
+    def action_show_view(self, view: str) -> None:
+        """Bring a view to the front."""
+        tabs = self.query_one(TabbedContent)
+        if not self.query(f"TabPane#{view}"):
+            self.notify(f"No {view} view for this input.", severity="warning")
+            return
+        tabs.active = view
+        self._focus_view(view)
+
+    def action_back(self) -> None:
+        """Leave a text box for the view's main widget."""
+        self._focus_view(self.current_view)
+
+    @on(PipelineView.ChecklistRequested)
+    def _checklist_requested(self, event: PipelineView.ChecklistRequested) -> None:
+        self.action_show_view("checklist")
+        self.checklist_view.ask(event.tool)
+
+    @on(ChecklistView.Asked)
+    def _checklist_asked(self, event: ChecklistView.Asked) -> None:
+        self._run_checklist(event.tool)
+
+    def _run_checklist(self, tool: str) -> None:
+        try:
+            self.checklist = self.subject.checklist(tool, self.mode)
+        except ToolscopeError as exc:
+            self.notify(inert(exc.render()), title="checklist", severity="error", markup=False)
+            return
+        self.checklist_view.show_checklist(self.checklist)
+
+    # -- export -------------------------------------------------------------------------
+
+    def action_export(self) -> export.ExportPaths:
+        """Save an SVG of the screen and a Markdown report of the current view."""
+        directory = Path(self.options.export_dir)
+        directory.mkdir(parents=True, exist_ok=True)
+        view = self.current_view
+        stem = f"toolscope-{view}-{self.mode or 'default'}"
+        stem = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in stem)
+        svg = Path(self.app.save_screenshot(f"{stem}.svg", str(directory)))
+        if view == "checklist":
+            markdown = export.checklist_markdown(self.evaluation, self.mode, self.checklist)
+        elif view == "activation":
+            markdown = self.query_one(ActivationView).export_markdown()
+        else:
+            query = self.pipeline.query_state
+            description = ", ".join(
+                part
+                for part in (
+                    f"filter {query.text!r}" if query.text else "",
+                    "only not-visible" if query.only_hidden else "",
+                    "grouped by namespace" if query.grouped else "",
+                )
+                if part
+            )
+            markdown = export.pipeline_markdown(
+                self.evaluation, self.mode, self.pipeline.shown_tools(), description, self.pipeline.grid.selected_tool
+            )
+        report = export.write_markdown(directory, stem, markdown)
+        paths = export.ExportPaths(svg, report)
+        message = f"Screenshot: {inert(str(svg))}\nReport: {inert(str(report))}"
+        self.notify(message, title="exported", markup=False, timeout=8)
+        return paths

@@ -1,0 +1,67 @@
+"""Render a view headless to SVG: ``inspect --screenshot``, ``report --format svg``, README images."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+
+from toolscope.core.subject import Subject
+from toolscope.tui.options import TuiOptions
+
+
+async def render_svg(
+    subject: Subject,
+    mode: str | None,
+    size: tuple[int, int],
+    view: str = "pipeline",
+    *,
+    tool: str | None = None,
+    deterministic: bool = True,
+    script: str | None = None,
+) -> str:
+    """The SVG of ``view`` after the first paint, at ``size`` (columns, rows).
+
+    ``deterministic`` leaves versions and directories off the picture (default: on, since
+    these images end up in reports, READMEs and CI artefacts). ``script`` (toolkits) is
+    loaded into the activation view and run to its end before the picture is taken; with
+    ``tool`` the checklist view shows every question and the fix.
+    """
+    from toolscope.tui.app import ToolscopeApp
+
+    app = ToolscopeApp(subject, mode, TuiOptions(view=view, tool=tool, deterministic=deterministic, script=script, run_script=True))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        if view == "checklist" and tool:
+            await pilot.press("a")  # the whole walkthrough, down to the fix
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        return app.export_screenshot(title="toolscope")
+
+
+def render_svg_sync(
+    subject: Subject,
+    mode: str | None,
+    size: tuple[int, int],
+    view: str = "pipeline",
+    *,
+    tool: str | None = None,
+    deterministic: bool = True,
+    script: str | None = None,
+) -> str:
+    """``render_svg`` from synchronous code (also when an event loop is already running)."""
+    coroutine = render_svg(subject, mode, size, view, tool=tool, deterministic=deterministic, script=script)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coroutine)
+    # Inside a running loop (e.g. an async test): run on a fresh loop in another thread.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``120x36`` → (120, 36); raises ValueError with a readable message."""
+    width, sep, height = text.lower().partition("x")
+    if not sep or not width.isdigit() or not height.isdigit() or int(width) < 20 or int(height) < 8:
+        raise ValueError(f"expected COLUMNSxROWS like 120x36 (at least 20x8), got {text!r}")
+    return int(width), int(height)

@@ -1,0 +1,180 @@
+"""The checklist view: pick a tool (fuzzy completion), walk the questions, end at the fix."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.padding import Padding
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from toolscope.core.safe_text import inert
+from toolscope.core.verdicts import Checklist
+from toolscope.tui.completion import complete
+
+SYMBOL = {True: "✓", False: "✗", None: "?"}
+STYLE = {True: "green", False: "bold red", None: "yellow"}
+VERDICT_STYLE = {"visible": "bold green", "hidden": "bold red", "unknown": "bold yellow"}
+
+
+def checklist_renderable(checklist: Checklist, revealed: int) -> Group:
+    """The first ``revealed`` questions with evidence; the fix once all are revealed."""
+    head = Text()
+    head.append(inert(checklist.tool, single_line=True), style="bold")
+    if checklist.mode:
+        head.append(" in mode ")
+        head.append(inert(checklist.mode, single_line=True), style="bold")
+    head.append(": ")
+    head.append(checklist.outcome.upper(), style=VERDICT_STYLE[checklist.outcome])
+    if checklist.verdict is None:
+        head.append("  (not in the tool universe)", style="yellow")
+    if checklist.did_you_mean:
+        head.append("\nDid you mean: ", style="yellow")
+        head.append(inert(", ".join(checklist.did_you_mean), single_line=True), style="bold yellow")
+        head.append("  (↓ Enter picks one)", style="dim")
+    parts: list[RenderableType] = [head]
+    total = len(checklist.steps)
+    for number, step in enumerate(checklist.steps[:revealed], 1):
+        question = Text(f"\n{number}/{total}. ", style="bold")
+        question.append(inert(step.question))
+        question.append("  ")
+        answer_style = STYLE[step.passed] if step.passed is not None or step.answer != "n/a" else "dim"
+        question.append(f"{SYMBOL[step.passed]} {step.answer}", style=answer_style)
+        parts.append(question)
+        for evidence in step.evidence:
+            # Indented as a block so wrapped evidence lines stay under their question.
+            parts.append(Padding(Text(inert(evidence), style="dim"), (0, 0, 0, 6)))
+    if revealed <= total:
+        parts.append(Text(f"\n→ n: next question ({min(revealed, total)}/{total} shown), p: back", style="italic"))
+    elif checklist.fix:
+        fix = Text("\n")
+        fix.append(" Fix ", style="bold reverse")
+        fix.append(" ")
+        fix.append(inert(checklist.fix), style="bold")
+        parts.append(fix)
+    else:
+        parts.append(Text("\nNothing to fix: the tool is visible in this mode.", style="green"))
+    return Group(*parts)
+
+
+class ChecklistView(Vertical):
+    """Owns the typed name and how far the walkthrough has got; the screen runs the checklist."""
+
+    HELP = "Type a tool name (fuzzy), Enter to run the checklist; n / p walk the questions."
+
+    BINDINGS = [
+        Binding("n", "step(1)", "Next question", id="checklist-next"),
+        Binding("p", "step(-1)", "Previous question", id="checklist-previous"),
+        Binding("a", "reveal_all", "Show all", id="checklist-all"),
+        Binding("slash", "focus_name", "Tool name", id="checklist-name"),
+    ]
+
+    DEFAULT_CSS = """
+    ChecklistView { height: 1fr; }
+    ChecklistView > #tool-name { margin: 0 1; }
+    ChecklistView > #candidates { height: auto; max-height: 8; margin: 0 1; display: none; }
+    ChecklistView > #candidates.-open { display: block; }
+    ChecklistView > #walk { height: 1fr; padding: 0 1; }
+    """
+
+    class Asked(Message):
+        """The user picked a tool name; the screen answers with ``show_checklist``."""
+
+        def __init__(self, tool: str) -> None:
+            self.tool = tool
+            super().__init__()
+
+    def __init__(self, names: tuple[str, ...], *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.names = names
+        self.checklist: Checklist | None = None
+        self.revealed = 0
+        self._candidate_names: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder="tool name (fuzzy: type a few letters, ↓ to pick, Enter)", id="tool-name")
+        yield OptionList(id="candidates")
+        with VerticalScroll(id="walk", can_focus=True):
+            yield Static(Text("Pick a tool to walk through the checklist.", style="dim"), id="steps")
+
+    def show_checklist(self, checklist: Checklist) -> None:
+        """Start the walkthrough of a new checklist at its first question."""
+        self.checklist = checklist
+        self.revealed = 1
+        self._close_candidates()
+        self._redraw()
+        if checklist.did_you_mean:
+            # The likely names, ready to pick with Enter.
+            self._open_candidates(list(checklist.did_you_mean))
+            options = self.query_one("#candidates", OptionList)
+            options.highlighted = 0
+            options.focus()
+        else:
+            self.query_one("#walk").focus()
+
+    def ask(self, tool: str) -> None:
+        """Run the checklist for this name (also from the pipeline view's ``c``)."""
+        self.query_one("#tool-name", Input).value = tool
+        self._close_candidates()
+        self.post_message(self.Asked(tool))
+
+    def _redraw(self) -> None:
+        if self.checklist is not None:
+            self.query_one("#steps", Static).update(checklist_renderable(self.checklist, self.revealed))
+
+    def action_step(self, delta: int) -> None:
+        """Reveal the next question (or the fix), or hide the last one."""
+        if self.checklist is None:
+            return
+        self.revealed = max(1, min(self.revealed + delta, len(self.checklist.steps) + 1))
+        self._redraw()
+        self.query_one("#walk", VerticalScroll).scroll_end(animate=False)
+
+    def action_reveal_all(self) -> None:
+        """Every question and the fix at once."""
+        if self.checklist is not None:
+            self.revealed = len(self.checklist.steps) + 1
+            self._redraw()
+
+    def action_focus_name(self) -> None:
+        """Back to the name box."""
+        self.query_one("#tool-name", Input).focus()
+
+    def _open_candidates(self, names: list[str]) -> None:
+        options = self.query_one("#candidates", OptionList)
+        options.clear_options()
+        options.add_options([Option(Text(inert(name, single_line=True)), id=None) for name in names])
+        options.set_class(bool(names), "-open")
+        self._candidate_names = names
+
+    def _close_candidates(self) -> None:
+        self.query_one("#candidates", OptionList).set_class(False, "-open")
+
+    @on(Input.Changed, "#tool-name")
+    def _typed(self, event: Input.Changed) -> None:
+        if not self.query_one("#tool-name", Input).has_focus:
+            return
+        self._open_candidates(complete(event.value, self.names))
+
+    @on(Input.Submitted, "#tool-name")
+    def _submitted(self, event: Input.Submitted) -> None:
+        if event.value.strip():
+            self.ask(event.value.strip())
+
+    @on(OptionList.OptionSelected, "#candidates")
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        self.ask(self._candidate_names[event.option_index])
+
+    def on_key(self, event) -> None:  # noqa: ANN001 - textual.events.Key
+        """↓ in the name box moves into the candidate list."""
+        if event.key == "down" and self.query_one("#tool-name", Input).has_focus:
+            options = self.query_one("#candidates", OptionList)
+            if options.has_class("-open") and options.option_count:
+                options.focus()
+                options.highlighted = 0
+                event.stop()

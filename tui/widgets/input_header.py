@@ -1,0 +1,82 @@
+"""The header: what was loaded (kind, file, step, registry), the mode, and versions."""
+
+from __future__ import annotations
+
+from importlib import metadata
+from pathlib import PurePath
+
+from rich.text import Text
+from textual.widgets import Static
+
+from toolscope.core.safe_text import inert
+from toolscope.core.verdicts import LoadedInput
+
+KIND_TITLE = {
+    "step_config": "AgentWorks step config",
+    "toolkit_spec": "AgentScope toolkit spec",
+    "toolkit_factory": "AgentScope toolkit factory",
+}
+
+
+def installed_version(distribution: str) -> str | None:
+    """A distribution's version from its metadata (never imports the package itself)."""
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def header_text(loaded: LoadedInput, mode: str | None, *, deterministic: bool) -> Text:
+    """Two lines: the input and mode; then files and versions.
+
+    ``deterministic`` (snapshots, README images) shows file names without directories
+    and leaves versions out, so the picture does not depend on the machine.
+    """
+    text = Text()
+    label = inert(loaded.label, single_line=True)
+    if not label.startswith(("AgentWorks", "AgentScope")):
+        text.append(KIND_TITLE.get(loaded.kind, loaded.kind) + "  ", style="bold")
+    text.append(label, style="bold cyan")
+    # Step and registry are shown only when the label does not already say them.
+    if loaded.step and loaded.step not in loaded.label:
+        text.append("  step ", style="dim")
+        text.append(inert(loaded.step, single_line=True))
+    if loaded.registry and PurePath(loaded.registry).name not in loaded.label:
+        text.append("  registry ", style="dim")
+        registry = PurePath(loaded.registry).name if deterministic else loaded.registry
+        text.append(inert(registry, single_line=True))
+    text.append("  mode ", style="dim")
+    text.append(f" {inert(mode, single_line=True)} " if mode else "(none)", style="bold reverse")
+    text.append("\n")
+    files = [PurePath(name).name if deterministic else name for name, _sha in loaded.files]
+    if files:
+        text.append("files ", style="dim")
+        text.append(inert(", ".join(files), single_line=True))
+        text.append("  ")
+    for key, value in loaded.extra:
+        if deterministic and ("version" in key.lower() or key.lower() == "agentscope"):
+            continue
+        text.append(f"{inert(key, single_line=True)} ", style="dim")
+        text.append(inert(value, single_line=True))
+        text.append("  ")
+    if not deterministic:
+        from toolscope import __version__
+
+        text.append("toolscope ", style="dim")
+        text.append(__version__)
+        agentscope = installed_version("agentscope")
+        text.append("  AgentScope ", style="dim")
+        text.append(agentscope or "not installed")
+    return text
+
+
+class InputHeader(Static):
+    """Shows ``header_text``; the screen calls ``show`` when the mode changes."""
+
+    DEFAULT_CSS = """
+    InputHeader { height: 2; background: $panel; padding: 0 1; }
+    """
+
+    def show(self, loaded: LoadedInput, mode: str | None, *, deterministic: bool) -> None:
+        """Redraw for this input and mode."""
+        self.update(header_text(loaded, mode, deterministic=deterministic))

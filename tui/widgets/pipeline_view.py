@@ -1,0 +1,193 @@
+"""The pipeline view: filter box, summary line, the virtualized tool grid and the trace pane."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import Input, Static
+
+from toolscope.core.safe_text import inert
+from toolscope.core.verdicts import STAGE_TITLES, Evaluation, ToolVerdict
+from toolscope.tui.rows import (
+    ModeChange,
+    Row,
+    RowIndex,
+    RowQuery,
+    is_registered_but_hidden,
+    tool_key,
+)
+from toolscope.tui.widgets.tool_detail import ToolDetail
+from toolscope.tui.widgets.tool_grid import GridLayout, ToolGrid
+
+
+def summary_text(counts: dict[str, int], shown: int, query: RowQuery, alerts: list[ToolVerdict]) -> Text:
+    """Counts, what the filter shows, and the registered-but-hidden tools named up front."""
+    text = Text()
+    text.append(f"{sum(counts.values())} tools: ")
+    text.append(f"{counts['visible']} visible", style="green")
+    text.append(", ")
+    text.append(f"{counts['hidden']} hidden", style="bold red" if counts["hidden"] else "")
+    text.append(", ")
+    text.append(f"{counts['unknown']} unknown", style="yellow" if counts["unknown"] else "")
+    text.append(f"  │ showing {shown}")
+    if query.text:
+        text.append(" matching ")
+        text.append(repr(inert(query.text, single_line=True)), style="bold")
+    if query.only_hidden:
+        text.append(" · only not-visible", style="bold")
+    if query.grouped:
+        text.append(" · grouped by namespace")
+    text.append("\n")
+    if alerts:
+        text.append(f"! {len(alerts)} registered but hidden: ", style="bold red")
+        for index, tool in enumerate(alerts[:4]):
+            if index:
+                text.append(", ")
+            text.append(inert(tool.name, single_line=True), style="bold")
+            failing = tool.first_failing
+            if failing is not None:
+                text.append(f" ({STAGE_TITLES.get(failing.name, failing.name)} ✗)", style="red")
+        if len(alerts) > 4:
+            text.append(f", … {len(alerts) - 4} more", style="red")
+    else:
+        text.append("no tool is registered but hidden", style="dim")
+    return text
+
+
+class PipelineView(Vertical):
+    """Owns the view-local query (filter text, only-hidden, grouping); the screen owns the data."""
+
+    HELP = (
+        "Every tool, one row each, with a column per gate (✓ pass, ✗ fail, ? unknown). "
+        "Rows marked ! are registered but hidden; Δ marks tools whose verdict changed with the mode."
+    )
+
+    BINDINGS = [
+        Binding("slash", "focus_filter", "Filter", id="filter"),
+        Binding("h", "toggle_hidden", "Only hidden", id="only-hidden"),
+        Binding("g", "toggle_grouped", "Group", id="group-by-namespace"),
+        Binding("c", "checklist_for_selected", "Checklist", id="checklist-selected"),
+    ]
+
+    DEFAULT_CSS = """
+    PipelineView { height: 1fr; }
+    PipelineView > #filter { border: none; height: 1; padding: 0 1; background: $boost; }
+    PipelineView > #filter:focus { background: $primary 30%; }
+    PipelineView > #summary { height: 2; padding: 0 1; }
+    PipelineView > #detail-scroll { height: 13; border-top: solid $primary; }
+    """
+
+    class ChecklistRequested(Message):
+        """The user wants the checklist walkthrough for this tool."""
+
+        def __init__(self, tool: str) -> None:
+            self.tool = tool
+            super().__init__()
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.query_state = RowQuery()
+        self.evaluation: Evaluation | None = None
+        self.change: ModeChange | None = None
+        self.previous_verdicts: dict[tuple[str, str], str] = {}
+        self.rows: list[Row] = []
+        self._index: RowIndex | None = None
+        self._layout: GridLayout | None = None
+        self._alerts: list[ToolVerdict] = []
+        self._counts: dict[str, int] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder="/ filter: name, namespace or verdict (e.g. hidden)", id="filter")
+        yield Static(id="summary")
+        yield ToolGrid(id="grid")
+        with VerticalScroll(id="detail-scroll"):
+            yield ToolDetail(id="detail")
+
+    @property
+    def grid(self) -> ToolGrid:
+        """The tool grid."""
+        return self.query_one(ToolGrid)
+
+    def show_evaluation(
+        self, evaluation: Evaluation, change: ModeChange | None, previous: Evaluation | None
+    ) -> None:
+        """New data from the screen (first load or a mode switch)."""
+        self.evaluation = evaluation
+        self.change = change
+        self.previous_verdicts = (
+            {tool_key(t): t.verdict for t in previous.tools} if previous is not None and change and change.changed else {}
+        )
+        self._index = RowIndex(evaluation)
+        self._layout = GridLayout.measure(evaluation.stage_names, self._index.tools)
+        self._alerts = [t for t in self._index.tools if is_registered_but_hidden(t)]
+        # Once per evaluation: counting 50,000 verdicts on every keystroke costs ~40 ms.
+        self._counts = evaluation.counts()
+        self.refresh_rows()
+
+    def refresh_rows(self) -> None:
+        """Re-select rows for the current query and redraw the grid and summary."""
+        if self._index is None or self.evaluation is None or self._layout is None:
+            return
+        self.rows = self._index.select(self.query_state)
+        changed = self.change.changed if self.change else frozenset()
+        self.grid.show_rows(self.rows, self._layout, changed)
+        shown = (
+            sum(1 for row in self.rows if isinstance(row, ToolVerdict)) if self.query_state.grouped else len(self.rows)
+        )
+        self.query_one("#summary", Static).update(
+            summary_text(self._counts, shown, self.query_state, self._alerts)
+        )
+
+    def shown_tools(self) -> list[ToolVerdict]:
+        """The tools the current query shows, in display order (for the export)."""
+        return [row for row in self.rows if isinstance(row, ToolVerdict)]
+
+    def set_query(self, query: RowQuery) -> None:
+        """Apply a new query (used by keys, the palette and tests)."""
+        if query != self.query_state:
+            self.query_state = query
+            self.refresh_rows()
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.set_query(RowQuery(event.value, self.query_state.only_hidden, self.query_state.grouped))
+
+    @on(Input.Submitted, "#filter")
+    def _filter_done(self) -> None:
+        self.grid.focus()
+
+    @on(ToolGrid.Highlighted)
+    def _tool_highlighted(self, event: ToolGrid.Highlighted) -> None:
+        tool = event.tool
+        previous = self.previous_verdicts.get(tool_key(tool)) if tool is not None else None
+        self.query_one(ToolDetail).show_tool(tool, previous)
+        self.query_one("#detail-scroll", VerticalScroll).scroll_home(animate=False)
+
+    def action_focus_filter(self) -> None:
+        """Jump to the filter box."""
+        self.query_one("#filter", Input).focus()
+
+    def clear_filter(self) -> None:
+        """Empty the filter box and drop the toggles: every tool again."""
+        self.query_one("#filter", Input).value = ""
+        self.set_query(RowQuery())
+
+    def action_toggle_hidden(self) -> None:
+        """Show only tools that are not visible, or everything."""
+        q = self.query_state
+        self.set_query(RowQuery(q.text, not q.only_hidden, q.grouped))
+
+    def action_toggle_grouped(self) -> None:
+        """Group rows by namespace / group, or not."""
+        q = self.query_state
+        self.set_query(RowQuery(q.text, q.only_hidden, not q.grouped))
+
+    def action_checklist_for_selected(self) -> None:
+        """Open the checklist view on the selected tool."""
+        tool = self.grid.selected_tool
+        if tool is not None:
+            self.post_message(self.ChecklistRequested(tool.name))

@@ -1,0 +1,71 @@
+"""The selected tool's full trace: every stage, the rule that decided it, the entry and file."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.widgets import Static
+
+from toolscope.core.safe_text import inert
+from toolscope.core.verdicts import STAGE_TITLES, ToolVerdict
+from toolscope.tui.rows import is_registered_but_hidden
+
+SYMBOL = {True: "✓", False: "✗", None: "?"}
+STYLE = {True: "green", False: "bold red", None: "yellow"}
+VERDICT_STYLE = {"visible": "bold green", "hidden": "bold red", "unknown": "bold yellow"}
+
+
+def plain(text: str, style: str = "") -> Text:
+    """Untrusted text as a Text: control characters escaped, markup never parsed."""
+    return Text(inert(text), style=style)
+
+
+def trace_renderable(tool: ToolVerdict, previous_verdict: str | None = None) -> Group:
+    """The trace: a title line, then one row per stage (rule, entry, source, rule code)."""
+    head = Text()
+    head.append_text(plain(tool.name, "bold"))
+    head.append("  in ")
+    head.append_text(plain(tool.namespace))
+    head.append(f" ({inert(tool.kind)})  ")
+    head.append(tool.verdict.upper(), style=VERDICT_STYLE[tool.verdict])
+    if previous_verdict is not None and previous_verdict != tool.verdict:
+        head.append(f"  (was {previous_verdict} before the mode switch)", style="italic")
+    if is_registered_but_hidden(tool):
+        head.append("  ! registered but not usable: a later gate hides it", style="bold red")
+    if tool.description:
+        head.append("\n")
+        head.append_text(plain(tool.description.strip().splitlines()[0], "dim"))
+    stages = Table.grid(padding=(0, 1))
+    stages.add_column(no_wrap=True, width=14)
+    stages.add_column(ratio=1)
+    for stage in tool.stages:
+        title = STAGE_TITLES.get(stage.name, stage.name)
+        body = plain(stage.rule)
+        details = Text(style="dim")
+        if stage.entry is not None:
+            details.append("\nentry ")
+            details.append_text(plain(stage.entry, "cyan"))
+        if stage.source:
+            details.append("  in " if stage.entry is not None else "\nin ")
+            details.append_text(plain(stage.source, "cyan"))
+        details.append("  rule " if stage.entry is not None or stage.source else "\nrule ")
+        details.append_text(plain(stage.code, "italic"))
+        body.append_text(details)
+        stages.add_row(Text(f"{SYMBOL[stage.passed]} {title}", style=STYLE[stage.passed]), body)
+    return Group(head, stages)
+
+
+class ToolDetail(Static):
+    """Shows ``trace_text`` for the highlighted tool."""
+
+    DEFAULT_CSS = """
+    ToolDetail { height: auto; padding: 0 1; }
+    """
+
+    def show_tool(self, tool: ToolVerdict | None, previous_verdict: str | None = None) -> None:
+        """Display one tool's trace, or a hint when nothing is selected."""
+        if tool is None:
+            self.update(Text("No tool selected (the filter matches nothing?)", style="dim"))
+        else:
+            self.update(trace_renderable(tool, previous_verdict))

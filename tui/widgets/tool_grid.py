@@ -1,0 +1,269 @@
+"""The virtualized per-tool table: renders only the rows on screen (Line API).
+
+A DataTable with 50,000 rows takes seconds to build; this widget keeps the rows as a
+plain list and draws each visible line on demand in ``render_line``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
+from rich.style import Style
+from textual.binding import Binding
+from textual.events import Click
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from toolscope.core.safe_text import inert
+from toolscope.core.verdicts import STAGE_TITLES, ToolVerdict
+from toolscope.tui.rows import GroupRow, Row, ToolKey, is_registered_but_hidden, tool_key
+
+SYMBOL = {True: "✓", False: "✗", None: "?"}
+# Short column titles keep room for the deciding rule; the trace pane spells them out.
+SHORT_TITLE = {
+    "registered": "reg",
+    "allow_listed": "allow",
+    "discoverable": "disc",
+    "callable": "call",
+    "visible": "vis",
+}
+VERDICT_LABEL = {"visible": "✓ visible", "hidden": "✗ HIDDEN", "unknown": "? unknown"}
+_PASS = Style(color="green")
+_FAIL = Style(color="red", bold=True)
+_UNKNOWN = Style(color="yellow")
+_STAGE_STYLE = {True: _PASS, False: _FAIL, None: _UNKNOWN}
+_VERDICT_STYLE = {"visible": _PASS, "hidden": _FAIL, "unknown": _UNKNOWN}
+_DIM = Style(dim=True)
+
+
+def short_title(stage: str) -> str:
+    """Column title for a stage."""
+    return SHORT_TITLE.get(stage, STAGE_TITLES.get(stage, stage))
+
+
+def fit(text: str, width: int) -> str:
+    """Untrusted text as one line of exactly ``width`` cells, cut with an ellipsis."""
+    text = inert(text, single_line=True)
+    if cell_len(text) > width:
+        return set_cell_size(text, max(width - 1, 0)) + "…"
+    return set_cell_size(text, width)
+
+
+@dataclass(frozen=True)
+class GridLayout:
+    """Column widths, computed once per evaluation (not per keystroke)."""
+
+    stage_names: tuple[str, ...]
+    name_width: int
+    namespace_width: int
+
+    @classmethod
+    def measure(cls, stage_names: tuple[str, ...], tools: tuple[ToolVerdict, ...]) -> GridLayout:
+        """Size the name columns to the longest entries, within limits."""
+        longest_name = max((len(t.name) for t in tools), default=4)
+        longest_ns = max((len(t.namespace) for t in tools), default=9)
+        return cls(stage_names, min(max(longest_name, 4), 32) + 1, min(max(longest_ns, 9), 18) + 1)
+
+    def stage_width(self, name: str) -> int:
+        """A stage column is as wide as its short title."""
+        return max(len(short_title(name)) + 1, 4)
+
+
+def _position(rows: list[Row], tool: ToolVerdict) -> int:
+    """Where ``tool`` is in ``rows`` (same object, else same identity after a mode switch), or 0."""
+    for index, row in enumerate(rows):
+        if row is tool:
+            return index
+    key = tool_key(tool)
+    for index, row in enumerate(rows):
+        if isinstance(row, ToolVerdict) and row.name == tool.name and tool_key(row) == key:
+            return index
+    return 0
+
+
+class ToolGrid(ScrollView, can_focus=True):
+    """One line per tool: marks, name, namespace, a ✓/✗/? per stage, verdict, deciding rule."""
+
+    HELP = "Move with ↑/↓ (or j/k), PgUp/PgDn, Home/End. The selected tool's trace is below."
+
+    BINDINGS = [
+        Binding("up,k", "cursor(-1)", "Up", show=False, id="grid-up"),
+        Binding("down,j", "cursor(1)", "Down", show=False, id="grid-down"),
+        Binding("pageup", "page(-1)", "Page up", show=False, id="grid-page-up"),
+        Binding("pagedown", "page(1)", "Page down", show=False, id="grid-page-down"),
+        Binding("home", "jump(0)", "First", show=False, id="grid-first"),
+        Binding("end", "jump(-1)", "Last", show=False, id="grid-last"),
+    ]
+
+    COMPONENT_CLASSES = {
+        "tool-grid--header",
+        "tool-grid--cursor",
+        "tool-grid--group",
+        "tool-grid--alert",
+        "tool-grid--changed",
+    }
+
+    DEFAULT_CSS = """
+    ToolGrid { height: 1fr; }
+    ToolGrid > .tool-grid--header { text-style: bold; background: $panel; }
+    ToolGrid > .tool-grid--cursor { background: $accent 40%; }
+    ToolGrid:focus > .tool-grid--cursor { background: $accent; }
+    ToolGrid > .tool-grid--group { text-style: bold; color: $text-muted; }
+    ToolGrid > .tool-grid--alert { background: $error 20%; }
+    ToolGrid > .tool-grid--changed { text-style: italic; }
+    """
+
+    class Highlighted(Message):
+        """The cursor moved to a tool (or to no tool)."""
+
+        def __init__(self, tool: ToolVerdict | None) -> None:
+            self.tool = tool
+            super().__init__()
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rows: list[Row] = []
+        self.layout_: GridLayout = GridLayout((), 5, 10)
+        self.changed: frozenset[ToolKey] = frozenset()
+        self.cursor = 0
+
+    # -- data -------------------------------------------------------------------------
+
+    def show_rows(self, rows: list[Row], layout: GridLayout, changed: frozenset[ToolKey]) -> None:
+        """Replace the rows; keeps the selected tool selected when it is still shown."""
+        selected = self.selected_tool
+        self.rows = rows
+        self.layout_ = layout
+        self.changed = changed
+        self.cursor = 0
+        if selected is not None:
+            self.cursor = _position(rows, selected)
+        if self.cursor == 0:
+            self.cursor = self._next_tool_row(0, 1)
+        # Header line + one line per row.
+        self.virtual_size = Size(self.size.width, len(rows) + 1)
+        self._scroll_cursor_into_view()
+        self.refresh()
+        self.post_message(self.Highlighted(self.selected_tool))
+
+    @property
+    def selected_tool(self) -> ToolVerdict | None:
+        """The tool under the cursor."""
+        if 0 <= self.cursor < len(self.rows):
+            row = self.rows[self.cursor]
+            if isinstance(row, ToolVerdict):
+                return row
+        return None
+
+    # -- movement ---------------------------------------------------------------------
+
+    def _next_tool_row(self, start: int, step: int) -> int:
+        index = start
+        while 0 <= index < len(self.rows) and isinstance(self.rows[index], GroupRow):
+            index += step
+        return index if 0 <= index < len(self.rows) else start
+
+    def move_to(self, index: int, step: int = 1) -> None:
+        """Put the cursor on row ``index`` (skipping headings in direction ``step``)."""
+        if not self.rows:
+            return
+        index = max(0, min(index, len(self.rows) - 1))
+        index = self._next_tool_row(index, step)
+        if index != self.cursor:
+            self.cursor = index
+            self._scroll_cursor_into_view()
+            self.refresh()
+            self.post_message(self.Highlighted(self.selected_tool))
+
+    def action_cursor(self, delta: int) -> None:
+        """Move the cursor by ``delta`` rows."""
+        self.move_to(self.cursor + delta, 1 if delta > 0 else -1)
+
+    def action_page(self, direction: int) -> None:
+        """Move the cursor by a screenful."""
+        self.action_cursor(direction * max(self.size.height - 2, 1))
+
+    def action_jump(self, index: int) -> None:
+        """First (0) or last (-1) row."""
+        self.move_to(len(self.rows) - 1 if index < 0 else 0, -1 if index < 0 else 1)
+
+    def _scroll_cursor_into_view(self) -> None:
+        visible = max(self.size.height - 1, 1)
+        top = int(self.scroll_y)
+        if self.cursor < top:
+            self.scroll_to(y=self.cursor, animate=False, immediate=True)
+        elif self.cursor >= top + visible:
+            self.scroll_to(y=self.cursor - visible + 1, animate=False, immediate=True)
+
+    def on_click(self, event: Click) -> None:
+        """Select the clicked row."""
+        if event.y >= 1:
+            self.move_to(int(self.scroll_y) + event.y - 1)
+
+    def on_resize(self) -> None:
+        """Keep the virtual width in step with the widget."""
+        self.virtual_size = Size(self.size.width, len(self.rows) + 1)
+
+    # -- rendering --------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        """Line 0 is the column header; the others are rows from the scroll offset."""
+        width = self.size.width
+        if y == 0:
+            return self._header_strip(width)
+        index = int(self.scroll_y) + y - 1
+        if index >= len(self.rows):
+            return Strip.blank(width, self.rich_style)
+        row = self.rows[index]
+        if isinstance(row, GroupRow):
+            base = self.get_component_rich_style("tool-grid--group")
+            text = f"▼ {inert(row.namespace, single_line=True)}  ({row.total} tools, {row.hidden} not visible)"
+            return Strip([Segment(fit(text, width), base)], width)
+        return self._tool_strip(row, index, width)
+
+    def _header_strip(self, width: int) -> Strip:
+        style = self.get_component_rich_style("tool-grid--header")
+        layout = self.layout_
+        text = "   " + fit("tool", layout.name_width) + fit("namespace", layout.namespace_width)
+        for name in layout.stage_names:
+            text += fit(short_title(name), layout.stage_width(name))
+        text += fit("verdict", 11) + "decided by"
+        return Strip([Segment(fit(text, width), style)], width)
+
+    def _tool_strip(self, tool: ToolVerdict, index: int, width: int) -> Strip:
+        layout = self.layout_
+        base = self.rich_style
+        alert = is_registered_but_hidden(tool)
+        if alert:
+            base = base + self.get_component_rich_style("tool-grid--alert")
+        changed = tool_key(tool) in self.changed
+        if changed:
+            base = base + self.get_component_rich_style("tool-grid--changed")
+        if index == self.cursor:
+            base = base + self.get_component_rich_style("tool-grid--cursor")
+        marks = ("!" if alert else " ") + ("Δ" if changed else " ") + " "
+        segments = [
+            Segment(marks, base + _FAIL if alert else base),
+            Segment(fit(tool.name, layout.name_width), base + Style(bold=True)),
+            Segment(fit(tool.namespace, layout.namespace_width), base),
+        ]
+        for name in layout.stage_names:
+            stage = tool.stage(name)
+            stage_width = layout.stage_width(name)
+            if stage is None:
+                segments.append(Segment(fit(" -", stage_width), base + _DIM))
+            else:
+                symbol = " " + SYMBOL[stage.passed]
+                segments.append(Segment(fit(symbol, stage_width), base + _STAGE_STYLE[stage.passed]))
+        verdict = tool.verdict
+        segments.append(Segment(fit(VERDICT_LABEL[verdict], 11), base + _VERDICT_STYLE[verdict]))
+        failing = tool.first_failing
+        used = sum(cell_len(segment.text) for segment in segments)
+        rest = max(width - used, 0)
+        reason = f"{STAGE_TITLES.get(failing.name, failing.name)}: {failing.rule}" if failing else ""
+        segments.append(Segment(fit(reason, rest), base + _DIM if not failing else base))
+        return Strip(segments, width).crop(0, width)
