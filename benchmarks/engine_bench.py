@@ -40,7 +40,7 @@ def make_registry(tools: int = 50_000, servers: int = 300, seed: int = 7) -> dic
     categories = {f"category_{c:02d}": [f"custom_{c:02d}_{i}" for i in range(custom_count // 20)] for c in range(20)}
     categories["human_tools"] = ["human_feedback", "notify_user"]
     all_custom = [t for ts in categories.values() for t in ts]
-    system = rng.sample(all_custom, 200)
+    system = rng.sample(all_custom, min(200, len(all_custom)))
     return {
         "name": "generated",
         "mcp_servers": mcp_servers,
@@ -65,11 +65,11 @@ def make_step(registry: dict, seed: int = 7) -> dict:
     """A step with realistic filters: some servers, wildcards, specific entries, custom categories."""
     rng = random.Random(seed)
     servers = list(registry["mcp_servers"])
-    selected_servers = rng.sample(servers, 60)
-    wildcards = [f"{s.lower().replace('-', '_')}:*" for s in rng.sample(servers, 30)]
+    selected_servers = rng.sample(servers, min(60, len(servers)))
+    wildcards = [f"{s.lower().replace('-', '_')}:*" for s in rng.sample(servers, min(30, len(servers)))]
     specific = []
-    for server in rng.sample(servers, 60):
-        for tool in rng.sample(registry["mcp_servers"][server], 5):
+    for server in rng.sample(servers, min(60, len(servers))):
+        for tool in rng.sample(registry["mcp_servers"][server], min(5, len(registry["mcp_servers"][server]))):
             specific.append(f"{server}:{tool}")
     enabled = [f"category_{c:02d}:*" for c in range(0, 20, 2)] + ["human_tools:*", "anything:custom_05_3"]
     return {

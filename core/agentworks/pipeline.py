@@ -73,6 +73,7 @@ class StepPipeline:
         self.execution = execution_mode(universe, step)
         self._registered: dict[tuple, Stage] = {}
         self._shared: dict[tuple, Stage] = {}
+        self._positions: dict[str, dict[str, int]] = {}
 
     # -- stage 1 -------------------------------------------------------------
     def registered(self, tool: ToolEntry) -> Stage:
@@ -113,9 +114,12 @@ class StepPipeline:
     def _entry_source(self, entry: str | None, field: str | None) -> str | None:
         if entry is None or field is None:
             return self.step.file_name
-        values = getattr(self.step.step.agent_configs, field)
-        index = values.index(entry) if entry in values else None
-        return self.step.where(field, index)
+        positions = self._positions.get(field)
+        if positions is None:
+            positions = self._positions[field] = {}
+            for index, value in enumerate(getattr(self.step.step.agent_configs, field)):
+                positions.setdefault(value, index)
+        return self.step.where(field, positions.get(entry))
 
     def _filter_stage(self, decision: FilterDecision) -> Stage:
         source = self._entry_source(decision.entry, decision.field)
@@ -174,13 +178,13 @@ class StepPipeline:
                     continue
                 # Decisions are shared objects (one miss per namespace, one match per
                 # entry), so within a run the row can be cached by decision identity.
-                row_cache: dict[int, tuple[Stage, ...]] = {}
                 decisions = self.filter.decide_many(plan, all_names[start:end], normalized[start:end])  # type: ignore[arg-type]
-                for index, decision in enumerate(decisions, start):
-                    row = row_cache.get(id(decision))
-                    if row is None:
-                        row = row_cache[id(decision)] = self._row(tools[index], self.registered(tools[index]), label, mode)
-                    rows[index] = row
+                row_by_decision: dict[int, tuple[Stage, ...]] = {}
+                for offset, decision in enumerate(decisions):
+                    if id(decision) not in row_by_decision:
+                        tool = tools[start + offset]
+                        row_by_decision[id(decision)] = self._row(tool, self.registered(tool), label, mode)
+                rows[start:end] = [row_by_decision[id(d)] for d in decisions]
                 continue
             if kind == "custom" and plain:
                 # A custom tool's row depends only on its custom decision, the filter's

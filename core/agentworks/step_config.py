@@ -79,11 +79,8 @@ class LoadedStep:
         self.document = document
         self.step = step
         self.index = index
-
-    @property
-    def file_name(self) -> str:
+        self.file_name = document.name
         """The step config's file name (no directories)."""
-        return self.document.name
 
     def location(self, field: str, item: int | None = None) -> str:
         """Path inside the document: ``steps[0].agent_configs.selected_tools[2]``."""

@@ -173,6 +173,7 @@ class ToolFilter:
         self._match_decisions: dict[str, FilterDecision] = {}
         self._server_cache: dict[str, FilterDecision] = {}
         self._specific_index: dict[str, list[int]] | None = None
+        self._servers_text: str | None = None
 
     # -- public helpers -------------------------------------------------------------
 
@@ -337,7 +338,7 @@ class ToolFilter:
                 False,
                 CODE_SERVER_NOT_SELECTED,
                 f"{quote(package)} is not in selected_servers "
-                f"{_quote_list(self.selected_servers)} and no selected_tools entry names it",
+                f"{self._quoted_servers()} and no selected_tools entry names it",
             )
         # Step 7: only selected_tools is set and it never names this package.
         if self.selected_tools:
@@ -355,6 +356,12 @@ class ToolFilter:
             )
         # Step 8: unreachable (both lists empty returned at step 2).
         return FilterDecision(True, CODE_DEFAULT_INCLUDE, "no restriction applies")
+
+    def _quoted_servers(self) -> str:
+        # Built once: every package outside selected_servers quotes the same list.
+        if self._servers_text is None:
+            self._servers_text = _quote_list(self.selected_servers)
+        return self._servers_text
 
     # -- ShouldIncludeServer --------------------------------------------------------
 
@@ -402,7 +409,7 @@ class ToolFilter:
                 False,
                 CODE_SERVER_NOT_SELECTED,
                 f"{quote(server)} is not in selected_servers "
-                f"{_quote_list(self.selected_servers)} and no selected_tools entry names it",
+                f"{self._quoted_servers()} and no selected_tools entry names it",
             )
         return FilterDecision(
             True,

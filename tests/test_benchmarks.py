@@ -1,0 +1,19 @@
+"""The benchmark scripts run and print their ratios (small sizes here; the figures are in the closing notes)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_engine_benchmark_runs_and_prints_a_ratio():
+    out = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "engine_bench.py"), "--tools", "3000", "--servers", "30", "--repeat", "1"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "ratio evaluate / json.loads:" in out.stdout
+    assert "universe: 3005 tools" in out.stdout
