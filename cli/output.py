@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
+import traceback
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -17,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from toolscope.core.errors import ToolscopeError
+from toolscope.core.errors import EXIT_INTERNAL, ToolscopeError
 from toolscope.core.safe_text import inert
 from toolscope.core.verdicts import STAGE_TITLES, Evaluation, Stage, ToolVerdict
 
@@ -48,6 +49,16 @@ def handle_errors(func: F) -> F:
         except ToolscopeError as exc:
             stderr_console().print(Text("error: " + inert(exc.render()), style="red"))
             raise typer.Exit(exc.exit_code) from None
+        except (typer.Exit, typer.Abort, KeyboardInterrupt, SystemExit):
+            raise
+        except Exception:
+            # A bug in toolscope, never the user's mistake: keep the traceback for the
+            # report, and an exit code of its own so CI never reads it as "check failed".
+            traceback.print_exc()
+            stderr_console().print(Text(
+                "toolscope bug: the error above is toolscope's, not your input's; please report it "
+                f"(exit {EXIT_INTERNAL})", style="red"))
+            raise typer.Exit(EXIT_INTERNAL) from None
 
     return wrapper  # type: ignore[return-value]
 
@@ -57,9 +68,9 @@ def print_json(payload: dict[str, Any]) -> None:
     sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
 
 
-def plain(text: str, style: str = "") -> Text:
+def plain(text: str, style: str = "", *, single_line: bool = False) -> Text:
     """A Text from untrusted plain text, control characters escaped, markup not parsed."""
-    return Text(inert(text), style=style)
+    return Text(inert(text, single_line=single_line), style=style)
 
 
 def stage_cell(stage: Stage | None) -> Text:
@@ -82,8 +93,8 @@ def verdict_table(evaluation: Evaluation, tools: Iterable[ToolVerdict] | None = 
     for tool in tools if tools is not None else evaluation.tools:
         failing = tool.first_failing
         table.add_row(
-            plain(tool.name, "bold"),
-            plain(tool.namespace),
+            plain(tool.name, "bold", single_line=True),
+            plain(tool.namespace, single_line=True),
             *(stage_cell(tool.stage(name)) for name in evaluation.stage_names),
             Text(tool.verdict, style=VERDICT_STYLE[tool.verdict]),
             plain(f"{failing.name}: {failing.rule}") if failing else Text("", style="dim"),

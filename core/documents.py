@@ -62,16 +62,30 @@ def load_document(path: Path | str, what: str = "file") -> Document:
     path = Path(path)
     text, digest = read_text(path, what)
     suffix = path.suffix.lower()
-    if suffix == ".json":
-        data = parse_json(text, str(path))
-    elif suffix in YAML_SUFFIXES:
-        data = parse_yaml(text, str(path))
-    else:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError:
+    try:
+        if suffix == ".json":
+            data = parse_json(text, str(path))
+        elif suffix in YAML_SUFFIXES:
             data = parse_yaml(text, str(path))
+        else:
+            data = _parse_unknown_suffix(text, str(path))
+    except RecursionError:
+        raise InputError(str(path), "is nested too deeply to read (thousands of levels)") from None
     return Document(path=path, data=data, sha256=digest)
+
+
+def _parse_unknown_suffix(text: str, source: str) -> Any:
+    """JSON first; if that fails, YAML; if both fail, report the error of the likelier one."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        pass
+    try:
+        return parse_yaml(text, source)
+    except InputError:
+        if text.lstrip()[:1] in ("{", "["):
+            return parse_json(text, source)  # looks like JSON: its error is the useful one
+        raise
 
 
 def parse_json(text: str, source: str) -> Any:
@@ -118,16 +132,31 @@ def validation_problems(
     problems = []
     for error in exc.errors(include_url=False):
         loc = [p for p in error["loc"] if p not in dropped]
-        message = error["msg"]
-        if error["type"] in {"missing"}:
-            message = "required field is missing"
-        elif error["type"] == "extra_forbidden":
-            message = "unknown field"
+        message = _FRIENDLY.get(error["type"], error["msg"])
         got = error.get("input")
         if error["type"] not in {"missing", "extra_forbidden"} and _is_short_scalar(got):
             message += f" (got {json.dumps(got)})"
         problems.append(Problem(format_location(loc, prefix), message))
     return problems
+
+
+# Pydantic's wording names Python types ("instance of McpServer", "valid tuple"); users
+# wrote JSON or YAML, so say it in those terms.
+_FRIENDLY = {
+    "missing": "required field is missing",
+    "extra_forbidden": "unknown field",
+    "model_type": "expected an object",
+    "model_attributes_type": "expected an object",
+    "dict_type": "expected an object",
+    "tuple_type": "expected a list",
+    "list_type": "expected a list",
+    "string_type": "expected a string",
+    "bool_type": "expected true or false",
+    "bool_parsing": "expected true or false",
+    "int_type": "expected a whole number",
+    "int_parsing": "expected a whole number",
+    "float_type": "expected a number",
+}
 
 
 def _is_short_scalar(value: Any) -> bool:

@@ -15,6 +15,8 @@ EXIT_OK = 0
 EXIT_NEGATIVE = 1
 EXIT_BAD_INPUT = 2
 EXIT_USER_CODE = 3
+EXIT_INTERNAL = 70
+"""A toolscope bug (EX_SOFTWARE): never a user mistake, never a negative answer."""
 
 
 @dataclass(frozen=True)

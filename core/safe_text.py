@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import re
 
-# C0 controls except tab and newline, DEL, and C1 controls (which include CSI, 0x9b).
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# C0 controls except tab and newline, DEL, C1 controls (which include CSI, 0x9b), and the
+# invisible format characters that reorder or hide text on screen (bidi overrides and
+# isolates, zero-width characters): a name must read the same way it is stored.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
 
 
 def _visible(match: re.Match[str]) -> str:
     code = ord(match.group())
-    return f"\\x{code:02x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def inert(text: str, *, single_line: bool = False) -> str:

@@ -41,7 +41,8 @@ def check_command(
     """Run the invariant checks and expectations; exit 1 when one fails."""
     expectations = [parse_expectation(e) for e in expect or []]
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
-    modes = [subject.resolve_mode(m) for m in mode] if mode else list(subject.mode_names) or [None]
+    # Aliases of one mode (build, builder) are checked once.
+    modes = list(dict.fromkeys(subject.resolve_mode(m) for m in mode)) if mode else list(subject.mode_names) or [None]
     findings = subject.findings(modes)
     findings += check_expectations(subject, modes, expectations)
     if drift_from is not None:

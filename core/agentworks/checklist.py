@@ -25,8 +25,9 @@ def build_checklist(
     verdicts: Sequence[ToolVerdict],
     tool: str,
     mode: str | None,
-    config_file: str,
+    config_args: str,
 ) -> Checklist:
+    """``config_args``: how the check command names the config (file, and --step/--registry when needed)."""
     """Walk the checklist for ``tool`` (``name`` or ``namespace:name``) in ``mode``."""
     matches = [v for v in verdicts if v.name == tool]
     if not matches and ":" in tool:
@@ -56,9 +57,9 @@ def build_checklist(
             "add one",
             None,
             (
-                f"toolscope check {config_file} --mode {mode} --expect visible:{verdict.name}"
+                f"toolscope check {config_args} --mode {mode} --expect visible:{verdict.name}"
                 if mode
-                else f"toolscope check {config_file} --expect visible:{verdict.name}",
+                else f"toolscope check {config_args} --expect visible:{verdict.name}",
                 "(in AgentWorks: a TestToolSetInvariants assertion in toolset_invariant_test.go)",
             ),
         ),
@@ -97,10 +98,13 @@ def _other_modes(pipeline: StepPipeline, verdict: ToolVerdict, mode: str | None)
     table = pipeline.universe.modes
     if table is None:
         return ()
-    listed = [m for m in table.modes if m != mode and verdict.name in table.allowed.get(m, {})]
-    if listed:
-        return (f"allow-listed in: {', '.join(listed)}",)
-    if verdict.kind != "mcp" or table.applies_to_mcp:
+    if verdict.kind == "mcp" and not table.applies_to_mcp:
+        return ()
+    listed = [m for m in table.modes if verdict.name in table.allowed.get(m, {})]
+    others = [m for m in listed if m != mode]
+    if others:
+        return (f"also allow-listed in: {', '.join(others)}" if mode in listed else f"allow-listed in: {', '.join(others)}",)
+    if not listed:
         return ("allow-listed in no mode at all",)
     return ()
 

@@ -285,10 +285,11 @@ class StepPipeline:
             return Stage("callable", True, "execution.virtual_not_gated", "virtual tool calls are not gated by the allow-list")
         if allow.passed:
             return Stage("callable", True, "execution.allowed", "the execution gate (CallCustomToolWithSession) lets it through")
-        # The rule quotes the era's text as a template ("<tool>"), so that every denied
-        # tool shares one Stage; `denial()` gives the exact text for one tool.
+        # The rule quotes the era's text as its template ({tool} stays a placeholder), so
+        # that every denied tool shares one Stage; `denial()` gives the exact text for one tool.
         return Stage("callable", False, "execution.denied",
-                     f"a call is refused with the era's denial text: {self.denial('<tool>', mode)}")
+                     "a call is refused with the era's denial text (denial_texts.execution): "
+                     f"{self.denial('{tool}', mode)}")
 
     def denial(self, tool: str, mode: str | None) -> str:
         """The era's execution denial text for this tool."""

@@ -90,14 +90,20 @@ class DenialTexts(_Frozen):
     """What ``get_api_spec`` says for a blocked tool, when the era has a text for it."""
 
 
+def _list_is_tools(value: Any) -> Any:
+    # `server: [a, b]` is shorthand for `server: {tools: [a, b]}`; normalizing before
+    # validation keeps error paths free of union-member names.
+    return {"tools": value} if isinstance(value, (list, tuple)) else value
+
+
 class RegistryModel(_Frozen):
     """The registry file."""
 
     name: str | None = None
-    mcp_servers: dict[str, McpServer | tuple[str, ...]] = Field(default_factory=dict)
+    mcp_servers: dict[str, McpServer] = Field(default_factory=dict)
     mcp_config: str | None = None
     """An ``mcpServers`` config to discover servers from (relative to the registry)."""
-    custom_tools: dict[str, CustomCategory | tuple[str, ...]] = Field(default_factory=dict)
+    custom_tools: dict[str, CustomCategory] = Field(default_factory=dict)
     virtual_tools: tuple[str, ...] = ()
     other_tools: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     """label → tools registered by other paths (session, sub-agent, workshop registrations)."""
@@ -112,6 +118,13 @@ class RegistryModel(_Frozen):
     @classmethod
     def _null_map(cls, value: Any) -> Any:
         return {} if value is None else value
+
+    @field_validator("mcp_servers", "custom_tools", mode="before")
+    @classmethod
+    def _shorthand(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            return {key: _list_is_tools(item) for key, item in value.items()}
+        return value
 
 
 def find_registry(step_config: Path, given: Path | None) -> Path:

@@ -25,6 +25,8 @@ class AgentWorksSubject:
                  extra_files: tuple[tuple[str, str], ...] = (), discovery_notes: tuple[str, ...] = ()) -> None:
         self.step = step
         self.discovery_notes = discovery_notes
+        self.check_args = step.file_name + (f" --step {step.step.id}" if step.index is not None else "")
+        """How a suggested ``toolscope check`` command names this config."""
         self.registry = registry
         self.universe = universe
         enabled = effective_enabled_entries(step, registry.profile, registry_doc.name)
@@ -60,7 +62,10 @@ class AgentWorksSubject:
         if mode is None:
             if table.default is not None:
                 return table.default
-            raise InputError("--mode", "this registry has several modes: choose one", [_modes_problem(table)])
+            if len(table.modes) == 1:
+                return table.modes[0]
+            raise InputError("--mode", "this registry has several modes and no modes.default: choose one",
+                             [_modes_problem(table)])
         canonical = table.canonical(mode)
         if canonical is None:
             raise InputError("--mode", f"unknown mode {mode!r}", [_modes_problem(table)])
@@ -82,7 +87,7 @@ class AgentWorksSubject:
         For a tool of a failed MCP server, step 1 also quotes what AgentWorks' get_api_spec
         tells the agent in that case: the name is probably right, this is an outage.
         """
-        checklist = build_checklist(self.pipeline, self.evaluate(mode).tools, tool, mode, self.step.file_name)
+        checklist = build_checklist(self.pipeline, self.evaluate(mode).tools, tool, mode, self.check_args)
         verdict = checklist.verdict
         if self.discovery is None or verdict is None or verdict.stages[0].code != "mcp.outage":
             return checklist
@@ -138,6 +143,8 @@ def load_agentworks_subject(path: Path, step: str | None = None, registry: Path 
     universe = build_universe(model, registry_doc.name, discovered, errors, _expected_tools(loaded_step, errors))
     subject = AgentWorksSubject(loaded_step, registry_doc, model, universe, extra_files, notes)
     subject.discovery = discovery
+    if registry is not None:
+        subject.check_args += f" --registry {registry_path.name}"
     return subject
 
 
@@ -178,11 +185,15 @@ def _discover(registry_path: Path, model: RegistryModel, snapshot: Path | None, 
             errors[server.name] = "connected but advertised no tools"
     # Static entries for servers the config does not have keep the registry's view.
     for name, value in model.mcp_servers.items():
-        if name not in discovered:
-            discovered[name] = value if isinstance(value, McpServer) else McpServer(tools=value)
+        discovered.setdefault(name, value)
     source = result.source
     files = []
-    if source.config_file:
+    if config_path is not None and config_path.is_file():
+        import hashlib
+
+        # The file as it is now (a snapshot records the sha256 it was taken from; a note says if they differ).
+        files.append((config_path.name, hashlib.sha256(config_path.read_bytes()).hexdigest()))
+    elif source.config_file:
         files.append((Path(source.config_file).name, source.config_sha256))
     if getattr(source, "user_config_file", None):
         files.append((Path(source.user_config_file).name, source.user_config_sha256))

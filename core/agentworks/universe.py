@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from toolscope.core.agentworks.names import normalize_tool_name
-from toolscope.core.agentworks.registry import McpServer, RegistryModel, CustomCategory
+from toolscope.core.agentworks.registry import McpServer, RegistryModel
 from toolscope.core.errors import InputError, Problem
 
 
@@ -111,10 +111,7 @@ def build_universe(model: RegistryModel, source: str, discovered: Mapping[str, M
         else:
             defined[name] = where
 
-    servers = discovered if discovered is not None else {
-        name: value if isinstance(value, McpServer) else McpServer(tools=value)
-        for name, value in model.mcp_servers.items()
-    }
+    servers = discovered if discovered is not None else dict(model.mcp_servers)
     mcp_owner: dict[str, str] = {}
     for server, spec in servers.items():
         for tool in spec.tools:
@@ -129,10 +126,7 @@ def build_universe(model: RegistryModel, source: str, discovered: Mapping[str, M
             if tool not in servers.get(server, McpServer()).tools:
                 tools.append(ToolEntry(tool, server, "mcp", outage=reason))
 
-    categories = {
-        name: value if isinstance(value, CustomCategory) else CustomCategory(tools=value)
-        for name, value in model.custom_tools.items()
-    }
+    categories = dict(model.custom_tools)
     expansion: dict[str, tuple[str, ...]] = {}
     for name, cat in categories.items():
         if cat.alias_of:
@@ -148,6 +142,10 @@ def build_universe(model: RegistryModel, source: str, discovered: Mapping[str, M
             continue
         merged: list[str] = []
         for target in cat.alias_of:
+            if target in categories and categories[target].alias_of:
+                problems.append(Problem(f"custom_tools.{name}.alias_of",
+                                        f"{target!r} is itself an alias: alias_of must name plain categories"))
+                continue
             if target not in expansion:
                 problems.append(Problem(f"custom_tools.{name}.alias_of", f"unknown category {target!r}"))
                 continue
@@ -202,8 +200,23 @@ def _build_modes(model: RegistryModel, problems: list[Problem]) -> ModeTable | N
     if modes is None:
         return None
     names = tuple(modes.lists)
-    lowered = {n.lower() for n in names}
+    lowered: set[str] = set()
+    for name in names:
+        if name.lower() in lowered:
+            problems.append(Problem(f"modes.lists.{name}", "two modes differ only in case (mode names ignore case)"))
+        lowered.add(name.lower())
+    for group, members in modes.groups.items():
+        for index, member in enumerate(members):
+            if member.startswith("@"):
+                problems.append(Problem(f"modes.groups.{group}[{index}]",
+                                        f"{member!r}: groups list tools; only mode lists can use @group"))
+    seen_aliases: dict[str, str] = {}
     for alias, target in modes.aliases.items():
+        if not alias.strip():
+            problems.append(Problem("modes.aliases", "an alias name is empty"))
+        if alias.lower() in seen_aliases:
+            problems.append(Problem(f"modes.aliases.{alias}", f"is the same name as alias {seen_aliases[alias.lower()]!r} (aliases ignore case)"))
+        seen_aliases.setdefault(alias.lower(), alias)
         if target not in modes.lists:
             problems.append(Problem(f"modes.aliases.{alias}", f"aliases unknown mode {target!r} (modes: {', '.join(names)})"))
         if alias.lower() in lowered:

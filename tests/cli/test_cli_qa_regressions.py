@@ -1,0 +1,102 @@
+"""Regressions found by a QA pass over the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from toolscope.app import app
+from toolscope.core.errors import EXIT_INTERNAL
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_configs"
+SEED = SAMPLES / "seed"
+runner = CliRunner()
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def test_deeply_nested_input_is_bad_input_not_a_traceback(tmp_path: Path):
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"steps":' + "[" * 100_000 + "]" * 100_000 + "}")
+    result = run("tools", str(deep))
+    assert result.exit_code == 2
+    assert "nested too deeply" in result.output and "Traceback" not in result.output
+
+
+def test_a_toolscope_bug_has_its_own_exit_code(monkeypatch: pytest.MonkeyPatch):
+    from toolscope.core.agentworks import subject
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(subject.AgentWorksSubject, "evaluate", broken)
+    result = run("tools", str(SEED / "step_config.json"))
+    assert result.exit_code == EXIT_INTERNAL
+    assert "toolscope bug" in result.output
+
+
+def test_names_with_newlines_and_bidi_overrides_stay_on_one_line(tmp_path: Path):
+    (tmp_path / "toolscope.registry.json").write_text(json.dumps({"mcp_servers": {"srv": ["fake\nrow", "abc\u202edef"]}}))
+    (tmp_path / "step.json").write_text(json.dumps({"id": "s", "agent_configs": {}}))
+    output = run("tools", str(tmp_path / "step.json")).output
+    assert "fake\\nrow" in output and "abc\\u202edef" in output and "\u202e" not in output
+
+
+def test_checklist_does_not_say_no_mode_when_the_current_mode_allows_it():
+    result = run("explain", str(SEED / "steps.json"), "get_pulse_module_state", "--step", "pulse-monitor",
+                 "--mode", "build", "--json")
+    evidence = json.loads(result.stdout)["checklist"][1]["evidence"]
+    assert not any("no mode at all" in e for e in evidence)
+
+
+def test_suggested_check_command_runs_as_printed():
+    data = json.loads(run("explain", str(SEED / "steps.json"), "notify_user", "--step", "triage",
+                          "--mode", "run", "--json").stdout)
+    command = data["checklist"][3]["evidence"][0]
+    assert command == "toolscope check steps.json --step triage --mode run --expect visible:notify_user"
+    args = command.split()[2:]
+    args[0] = str(SEED / "steps.json")
+    assert run("check", *args).exit_code == 1  # runs (exit 1: notify_user is hidden), not a usage error
+
+
+def test_single_mode_without_default_is_used(tmp_path: Path):
+    (tmp_path / "toolscope.registry.json").write_text(json.dumps({
+        "custom_tools": {"human_tools": ["notify_user"]}, "modes": {"lists": {"build": ["notify_user"]}}}))
+    (tmp_path / "step.json").write_text(json.dumps({"id": "s", "agent_configs": {}}))
+    assert run("explain", str(tmp_path / "step.json"), "notify_user").exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("registry", "expected"),
+    [
+        ({"modes": {"groups": {"g": ["@g"]}, "lists": {"build": ["@g"]}}}, "modes.groups.g[0]"),
+        ({"custom_tools": {"a": {"alias_of": ["b"]}, "b": {"alias_of": ["a"]}}}, "is itself an alias"),
+        ({"modes": {"lists": {"Build": [], "build": []}}}, "differ only in case"),
+        ({"modes": {"lists": {"build": []}, "aliases": {"B": "build", "b": "build"}}}, "aliases ignore case"),
+    ],
+)
+def test_registry_contradictions(tmp_path: Path, registry: dict, expected: str):
+    (tmp_path / "toolscope.registry.json").write_text(json.dumps(registry))
+    (tmp_path / "step.json").write_text(json.dumps({"id": "s", "agent_configs": {}}))
+    result = run("tools", str(tmp_path / "step.json"))
+    assert result.exit_code == 2 and "contradicts itself" in result.output and expected in result.output
+
+
+def test_registry_type_errors_name_the_document_path_without_internals(tmp_path: Path):
+    (tmp_path / "toolscope.registry.json").write_text(json.dumps({"mcp_servers": {"github": ["a", 3], "x": 5}}))
+    (tmp_path / "step.json").write_text(json.dumps({"id": "s", "agent_configs": {}}))
+    output = run("tools", str(tmp_path / "step.json")).output
+    assert "mcp_servers.github.tools[1]" in output
+    assert "McpServer" not in output and "tuple[" not in output
+
+
+def test_aliases_of_one_mode_are_checked_once():
+    data = json.loads(run("check", str(SEED / "step_config.json"), "--mode", "build", "--mode", "Builder",
+                          "--expect", "visible:notify_user", "--json").stdout)
+    assert data["modes"] == ["build"]
+    assert sum(f["kind"] == "expectation_failed" for f in data["findings"]) == 1
