@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
-from toolscope.core.agentworks.tool_filter import quote
+from toolscope.core.agentworks.filter_decisions import quote
 
 __all__ = [
     "CODE_CATEGORY_WILDCARD",

@@ -163,7 +163,6 @@ class StepPipeline:
         gates_mcp = bool(table and table.applies_to_mcp)
         tools = self.universe.tools
         rows: list[tuple[Stage, ...]] = [()] * len(tools)
-        should_include = self.filter.should_include_tool
         package_plan = self.filter.package_plan
         decide_specific = self.filter.decide_specific
         normalized = self.universe.normalized_names

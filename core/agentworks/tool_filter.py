@@ -29,10 +29,27 @@ call is a couple of dict lookups; only packages with specific entries look at th
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from toolscope.core.agentworks.filter_decisions import (
+    CODE_DEFAULT_INCLUDE,
+    CODE_NO_FILTERING,
+    CODE_SELECTED_SERVER,
+    CODE_SERVER_NOT_SELECTED,
+    CODE_SERVERS_UNRESTRICTED,
+    CODE_SPECIFIC_ENTRIES,
+    CODE_SPECIFIC_MATCH,
+    CODE_SPECIFIC_MISS,
+    CODE_STRICT_EXCLUDE,
+    CODE_SYSTEM_CATEGORY,
+    CODE_VIRTUAL,
+    CODE_WILDCARD,
+    FIELD_SELECTED_SERVERS,
+    FIELD_SELECTED_TOOLS,
+    FilterDecision,
+    quote,
+)
+from toolscope.core.agentworks.filter_decisions import quote_list as _quote_list
 from toolscope.core.agentworks.names import (
     DEFAULT_SYSTEM_CATEGORY_BASES,
     normalize_server_name,
@@ -59,51 +76,6 @@ __all__ = [
     "ToolFilter",
     "quote",
 ]
-
-CODE_VIRTUAL = "virtual"
-CODE_NO_FILTERING = "no_filtering"
-CODE_SYSTEM_CATEGORY = "system_category"
-CODE_WILDCARD = "wildcard"
-CODE_SPECIFIC_MATCH = "specific_match"
-CODE_SPECIFIC_MISS = "specific_miss"
-CODE_SELECTED_SERVER = "selected_server"
-CODE_SERVER_NOT_SELECTED = "server_not_selected"
-CODE_STRICT_EXCLUDE = "strict_exclude"
-CODE_DEFAULT_INCLUDE = "default_include"
-# should_include_server only
-CODE_SPECIFIC_ENTRIES = "specific_entries"
-CODE_SERVERS_UNRESTRICTED = "servers_unrestricted"
-
-FIELD_SELECTED_TOOLS = "selected_tools"
-FIELD_SELECTED_SERVERS = "selected_servers"
-
-
-def quote(text: str) -> str:
-    """Quote untrusted text for a reason sentence: double quotes, escapes visible.
-
-    JSON string syntax keeps trailing spaces visible (``"tavily:* "``) and escapes quotes,
-    backslashes and control characters, so the sentence never carries raw terminal codes.
-    """
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _quote_list(items: Sequence[str], limit: int = 8) -> str:
-    shown = ", ".join(quote(item) for item in items[:limit])
-    if len(items) > limit:
-        shown += f", … ({len(items) - limit} more)"
-    return f"[{shown}]"
-
-
-@dataclass(frozen=True, slots=True)
-class FilterDecision:
-    """One answer of the filter: include or not, which rule, and which entry decided."""
-
-    include: bool
-    code: str
-    reason: str
-    entry: str | None = None
-    field: str | None = None
-
 
 # Step-5 plan of a package: (normalized package + ":", raw package + ":", miss decision).
 _SpecificPlan = tuple[str, str, FilterDecision]
