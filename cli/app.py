@@ -49,6 +49,7 @@ def _register_commands() -> None:
         check,
         discover,
         explain,
+        filter,
         inspect,
         report,
         step,
