@@ -22,27 +22,33 @@ def discover_command(
     output: Annotated[
         Optional[Path], typer.Option("--output", "-o", help="Write a snapshot (JSON) for offline use with --snapshot.")
     ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing snapshot file (never an input file).")] = False,
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds each server gets to start and list its tools.")] = 10.0,
     as_json: JsonOpt = False,
 ) -> None:
     """Connect to every configured MCP server in parallel and list its tools.
 
-    Exit 0 when every server connected, 1 when some failed, 2 for bad input.
+    Exit 0 when every server connected, 1 when some failed, 2 for bad input. The snapshot
+    (-o) is written atomically; an existing file is replaced only with --force, and an
+    input file (the config or its _user.json) never.
     """
     from toolscope.core.mcp.config import load_config
     from toolscope.core.mcp.discovery import discover_sync
     from toolscope.core.mcp.snapshot import snapshot_to_json, write_snapshot
+    from toolscope.core.report.writer import STDOUT, check_output
 
     if not timeout > 0:
         raise InputError("--timeout", f"must be a positive number of seconds (got {timeout:g})")
     config = load_config(mcp_config)
     if output is not None:
-        # Checked before connecting, so a wrong -o costs nothing; checked again when writing.
-        for input_path in config.input_paths:
-            if output.resolve() == input_path.resolve():
-                raise InputError(str(output), "refusing to overwrite an input file with the snapshot")
+        if str(output) == STDOUT:
+            raise InputError("--output", "a snapshot is written to a file; use --json to print it")
+        # Checked before connecting, so a wrong -o costs nothing; checked again when writing
+        # (the file may have appeared while the servers were starting).
+        check_output(str(output), force=force, inputs=config.input_paths, what="the snapshot")
     result = discover_sync(config, timeout)
     if output is not None:
+        check_output(str(output), force=force, inputs=config.input_paths, what="the snapshot")
         write_snapshot(result, output, protect=config.input_paths)
     if as_json:
         print_json(snapshot_to_json(result))

@@ -1,29 +1,57 @@
 """Keep secrets from MCP configs out of every output, snapshot and report.
 
-What counts as a secret:
+This module is toolscope's one implementation of "what is a secret and how is it masked";
+discovery, snapshots and reports all use it.
+
+What counts as a secret value (``collect_secrets`` for parsed files, ``secret_values``
+for one server):
 
 * every value of a server's ``env`` and ``headers``;
 * anything stored under a key matching ``token|key|secret|passw|auth|credential|cookie``
-  (case-insensitive; so also ``password``, ``authorization``, ``api_key``), wherever it appears (extra config keys, URL query);
-* a command-line argument following such a flag (``--api-key X``) or attached to it
-  (``--api-key=X``);
-* userinfo in URLs (``https://user:pass@host``).
+  (case-insensitive; so also ``password``, ``authorization``, ``api_key``), wherever it
+  appears (extra config keys, URL query);
+* in ``args``: the argument after such a flag (``--api-key X``), the value attached to it
+  (``--api-key=X``, ``GITHUB_TOKEN=X``, ``Authorization: Bearer X``), and the token of
+  ``Bearer <token>`` / ``Basic <token>`` anywhere in an argument;
+* userinfo and secret-keyed query values of URLs (``https://user:pass@host/?token=X``).
 
-Redacted values show as ``***``. ``scrub()`` also removes the literal secret values from
-free text a server produced (stderr tails, error messages, tool descriptions): only values
-of 4+ characters, so ``DEBUG=1`` does not turn every ``1`` into ``***``.
+A value like ``Bearer abc…`` also contributes its last word (the token alone).
+
+How they are masked (``***``) depends on where they would appear:
+
+* **Structured places** — a launch command line, an ``env`` or ``headers`` map, a URL:
+  always masked, whatever the value looks like (``redact_args``, ``redact_mapping``,
+  ``redact_url``). An argument *equal* to any known secret value is masked whole.
+* **Free text** — tool descriptions, error messages, stderr tails, report sentences:
+  ``scrub`` replaces only values that *look like secrets* (``looks_secret``: 8+
+  characters and not a plain word — they contain a digit, mix upper and lower case,
+  contain a non-alphanumeric character, or are 16+ characters long). An env value such as
+  ``MODE=build`` or ``LEVEL=time`` is not a credential, and replacing every ``time`` in a
+  report would destroy tool names and sentences without hiding anything.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 MASK = "***"
 SECRET_KEY = re.compile(r"token|key|secret|passw|auth|credential|cookie", re.IGNORECASE)
-_MIN_SCRUB = 4
+# Mappings of an MCP server config whose every value is a secret.
+SECRET_CONTAINERS = frozenset({"env", "headers"})
+# Free-text scrubbing: shorter values are ordinary words far more often than credentials.
+MIN_SCRUB_LENGTH = 8
+# A value this long is scrubbed even when it is lowercase letters only.
+LONG_SECRET_LENGTH = 16
+
+# "Bearer <token>" / "Basic <token>": the scheme stays, the token is masked.
+_AUTH_SCHEME = re.compile(r"\b(bearer|basic)(\s+)([^\s\"',;]+)", re.IGNORECASE)
+_AUTH_WORDS = {"bearer", "basic"}
+# NAME=VALUE or NAME: VALUE in one argument (--api-key=X, GITHUB_TOKEN=X, "Authorization: Bearer X").
+_ASSIGNMENT = re.compile(r"^(-*[A-Za-z_][\w.-]*)(\s*[=:]\s*)(.+)$", re.DOTALL)
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
 
 def is_secret_key(key: str) -> bool:
@@ -31,53 +59,122 @@ def is_secret_key(key: str) -> bool:
     return bool(SECRET_KEY.search(key))
 
 
+def looks_secret(value: str) -> bool:
+    """True when a value is credential-like enough to be scrubbed from free text.
+
+    8+ characters and not a plain word: a digit, upper and lower case mixed, a
+    non-alphanumeric character, or 16+ characters.
+    """
+    if len(value) < MIN_SCRUB_LENGTH:
+        return False
+    return (
+        len(value) >= LONG_SECRET_LENGTH
+        or any(c.isdigit() for c in value)
+        or not value.isalnum()
+        or (any(c.isupper() for c in value) and any(c.islower() for c in value))
+    )
+
+
+def _with_token(value: str) -> set[str]:
+    # "Bearer abc…" → also "abc…", so text quoting just the token is caught.
+    parts = value.split()
+    return {value, parts[-1]} if len(parts) > 1 else {value}
+
+
+# -- structured places -------------------------------------------------------------
+
+
 def redact_mapping(values: dict[str, str] | None) -> dict[str, str]:
     """Every value masked (env and headers: all values are secrets)."""
     return {k: MASK for k in (values or {})}
 
 
-def redact_args(args: Iterable[str], secrets: Iterable[str] = ()) -> list[str]:
-    """Mask flag values whose flag name looks secret, and any arg equal to a known secret."""
-    known = {s for s in secrets if s}
-    out: list[str] = []
-    mask_next = False
-    for arg in args:
-        if mask_next:
-            out.append(MASK)
-            mask_next = False
-            continue
-        if arg in known:
-            out.append(MASK)
-            continue
-        if arg.startswith("-"):
-            flag, eq, _value = arg.partition("=")
-            if is_secret_key(flag):
-                if eq:
-                    out.append(f"{flag}={MASK}")
-                else:
-                    out.append(arg)
-                    mask_next = True
-                continue
-        out.append(scrub(arg, known))
-    return out
+def _mask_auth(text: str, found: set[str]) -> str:
+    """Mask the token of every ``Bearer X`` / ``Basic X`` in text, recording X."""
+
+    def repl(match: re.Match[str]) -> str:
+        if match.group(3) != MASK:
+            found.add(match.group(3))
+        return f"{match.group(1)}{match.group(2)}{MASK}"
+
+    return _AUTH_SCHEME.sub(repl, text)
+
+
+def _scan_url(url: str) -> tuple[str, set[str]]:
+    """The URL with userinfo and secret-keyed query values masked, and those values."""
+    found: set[str] = set()
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:
+        return MASK, found
+    netloc = parts.netloc
+    if "@" in netloc:
+        if password:
+            found.add(password)
+        netloc = f"{MASK}@{netloc.rsplit('@', 1)[1]}"
+    query = parts.query
+    if query:
+        pairs = parse_qsl(query, keep_blank_values=True)
+        found.update(v for k, v in pairs if is_secret_key(k) and v)
+        query = urlencode([(k, MASK if is_secret_key(k) else v) for k, v in pairs], safe="*")
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment)), found
 
 
 def redact_url(url: str | None) -> str | None:
     """Mask userinfo and secret-looking query parameters of a URL."""
     if not url:
         return url
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return MASK
-    netloc = parts.netloc
-    if "@" in netloc:
-        netloc = f"{MASK}@{netloc.rsplit('@', 1)[1]}"
-    query = parts.query
-    if query:
-        pairs = parse_qsl(query, keep_blank_values=True)
-        query = urlencode([(k, MASK if is_secret_key(k) else v) for k, v in pairs], safe="*")
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+    return _scan_url(url)[0]
+
+
+def _scan_args(args: Sequence[Any]) -> tuple[list[Any], set[str]]:
+    """The one scan of a command line: (args with secrets masked, the secret values found).
+
+    Non-string items (bad input read from a file) are passed through untouched.
+    """
+    out: list[Any] = []
+    found: set[str] = set()
+    mask_next = False
+    for arg in args:
+        if not isinstance(arg, str):
+            out.append(arg)
+            mask_next = False
+            continue
+        if mask_next:
+            found |= _with_token(arg)
+            out.append(MASK)
+            mask_next = False
+            continue
+        assignment = _ASSIGNMENT.match(arg)
+        if assignment and is_secret_key(assignment.group(1)):
+            found |= _with_token(assignment.group(3))
+            out.append(f"{assignment.group(1)}{assignment.group(2)}{MASK}")
+            continue
+        if (arg.startswith("-") and is_secret_key(arg)) or arg.strip().lower() in _AUTH_WORDS:
+            out.append(arg)  # "--api-key X", "Bearer X": the next argument is the secret
+            mask_next = True
+            continue
+        if _URL.match(arg):
+            masked, in_url = _scan_url(arg)
+            if in_url or "@" in arg:
+                found |= in_url
+                arg = masked
+        out.append(_mask_auth(arg, found))
+    return out, found
+
+
+def redact_args(args: Iterable[str], secrets: Iterable[str] = ()) -> list[str]:
+    """A command line with every secret masked (a structured place: see the module doc).
+
+    Flag values of secret-looking flags, ``Bearer``/``Basic`` tokens, URL credentials, and
+    any argument equal to a known secret are masked; secret-looking values inside other
+    arguments are scrubbed.
+    """
+    known = {s for s in secrets if s}
+    masked, _found = _scan_args(list(args))
+    ordered = scrubbable(known)
+    return [MASK if arg in known else replace_secrets(arg, ordered) for arg in masked]
 
 
 def redact_value(value: Any, key: str = "") -> Any:
@@ -91,44 +188,69 @@ def redact_value(value: Any, key: str = "") -> Any:
     return value
 
 
-def scrub(text: str, secrets: Iterable[str]) -> str:
-    """Replace every known secret value (4+ chars, longest first) occurring in text."""
-    for secret in sorted({s for s in secrets if s and len(s) >= _MIN_SCRUB}, key=len, reverse=True):
+# -- collecting secret values ------------------------------------------------------
+
+
+def _scalar(value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        return None
+    return str(value)
+
+
+def _collect(data: Any, into: set[str], everything: bool = False) -> None:
+    if isinstance(data, dict):
+        for key, value in data.items():
+            name = str(key).lower()
+            text = _scalar(value)
+            if text is not None:
+                if everything or is_secret_key(name):
+                    into.update(_with_token(text))
+                elif name == "url":
+                    into.update(_scan_url(text)[1])
+            elif isinstance(value, list) and name == "args":
+                into.update(_scan_args(value)[1])
+            inner = (name in SECRET_CONTAINERS and isinstance(value, dict)) or (
+                isinstance(value, list) and (everything or is_secret_key(name))
+            )
+            _collect(value, into, everything=inner)
+    elif isinstance(data, list):
+        for item in data:
+            text = _scalar(item)
+            if text is not None:
+                if everything:
+                    into.update(_with_token(text))
+            else:
+                _collect(item, into)
+
+
+def collect_secrets(data: Any) -> set[str]:
+    """Every secret value inside parsed config data (a whole file or one server entry)."""
+    found: set[str] = set()
+    _collect(data, found)
+    return {v for v in found if v}
+
+
+def secret_values(server: Any) -> set[str]:
+    """All secret values of one ``ServerConfig``: env, headers, secret-keyed extras, args, URL."""
+    return collect_secrets(server.model_dump(mode="json", exclude_none=True))
+
+
+# -- free text ---------------------------------------------------------------------
+
+
+def scrubbable(secrets: Iterable[str]) -> tuple[str, ...]:
+    """The values free-text scrubbing replaces: those that ``looks_secret``, longest first."""
+    return tuple(sorted({s for s in secrets if s and looks_secret(s)}, key=lambda s: (-len(s), s)))
+
+
+def replace_secrets(text: str, ordered: Sequence[str]) -> str:
+    """Replace each value of ``ordered`` (from ``scrubbable``) occurring in text by ``***``."""
+    for secret in ordered:
         if secret in text:
             text = text.replace(secret, MASK)
     return text
 
 
-def secret_values(server: Any) -> set[str]:
-    """All secret values of one ``ServerConfig``: env, headers, secret-keyed extras, flag values."""
-    values = set((server.env or {}).values()) | set((server.headers or {}).values())
-    for header in (server.headers or {}).values():
-        # "Bearer abc" → also "abc", so a server echoing just the token is caught.
-        values.update(part for part in header.split() if len(part) >= _MIN_SCRUB)
-    _collect(server.model_extra or {}, "", values)
-    args = list(server.args or [])
-    for i, arg in enumerate(args):
-        if arg.startswith("-"):
-            flag, eq, value = arg.partition("=")
-            if is_secret_key(flag):
-                if eq:
-                    values.add(value)
-                elif i + 1 < len(args):
-                    values.add(args[i + 1])
-    if server.url:
-        parts = urlsplit(server.url)
-        if parts.password:
-            values.add(parts.password)
-        values.update(v for k, v in parse_qsl(parts.query) if is_secret_key(k))
-    return {v for v in values if v}
-
-
-def _collect(value: Any, key: str, into: set[str]) -> None:
-    if isinstance(value, dict):
-        for k, v in value.items():
-            _collect(v, str(k), into)
-    elif isinstance(value, list):
-        for v in value:
-            _collect(v, key, into)
-    elif key and is_secret_key(key) and isinstance(value, str):
-        into.add(value)
+def scrub(text: str, secrets: Iterable[str]) -> str:
+    """Free text with every secret-looking known value replaced by ``***`` (see module doc)."""
+    return replace_secrets(text, scrubbable(secrets))

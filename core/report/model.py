@@ -14,9 +14,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
+from toolscope.core.report.diff import DiffRow, ModeDiff, ModePair, mode_diff, tool_label
 from toolscope.core.report.redaction import Redactor
 from toolscope.core.subject import Subject
 from toolscope.core.verdicts import STAGE_TITLES, Checklist, Finding, ToolVerdict
+
+__all__ = [
+    "DiffRow", "Environment", "FileRef", "ModeDiff", "ModePair", "ModeSection", "Provenance", "ReportData",
+    "Transcript", "Turn", "TurnSide", "build_report", "current_environment", "mode_label", "shown_name", "tool_label",
+]
 
 SCHEMA = "toolscope.report/1"
 _VERDICT_ORDER = {"hidden": 0, "unknown": 1, "visible": 2}
@@ -78,35 +84,6 @@ class ModeSection:
     def hidden(self) -> tuple[ToolVerdict, ...]:
         """Tools that are not visible (hidden or unknown)."""
         return tuple(t for t in self.tools if t.verdict != "visible")
-
-
-@dataclass(frozen=True)
-class DiffRow:
-    """A tool whose verdict is not the same in every mode."""
-
-    tool: str
-    namespace: str
-    verdicts: tuple[str, ...]
-    """One verdict per mode, in ``ModeDiff.modes`` order; ``absent`` when not evaluated."""
-
-
-@dataclass(frozen=True)
-class ModePair:
-    """Visible-set change from one mode to the next."""
-
-    before: str | None
-    after: str | None
-    gained: tuple[str, ...]
-    lost: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class ModeDiff:
-    """How the visible sets differ between the requested modes."""
-
-    modes: tuple[str | None, ...]
-    rows: tuple[DiffRow, ...]
-    pairs: tuple[ModePair, ...]
 
 
 @dataclass(frozen=True)
@@ -199,11 +176,6 @@ def mode_label(mode: str | None) -> str:
     return mode if mode is not None else "(none)"
 
 
-def tool_label(tool: ToolVerdict) -> str:
-    """``namespace:name``, the identity used across modes."""
-    return f"{tool.namespace}:{tool.name}" if tool.namespace else tool.name
-
-
 def shown_name(name: str) -> str:
     """A file name safe to publish: relative names stay as given, absolute ones lose their folders."""
     path = PurePath(name)
@@ -239,25 +211,15 @@ def _sorted_tools(tools: Sequence[ToolVerdict]) -> tuple[ToolVerdict, ...]:
     return tuple(sorted(tools, key=lambda t: _VERDICT_ORDER[t.verdict]))
 
 
-def _mode_diff(sections: Sequence[ModeSection]) -> ModeDiff:
-    modes = tuple(s.mode for s in sections)
-    per_mode = [{tool_label(t): t.verdict for t in s.tools} for s in sections]
-    order: dict[str, str] = {}
+def _public_names(subject: Subject, sections: Sequence[ModeSection]) -> set[str]:
+    # Structural names the report must show as they are: tools, servers/namespaces, modes.
+    names = {mode for mode in subject.mode_names if mode} | set(subject.all_tool_names())
     for section in sections:
+        if section.mode:
+            names.add(section.mode)
         for tool in section.tools:
-            order.setdefault(tool_label(tool), tool.namespace)
-    rows = []
-    for label in sorted(order):
-        verdicts = tuple(m.get(label, "absent") for m in per_mode)
-        if len(set(verdicts)) > 1:
-            name = label[len(order[label]) + 1 :] if order[label] else label
-            rows.append(DiffRow(name, order[label], verdicts))
-    pairs = []
-    for before, after, b_map, a_map in zip(modes, modes[1:], per_mode, per_mode[1:]):
-        b_vis = {k for k, v in b_map.items() if v == "visible"}
-        a_vis = {k for k, v in a_map.items() if v == "visible"}
-        pairs.append(ModePair(before, after, tuple(sorted(a_vis - b_vis)), tuple(sorted(b_vis - a_vis))))
-    return ModeDiff(modes, tuple(rows), tuple(pairs))
+            names.update((tool.name, tool.namespace, tool_label(tool)))
+    return names
 
 
 def build_report(
@@ -274,8 +236,9 @@ def build_report(
     """Build the report for these modes (default: the subject's) and these ``--tool`` names.
 
     ``extra_files`` are (name, sha256) of inputs the subject did not read itself (the
-    script); ``secrets`` are values to mask wherever they appear; ``environment``
-    defaults to the running software (tests pass a fixed one).
+    script); ``secrets`` are values to mask wherever they appear (the rule of
+    ``redaction``: secret-looking values only, never inside tool, namespace or mode
+    names); ``environment`` defaults to the running software (tests pass a fixed one).
     """
     resolved: list[str | None] = []
     for mode in modes or (subject.default_mode,):
@@ -292,7 +255,7 @@ def build_report(
     env = environment or current_environment(loaded.kind)
     files = [FileRef(shown_name(name), digest) for name, digest in loaded.files]
     files += [FileRef(shown_name(name), digest) for name, digest in extra_files if (name, digest) not in loaded.files]
-    redactor = Redactor(secrets)
+    redactor = Redactor(secrets, public=_public_names(subject, sections))
     provenance = Provenance(
         kind=loaded.kind,
         label=loaded.label,
@@ -311,7 +274,7 @@ def build_report(
         sections=tuple(sections),
         findings=tuple(subject.findings(resolved)),
         checklists=checklists,
-        diff=_mode_diff(sections) if len(sections) >= 2 else None,
+        diff=mode_diff(sections) if len(sections) >= 2 else None,
         transcript=transcript,
     )
     scrubbed: ReportData = redactor.deep(report)

@@ -1,12 +1,17 @@
-"""Keep secrets out of reports: values found in the inputs are replaced by ``***``.
+"""Keep secrets out of reports: secret values found in the inputs become ``***``.
 
-A report is meant to be pasted into an issue, so nothing that looks like a credential
-may reach it, whatever part of toolscope quoted it (a rule sentence, a note, a fact).
-The input files are scanned once for secret values — every value of the ``env`` and
-``headers`` of MCP server configs, anything under a key that looks secret (token, key,
-secret, password, authorization, …; the rule of ``core.mcp.redact``), the value after a
-secret-looking command-line flag, and URL passwords — and every string of the report is
-scrubbed of them. Facts whose name looks secret are masked whole.
+A report is meant to be pasted into an issue, so no credential from the inputs may reach
+it, whatever part of toolscope quoted it (a rule sentence, a note, a fact). What is a
+secret and how free text is scrubbed is decided by ``toolscope.core.mcp.redact`` (its
+module doc has the rule); this module only collects the secret values of the input files
+and applies them to every string of a report:
+
+* every string is scrubbed of the secret-looking values (``redact.scrub``'s rule: plain
+  words such as an env value ``build`` or ``time`` are not credentials and stay);
+* names the report must show — tools, servers/namespaces, modes — are public: a value
+  occurring inside one of them is not masked anywhere (masking it elsewhere would hide
+  nothing and garble the sentences that quote the name);
+* facts whose name looks secret are masked whole.
 """
 
 from __future__ import annotations
@@ -15,72 +20,15 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
 
-from toolscope.core.mcp.redact import MASK, is_secret_key, scrub
+from toolscope.core.mcp.redact import MASK, collect_secrets, is_secret_key, replace_secrets, scrubbable
 
-__all__ = ["MASK", "MIN_SECRET_LENGTH", "Redactor", "is_secret_key", "secret_values_in", "secret_values_in_files"]
-
-# Shorter values would blank out ordinary words ("1", "true") all over the report.
-MIN_SECRET_LENGTH = 4
-# Mappings whose every value is a secret in MCP server configs.
-_SECRET_CONTAINERS = {"env", "headers"}
-
-
-def _add(value: str, out: set[str]) -> None:
-    out.add(value)
-    # "Bearer abc…": the credential alone may be quoted elsewhere too.
-    parts = value.split()
-    if len(parts) > 1:
-        out.add(parts[-1])
-
-
-def _scan_args(args: list[Any], out: set[str]) -> None:
-    for index, arg in enumerate(args):
-        if isinstance(arg, str) and arg.startswith("-"):
-            flag, eq, value = arg.partition("=")
-            if is_secret_key(flag):
-                if eq:
-                    _add(value, out)
-                elif index + 1 < len(args) and isinstance(args[index + 1], str):
-                    _add(args[index + 1], out)
-
-
-def _scan_url(url: str, out: set[str]) -> None:
-    try:
-        parts = urlsplit(url)
-        if parts.password:
-            _add(parts.password, out)
-        out.update(v for k, v in parse_qsl(parts.query) if is_secret_key(k) and v)
-    except ValueError:
-        return
-
-
-def _collect(data: Any, out: set[str], everything: bool = False) -> None:
-    if isinstance(data, dict):
-        for key, value in data.items():
-            name = str(key)
-            if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-                if everything or is_secret_key(name):
-                    _add(str(value), out)
-                elif name.lower() == "url" and isinstance(value, str):
-                    _scan_url(value, out)
-            elif isinstance(value, list) and name.lower() == "args":
-                _scan_args(value, out)
-            _collect(value, out, everything=name.lower() in _SECRET_CONTAINERS and isinstance(value, dict))
-    elif isinstance(data, list):
-        for item in data:
-            if everything and isinstance(item, str):
-                _add(item, out)
-            else:
-                _collect(item, out)
+__all__ = ["MASK", "Redactor", "is_secret_key", "secret_values_in", "secret_values_in_files"]
 
 
 def secret_values_in(data: Any) -> set[str]:
-    """Every secret value inside parsed input data (long enough to scrub safely)."""
-    found: set[str] = set()
-    _collect(data, found)
-    return {value for value in found if len(value) >= MIN_SECRET_LENGTH}
+    """The secret values inside parsed input data that free-text scrubbing would mask."""
+    return set(scrubbable(collect_secrets(data)))
 
 
 def secret_values_in_files(paths: Iterable[Path]) -> set[str]:
@@ -101,14 +49,19 @@ def secret_values_in_files(paths: Iterable[Path]) -> set[str]:
 
 
 class Redactor:
-    """Replaces known secret values in strings and masks secret-named facts."""
+    """Replaces known secret values in strings and masks secret-named facts.
 
-    def __init__(self, secrets: Iterable[str] = ()) -> None:
-        self._secrets = {s for s in secrets if len(s) >= MIN_SECRET_LENGTH}
+    ``public`` are the names the report shows as they are (tool, namespace, mode names):
+    a secret value occurring inside one of them is dropped from the values to mask.
+    """
+
+    def __init__(self, secrets: Iterable[str] = (), public: Iterable[str] = ()) -> None:
+        names = [name for name in public if name]
+        self._ordered = tuple(s for s in scrubbable(secrets) if not any(s in name for name in names))
 
     def text(self, value: str) -> str:
         """The string with every known secret value (longest first) replaced by ``***``."""
-        return scrub(value, self._secrets) if self._secrets else value
+        return replace_secrets(value, self._ordered) if self._ordered else value
 
     def pair(self, key: str, value: str) -> tuple[str, str]:
         """A (name, value) fact: the value is masked whole when the name looks secret."""
@@ -116,7 +69,7 @@ class Redactor:
 
     def deep(self, obj: Any) -> Any:
         """A copy of obj (dataclasses, tuples, lists, dicts, strings) with secrets masked."""
-        if not self._secrets:
+        if not self._ordered:
             return obj  # nothing to mask: facts were already handled by pair()
         return self._deep(obj, {})
 

@@ -26,14 +26,18 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def check_output(output: str, *, force: bool, inputs: Iterable[Path] = ()) -> Path | None:
-    """Validate the ``-o`` target; returns its path, or None for stdout. Raises InputError."""
+def check_output(output: str, *, force: bool, inputs: Iterable[Path] = (), what: str = "the report") -> Path | None:
+    """Validate the ``-o`` target; returns its path, or None for stdout. Raises InputError.
+
+    Refused: any input file (even with ``force``), a missing folder, a folder as target,
+    and an existing file unless ``force``. ``what`` names the output in messages.
+    """
     if output == STDOUT:
         return None
     target = Path(output)
     for source in inputs:
         if _same_file(target, source):
-            raise InputError(output, f"is an input file ({source}); refusing to write the report over it")
+            raise InputError(output, f"is an input file ({source}); refusing to overwrite an input file with {what}")
     parent = target.parent
     if not parent.exists():
         raise InputError(output, f"the output folder {str(parent)!r} does not exist")

@@ -104,3 +104,35 @@ def test_user_override_applies_in_cli(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "mcp.json (+ mcp_user.json)" in result.output and "fixed" in result.output
     assert "overridden by mcp_user.json" in result.output
+
+
+def test_bearer_token_in_args_never_in_json(tmp_path: Path) -> None:
+    """``--header "Authorization: Bearer X"`` on a server's command line: X is masked in --json."""
+    config = write_config(tmp_path / "mcp.json", {"down": {
+        "command": str(tmp_path / "no-such-server"),
+        "args": ["--header", "Authorization: Bearer abc123def", "--header", "Proxy: Basic dXNlcjpwYXNz9"],
+    }})
+    result = _invoke(str(config), "--json", "--timeout", "10")
+    assert result.exit_code == 1, result.output
+    launch = json.loads(result.stdout)["servers"][0]["launch"]
+    assert launch["args"] == ["--header", "Authorization: ***", "--header", "Proxy: Basic ***"]
+    assert "abc123def" not in result.stdout and "dXNlcjpwYXNz9" not in result.stdout
+
+
+def test_snapshot_output_refuses_existing_files_unless_force(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "mcp.json", {"a": fixture("--tools", "x")})
+    existing = tmp_path / "step_config.json"
+    existing.write_text('{"keep": true}')
+    refused = _invoke(str(config), "-o", str(existing))
+    assert refused.exit_code == 2 and "already exists" in refused.output and "--force" in refused.output
+    assert existing.read_text() == '{"keep": true}'
+    # --force replaces an existing output file, but never an input file.
+    forced = _invoke(str(config), "-o", str(existing), "--force", "--timeout", "20")
+    assert forced.exit_code == 0, forced.output
+    assert json.loads(existing.read_text())["schema"] == "toolscope.mcp-snapshot/1"
+    before = config.read_text()
+    over_input = _invoke(str(config), "-o", str(config), "--force")
+    assert over_input.exit_code == 2 and "input file" in over_input.output and config.read_text() == before
+    missing = _invoke(str(config), "-o", str(tmp_path / "no" / "such" / "snap.json"))
+    assert missing.exit_code == 2 and "does not exist" in missing.output and "Traceback" not in missing.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mcp.json", "step_config.json"]

@@ -115,3 +115,44 @@ def test_launch_summary_masks_every_secret(tmp_path: Path) -> None:
     assert '"API_TOKEN": "***"' in dumped and '"DEBUG": "***"' in dumped  # all env values masked
     assert "oauth-secret-3" in secret_values(config.servers["s"])  # secret-keyed extras are scrubbed from text
     assert "hdr-secret-5" in secret_values(config.servers["h"])  # "Bearer X" → X too
+
+
+def test_free_text_scrubs_only_secret_looking_values() -> None:
+    """Plain words that happen to be env values (MODE=build, LEVEL=time) survive in free text."""
+    from toolscope.core.mcp.redact import looks_secret
+
+    for plain in ("build", "time", "1", "true", "password", "production"):
+        assert not looks_secret(plain), plain
+    for secret in ("sk-live-0123", "hunter2hunter2", "AbCdEfGhIj", "example-secret-value", "a" * 16):
+        assert looks_secret(secret), secret
+    text = "Get current time in a specific timezone (build 1)"
+    assert scrub(text, {"time", "build", "1"}) == text
+    assert scrub("token sk-live-0123 here", {"sk-live-0123", "time"}) == f"token {MASK} here"
+
+
+def test_bearer_and_basic_tokens_masked_in_args() -> None:
+    args = ["--header", "Authorization: Bearer abc123def", "-H", "X-Trace: Basic dXNlcjpwYXNz", "Bearer", "tok9876",
+            "-e", "GITHUB_TOKEN=ghp_docker1", "https://u:pw-in-url-9@h.example/mcp", "--verbose", "time"]
+    assert redact_args(args, {"time"}) == [
+        "--header", f"Authorization: {MASK}", "-H", f"X-Trace: Basic {MASK}", "Bearer", MASK,
+        "-e", f"GITHUB_TOKEN={MASK}", f"https://{MASK}@h.example/mcp", "--verbose", MASK,  # "time" is a known value
+    ]
+    tokens = {"abc123def", "dXNlcjpwYXNz", "tok9876", "ghp_docker1", "pw-in-url-9"}
+    from toolscope.core.mcp.redact import collect_secrets
+
+    assert tokens <= collect_secrets({"args": args})
+
+
+def test_report_and_discovery_share_one_scanner() -> None:
+    """The report's secret scan is the MCP one: same values from the same server entry."""
+    from toolscope.core.mcp.config import ServerConfig
+    from toolscope.core.mcp.redact import scrubbable
+    from toolscope.core.report.redaction import secret_values_in
+
+    entry = {"command": "srv", "args": ["--api-key", "k-123456789", "--x", "Authorization: Bearer abc123def"],
+             "env": {"MODE": "build", "API_TOKEN": "env-secret-2"}, "oauth": {"client_secret": "oauth-secret-3"},
+             "url": "https://h.example/mcp?token=url-secret-4", "headers": {"Authorization": "Bearer hdr-secret-5"}}
+    from_report = secret_values_in({"mcpServers": {"s": entry}})
+    assert from_report == set(scrubbable(secret_values(ServerConfig.model_validate(entry))))
+    assert {"k-123456789", "abc123def", "env-secret-2", "oauth-secret-3", "url-secret-4", "hdr-secret-5"} <= from_report
+    assert "build" not in from_report

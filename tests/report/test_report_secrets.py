@@ -81,3 +81,29 @@ def test_mcp_server_that_leaks_its_token_end_to_end(tmp_path: Path) -> None:
     # The mcpServers config is an input file too.
     result = CliRunner().invoke(app, ["report", str(tmp_path / "step_config.json"), "-o", str(tmp_path / "mcp.json"), "--force"])
     assert result.exit_code == 2 and "input file" in result.stderr
+
+
+def test_plain_env_values_do_not_mask_ordinary_words(tmp_path: Path) -> None:
+    """Regression: env values "build" and "time" used to turn mode, tool and server names into ***."""
+    repo = Path(__file__).resolve().parents[2]
+    shutil.copytree(repo / "sample_configs/mcp", tmp_path / "mcp")
+    mcp_json = tmp_path / "mcp" / "mcp.json"
+    config = json.loads(mcp_json.read_text())
+    config["mcpServers"]["time"]["env"] = {"MODE": "build", "LEVEL": "time", "TIME_TOKEN": "sk-live-time-0123"}
+    mcp_json.write_text(json.dumps(config))
+    result = CliRunner().invoke(app, ["report", str(tmp_path / "mcp" / "step_config.json"),
+                                      "--snapshot", str(tmp_path / "mcp" / "snapshot.json"), "-f", "md", "-o", "-"])
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    assert "\\*\\*\\*" not in text and "***" not in text
+    assert "Mode build:" in text and "get\\_current\\_time" in text and "| time |" in text
+    assert "sk-live" not in text and "example-secret-value" not in text
+
+
+def test_secrets_inside_public_names_are_not_masked(hostile_subject) -> None:  # noqa: ANN001
+    """A value occurring in a tool, namespace or mode name is shown: masking it would hide nothing."""
+    report = build_report(hostile_subject, ["build"], environment=Environment("t", "3.x"),
+                          secrets=["notify_user", "github", "build", "ghp_SECRETVALUE123"])
+    text = render_markdown(report)
+    assert "notify\\_user" in text and "Mode build" in text and "github" in text
+    assert "ghp_SECRETVALUE123" not in text and "ghp\\_SECRETVALUE123" not in text

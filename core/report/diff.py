@@ -1,0 +1,71 @@
+"""The mode diff of a report: which tools change visibility between the requested modes.
+
+Re-exported by ``toolscope.core.report.model`` (``DiffRow``, ``ModePair``, ``ModeDiff``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from toolscope.core.verdicts import ToolVerdict
+
+if TYPE_CHECKING:  # model imports this module; only the type is needed here
+    from toolscope.core.report.model import ModeSection
+
+
+@dataclass(frozen=True)
+class DiffRow:
+    """A tool whose verdict is not the same in every mode."""
+
+    tool: str
+    namespace: str
+    verdicts: tuple[str, ...]
+    """One verdict per mode, in ``ModeDiff.modes`` order; ``absent`` when not evaluated."""
+
+
+@dataclass(frozen=True)
+class ModePair:
+    """Visible-set change from one mode to the next."""
+
+    before: str | None
+    after: str | None
+    gained: tuple[str, ...]
+    lost: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ModeDiff:
+    """How the visible sets differ between the requested modes."""
+
+    modes: tuple[str | None, ...]
+    rows: tuple[DiffRow, ...]
+    pairs: tuple[ModePair, ...]
+
+
+def tool_label(tool: ToolVerdict) -> str:
+    """``namespace:name``, the identity used across modes."""
+    return f"{tool.namespace}:{tool.name}" if tool.namespace else tool.name
+
+
+def mode_diff(sections: Sequence[ModeSection]) -> ModeDiff:
+    """Rows for tools whose verdict differs between sections, and gained/lost per mode pair."""
+    modes = tuple(s.mode for s in sections)
+    per_mode = [{tool_label(t): t.verdict for t in s.tools} for s in sections]
+    order: dict[str, str] = {}
+    for section in sections:
+        for tool in section.tools:
+            order.setdefault(tool_label(tool), tool.namespace)
+    rows = []
+    for label in sorted(order):
+        verdicts = tuple(m.get(label, "absent") for m in per_mode)
+        if len(set(verdicts)) > 1:
+            name = label[len(order[label]) + 1 :] if order[label] else label
+            rows.append(DiffRow(name, order[label], verdicts))
+    pairs = []
+    for before, after, b_map, a_map in zip(modes, modes[1:], per_mode, per_mode[1:]):
+        b_vis = {k for k, v in b_map.items() if v == "visible"}
+        a_vis = {k for k, v in a_map.items() if v == "visible"}
+        pairs.append(ModePair(before, after, tuple(sorted(a_vis - b_vis)), tuple(sorted(b_vis - a_vis))))
+    return ModeDiff(modes, tuple(rows), tuple(pairs))
