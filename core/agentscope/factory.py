@@ -6,24 +6,33 @@ on ``sys.path``; for the file form, the file's directory is.
 
 Errors, kept apart on purpose (toolscope's bugs never masquerade as the user's):
 
-- module or file not found, attribute missing, not callable, wrong return type →
-  ``InputError`` (exit 2);
+- module or file not found, attribute missing, not callable, a factory that needs
+  arguments, wrong return type → ``InputError`` (exit 2);
 - the user's module raising while it is imported, or the factory raising →
-  ``UserCodeError`` (exit 3) showing their exception type, message, file and line.
+  ``UserCodeError`` (exit 3) showing their exception type, message, file and line. That
+  includes any ``BaseException`` but ``KeyboardInterrupt``: a ``sys.exit(0)`` in their code
+  must not end toolscope with exit 0 and no output (a false green in CI).
+
+While their module is imported and the factory runs, their ``print()`` output goes to
+stderr, so ``--json`` stdout stays a JSON document.
 
 Public API::
 
     load_factory(target: str) -> BuiltToolkit
     parse_target(target: str) -> tuple[str, str]        # (module or file, attribute path)
+    call_factory(func, what, user_root) -> Any           # their exceptions → UserCodeError
+    UserExitError(UserCodeError)                        # their sys.exit(...)
 """
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import importlib
 import importlib.util
 import inspect
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -33,6 +42,31 @@ from toolscope.core.agentscope.spec import BuiltToolkit
 from toolscope.core.errors import InputError, Problem, UserCodeError
 
 EXPECTED = "a Toolkit, or a (Toolkit, AgentState) tuple"
+
+
+class UserExitError(UserCodeError):
+    """The user's code called ``sys.exit`` (raised SystemExit): theirs, exit 3."""
+
+    def render(self) -> str:
+        """Say ``called sys.exit(CODE)`` instead of ``raised SystemExit: CODE``."""
+        text = super().render()
+        code = self.exc.code if isinstance(self.exc, SystemExit) else None
+        raised = f"your code raised {type(self.exc).__name__}: {self.exc}"
+        return text.replace(raised, f"your code called sys.exit({code!r}) (raised SystemExit)", 1)
+
+
+def user_failure(what: str, exc: BaseException, user_root: Path | None) -> UserCodeError:
+    """The UserCodeError for an exception that escaped the user's code."""
+    if isinstance(exc, SystemExit):
+        return UserExitError(what, exc, user_root)
+    return UserCodeError(what, exc, user_root)
+
+
+@contextlib.contextmanager
+def user_code_output() -> Iterator[None]:
+    """Send the user's stdout to stderr while their code runs (keeps ``--json`` clean)."""
+    with contextlib.redirect_stdout(sys.stderr):
+        yield
 
 
 def parse_target(target: str) -> tuple[str, str]:
@@ -57,9 +91,12 @@ def _import_file(path: Path, target: str) -> ModuleType:
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as exc:
+    except KeyboardInterrupt:
         sys.modules.pop(name, None)
-        raise UserCodeError(f"importing {path}", exc, root) from None
+        raise
+    except BaseException as exc:  # SystemExit too: their exit is their failure, not ours
+        sys.modules.pop(name, None)
+        raise user_failure(f"importing {path}", exc, root) from None
     return module
 
 
@@ -81,32 +118,66 @@ def _import_dotted(dotted: str, target: str) -> ModuleType:
                 [Problem("", f"no module named '{exc.name}' (searched the current directory and sys.path)")],
             ) from None
         raise UserCodeError(f"importing {dotted}", exc, Path.cwd()) from None
-    except Exception as exc:
-        raise UserCodeError(f"importing {dotted}", exc, Path.cwd()) from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # SystemExit too (see the module docstring)
+        raise user_failure(f"importing {dotted}", exc, Path.cwd()) from None
 
 
-def _resolve_attr(module: ModuleType, attr: str, target: str) -> Any:
+def _resolve_attr(module: ModuleType, attr: str, target: str, shown: str) -> Any:
+    """Follow ``a.b`` from the module; ``shown`` names the module as the user wrote it."""
     obj: Any = module
+    owner = shown  # not the synthetic module name a file import gets
     for part in attr.split("."):
         if not hasattr(obj, part):
             names = [n for n in dir(obj) if not n.startswith("_")]
             close = difflib.get_close_matches(part, names, n=3)
             hint = f"; did you mean {', '.join(close)}?" if close else ""
-            raise InputError(target, "attribute not found", [Problem("", f"'{part}' is not defined in {getattr(obj, '__name__', attr)}{hint}")])
+            raise InputError(target, "attribute not found", [Problem("", f"'{part}' is not defined in {owner}{hint}")])
         obj = getattr(obj, part)
+        owner = f"{owner}:{part}" if owner == shown else f"{owner}.{part}"
     if not callable(obj):
         raise InputError(target, "not callable", [Problem("", f"'{attr}' is a {type(obj).__name__}, expected a function returning {EXPECTED}")])
+    _check_no_arguments(obj, target)
     return obj
+
+
+def _check_no_arguments(func: Any, target: str) -> None:
+    """InputError when the factory cannot be called without arguments (toolscope passes none).
+
+    Checked before the call, so a signature mismatch is not reported as their code raising
+    TypeError. Callables without an introspectable signature are left to the call.
+    """
+    try:
+        signature = inspect.signature(func)
+    except (TypeError, ValueError):
+        return
+    try:
+        signature.bind()
+    except TypeError:
+        needed = [
+            p.name
+            for p in signature.parameters.values()
+            if p.default is inspect.Parameter.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+        ]
+        raise InputError(
+            target,
+            "the factory needs arguments",
+            [Problem("", f"factory {target} must take no arguments (it requires: {', '.join(needed)}); toolscope calls it as {target.rpartition(':')[2]}()")],
+        ) from None
 
 
 def call_factory(func: Any, what: str, user_root: Path | None) -> Any:
     """Call the user's function (sync or async); their exceptions become UserCodeError."""
     try:
-        result = func()
-        if inspect.isawaitable(result):
-            result = run_sync(result)
-    except Exception as exc:
-        raise UserCodeError(what, exc, user_root) from None
+        with user_code_output():
+            result = func()
+            if inspect.isawaitable(result):
+                result = run_sync(result)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # SystemExit too (see the module docstring)
+        raise user_failure(what, exc, user_root) from None
     return result
 
 
@@ -132,18 +203,20 @@ def load_factory(target: str) -> BuiltToolkit:
     where, attr = parse_target(target)
     if where.endswith(".py") or "/" in where or "\\" in where:
         path = Path(where)
-        module = _import_file(path, target)
+        with user_code_output():
+            module = _import_file(path, target)
         user_root: Path | None = path.resolve().parent
     else:
-        module = _import_dotted(where, target)
+        with user_code_output():
+            module = _import_dotted(where, target)
         user_root = Path.cwd()
-    func = _resolve_attr(module, attr, target)
+    func = _resolve_attr(module, attr, target, where)
     result = call_factory(func, f"toolkit factory {target}", user_root)
     toolkit, state = check_result(result, target)
-    origins = {}
+    origins: dict[tuple[str, str], str] = {}
     group_origins = {}
     for group in toolkit.tool_groups:
         group_origins[group.name] = f"{target}: group '{group.name}'"
         for tool in group.tools:
-            origins.setdefault(tool.name, f"{target}: group '{group.name}'")
+            origins.setdefault((group.name, tool.name), f"{target}: group '{group.name}'")
     return BuiltToolkit(toolkit, state, target, origins, group_origins, f"AgentScope toolkit from {target}")

@@ -56,6 +56,7 @@ class GroupActivationGuard(ToolMiddlewareBase):
         input_kwargs: dict[str, Any],
         next_handler: Callable[..., AsyncGenerator[ToolChunk, None]],
     ) -> AsyncGenerator[ToolChunk, None]:
+        """Plan the call; refuse it (one ERROR chunk, stock tool not run) or run it and report the diff."""
         state = input_kwargs.get(STATE_KWARG)
         requested = {k: v for k, v in input_kwargs.items() if k != STATE_KWARG}
         before = tuple(state.tool_context.activated_groups) if state is not None else ()

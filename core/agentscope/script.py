@@ -23,7 +23,7 @@ Public API::
     load_script(path) -> list[Step]
     parse_script(data, source) -> list[Step]
     CallStep(raw: str, args: dict | None, label: str | None)
-    RegisterGroupStep(group: GroupSpec)
+    RegisterGroupStep(group: GroupSpec, source: str | None = None, position: int | None = None)
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ class CallStep:
     label: str | None = None
 
     def describe(self) -> str:
+        """One line for tables and the timeline: the label, or the raw call."""
         return self.label or f"reset_tools {self.raw}"
 
 
@@ -60,8 +61,13 @@ class RegisterGroupStep:
     """Register a new tool group on the shared toolkit."""
 
     group: GroupSpec
+    source: str | None = None
+    """The script file it came from (named in errors); None for an ad-hoc step."""
+    position: int | None = None
+    """Its index in the script's list (``[0]`` is the first item)."""
 
     def describe(self) -> str:
+        """One line: the group's name and its tools."""
         tools = ", ".join(t.name for t in self.group.tools) or "no tools"
         return f"register group {self.group.name} ({tools})"
 
@@ -106,7 +112,7 @@ def parse_script(data: Any, source: str) -> list[Step]:
             if kind in STEP_KINDS and isinstance(item[kind], dict):
                 if kind == "register_group":
                     group = validate_model(GroupSpec, item[kind], source, "register_group step", prefix=f"{where}.register_group")
-                    steps.append(RegisterGroupStep(group))
+                    steps.append(RegisterGroupStep(group, source=source, position=index))
                 else:
                     call = validate_model(_CallModel, item[kind], source, "call step", prefix=f"{where}.call")
                     if call.tool != META_TOOL:

@@ -7,9 +7,8 @@ as is. The lanes share the toolkit; the session swaps ``toolkit.builtin_meta_too
 between the stock one and a guarded one (built once, with ``groups=toolkit.tool_groups``)
 around each call — AgentScope re-reads that attribute on every lookup.
 
-Token estimate: ``ceil(len(json.dumps(schemas, separators=(",", ":"))) / 4)`` over the
-schemas ``get_tool_schemas`` returns — about four characters of JSON per token, the usual
-rule of thumb for OpenAI-style tokenizers. An estimate, not a tokenizer count.
+Turns (``Turn``, ``LaneTurn``), their JSON and the token estimate live in ``turns.py``
+and are re-exported here.
 
 Replay: ``back()`` undoes the last turn (restores each lane's state from the turn's
 snapshot, and unregisters a group the turn registered); ``forward()`` redoes a recorded
@@ -31,93 +30,17 @@ Public API (async methods for the TUI's event loop; sync wrappers for the CLI)::
 
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from toolscope.core.agentscope.aio import run_sync
 from toolscope.core.agentscope.planner import ActivationPlan
 from toolscope.core.agentscope.script import CallStep, RegisterGroupStep, Step, call_step
 from toolscope.core.agentscope.spec import BuiltToolkit, make_spec_group
+from toolscope.core.agentscope.turns import LANES, Lane, LaneTurn, Turn, estimate_tokens, session_json
 from toolscope.core.errors import InputError, Problem
 
-Lane = Literal["stock", "guarded"]
-LANES: tuple[Lane, ...] = ("stock", "guarded")
-
-
-def estimate_tokens(schemas: list[dict[str, Any]]) -> int:
-    """About four characters of compact JSON per token (see the module docstring)."""
-    return math.ceil(len(json.dumps(schemas, ensure_ascii=False, separators=(",", ":"))) / 4)
-
-
-@dataclass(frozen=True)
-class LaneTurn:
-    """One lane's side of a turn."""
-
-    lane: Lane
-    call: str
-    """The raw argument text sent to reset_tools."""
-    args: dict[str, Any] | None
-    accepted: bool
-    """The ToolResponse's state is success (2.0.6 reports some refusals as success)."""
-    response_state: str
-    response_text: str
-    groups_before: tuple[str, ...]
-    groups_after: tuple[str, ...]
-    visible_tools: tuple[str, ...]
-    token_estimate: int
-    plan: ActivationPlan | None
-    """The guard's plan (guarded lane; None when the guard never ran, e.g. invalid JSON)."""
-    state_before: Any = field(repr=False, compare=False)
-    state_after: Any = field(repr=False, compare=False)
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "call": self.call,
-            "args": self.args,
-            "accepted": self.accepted,
-            "response_state": self.response_state,
-            "response_text": self.response_text,
-            "groups_before": list(self.groups_before),
-            "groups_after": list(self.groups_after),
-            "visible_tools": list(self.visible_tools),
-            "token_estimate": self.token_estimate,
-        }
-        if self.lane == "guarded":
-            out["plan"] = self.plan.to_json() if self.plan else None
-        return out
-
-
-@dataclass(frozen=True)
-class Turn:
-    """One executed step: a call on both lanes, or a group registration."""
-
-    index: int
-    """1-based position in the session."""
-    kind: Literal["call", "register_group"]
-    description: str
-    lanes: dict[str, LaneTurn] = field(default_factory=dict)
-    group: Any = field(default=None, repr=False, compare=False)
-    """The ToolGroup a register_group turn added (re-added on redo)."""
-    group_name: str | None = None
-
-    @property
-    def stock(self) -> LaneTurn | None:
-        return self.lanes.get("stock")
-
-    @property
-    def guarded(self) -> LaneTurn | None:
-        return self.lanes.get("guarded")
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"turn": self.index, "kind": self.kind, "description": self.description}
-        if self.kind == "register_group":
-            out["group"] = self.group_name
-        else:
-            out.update({lane: t.to_json() for lane, t in self.lanes.items()})
-        return out
+__all__ = ["LANES", "Lane", "LaneTurn", "StepSession", "Turn", "estimate_tokens"]
 
 
 class StepSession:
@@ -126,6 +49,7 @@ class StepSession:
     lanes = LANES
 
     def __init__(self, built: BuiltToolkit, steps: Sequence[Step] = ()) -> None:
+        """Two lanes from ``built``'s state; register_group steps are checked now (InputError)."""
         from toolscope.core.agentscope.guard import GroupActivationGuard, build_guarded_meta_tool, known_group_reader
 
         self.built = built
@@ -150,13 +74,17 @@ class StepSession:
         for index, step in enumerate(self.steps):
             if not isinstance(step, RegisterGroupStep):
                 continue
+            # Named like the script's own errors: its file, then the step (1-based) and the
+            # item's place in the document ([0] is the first item).
             where = f"script step {index + 1} (register_group)"
+            item = f"[{step.position if step.position is not None else index}].register_group"
+            source = step.source or ""
             if step.group.name in names:
-                raise InputError(where, f"group '{step.group.name}' already exists", [Problem("name", "AgentScope group names must be unique ('basic' is reserved)")])
+                raise InputError(source, f"{where}: group '{step.group.name}' already exists", [Problem(f"{item}.name", "AgentScope group names must be unique ('basic' is reserved)")])
             try:
                 built[index] = make_spec_group(step.group)
             except ValueError as exc:
-                raise InputError(where, "AgentScope refused the group", [Problem("", f"AgentScope says: {exc}")]) from None
+                raise InputError(source, f"{where}: AgentScope refused the group", [Problem(item, f"AgentScope says: {exc}")]) from None
             names.add(step.group.name)
         return built
 
@@ -172,9 +100,11 @@ class StepSession:
         return self.cursor >= len(self._records) and self._script_pos[-1] >= len(self.steps)
 
     def known_groups(self) -> tuple[str, ...]:
+        """Registered non-basic groups now (script registrations included)."""
         return tuple(g.name for g in self.toolkit.tool_groups if g.name != "basic")
 
     def active_groups(self, lane: str) -> tuple[str, ...]:
+        """The lane's activated_groups now."""
         return tuple(self.states[lane].tool_context.activated_groups)
 
     async def avisible(self, lane: str) -> tuple[tuple[str, ...], int]:
@@ -287,25 +217,21 @@ class StepSession:
 
     # -- sync wrappers (CLI) ---------------------------------------------------
     def call(self, value: str | Mapping[str, Any], label: str | None = None) -> Turn:
+        """Sync ``acall``: an ad-hoc reset_tools call on both lanes."""
         return run_sync(self.acall(value, label))
 
     def forward(self) -> Turn | None:
+        """Sync ``aforward``: redo a turn or run the next script step; None at the end."""
         return run_sync(self.aforward())
 
     def run_all(self) -> list[Turn]:
+        """Sync ``arun_all``: run every remaining step; returns the history."""
         return run_sync(self.arun_all())
 
     def visible(self, lane: str) -> tuple[tuple[str, ...], int]:
+        """Sync ``avisible``: the lane's offered tool names and their token estimate."""
         return run_sync(self.avisible(lane))
 
     def to_json(self) -> dict[str, Any]:
         """Lanes as lists of call turns plus the registration events (``step --json`` body)."""
-        lanes: dict[str, list[dict[str, Any]]] = {lane: [] for lane in LANES}
-        events = []
-        for turn in self.history:
-            if turn.kind == "register_group":
-                events.append({"turn": turn.index, "kind": turn.kind, "group": turn.group_name, "description": turn.description})
-                continue
-            for lane, lane_turn in turn.lanes.items():
-                lanes[lane].append({"turn": turn.index, **lane_turn.to_json()})
-        return {"lanes": lanes, "events": events}
+        return session_json(self.history)

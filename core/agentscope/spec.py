@@ -27,7 +27,10 @@ Format (every key but ``groups`` optional)::
 Each tool becomes a real ``ToolBase`` (``SpecTool``: the declared ``input_schema``,
 ``permission`` decision and ``is_read_only``) whose ``call`` returns the canned ``result``. A group named
 ``basic`` or two groups with one name are refused by AgentScope's own ``Toolkit``; the
-``InputError`` quotes AgentScope's message and says where in the spec the problem is.
+``InputError`` quotes AgentScope's message and says where in the spec the problem is. A
+tool named ``reset_tools`` (AgentScope's meta tool) is refused by validation.
+
+The pydantic models of the format are in ``spec_models.py`` (re-exported here).
 
 Public API::
 
@@ -43,80 +46,24 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
-
+# The document models live in spec_models; re-exported here (their public import path).
+from toolscope.core.agentscope.spec_models import (
+    META_TOOL_NAME,
+    GroupSpec,
+    PermissionsSpec,
+    PermissionWord,
+    ToolkitSpec,
+    ToolSpec,
+)
 from toolscope.core.documents import load_document, validate_model
 from toolscope.core.errors import InputError, Problem
 
-PermissionWord = Literal["allow", "ask", "deny"]
-
-
-class ToolSpec(BaseModel):
-    """One tool: name, description, parameters and its canned behaviour."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    name: str = Field(min_length=1)
-    description: str = ""
-    parameters: dict[str, dict[str, Any]] = Field(default_factory=dict)
-    required: list[str] | None = None
-    read_only: bool = False
-    permission: PermissionWord | None = None
-    result: str | None = None
-
-    def input_schema(self) -> dict[str, Any]:
-        """The JSON Schema object AgentScope validates and offers to the model."""
-        required = (
-            self.required
-            if self.required is not None
-            else [name for name, schema in self.parameters.items() if "default" not in schema]
-        )
-        schema: dict[str, Any] = {"type": "object", "properties": dict(self.parameters)}
-        if required:
-            schema["required"] = list(required)
-        return schema
-
-
-class GroupSpec(BaseModel):
-    """One non-basic tool group."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    name: str = Field(min_length=1)
-    description: str | None = None
-    instructions: str | None = None
-    tools: list[ToolSpec] = Field(default_factory=list)
-
-
-class PermissionsSpec(BaseModel):
-    """Tool-name-level permission rules for the AgentState's PermissionContext."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    allow: list[str] = Field(default_factory=list)
-    deny: list[str] = Field(default_factory=list)
-    ask: list[str] = Field(default_factory=list)
-
-
-class ToolkitSpec(BaseModel):
-    """The whole spec file."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    kind: Literal["toolkit"] | None = None
-    name: str | None = None
-    tools: list[ToolSpec] = Field(default_factory=list)
-    groups: list[GroupSpec] = Field(default_factory=list)
-    initially_active: list[str] = Field(default_factory=list)
-    permissions: PermissionsSpec = Field(default_factory=PermissionsSpec)
-
-    @field_validator("initially_active")
-    @classmethod
-    def _no_duplicates(cls, value: list[str]) -> list[str]:
-        return list(dict.fromkeys(value))
-
+__all__ = [
+    "META_TOOL_NAME", "BuiltToolkit", "GroupSpec", "PermissionWord", "PermissionsSpec", "ToolSpec", "ToolkitSpec",
+    "build_toolkit", "load_spec", "load_toolkit_spec", "make_spec_group", "make_spec_tool",
+]
 
 @dataclass
 class BuiltToolkit:
@@ -128,8 +75,10 @@ class BuiltToolkit:
     """agentscope.state.AgentState (initial activated_groups and permission rules)."""
     source: str
     """The file name (or factory target) as shown to users."""
-    origins: dict[str, str]
-    """tool name → where it is declared, e.g. ``toolkit.yaml: groups[1].tools[0]``."""
+    origins: dict[tuple[str, str], str]
+    """(group, tool name) → where it is declared, e.g. ``toolkit.yaml: groups[1].tools[0]``.
+
+    Keyed by group too: one name can be declared in several groups."""
     group_origins: dict[str, str]
     label: str
 
@@ -254,14 +203,14 @@ def build_toolkit(spec: ToolkitSpec, source: str) -> BuiltToolkit:
     state.tool_context.activated_groups.extend(spec.initially_active)
 
     shown = Path(source).name
-    origins: dict[str, str] = {}
+    origins: dict[tuple[str, str], str] = {}
     for index, tool in enumerate(spec.tools):
-        origins.setdefault(tool.name, f"{shown}: tools[{index}]")
+        origins.setdefault(("basic", tool.name), f"{shown}: tools[{index}]")
     group_origins = {}
     for gi, group in enumerate(spec.groups):
         group_origins[group.name] = f"{shown}: groups[{gi}]"
         for ti, tool in enumerate(group.tools):
-            origins.setdefault(tool.name, f"{shown}: groups[{gi}].tools[{ti}]")
+            origins.setdefault((group.name, tool.name), f"{shown}: groups[{gi}].tools[{ti}]")
     label = f"AgentScope toolkit spec {shown}" + (f" ({spec.name})" if spec.name else "")
     return BuiltToolkit(toolkit, state, source, origins, group_origins, label)
 

@@ -14,6 +14,7 @@ Public API::
     MODES = ("default", "accept_edits", "explore", "bypass", "dont_ask")
     await acollect(toolkit) -> Collected                          # tools by group, MCP outages
     await aevaluate_tools(toolkit, state, mode, origins, collected) -> list[ToolRow]
+        # origins: (group, tool name) -> where declared
     ToolRow(entry, verdict: ToolVerdict, decision_behavior, decision_message, decision_reason)
     activation_call(active, group) -> dict                        # the reset_tools args
 """
@@ -123,7 +124,7 @@ async def aevaluate_tools(
     toolkit: Any,
     state: Any,
     mode: str,
-    origins: dict[str, str],
+    origins: dict[tuple[str, str], str],
     collected: Collected,
 ) -> list[ToolRow]:
     """One ToolRow per registered tool, in group order."""
@@ -160,14 +161,14 @@ async def aevaluate_tools(
     return rows
 
 
-def _registered_stage(entry: ToolEntry, origins: dict[str, str]) -> Stage:
+def _registered_stage(entry: ToolEntry, origins: dict[tuple[str, str], str]) -> Stage:
     if entry.kind == "meta":
         return Stage(
             "registered", True, "meta.armed",
             "AgentScope's meta tool: registered automatically once a non-basic group exists",
             entry=entry.name, source="Toolkit.builtin_meta_tool",
         )
-    source = origins.get(entry.name)
+    source = origins.get((entry.group, entry.name))  # by group: a name can be in several
     where = f"group '{entry.group}'" if entry.group != "basic" else "the basic group"
     via = " (listed live from its MCP client)" if entry.kind == "mcp" else ""
     return Stage("registered", True, "group.member", f"registered in {where}{via}", entry=entry.group, source=source)

@@ -182,3 +182,90 @@ def test_untrusted_names_render_literally(tmp_path) -> None:
     assert result.exit_code == 0, result.output
     assert "[red]evil[/red]" in result.output
     assert "\x1b[31m" not in result.output
+
+
+# -- QA regressions ------------------------------------------------------------------
+
+QA_FACTORY = """
+import sys
+from agentscope.tool import Toolkit, ToolGroup
+
+
+def exits():
+    sys.exit(0)
+
+
+def chatty():
+    print("hello from the factory")
+    return Toolkit(tool_groups=[ToolGroup("web", "Web")])
+
+
+def needs_arg(x):
+    return Toolkit()
+"""
+
+
+def test_factory_sys_exit_is_not_a_false_green(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "fac.py").write_text(QA_FACTORY)
+    result = run("check", "fac.py:exits")
+    assert result.exit_code == 3, result.output
+    assert "your code called sys.exit(0)" in result.output
+    assert "fac.py:7, in exits" in result.output
+
+
+def test_factory_needing_arguments_exits_2(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "fac.py").write_text(QA_FACTORY)
+    result = run("tools", "fac.py:needs_arg")
+    assert result.exit_code == 2, result.output
+    assert "factory fac.py:needs_arg must take no arguments" in result.output
+    result = run("tools", "fac.py:nope")
+    assert result.exit_code == 2 and "'nope' is not defined in fac.py" in result.output
+
+
+def test_factory_print_keeps_json_clean(tmp_path) -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    (tmp_path / "fac.py").write_text(QA_FACTORY)
+    exe = Path(sys.executable).with_name("toolscope")
+    proc = subprocess.run([str(exe), "tools", "fac.py:chatty", "--json"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["schema"].startswith("toolscope.")
+    assert "hello from the factory" in proc.stderr
+
+
+def test_explain_names_the_declaration_of_its_own_group(tmp_path) -> None:
+    spec = tmp_path / "duptool.yaml"
+    spec.write_text(
+        "groups:\n  - name: g\n    description: G\n    tools: [{name: a}]\n"
+        "  - name: h\n    description: H\n    tools: [{name: a}]\n"
+    )
+    result = run("explain", str(spec), "a", "--json")
+    steps = json.loads(result.output)["checklist"]
+    evidence = " ".join(" ".join(s["evidence"]) for s in steps)
+    assert "registered in group 'h'" in evidence
+    assert "declared at duptool.yaml: groups[1].tools[0]" in evidence
+    assert "groups[0].tools[0]" not in evidence
+
+
+def test_groups_option_accepts_basic(samples) -> None:
+    result = run("tools", str(samples / "toolkit.yaml"), "--json", "--groups", "web_search,,basic")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    by_name = {t["tool"]: t for t in data["tools"]}
+    assert by_name["page_fetch"]["first_failing_stage"] is None  # web_search is active
+    # 'basic' is accepted and ignored: it is always active, never in activated_groups.
+    result = run("explain", str(samples / "toolkit.yaml"), "note_write", "--json", "--groups", "basic")
+    assert result.exit_code == 0, result.output
+    assert "activated_groups = []" in result.output
+
+
+def test_register_group_error_names_the_script(samples, tmp_path) -> None:
+    script = tmp_path / "clash.json"
+    script.write_text('[{"web_search": true}, {"register_group": {"name": "web_search", "description": "again"}}]')
+    result = run("step", str(samples / "toolkit.yaml"), "--script", str(script))
+    assert result.exit_code == 2, result.output
+    assert f"error: {script}: script step 2 (register_group): group 'web_search' already exists" in " ".join(result.output.split())

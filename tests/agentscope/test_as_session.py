@@ -234,8 +234,12 @@ def test_register_group_clash_fails_at_load(seed_built) -> None:
     from toolscope.core.agentscope.session import StepSession
 
     steps = parse_script([{"register_group": {"name": "web_search", "description": "again"}}], "s.yaml")
-    with pytest.raises(InputError, match="already exists"):
+    with pytest.raises(InputError) as info:
         StepSession(seed_built, steps)
-    steps = parse_script([{"register_group": {"name": "nodesc"}}], "s.yaml")
-    with pytest.raises(InputError, match="AgentScope refused the group"):
+    assert info.value.render().startswith("s.yaml: script step 1 (register_group): group 'web_search' already exists")
+    assert "[0].register_group.name: AgentScope group names must be unique" in info.value.render()
+    steps = parse_script(["{}", {"register_group": {"name": "nodesc"}}], "s.yaml")
+    with pytest.raises(InputError) as info:
         StepSession(seed_built, steps)
+    assert info.value.render().startswith("s.yaml: script step 2 (register_group): AgentScope refused the group")
+    assert "[1].register_group: AgentScope says:" in info.value.render()

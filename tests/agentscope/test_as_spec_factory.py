@@ -25,7 +25,7 @@ def test_spec_builds_a_real_toolkit(seed_built) -> None:
     assert web.tools[0].input_schema["required"] == ["query"]  # max_results has a default
     assert seed_built.state.tool_context.activated_groups == []
     assert "page_fetch" in seed_built.state.permission_context.allow_rules
-    assert seed_built.origins["page_fetch"] == "toolkit.yaml: groups[0].tools[1]"
+    assert seed_built.origins[("web_search", "page_fetch")] == "toolkit.yaml: groups[0].tools[1]"
 
 
 async def test_spec_tool_runs_and_declares_permission(seed_built) -> None:
@@ -239,3 +239,117 @@ def test_sample_factory(samples) -> None:
     built = load_factory(f"{samples / 'my_agent.py'}:build_toolkit")
     assert [g.name for g in built.toolkit.tool_groups] == ["basic", "web_search", "scraping"]
     assert "page_fetch" in built.state.permission_context.allow_rules
+
+
+# -- QA regressions: exits, prints, names, signatures, reserved names ---------------
+
+QA_FACTORY = """
+import sys
+from agentscope.tool import Toolkit, ToolGroup
+
+
+def exits():
+    sys.exit(0)
+
+
+def raises_exit():
+    raise SystemExit("bye")
+
+
+def chatty():
+    print("hello from the factory")
+    return Toolkit(tool_groups=[ToolGroup("web", "Web")])
+
+
+def needs_arg(x):
+    return Toolkit()
+
+
+def has_default(x=1):
+    return Toolkit()
+"""
+
+
+def test_factory_sys_exit_is_user_code_error(tmp_path) -> None:
+    from toolscope.core.agentscope.factory import load_factory
+
+    path = _write(tmp_path, "agent_exit.py", QA_FACTORY)
+    with pytest.raises(UserCodeError) as info:
+        load_factory(f"{path}:exits")
+    rendered = info.value.render()
+    assert info.value.exit_code == EXIT_USER_CODE
+    line = QA_FACTORY.splitlines().index("    sys.exit(0)") + 1
+    assert "your code called sys.exit(0)" in rendered
+    assert f"(at {path}:{line}, in exits)" in rendered
+    with pytest.raises(UserCodeError, match=r"sys.exit\('bye'\)"):
+        load_factory(f"{path}:raises_exit")
+
+
+def test_module_level_sys_exit_and_base_exceptions(tmp_path) -> None:
+    from toolscope.core.agentscope.factory import load_factory
+
+    path = _write(tmp_path, "agent_exit_on_import.py", "import sys\nsys.exit(2)\n")
+    with pytest.raises(UserCodeError) as info:
+        load_factory(f"{path}:build")
+    assert "your code called sys.exit(2)" in info.value.render() and f"{path}:2" in info.value.render()
+
+    # Any BaseException from their code is theirs, except Ctrl-C.
+    path = _write(tmp_path, "agent_base.py", "class Odd(BaseException):\n    pass\n\ndef build():\n    raise Odd('strange')\n\ndef stop():\n    raise KeyboardInterrupt\n")
+    with pytest.raises(UserCodeError, match="your code raised Odd: strange"):
+        load_factory(f"{path}:build")
+    with pytest.raises(KeyboardInterrupt):
+        load_factory(f"{path}:stop")
+
+
+def test_factory_print_goes_to_stderr(tmp_path, capsys) -> None:
+    from toolscope.core.agentscope.factory import load_factory
+
+    path = _write(tmp_path, "agent_chatty.py", 'print("import-time chatter")\n' + QA_FACTORY)
+    built = load_factory(f"{path}:chatty")
+    assert [g.name for g in built.toolkit.tool_groups] == ["basic", "web"]
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "import-time chatter" in err and "hello from the factory" in err
+
+
+def test_factory_attribute_missing_names_the_file(tmp_path, monkeypatch) -> None:
+    from toolscope.core.agentscope.factory import load_factory
+
+    _write(tmp_path, "fac.py", QA_FACTORY)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InputError) as info:
+        load_factory("fac.py:nope")
+    rendered = info.value.render()
+    assert "'nope' is not defined in fac.py" in rendered
+    assert "toolscope_user_" not in rendered
+
+
+def test_factory_needing_arguments_is_bad_input(tmp_path) -> None:
+    from toolscope.core.agentscope.factory import load_factory
+
+    path = _write(tmp_path, "agent_args.py", QA_FACTORY)
+    with pytest.raises(InputError) as info:
+        load_factory(f"{path}:needs_arg")
+    assert info.value.exit_code == EXIT_BAD_INPUT
+    assert f"factory {path}:needs_arg must take no arguments" in info.value.render()
+    assert "x" in info.value.render()
+    load_factory(f"{path}:has_default")  # a default is fine: it can be called with none
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("tools:\n  - {name: reset_tools}\n", "tools[0].name"),
+        ("groups:\n  - name: g\n    description: G\n    tools: [{name: a}, {name: reset_tools}]\n", "groups[0].tools[1].name"),
+    ],
+)
+def test_spec_rejects_reset_tools_as_a_tool_name(tmp_path, text, where) -> None:
+    from toolscope.core.agentscope.spec import load_toolkit_spec
+
+    path = _write(tmp_path, "meta.yaml", text)
+    with pytest.raises(InputError) as info:
+        load_toolkit_spec(path)
+    rendered = info.value.render()
+    assert info.value.exit_code == EXIT_BAD_INPUT
+    assert str(path) in rendered
+    assert f"{where}: reset_tools is AgentScope's meta tool name" in rendered

@@ -1,0 +1,114 @@
+"""The ``explain`` checklist of one tool of an AgentScope toolkit: registered, visible,
+callable, name clashes, and the one change that fixes the first failing stage.
+
+Split out of ``subject.py`` (``ToolkitSubject.checklist`` delegates here).
+
+Public API::
+
+    toolkit_checklist(subject: ToolkitSubject, tool: str, mode: str | None) -> Checklist
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from typing import TYPE_CHECKING
+
+from toolscope.core.agentscope.stages import ToolRow, activation_call
+from toolscope.core.verdicts import Checklist, ChecklistStep
+
+if TYPE_CHECKING:
+    from toolscope.core.agentscope.subject import ToolkitSubject
+
+
+def toolkit_checklist(subject: ToolkitSubject, tool: str, mode: str | None) -> Checklist:
+    """Why ``tool`` (or ``group:tool``) passes or fails each stage, and the fix."""
+    mode = subject.resolve_mode(mode) or "default"
+    rows = [r for r in subject.rows(mode) if r.entry.name == tool]
+    if not rows and ":" in tool:
+        group, _, name = tool.partition(":")
+        rows = [r for r in subject.rows(mode) if r.entry.name == name and r.entry.group == group]
+    if not rows:
+        return _unknown_checklist(subject, tool, mode)
+    row = rows[-1]  # AgentScope's later registration wins a name clash
+    entry, verdict = row.entry, row.verdict
+    registered, visible, callable_ = verdict.stages
+    steps = [
+        ChecklistStep(
+            f"Is '{entry.name}' registered in a group of the Toolkit?",
+            "yes",
+            True,
+            tuple(e for e in (registered.rule, registered.source and f"declared at {registered.source}") if e),
+        )
+    ]
+    active = subject.active_groups()
+    if entry.group == "basic":
+        question = "Is its group active? ('basic' is always active)"
+    else:
+        question = f"Is group '{entry.group}' active in the agent state?"
+    steps.append(
+        ChecklistStep(
+            question,
+            {True: "yes", False: "no", None: "unknown"}[visible.passed],
+            visible.passed,
+            (visible.rule, f"state.tool_context.activated_groups = {json.dumps(list(active))}"),
+        )
+    )
+    steps.append(
+        ChecklistStep(
+            f"Does the PermissionEngine allow calling it in mode {mode}?",
+            row.decision_behavior,
+            callable_.passed,
+            tuple(e for e in (callable_.rule, callable_.source) if e),
+        )
+    )
+    if len(rows) > 1:
+        steps.append(
+            ChecklistStep(
+                "Is the name unique across groups?",
+                "no",
+                False,
+                (f"also in group(s): {', '.join(r.entry.group for r in rows[:-1])}; AgentScope keeps the last one registered",),
+            )
+        )
+    return Checklist(tool=tool, mode=mode, verdict=verdict, steps=tuple(steps), fix=_fix(subject, row, mode))
+
+
+def _fix(subject: ToolkitSubject, row: ToolRow, mode: str) -> str | None:
+    """The one change that makes the first failing stage pass."""
+    failing = row.verdict.first_failing
+    if failing is None:
+        return None
+    name = row.entry.name
+    if failing.name == "visible" and failing.passed is False:
+        call = json.dumps(activation_call(subject.active_groups(), row.entry.group))
+        return (
+            f"call reset_tools with {call} (it sets the final state: groups not named are "
+            f"deactivated), or start the agent with '{row.entry.group}' in "
+            f"state.tool_context.activated_groups"
+        )
+    if failing.name == "visible":
+        return f"find why get_tool_schemas does not list '{name}' although its group is active (a tool with the same name in another group?)"
+    reason = row.decision_reason or ""
+    if reason.startswith("Rule"):
+        return f"remove the deny rule for '{name}' from state.permission_context.deny_rules ({failing.source})"
+    if mode == "explore":
+        return f"explore mode only allows read-only tools: use --mode default or accept_edits, or mark '{name}' read-only (is_read_only / read_only: true in a spec)"
+    if mode == "dont_ask":
+        return (
+            f"add an allow rule: PermissionRule(tool_name={name!r}, rule_content=None, behavior=PermissionBehavior.ALLOW, "
+            f"source=...) in state.permission_context.allow_rules (in a spec: permissions: {{allow: [{name}]}})"
+        )
+    return f"'{name}'.check_permissions returns deny: change the tool's permission (a spec's 'permission:')"
+
+
+def _unknown_checklist(subject: ToolkitSubject, tool: str, mode: str) -> Checklist:
+    """The checklist of a name no group registers (did-you-mean, group hint)."""
+    names = subject.all_tool_names()
+    close = tuple(difflib.get_close_matches(tool, names, n=3, cutoff=0.6))
+    evidence = [f"registered tools: {len(names)} in {len(subject.toolkit.tool_groups)} group(s)"]
+    if tool in subject.group_names():
+        evidence.append(f"'{tool}' is a group, not a tool; its tools: " + ", ".join(r.entry.name for r in subject.rows(mode) if r.entry.group == tool))
+    steps = (ChecklistStep(f"Is '{tool}' registered in a group of the Toolkit?", "no", False, tuple(evidence)),)
+    fix = f"register it: await toolkit.add_tool(tool, group_name=...) (in a spec: under 'tools:' or a group's 'tools:')"
+    return Checklist(tool=tool, mode=mode, verdict=None, steps=steps, fix=fix, did_you_mean=close)
