@@ -26,7 +26,11 @@ RegistryOpt = Annotated[
     ),
 ]
 GroupsOpt = Annotated[
-    Optional[str], typer.Option("--groups", help="Toolkits: the active groups, comma-separated (replaces the spec's).")
+    Optional[str],
+    typer.Option(
+        "--groups",
+        help="Toolkits: the active groups, comma-separated (replaces the spec's; basic is always active).",
+    ),
 ]
 SnapshotOpt = Annotated[
     Optional[Path], typer.Option("--snapshot", help="Use a saved MCP discovery snapshot instead of live discovery.")

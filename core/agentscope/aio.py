@@ -42,3 +42,15 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
         coro.close()
         raise RuntimeError("run_sync called from the shared AgentScope loop itself; await the coroutine instead")
     return asyncio.run_coroutine_threadsafe(coro, loop).result()
+
+
+async def on_shared_loop(coro: Coroutine[Any, Any, T]) -> T:
+    """Await ``coro`` on the shared loop from another running loop (the TUI's).
+
+    Toolkits from factories may hold MCP clients connected on the shared loop; their
+    calls must run there, not on the loop of whoever is asking.
+    """
+    loop = background_loop()
+    if asyncio.get_running_loop() is loop:
+        return await coro
+    return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, loop))

@@ -110,5 +110,5 @@ def _unknown_checklist(subject: ToolkitSubject, tool: str, mode: str) -> Checkli
     if tool in subject.group_names():
         evidence.append(f"'{tool}' is a group, not a tool; its tools: " + ", ".join(r.entry.name for r in subject.rows(mode) if r.entry.group == tool))
     steps = (ChecklistStep(f"Is '{tool}' registered in a group of the Toolkit?", "no", False, tuple(evidence)),)
-    fix = f"register it: await toolkit.add_tool(tool, group_name=...) (in a spec: under 'tools:' or a group's 'tools:')"
+    fix = "register it: await toolkit.add_tool(tool, group_name=...) (in a spec: under 'tools:' or a group's 'tools:')"
     return Checklist(tool=tool, mode=mode, verdict=None, steps=steps, fix=fix, did_you_mean=close)

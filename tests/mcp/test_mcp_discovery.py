@@ -12,7 +12,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 from mcpdisc_helpers import children_of, fixture, http_fixture, is_running
 
 from toolscope.core.mcp.config import config_from_dict

@@ -21,6 +21,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Checkbox, Input, Static
 
+from toolscope.core.agentscope.aio import on_shared_loop
 from toolscope.core.errors import ToolscopeError
 from toolscope.core.safe_text import inert
 
@@ -165,13 +166,13 @@ class ActivationView(Vertical):
         from toolscope.core.agentscope.probe import arun_probe
 
         try:
-            self.probe_summary = (await arun_probe()).summary()
+            self.probe_summary = (await on_shared_loop(arun_probe())).summary()
         except Exception as exc:  # noqa: BLE001 - the probe is informative; the view still works
             self.probe_summary = f"probe failed: {type(exc).__name__}: {exc}"
         if self.start_script:
             await self.load_script(self.start_script)
             if self.run_start_script:
-                await self._run(self.session.arun_all())
+                await self._run(on_shared_loop(self.session.arun_all()))
         await self.refresh_lanes()
 
     # -- composer -------------------------------------------------------------------------
@@ -197,11 +198,11 @@ class ActivationView(Vertical):
     async def action_fire(self) -> None:
         """Send the raw text, exactly as typed, to reset_tools on both lanes."""
         raw = self.query_one("#raw", Input).value
-        await self._run(self.session.acall(raw))
+        await self._run(on_shared_loop(self.session.acall(raw)))
 
     async def action_next_step(self) -> None:
         """Redo the next turn or run the next script step."""
-        await self._run(self.session.aforward(), at_end="End of the script.")
+        await self._run(on_shared_loop(self.session.aforward()), at_end="End of the script.")
 
     async def action_previous_step(self) -> None:
         """Undo the last turn: both lanes go back to their state before it."""
@@ -250,7 +251,7 @@ class ActivationView(Vertical):
         history = self.session.history
         turn = history[-1] if history else None
         for lane in self.session.lanes:
-            self._visible[lane] = await self.session.avisible(lane)
+            self._visible[lane] = await on_shared_loop(self.session.avisible(lane))
             probe = self.probe_summary if lane == "stock" else GUARD_SUMMARY
             self.query_one(f"#lane-{lane}", Static).update(
                 lane_text(lane, turn, self.session.active_groups(lane), self._visible[lane], probe)
