@@ -46,4 +46,15 @@ def did_you_mean(
         elif len(wanted) >= 4 and (wanted in form or form in wanted):
             scored.append((max_distance + 1, candidate))
     scored.sort()
-    return tuple(candidate for _, candidate in scored[:limit])
+    found = [candidate for _, candidate in scored[:limit]]
+    if len(found) < limit and len(wanted) >= 4:
+        # Last resort for typos that both add and drop letters ("notfyx" → notify_user).
+        import difflib
+
+        forms: dict[str, list[str]] = {}
+        for candidate in set(candidates):
+            if candidate != name and candidate not in found:
+                forms.setdefault(normalize(candidate), []).append(candidate)
+        for form in difflib.get_close_matches(wanted, list(forms), n=limit - len(found), cutoff=0.55):
+            found.extend(sorted(forms[form]))
+    return tuple(found[:limit])

@@ -37,6 +37,7 @@ def build_checklist(
         return _unknown(pipeline, tool, mode, verdicts)
     # With duplicates, explain the copy that is most visible (first server wins).
     verdict = sorted(matches, key=lambda v: {"visible": 0, "unknown": 1, "hidden": 2}[v.verdict])[0]
+    verdict = pipeline.with_denial_text(verdict, mode)
     registered, allowed, discoverable, callable_ = verdict.stages
     steps = [
         ChecklistStep(

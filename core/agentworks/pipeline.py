@@ -15,7 +15,7 @@ rule), which is what keeps a 50,000-tool universe fast.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from toolscope.core.agentworks.custom_filter import CustomDecision, filter_custom_tools
 from toolscope.core.agentworks.profile import EnabledEntry
@@ -23,7 +23,10 @@ from toolscope.core.agentworks.registry import DenialTexts
 from toolscope.core.agentworks.step_config import LoadedStep
 from toolscope.core.agentworks.tool_filter import DEFAULT_SYSTEM_CATEGORY_BASES, FilterDecision, ToolFilter
 from toolscope.core.agentworks.universe import ToolEntry, Universe
-from toolscope.core.verdicts import Stage, VerdictList
+from toolscope.core.verdicts import Stage, ToolVerdict, VerdictList
+
+DENIED_RULE = ("a call is refused: the execution gate (CallCustomToolWithSession) answers tools outside "
+               "the allow-list with the era's denial text (registry denial_texts.execution)")
 
 
 @dataclass(frozen=True)
@@ -233,11 +236,11 @@ class StepPipeline:
             allow = Stage("allow_listed", True, "mode.mcp_not_gated",
                           f"MCP tools are not gated by the workshop-mode allow-list ({src}: modes.applies_to_mcp is false)", source=src)
         elif label is not None:
-            allow = Stage("allow_listed", True, "mode.listed", f"allowed by {label} ({src})", entry=tool.name, source=src)
+            allow = Stage("allow_listed", True, "mode.listed", f"allowed by {label} ({src})", source=src)
         else:
             allow = Stage("allow_listed", False, "mode.not_listed",
                           f'not in the system slice nor in mode "{mode}"\'s list ({src}: modes.system, modes.lists.{mode})',
-                          entry=tool.name, source=src)
+                          source=src)
         return (allow, self._discoverable(tool, reg, allow, server_ok), self._callable(tool, reg, allow, mode))
 
     def _discoverable(self, tool: ToolEntry, reg: Stage, allow: Stage, server_ok: bool | None) -> Stage:
@@ -284,12 +287,19 @@ class StepPipeline:
             return Stage("callable", True, "execution.virtual_not_gated", "virtual tool calls are not gated by the allow-list")
         if allow.passed:
             return Stage("callable", True, "execution.allowed", "the execution gate (CallCustomToolWithSession) lets it through")
-        # The rule quotes the era's text as its template ({tool} stays a placeholder), so
-        # that every denied tool shares one Stage; `denial()` gives the exact text for one tool.
-        return Stage("callable", False, "execution.denied",
-                     "a call is refused with the era's denial text (denial_texts.execution): "
-                     f"{self.denial('{tool}', mode)}")
+        # Shared by every denied tool (no tool name in it); `denial()` gives the exact text
+        # for one tool, and `with_denial_text()` puts it into a single tool's stage.
+        return Stage("callable", False, "execution.denied", DENIED_RULE)
 
     def denial(self, tool: str, mode: str | None) -> str:
         """The era's execution denial text for this tool."""
         return self.denial_texts.execution.replace("{tool}", tool).replace("{mode}", mode or "")
+
+    def with_denial_text(self, verdict: ToolVerdict, mode: str | None) -> ToolVerdict:
+        """The verdict with its callable stage quoting the exact denial text (for one tool's explanation)."""
+        stages = tuple(
+            replace(stage, rule=f"a call is refused with: {self.denial(verdict.name, mode)}")
+            if stage.code == "execution.denied" else stage
+            for stage in verdict.stages
+        )
+        return replace(verdict, stages=stages)

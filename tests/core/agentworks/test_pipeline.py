@@ -205,3 +205,26 @@ def test_stage_objects_are_shared_between_tools_decided_by_the_same_rule():
     subject = load_agentworks_subject(SAMPLES / "realistic" / "step_config.json", step="collect-issues")
     tools = [t for t in subject.evaluate("workshop").tools if t.namespace == "slack"]
     assert len({id(t.stages) for t in tools}) == 1
+
+
+def test_shared_stages_never_name_another_tool():
+    """Stages shared between tools carry no per-tool entry or text (QA: notify_user showed entry read_image)."""
+    subject = load_agentworks_subject(SEED / "step_config.json")
+    for tool in subject.evaluate("run").tools:
+        for s in tool.stages[1:]:
+            assert s.entry is None or s.entry != tool.name or s.name == "registered", (tool.name, s)
+            other_names = {t.name for t in subject.evaluate("run").tools} - {tool.name}
+            assert s.entry not in other_names, (tool.name, s)
+
+
+def test_explain_quotes_the_exact_denial_text_for_the_tool():
+    subject = load_agentworks_subject(SEED / "step_config.json")
+    callable_ = subject.checklist("notify_user", "run").verdict.stage("callable")
+    assert callable_.rule == 'a call is refused with: tool "notify_user" is not available in the current workshop mode'
+    shared = verdict(subject, "run", "notify_user").stage("callable")
+    assert "notify_user" not in shared.rule and "{tool}" not in shared.rule
+
+
+def test_did_you_mean_survives_added_and_dropped_letters():
+    subject = load_agentworks_subject(SEED / "step_config.json")
+    assert "notify_user" in subject.checklist("notfyx", "build").did_you_mean
