@@ -57,7 +57,7 @@ def open_subject(
     """Load CONFIG as a Subject; options that don't apply to its kind are rejected."""
     kind = detect_kind(target)
     if kind == "step_config":
-        if groups:
+        if groups is not None:
             raise InputError("--groups", "applies to AgentScope toolkits, not step configs")
         from toolscope.core.agentworks.subject import load_agentworks_subject
 
@@ -68,6 +68,8 @@ def open_subject(
         raise InputError("--step", "applies to AgentWorks step configs, not toolkits")
     if registry is not None:
         raise InputError("--registry", "applies to AgentWorks step configs, not toolkits")
+    if snapshot is not None:
+        raise InputError("--snapshot", "applies to AgentWorks step configs whose registry has mcp_config, not toolkits")
     from toolscope.core.agentscope.subject import load_toolkit_subject
 
     return load_toolkit_subject(target, kind=kind, groups=groups)

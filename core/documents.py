@@ -88,14 +88,31 @@ def _parse_unknown_suffix(text: str, source: str) -> Any:
         raise
 
 
+class _DuplicateKey(Exception):
+    pass
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # json.loads keeps the last of two equal keys without a word; a config where the same
+    # key appears twice almost always hides a mistake, so say so.
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
 def parse_json(text: str, source: str) -> Any:
     """Parse JSON text; a syntax error becomes an InputError with line:column."""
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
     except json.JSONDecodeError as exc:
         raise InputError(
             source, "invalid JSON", [Problem(f"line {exc.lineno}, column {exc.colno}", exc.msg)]
         ) from None
+    except _DuplicateKey as exc:
+        raise InputError(source, "invalid JSON", [Problem("", f"key {str(exc)!r} appears twice in one object")]) from None
 
 
 def parse_yaml(text: str, source: str) -> Any:
@@ -103,7 +120,7 @@ def parse_yaml(text: str, source: str) -> Any:
     import yaml  # deferred: only YAML inputs pay for it
 
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_strict_loader())  # noqa: S506 - a SafeLoader subclass
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
@@ -111,6 +128,30 @@ def parse_yaml(text: str, source: str) -> Any:
         raise InputError(source, "invalid YAML", [Problem(where, what)]) from None
     except yaml.YAMLError as exc:
         raise InputError(source, "invalid YAML", [Problem("", str(exc))]) from None
+
+
+_STRICT_LOADER = None
+
+
+def _strict_loader():  # type: ignore[no-untyped-def]
+    """yaml.SafeLoader that rejects a key repeated in one mapping (with its line and column)."""
+    global _STRICT_LOADER
+    if _STRICT_LOADER is None:
+        import yaml
+
+        class StrictSafeLoader(yaml.SafeLoader):
+            def construct_mapping(self, node, deep=False):  # type: ignore[no-untyped-def]
+                seen = set()
+                for key_node, _ in node.value:
+                    key = self.construct_object(key_node, deep=deep)
+                    if isinstance(key, (str, int, float, bool)) and key in seen:
+                        raise yaml.constructor.ConstructorError(
+                            None, None, f"key {key!r} appears twice in one mapping", key_node.start_mark)
+                    seen.add(key)
+                return super().construct_mapping(node, deep=deep)
+
+        _STRICT_LOADER = StrictSafeLoader
+    return _STRICT_LOADER
 
 
 def format_location(loc: Sequence[int | str], prefix: str = "") -> str:

@@ -100,3 +100,18 @@ def test_aliases_of_one_mode_are_checked_once():
                           "--expect", "visible:notify_user", "--json").stdout)
     assert data["modes"] == ["build"]
     assert sum(f["kind"] == "expectation_failed" for f in data["findings"]) == 1
+
+
+def test_duplicate_keys_are_reported_with_where(tmp_path: Path):
+    (tmp_path / "dup.json").write_text('{"id": "a", "id": "b"}')
+    result = run("tools", str(tmp_path / "dup.json"))
+    assert result.exit_code == 2 and "key 'id' appears twice" in result.output
+    (tmp_path / "dup.yaml").write_text("id: a\nagent_configs: {}\nid: b\n")
+    result = run("tools", str(tmp_path / "dup.yaml"), "--registry", str(SEED / "toolscope.registry.yaml"))
+    assert result.exit_code == 2 and "line 3, column 1" in result.output
+
+
+def test_options_of_the_other_input_kind_are_rejected():
+    assert "applies to AgentScope toolkits" in run("tools", str(SEED / "step_config.json"), "--groups", "").output
+    toolkit = str(SAMPLES / "agentscope" / "toolkit.yaml")
+    assert run("tools", toolkit, "--snapshot", "x.json").exit_code == 2
