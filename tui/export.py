@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+import os
+import tempfile
 from pathlib import Path
 
 from toolscope.core.report.markdown import md
 from toolscope.core.verdicts import STAGE_TITLES, Checklist, Evaluation, ToolVerdict
 
 SYMBOL = {True: "pass", False: "FAIL", None: "unknown"}
+
+
 @dataclass(frozen=True)
 class ExportPaths:
     """Where an export was written."""
@@ -101,8 +105,48 @@ def checklist_markdown(evaluation: Evaluation, mode: str | None, checklist: Chec
     return "\n".join(lines) + "\n"
 
 
-def write_markdown(directory: Path, stem: str, markdown: str) -> Path:
-    """Write the Markdown next to the screenshot; never overwrites an input file."""
-    path = directory / f"{stem}.md"
-    path.write_text(markdown, encoding="utf-8")
-    return path
+def _write_new(path: Path, text: str) -> None:
+    """Write ``path`` atomically and only if it does not exist (FileExistsError otherwise).
+
+    The text goes to a temporary file in the same directory first, so a reader never sees
+    half a file; ``os.link`` then publishes it and fails if the name was taken meanwhile.
+    """
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            raise  # the name is taken: the caller moves on to the next suffix
+        except OSError:
+            # No hard links on this file system: check, then replace (a small race remains).
+            if path.exists():
+                raise FileExistsError(path) from None
+            os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+
+
+def write_export(directory: Path, stem: str, svg: str, markdown: str) -> ExportPaths:
+    """Write ``stem.svg`` and ``stem.md``; never overwrites: ``stem-2``, ``stem-3``… instead.
+
+    Both files share the suffix, so a screenshot and its report always pair up by name.
+    """
+    for number in range(1, 10_000):
+        name = stem if number == 1 else f"{stem}-{number}"
+        paths = ExportPaths(directory / f"{name}.svg", directory / f"{name}.md")
+        if paths.svg.exists() or paths.markdown.exists():
+            continue
+        try:
+            _write_new(paths.svg, svg)
+        except FileExistsError:
+            continue
+        try:
+            _write_new(paths.markdown, markdown)
+        except FileExistsError:
+            paths.svg.unlink()  # ours, written just now: the pair moves on to the next suffix
+            continue
+        return paths
+    raise FileExistsError(f"no free export name for {stem} in {directory}")

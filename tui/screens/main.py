@@ -9,7 +9,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, Input, TabbedContent, TabPane
+from textual.widgets import Footer, Input, OptionList, TabbedContent, TabPane
 
 from toolscope.core.errors import ToolscopeError
 from toolscope.core.safe_text import inert
@@ -33,13 +33,14 @@ class MainScreen(Screen[None]):
     HELP = "toolscope: why is a tool (not) available? Keys for the focused view are listed below."
 
     BINDINGS = [
-        Binding("m", "next_mode", "Next mode", id="next-mode"),
+        Binding("m", "next_mode", "Mode", id="next-mode"),
         Binding("M", "previous_mode", "Previous mode", show=False, id="previous-mode"),
         Binding("1", "show_view('pipeline')", "Pipeline", show=False, id="view-pipeline"),
         Binding("2", "show_view('checklist')", "Checklist", show=False, id="view-checklist"),
         Binding("3", "show_view('activation')", "Activation", show=False, id="view-activation"),
         Binding("e", "export", "Export", id="export"),
-        Binding("escape", "back", "Back", show=False, id="back"),
+        # Shown (footer, F1) only while a text box or the candidate list has the focus.
+        Binding("escape", "back", "Leave box", id="back"),
     ]
 
     def __init__(self, subject: Subject, mode: str | None, options: TuiOptions) -> None:
@@ -68,7 +69,8 @@ class MainScreen(Screen[None]):
             if activation is not None:
                 with TabPane("3 Activation", id="activation"):
                     yield activation
-        yield Footer()
+        # Compact: at 80 columns every key of the view still fits.
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         """First paint: header, rows, and the initial tool or view."""
@@ -113,9 +115,7 @@ class MainScreen(Screen[None]):
             target = "#walk" if self.checklist is not None else "#tool-name"
             self.checklist_view.query_one(target).focus()
         else:
-            # A toggle, not the raw box: an Input swallows the view's letter keys.
-            boxes = self.query("#activation Checkbox")
-            (boxes.first() if boxes else self.query_one("#activation #raw")).focus()
+            self.query_one(ActivationView).focus_main()
 
     # -- modes --------------------------------------------------------------------------
 
@@ -134,7 +134,9 @@ class MainScreen(Screen[None]):
         self.pipeline.show_evaluation(evaluation, self.change, self.previous)
         if self.checklist is not None:
             self._run_checklist(self.checklist.tool)
-        self.notify(self.change.summary(old_mode, mode), title="mode switched", markup=False)
+        # Mode names come from the config: inert before they reach the terminal.
+        summary = self.change.summary(old_mode, mode)
+        self.notify(inert(summary, single_line=True), title="mode switched", markup=False)
         return self.change
 
     def _cycle_mode(self, step: int) -> None:
@@ -159,6 +161,9 @@ class MainScreen(Screen[None]):
         """Hide the key of a view this input does not have (footer, F1 and palette follow)."""
         if action == "show_view" and parameters and not self.query(f"TabPane#{parameters[0]}"):
             return False
+        if action == "back":
+            # Escape only means something in a box; elsewhere it stays off the footer.
+            return isinstance(self.focused, (Input, OptionList))
         return True
 
     def action_show_view(self, view: str) -> None:
@@ -171,8 +176,12 @@ class MainScreen(Screen[None]):
         self._focus_view(view)
 
     def action_back(self) -> None:
-        """Leave a text box for the view's main widget."""
-        self._focus_view(self.current_view)
+        """Leave a text box for the view's main widget (the walk area in the checklist view)."""
+        if self.current_view == "checklist":
+            # Not ``_focus_view``: before a tool is picked that is the name box itself.
+            self.checklist_view.query_one("#walk").focus()
+        else:
+            self._focus_view(self.current_view)
 
     @on(PipelineView.ChecklistRequested)
     def _checklist_requested(self, event: PipelineView.ChecklistRequested) -> None:
@@ -193,34 +202,41 @@ class MainScreen(Screen[None]):
 
     # -- export -------------------------------------------------------------------------
 
-    def action_export(self) -> export.ExportPaths:
-        """Save an SVG of the screen and a Markdown report of the current view."""
+    def action_export(self) -> export.ExportPaths | None:
+        """Save an SVG of the screen and a Markdown report of the current view.
+
+        Never overwrites an earlier export: the names get ``-2``, ``-3``… (see ``write_export``).
+        """
         directory = Path(self.options.export_dir)
-        directory.mkdir(parents=True, exist_ok=True)
         view = self.current_view
         stem = f"toolscope-{view}-{self.mode or 'default'}"
         stem = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in stem)
-        svg = Path(self.app.save_screenshot(f"{stem}.svg", str(directory)))
-        if view == "checklist":
-            markdown = export.checklist_markdown(self.evaluation, self.mode, self.checklist)
-        elif view == "activation":
-            markdown = self.query_one(ActivationView).export_markdown()
-        else:
-            query = self.pipeline.query_state
-            description = ", ".join(
-                part
-                for part in (
-                    f"filter {query.text!r}" if query.text else "",
-                    "only not-visible" if query.only_hidden else "",
-                    "grouped by namespace" if query.grouped else "",
-                )
-                if part
-            )
-            markdown = export.pipeline_markdown(
-                self.evaluation, self.mode, self.pipeline.shown_tools(), description, self.pipeline.grid.selected_tool
-            )
-        report = export.write_markdown(directory, stem, markdown)
-        paths = export.ExportPaths(svg, report)
-        message = f"Screenshot: {inert(str(svg))}\nReport: {inert(str(report))}"
+        svg = self.app.export_screenshot(title="toolscope")
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            paths = export.write_export(directory, stem, svg, self._export_markdown(view))
+        except OSError as exc:
+            self.notify(inert(f"{directory}: {exc}"), title="export failed", severity="error", markup=False)
+            return None
+        message = f"Screenshot: {inert(str(paths.svg))}\nReport: {inert(str(paths.markdown))}"
         self.notify(message, title="exported", markup=False, timeout=8)
         return paths
+
+    def _export_markdown(self, view: str) -> str:
+        if view == "checklist":
+            return export.checklist_markdown(self.evaluation, self.mode, self.checklist)
+        if view == "activation":
+            return self.query_one(ActivationView).export_markdown()
+        query = self.pipeline.query_state
+        description = ", ".join(
+            part
+            for part in (
+                f"filter {query.text!r}" if query.text else "",
+                "only not-visible" if query.only_hidden else "",
+                "grouped by namespace" if query.grouped else "",
+            )
+            if part
+        )
+        return export.pipeline_markdown(
+            self.evaluation, self.mode, self.pipeline.shown_tools(), description, self.pipeline.grid.selected_tool
+        )

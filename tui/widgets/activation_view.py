@@ -24,6 +24,7 @@ from textual.widgets import Checkbox, Input, Static
 from toolscope.core.agentscope.aio import on_shared_loop
 from toolscope.core.errors import ToolscopeError
 from toolscope.core.safe_text import inert
+from toolscope.tui.widgets.safe_input import safe_input
 
 GUARD_SUMMARY = "GroupActivationGuard on reset_tools: validates names and booleans first; a refusal changes nothing"
 LANE_TITLES = {"stock": "stock reset_tools", "guarded": "guarded reset_tools"}
@@ -109,6 +110,14 @@ def turn_list_text(history: list[Any], cursor: int, total_steps: int) -> Text:
     return text
 
 
+class GroupToggle(Checkbox):
+    """A group's on/off toggle whose state reads without colour: ``✓`` on, blank off."""
+
+    @property
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]  # noqa: N802 - Textual's name
+        return "✓" if self.value else " "
+
+
 class ActivationView(Vertical):
     """Composer (a toggle per group + raw JSON), two lanes, the turn list."""
 
@@ -150,10 +159,9 @@ class ActivationView(Vertical):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="composer"):
-            for name in self.session.known_groups():
-                yield Checkbox(Content(inert(name, single_line=True)), name in self.subject.active_groups(), name=name)
-        yield Input(placeholder='raw reset_tools arguments, e.g. {"web_serch": true, "scraping": "yes"}  (Enter fires)', id="raw")
-        yield Input(placeholder="script file (JSON/YAML list of calls), Enter loads it", id="script-path")
+            yield from self._toggles({})
+        yield safe_input(placeholder='raw reset_tools arguments, e.g. {"web_serch": true, "scraping": "yes"}  (Enter fires)', id="raw")
+        yield safe_input(placeholder="script file (JSON/YAML list of calls), Enter loads it", id="script-path")
         with Horizontal(id="lanes"):
             for lane in self.session.lanes:
                 with VerticalScroll(classes="lane"):
@@ -177,8 +185,38 @@ class ActivationView(Vertical):
 
     # -- composer -------------------------------------------------------------------------
 
+    def _toggles(self, values: dict[str, bool]) -> list[GroupToggle]:
+        """A toggle per group the session knows now; ``values`` keeps earlier choices."""
+        initial = set(self.subject.active_groups())
+        return [
+            GroupToggle(Content(inert(name, single_line=True)), values.get(name, name in initial), name=name)
+            for name in self.session.known_groups()
+        ]
+
+    async def _rebuild_toggles(self) -> None:
+        """New toggles when a script step registered a group (or an undo removed one).
+
+        The raw JSON box is left alone: it may hold what the user typed.
+        """
+        boxes = list(self.query(GroupToggle))
+        if tuple(box.name for box in boxes) == self.session.known_groups():
+            return
+        values = {box.name: box.value for box in boxes if box.name is not None}
+        focused = self.app.focused in boxes
+        composer = self.query_one("#composer", Horizontal)
+        await composer.remove_children()
+        toggles = self._toggles(values)
+        await composer.mount_all(toggles)
+        if focused and toggles:
+            toggles[0].focus()
+
+    def focus_main(self) -> None:
+        """Focus the first toggle (not a box: an Input swallows the view's letter keys)."""
+        boxes = self.query(GroupToggle)
+        (boxes.first() if boxes else self.query_one("#raw", Input)).focus()
+
     def _sync_raw_from_toggles(self) -> None:
-        values = {box.name: box.value for box in self.query(Checkbox)}
+        values = {box.name: box.value for box in self.query(GroupToggle)}
         self.query_one("#raw", Input).value = json.dumps(values)
 
     @on(Checkbox.Changed)
@@ -187,11 +225,17 @@ class ActivationView(Vertical):
 
     @on(Input.Submitted, "#raw")
     async def _raw_submitted(self) -> None:
+        self.focus_main()  # back to the view: n, p, f are keys again, not text
         await self.action_fire()
 
     @on(Input.Submitted, "#script-path")
     async def _script_submitted(self, event: Input.Submitted) -> None:
-        await self.load_script(event.value.strip())
+        path = event.value.strip()
+        if not path:
+            self.notify("No script path given: type a file name, then Enter.", title="script", severity="warning")
+            return
+        self.focus_main()
+        await self.load_script(path)
 
     # -- actions --------------------------------------------------------------------------
 
@@ -259,6 +303,7 @@ class ActivationView(Vertical):
         self.query_one("#turns", Static).update(
             Group(turn_list_text(history, self.session.cursor, len(self.session.steps)))
         )
+        await self._rebuild_toggles()
 
     def export_markdown(self) -> str:
         """The turns and both lanes' current state, as Markdown."""

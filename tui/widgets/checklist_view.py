@@ -14,6 +14,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from toolscope.core.safe_text import inert
+from toolscope.tui.widgets.safe_input import safe_input
 from toolscope.core.verdicts import Checklist
 from toolscope.tui.completion import complete
 
@@ -95,9 +96,13 @@ class ChecklistView(Vertical):
         self.checklist: Checklist | None = None
         self.revealed = 0
         self._candidate_names: list[str] = []
+        # The real name behind the box when it was filled by ``ask``: the box shows the
+        # name made inert (escapes as text), and submitting that text unchanged must run
+        # the checklist for the real name, not for its escaped spelling.
+        self._asked: tuple[str, str] | None = None
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="tool name (fuzzy: type a few letters, ↓ to pick, Enter)", id="tool-name")
+        yield safe_input(placeholder="tool name (fuzzy: type a few letters, ↓ to pick, Enter)", id="tool-name")
         yield OptionList(id="candidates")
         with VerticalScroll(id="walk", can_focus=True):
             yield Static(Text("Pick a tool to walk through the checklist.", style="dim"), id="steps")
@@ -118,10 +123,22 @@ class ChecklistView(Vertical):
             self.query_one("#walk").focus()
 
     def ask(self, tool: str) -> None:
-        """Run the checklist for this name (also from the pipeline view's ``c``)."""
-        self.query_one("#tool-name", Input).value = tool
+        """Run the checklist for this name (also from the pipeline view's ``c``).
+
+        The name may come from a hostile config: an Input writes its value to the terminal
+        as is, so the box gets the inert spelling while the checklist uses the real name.
+        """
+        shown = inert(tool, single_line=True)
+        self._asked = (shown, tool)
+        self.query_one("#tool-name", Input).value = shown
         self._close_candidates()
         self.post_message(self.Asked(tool))
+
+    def name_for(self, typed: str) -> str:
+        """The tool name meant by the box's text (the real name if it is still the shown one)."""
+        if self._asked is not None and typed == self._asked[0]:
+            return self._asked[1]
+        return typed
 
     def _redraw(self) -> None:
         if self.checklist is not None:
@@ -164,7 +181,7 @@ class ChecklistView(Vertical):
     @on(Input.Submitted, "#tool-name")
     def _submitted(self, event: Input.Submitted) -> None:
         if event.value.strip():
-            self.ask(event.value.strip())
+            self.ask(self.name_for(event.value.strip()))
 
     @on(OptionList.OptionSelected, "#candidates")
     def _picked(self, event: OptionList.OptionSelected) -> None:

@@ -27,12 +27,17 @@ def installed_version(distribution: str) -> str | None:
 
 
 def header_text(loaded: LoadedInput, mode: str | None, *, deterministic: bool) -> Text:
-    """Two lines: the input and mode; then files and versions.
+    """Two lines: the mode and the input; then files and versions.
 
+    The mode comes first so a narrow terminal never cuts it off; each line ends with an
+    ellipsis when it does not fit (``no_wrap`` + ``overflow="ellipsis"``).
     ``deterministic`` (snapshots, README images) shows file names without directories
     and leaves versions out, so the picture does not depend on the machine.
     """
-    text = Text()
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append("mode ", style="dim")
+    text.append(f" {inert(mode, single_line=True)} " if mode else "(none)", style="bold reverse")
+    text.append("  ")
     label = inert(loaded.label, single_line=True)
     if not label.startswith(("AgentWorks", "AgentScope")):
         text.append(KIND_TITLE.get(loaded.kind, loaded.kind) + "  ", style="bold")
@@ -45,16 +50,17 @@ def header_text(loaded: LoadedInput, mode: str | None, *, deterministic: bool) -
         text.append("  registry ", style="dim")
         registry = PurePath(loaded.registry).name if deterministic else loaded.registry
         text.append(inert(registry, single_line=True))
-    text.append("  mode ", style="dim")
-    text.append(f" {inert(mode, single_line=True)} " if mode else "(none)", style="bold reverse")
     text.append("\n")
     files = [PurePath(name).name if deterministic else name for name, _sha in loaded.files]
     if files:
         text.append("files ", style="dim")
         text.append(inert(", ".join(files), single_line=True))
         text.append("  ")
+    has_agentscope = False
     for key, value in loaded.extra:
-        if deterministic and ("version" in key.lower() or key.lower() == "agentscope"):
+        is_version = "version" in key.lower() or key.lower() == "agentscope"
+        has_agentscope = has_agentscope or key.lower() == "agentscope"
+        if deterministic and is_version:
             continue
         text.append(f"{inert(key, single_line=True)} ", style="dim")
         text.append(inert(value, single_line=True))
@@ -64,9 +70,12 @@ def header_text(loaded: LoadedInput, mode: str | None, *, deterministic: bool) -
 
         text.append("toolscope ", style="dim")
         text.append(__version__)
-        agentscope = installed_version("agentscope")
-        text.append("  AgentScope ", style="dim")
-        text.append(agentscope or "not installed")
+        if not has_agentscope:
+            # Toolkits already name the AgentScope they were loaded with (in ``extra``).
+            agentscope = installed_version("agentscope")
+            text.append("  AgentScope ", style="dim")
+            text.append(agentscope or "not installed")
+    text.rstrip()
     return text
 
 
@@ -74,7 +83,7 @@ class InputHeader(Static):
     """Shows ``header_text``; the screen calls ``show`` when the mode changes."""
 
     DEFAULT_CSS = """
-    InputHeader { height: 2; background: $panel; padding: 0 1; }
+    InputHeader { height: 2; background: $panel; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     def show(self, loaded: LoadedInput, mode: str | None, *, deterministic: bool) -> None:

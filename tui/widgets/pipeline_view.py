@@ -11,6 +11,7 @@ from textual.message import Message
 from textual.widgets import Input, Static
 
 from toolscope.core.safe_text import inert
+from toolscope.tui.widgets.safe_input import safe_input
 from toolscope.core.verdicts import STAGE_TITLES, Evaluation, ToolVerdict
 from toolscope.tui.rows import (
     ModeChange,
@@ -68,7 +69,7 @@ class PipelineView(Vertical):
 
     BINDINGS = [
         Binding("slash", "focus_filter", "Filter", id="filter"),
-        Binding("h", "toggle_hidden", "Only hidden", id="only-hidden"),
+        Binding("h", "toggle_hidden", "Hidden", id="only-hidden"),
         Binding("g", "toggle_grouped", "Group", id="group-by-namespace"),
         Binding("c", "checklist_for_selected", "Checklist", id="checklist-selected"),
     ]
@@ -78,7 +79,8 @@ class PipelineView(Vertical):
     PipelineView > #filter { border: none; height: 1; padding: 0 1; background: $boost; }
     PipelineView > #filter:focus { background: $primary 30%; }
     PipelineView > #summary { height: 2; padding: 0 1; }
-    PipelineView > #detail-scroll { height: 13; border-top: solid $primary; }
+    /* The grid gets most of the height: on a small terminal the trace pane shrinks first. */
+    PipelineView > #detail-scroll { height: 38%; min-height: 4; max-height: 13; border-top: solid $primary; }
     """
 
     class ChecklistRequested(Message):
@@ -101,7 +103,7 @@ class PipelineView(Vertical):
         self._counts: dict[str, int] = {}
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="/ filter: name, namespace or verdict (e.g. hidden)", id="filter")
+        yield safe_input(placeholder="/ filter: name, namespace or verdict (e.g. hidden)", id="filter")
         yield Static(id="summary")
         yield ToolGrid(id="grid")
         with VerticalScroll(id="detail-scroll"):

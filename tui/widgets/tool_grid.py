@@ -108,7 +108,7 @@ class ToolGrid(ScrollView, can_focus=True):
     }
 
     DEFAULT_CSS = """
-    ToolGrid { height: 1fr; }
+    ToolGrid { height: 1fr; overflow-x: hidden; }
     ToolGrid > .tool-grid--header { text-style: bold; background: $panel; }
     ToolGrid > .tool-grid--cursor { background: $accent 40%; }
     ToolGrid:focus > .tool-grid--cursor { background: $accent; }
@@ -144,8 +144,7 @@ class ToolGrid(ScrollView, can_focus=True):
             self.cursor = _position(rows, selected)
         if self.cursor == 0:
             self.cursor = self._next_tool_row(0, 1)
-        # Header line + one line per row.
-        self.virtual_size = Size(self.size.width, len(rows) + 1)
+        self._update_virtual_size()
         self._scroll_cursor_into_view()
         self.refresh()
         self.post_message(self.Highlighted(self.selected_tool))
@@ -185,14 +184,19 @@ class ToolGrid(ScrollView, can_focus=True):
 
     def action_page(self, direction: int) -> None:
         """Move the cursor by a screenful."""
-        self.action_cursor(direction * max(self.size.height - 2, 1))
+        self.action_cursor(direction * max(self._visible_rows - 1, 1))
 
     def action_jump(self, index: int) -> None:
         """First (0) or last (-1) row."""
         self.move_to(len(self.rows) - 1 if index < 0 else 0, -1 if index < 0 else 1)
 
+    @property
+    def _visible_rows(self) -> int:
+        """Rows on screen below the header: the content region, scrollbars excluded."""
+        return max(self.scrollable_content_region.height - 1, 1)
+
     def _scroll_cursor_into_view(self) -> None:
-        visible = max(self.size.height - 1, 1)
+        visible = self._visible_rows
         top = int(self.scroll_y)
         if self.cursor < top:
             self.scroll_to(y=self.cursor, animate=False, immediate=True)
@@ -205,14 +209,27 @@ class ToolGrid(ScrollView, can_focus=True):
             self.move_to(int(self.scroll_y) + event.y - 1)
 
     def on_resize(self) -> None:
-        """Keep the virtual width in step with the widget."""
-        self.virtual_size = Size(self.size.width, len(self.rows) + 1)
+        """Keep the virtual width in step with the widget, and the cursor on screen."""
+        self._update_virtual_size()
+        self._scroll_cursor_into_view()
+
+    def _update_virtual_size(self) -> None:
+        # Header line + one line per row. The width is that of the content region (the
+        # vertical scrollbar excluded): as wide as the widget, it made a horizontal
+        # scrollbar appear that covered the last visible row.
+        self.virtual_size = Size(self.scrollable_content_region.width, len(self.rows) + 1)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No sideways scrolling: the rows always fit the width (hidden from F1 too)."""
+        if action in ("scroll_left", "scroll_right", "page_left", "page_right"):
+            return False
+        return True
 
     # -- rendering --------------------------------------------------------------------
 
     def render_line(self, y: int) -> Strip:
         """Line 0 is the column header; the others are rows from the scroll offset."""
-        width = self.size.width
+        width = self.scrollable_content_region.width
         if y == 0:
             return self._header_strip(width)
         index = int(self.scroll_y) + y - 1
