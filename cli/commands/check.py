@@ -49,7 +49,8 @@ def check_command(
         drift = getattr(subject, "drift_findings", None)
         if drift is None:
             raise InputError("--drift-from", "applies to step configs whose registry has mcp_config")
-        findings += drift(drift_from)
+        drift_findings = drift(drift_from)
+        findings += drift_findings
     failing = [f for f in findings if f.severity == "error" or warnings_fail]
     ok = not failing
     if as_json:
@@ -58,6 +59,7 @@ def check_command(
                 "schema": "toolscope.check/1",
                 "ok": ok,
                 "modes": modes,
+                "drift_from": drift_from.name if drift_from is not None else None,
                 "findings": [f.to_json() for f in findings],
             }
         )
@@ -65,6 +67,8 @@ def check_command(
         console = stdout_console()
         console.print(Text(subject.loaded.label, style="dim"))
         console.print(Text("modes checked: " + ", ".join(str(m) for m in modes), style="dim"))
+        if drift_from is not None and not any(f.kind == "mcp_drift" for f in findings):
+            console.print(plain(f"MCP tools: no drift since {drift_from.name}", "dim"))
         for finding in findings:
             style = "bold red" if finding.severity == "error" else "yellow"
             line = Text(f"{finding.severity:<7} {finding.kind}: ", style=style)

@@ -55,6 +55,9 @@ def inspect_command(
         raise InputError("--view", f"unknown view {first_view!r}", [Problem("", "expected " + ", ".join(VIEWS))])
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     resolved_mode = subject.resolve_mode(mode)
+    if (first_view == "activation" or script is not None) and subject.loaded.kind == "step_config":
+        raise InputError("--view activation" if script is None else "--script",
+                         "the activation view steps reset_tools calls: it is for AgentScope toolkits, not step configs")
     # Textual is imported here only: every other command starts without it.
     if screenshot is not None:
         from toolscope.tui.screenshot import parse_size, render_svg_sync

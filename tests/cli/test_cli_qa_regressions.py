@@ -48,10 +48,11 @@ def test_names_with_newlines_and_bidi_overrides_stay_on_one_line(tmp_path: Path)
 
 
 def test_checklist_does_not_say_no_mode_when_the_current_mode_allows_it():
-    result = run("explain", str(SEED / "steps.json"), "get_pulse_module_state", "--step", "pulse-monitor",
+    result = run("explain", str(SEED / "steps.json"), "submit_human_answer", "--step", "pulse-monitor",
                  "--mode", "build", "--json")
     evidence = json.loads(result.stdout)["checklist"][1]["evidence"]
     assert not any("no mode at all" in e for e in evidence)
+    assert "also allow-listed in: run" in evidence
 
 
 def test_suggested_check_command_runs_as_printed():
@@ -115,3 +116,15 @@ def test_options_of_the_other_input_kind_are_rejected():
     assert "applies to AgentScope toolkits" in run("tools", str(SEED / "step_config.json"), "--groups", "").output
     toolkit = str(SAMPLES / "agentscope" / "toolkit.yaml")
     assert run("tools", toolkit, "--snapshot", "x.json").exit_code == 2
+
+
+def test_activation_view_is_refused_for_step_configs():
+    result = run("inspect", str(SEED / "step_config.json"), "--view", "activation", "--screenshot", "x.svg")
+    assert result.exit_code == 2 and "AgentScope toolkits" in result.output
+
+
+def test_pulse_incident_is_caught_by_check():
+    result = run("check", str(SEED / "steps.json"), "--step", "pulse-monitor", "--mode", "build", "--json")
+    data = json.loads(result.stdout)
+    assert result.exit_code == 1
+    assert {f["tool"] for f in data["findings"] if f["kind"] == "registered_not_allow_listed"} >= {"get_pulse_module_state"}

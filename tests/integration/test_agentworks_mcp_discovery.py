@@ -64,6 +64,9 @@ def test_snapshot_reproduces_offline_and_drift_is_reported(world: Path, tmp_path
     verdicts = {t["tool"]: t["verdict"] for t in data["tools"]}
     assert verdicts["create_ticket"] == "visible" and verdicts["search_docs"] == "unknown"
 
+    same = runner.invoke(app, ["check", str(world), "--drift-from", str(snap)])
+    assert "no drift since snap.json" in same.output
+
     # The tracker server changes: one tool renamed, one added.
     config = json.loads((tmp_path / "mcp.json").read_text())
     config["mcpServers"]["tracker"] = server("--tools", "create_tickets,list_tickets,close_ticket")

@@ -83,6 +83,25 @@ async def test_script_next_back_restart() -> None:
         assert view.session.cursor == 0 and view.session.active_groups("stock") == ()
 
 
+async def test_toggles_follow_the_guarded_lane_but_typed_json_stays() -> None:
+    """reset_tools sets the final state: after a turn the composer must not propose switching groups off."""
+    app = make_app(TOOLKIT, view="activation")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        view = view_of(app)
+        await pilot.press("l", *str(SCRIPTS / "typo.json"), "enter")
+        await pilot.pause()
+        await pilot.press("n", "n")
+        await pilot.pause()
+        assert {box.name: box.value for box in view.query(Checkbox)} == {"web_search": True, "scraping": True}
+        raw = view.query_one("#raw", Input)
+        assert raw.value == '{"web_search": true, "scraping": true}'
+        raw.value = '{"web_serch": true}'
+        await pilot.press("f")
+        await pilot.pause()
+        assert raw.value == '{"web_serch": true}'
+
+
 async def test_export_of_the_activation_view(tmp_path: Path) -> None:
     app = make_app(TOOLKIT, view="activation", export_dir=str(tmp_path))
     async with app.run_test(size=SIZE) as pilot:

@@ -217,7 +217,20 @@ class ActivationView(Vertical):
 
     def _sync_raw_from_toggles(self) -> None:
         values = {box.name: box.value for box in self.query(GroupToggle)}
-        self.query_one("#raw", Input).value = json.dumps(values)
+        self._generated_raw = json.dumps(values)
+        self.query_one("#raw", Input).value = self._generated_raw
+
+    def _follow_guarded_lane(self) -> None:
+        """After a turn the toggles show the guarded lane's active groups, so firing again
+        keeps them (reset_tools sets the final state); hand-typed raw JSON is left alone."""
+        raw = self.query_one("#raw", Input)
+        hand_typed = raw.value != getattr(self, "_generated_raw", raw.value)
+        active = set(self.session.active_groups("guarded"))
+        with self.prevent(Checkbox.Changed):
+            for box in self.query(GroupToggle):
+                box.value = box.name in active
+        if not hand_typed:
+            self._sync_raw_from_toggles()
 
     @on(Checkbox.Changed)
     def _toggled(self) -> None:
@@ -304,6 +317,7 @@ class ActivationView(Vertical):
             Group(turn_list_text(history, self.session.cursor, len(self.session.steps)))
         )
         await self._rebuild_toggles()
+        self._follow_guarded_lane()
 
     def export_markdown(self) -> str:
         """The turns and both lanes' current state, as Markdown."""

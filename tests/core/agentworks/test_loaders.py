@@ -71,7 +71,7 @@ def test_several_steps_need_step_and_unknown_step_lists_ids():
 
 def test_registry_that_contradicts_itself(tmp_path):
     registry = REGISTRY.replace("aliases: {builder: build,", "aliases: {builder: biuld,").replace(
-        'build: [read_image, submit_human_answer, "@pulse_state"]', 'build: [read_image, "@missing"]')
+        'build: [read_image, submit_human_answer]', 'build: [read_image, "@missing"]')
     message = error_for(world(tmp_path, '{"id": "s"}', registry_text=registry))
     assert "contradicts itself" in message
     assert "modes.aliases.builder" in message and "modes.lists.build[1]" in message

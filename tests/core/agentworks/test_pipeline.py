@@ -43,12 +43,15 @@ def test_notify_user_is_registered_but_not_allow_listed():
                for s in checklist.steps for e in s.evidence)
 
 
-def test_pulse_tools_allow_listed_in_build_but_not_run():
-    """The seed's second incident: registered in the pool, not allow-listed for the scheduling mode."""
+def test_pulse_tools_registered_but_not_allow_listed_for_workshop_mode():
+    """The seed's second incident: registered in the workflow pool, not allow-listed for the workshop mode."""
     subject = load_agentworks_subject(SEED / "steps.json", step="pulse-monitor")
-    assert verdict(subject, "build", "get_pulse_module_state").verdict == "visible"
-    run = verdict(subject, "run", "get_pulse_module_state")
-    assert run.verdict == "hidden" and run.first_failing.name == "allow_listed"
+    build = verdict(subject, "build", "get_pulse_module_state")
+    assert build.stage("registered").passed is True
+    assert build.verdict == "hidden" and build.first_failing.name == "allow_listed"
+    findings = subject.findings(["build"])
+    assert {f.tool for f in findings if f.kind == "registered_not_allow_listed"} >= {
+        "get_pulse_module_state", "record_pulse_worklist", "mark_pulse_module_result"}
 
 
 def test_specific_entries_beat_selected_servers_and_name_the_entry():
