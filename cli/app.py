@@ -17,7 +17,7 @@ app = typer.Typer(
         "Why doesn't my agent have tool X? Per-tool visibility verdicts for AgentWorks "
         "step configs and AgentScope 2.x toolkits.\n\n"
         "Exit codes: 0 ok (explain: the tool is visible), 1 a negative answer (tool hidden, "
-        "a check or expectation failed), 2 bad input or usage, 3 the user's code failed."
+        "a check or expectation failed), 2 bad input or usage, 3 the user's code failed, 70 a toolscope bug."
     ),
     no_args_is_help=True,
     add_completion=False,

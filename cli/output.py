@@ -97,6 +97,6 @@ def verdict_table(evaluation: Evaluation, tools: Iterable[ToolVerdict] | None = 
             plain(tool.namespace, single_line=True),
             *(stage_cell(tool.stage(name)) for name in evaluation.stage_names),
             Text(tool.verdict, style=VERDICT_STYLE[tool.verdict]),
-            plain(f"{failing.name}: {failing.rule}") if failing else Text("", style="dim"),
+            plain(f"{STAGE_TITLES.get(failing.name, failing.name)}: {failing.rule}") if failing else Text("", style="dim"),
         )
     return table
