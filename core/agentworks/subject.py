@@ -173,6 +173,9 @@ def _discover(registry_path: Path, model: RegistryModel, snapshot: Path | None, 
     if model.mcp_config is None and snapshot is None:
         return None, {}, (), (), None
     config_path = registry_path.parent / model.mcp_config if model.mcp_config else None
+    if snapshot is None and config_path is not None and not config_path.is_file():
+        raise InputError(str(registry_path), "mcp_config names a file that does not exist",
+                         [Problem("mcp_config", f"{model.mcp_config!r} (looked for {config_path})")])
     result = load_mcp_universe(config_path, snapshot, timeout)
     discovered: dict[str, McpServer] = {}
     errors: dict[str, str] = {}
