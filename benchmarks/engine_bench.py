@@ -109,8 +109,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
 
-    from toolscope.core.agentworks.subject import load_agentworks_subject
     from toolscope.core.agentworks.pipeline import StepPipeline
+    from toolscope.core.agentworks.subject import load_agentworks_subject
 
     with tempfile.TemporaryDirectory() as tmp:
         step_path = make_universe_files(Path(tmp), args.tools, args.servers)

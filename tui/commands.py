@@ -8,7 +8,6 @@ from textual.command import Hit, Hits, Provider
 from textual.content import Content
 
 from toolscope.core.safe_text import inert
-
 from toolscope.tui.completion import complete
 
 

@@ -7,10 +7,10 @@ escaped with the report's own ``md`` so both outputs treat names alike.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
 import os
 import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from toolscope.core.report.markdown import md

@@ -9,7 +9,14 @@ import typer
 from rich.text import Text
 
 from toolscope.app import app
-from toolscope.commands.common import GroupsOpt, JsonOpt, RegistryOpt, SnapshotOpt, StepOpt, split_groups
+from toolscope.commands.common import (
+    GroupsOpt,
+    JsonOpt,
+    RegistryOpt,
+    SnapshotOpt,
+    StepOpt,
+    split_groups,
+)
 from toolscope.core.errors import EXIT_NEGATIVE, InputError
 from toolscope.core.expectations import check_expectations, parse_expectation
 from toolscope.inputs import open_subject

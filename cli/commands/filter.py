@@ -16,7 +16,10 @@ from rich.table import Table
 from rich.text import Text
 
 from toolscope.app import app
-from toolscope.core.agentworks.tool_filter import DEFAULT_SYSTEM_CATEGORY_BASES, ToolFilter
+from toolscope.core.agentworks.tool_filter import (
+    DEFAULT_SYSTEM_CATEGORY_BASES,
+    ToolFilter,
+)
 from toolscope.core.errors import EXIT_NEGATIVE, InputError
 from toolscope.output import handle_errors, plain, print_json, stdout_console
 

@@ -10,7 +10,13 @@ from typing import Annotated, Optional
 import typer
 
 from toolscope.app import app
-from toolscope.commands.common import GroupsOpt, RegistryOpt, SnapshotOpt, StepOpt, split_groups
+from toolscope.commands.common import (
+    GroupsOpt,
+    RegistryOpt,
+    SnapshotOpt,
+    StepOpt,
+    split_groups,
+)
 from toolscope.core.errors import InputError
 from toolscope.core.report.model import Environment, ReportData, build_report
 from toolscope.core.report.redaction import secret_values_in_files

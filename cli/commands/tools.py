@@ -21,7 +21,6 @@ from toolscope.inputs import open_subject
 from toolscope.output import handle_errors, print_json, stdout_console, verdict_table
 
 
-
 @app.command("tools")
 @handle_errors
 def tools_command(

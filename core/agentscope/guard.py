@@ -30,7 +30,12 @@ from typing import Any
 from agentscope.message import TextBlock, ToolResultState
 from agentscope.tool import RegisteredTool, ResetTools, ToolChunk, ToolMiddlewareBase
 
-from toolscope.core.agentscope.planner import ActivationPlan, diff_groups, diff_text, plan_activation
+from toolscope.core.agentscope.planner import (
+    ActivationPlan,
+    diff_groups,
+    diff_text,
+    plan_activation,
+)
 
 STATE_KWARG = "_agent_state"
 """The keyword AgentScope injects the live AgentState under (``is_state_injected``)."""

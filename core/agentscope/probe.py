@@ -86,7 +86,7 @@ async def arun_probe() -> StockProbe:
     import agentscope
     from agentscope.message import ToolResultState
     from agentscope.state import AgentState
-    from agentscope.tool import Toolkit, ToolGroup
+    from agentscope.tool import ToolGroup, Toolkit
 
     toolkit = Toolkit(tool_groups=[ToolGroup("alpha", "Probe group A."), ToolGroup("beta", "Probe group B.")])
 

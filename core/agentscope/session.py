@@ -35,9 +35,21 @@ from typing import Any, Literal
 
 from toolscope.core.agentscope.aio import run_sync
 from toolscope.core.agentscope.planner import ActivationPlan
-from toolscope.core.agentscope.script import CallStep, RegisterGroupStep, Step, call_step
+from toolscope.core.agentscope.script import (
+    CallStep,
+    RegisterGroupStep,
+    Step,
+    call_step,
+)
 from toolscope.core.agentscope.spec import BuiltToolkit, make_spec_group
-from toolscope.core.agentscope.turns import LANES, Lane, LaneTurn, Turn, estimate_tokens, session_json
+from toolscope.core.agentscope.turns import (
+    LANES,
+    Lane,
+    LaneTurn,
+    Turn,
+    estimate_tokens,
+    session_json,
+)
 from toolscope.core.errors import InputError, Problem
 
 __all__ = ["LANES", "Lane", "LaneTurn", "StepSession", "Turn", "estimate_tokens"]
@@ -50,7 +62,11 @@ class StepSession:
 
     def __init__(self, built: BuiltToolkit, steps: Sequence[Step] = ()) -> None:
         """Two lanes from ``built``'s state; register_group steps are checked now (InputError)."""
-        from toolscope.core.agentscope.guard import GroupActivationGuard, build_guarded_meta_tool, known_group_reader
+        from toolscope.core.agentscope.guard import (
+            GroupActivationGuard,
+            build_guarded_meta_tool,
+            known_group_reader,
+        )
 
         self.built = built
         self.toolkit = built.toolkit

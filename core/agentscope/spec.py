@@ -163,7 +163,11 @@ def make_spec_group(group: GroupSpec) -> Any:
 
 def build_toolkit(spec: ToolkitSpec, source: str) -> BuiltToolkit:
     """Build the real Toolkit and AgentState; AgentScope's own errors become InputErrors."""
-    from agentscope.permission import PermissionBehavior, PermissionContext, PermissionRule
+    from agentscope.permission import (
+        PermissionBehavior,
+        PermissionContext,
+        PermissionRule,
+    )
     from agentscope.state import AgentState
     from agentscope.tool import Toolkit
 

@@ -22,7 +22,6 @@ Public API::
 from __future__ import annotations
 
 import asyncio
-
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -128,7 +127,11 @@ async def aevaluate_tools(
     collected: Collected,
 ) -> list[ToolRow]:
     """One ToolRow per registered tool, in group order."""
-    from agentscope.permission import PermissionContext, PermissionEngine, PermissionMode
+    from agentscope.permission import (
+        PermissionContext,
+        PermissionEngine,
+        PermissionMode,
+    )
 
     active = tuple(state.tool_context.activated_groups)
     schemas = await toolkit.get_tool_schemas(list(active))

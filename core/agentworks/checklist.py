@@ -86,7 +86,7 @@ def _bridge_step(pipeline: StepPipeline, verdict: ToolVerdict, discoverable, cal
     answer = ANSWER[passed]
     if not pipeline.execution.code_execution:
         question = "Is it in the native tool list, and would invoking it succeed? (not a CLI agent)"
-    evidence = (f"discovery: {discoverable.rule}",)
+    evidence: tuple[str, ...] = (f"discovery: {discoverable.rule}",)
     if callable_.code == "execution.denied":
         evidence += (f"execution: invoking it returns: {pipeline.denial(verdict.name, mode)}",
                      "that denial text means layer 2 is blocking it")

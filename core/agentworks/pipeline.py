@@ -21,7 +21,11 @@ from toolscope.core.agentworks.custom_filter import CustomDecision, filter_custo
 from toolscope.core.agentworks.profile import EnabledEntry
 from toolscope.core.agentworks.registry import DenialTexts
 from toolscope.core.agentworks.step_config import LoadedStep
-from toolscope.core.agentworks.tool_filter import DEFAULT_SYSTEM_CATEGORY_BASES, FilterDecision, ToolFilter
+from toolscope.core.agentworks.tool_filter import (
+    DEFAULT_SYSTEM_CATEGORY_BASES,
+    FilterDecision,
+    ToolFilter,
+)
 from toolscope.core.agentworks.universe import ToolEntry, Universe
 from toolscope.core.verdicts import Stage, ToolVerdict, VerdictList
 
@@ -66,7 +70,7 @@ class StepPipeline:
             configs.selected_servers,
             DEFAULT_SYSTEM_CATEGORY_BASES if bases is None else bases,
         )
-        self.enabled_origin = {}
+        self.enabled_origin: dict[str, str] = {}
         for item in enabled:
             self.enabled_origin.setdefault(item.entry, item.origin)
         custom_names = universe.names_by_kind.get("custom", frozenset())
@@ -76,6 +80,7 @@ class StepPipeline:
         self.execution = execution_mode(universe, step)
         self._registered: dict[tuple, Stage] = {}
         self._shared: dict[tuple, Stage] = {}
+        self._later: dict[tuple, tuple[Stage, Stage, Stage]] = {}
         self._positions: dict[str, dict[str, int]] = {}
 
     # -- stage 1 -------------------------------------------------------------
@@ -170,6 +175,8 @@ class StepPipeline:
         decide_specific = self.filter.decide_specific
         normalized = self.universe.normalized_names
         all_names = self.universe.names
+        label: str | None
+        row: tuple[Stage, ...] | None
         for start, end, namespace, kind, plain in self.universe.runs:
             if kind == "mcp" and plain and not gates_mcp:
                 label = "no-table" if allowed is None else "not-gated"
@@ -222,10 +229,10 @@ class StepPipeline:
             server_ok = self.filter.should_include_server(tool.namespace).include
         key = (tool.kind, reg.passed, label, mode, server_ok,
                tool.namespace if tool.kind == "mcp" else None, tool.name == "get_api_spec")
-        stages = self._shared.get(("later", *key))
+        stages = self._later.get(key)
         if stages is None:
-            stages = self._shared[("later", *key)] = self._make_later(tool, reg, label, mode, server_ok)
-        return stages  # type: ignore[return-value]
+            stages = self._later[key] = self._make_later(tool, reg, label, mode, server_ok)
+        return stages
 
     def _make_later(self, tool: ToolEntry, reg: Stage, label: str | None, mode: str | None,
                     server_ok: bool | None) -> tuple[Stage, Stage, Stage]:

@@ -10,12 +10,23 @@ from toolscope.core.agentworks.checklist import build_checklist
 from toolscope.core.agentworks.invariants import check_invariants
 from toolscope.core.agentworks.pipeline import StepPipeline
 from toolscope.core.agentworks.profile import effective_enabled_entries
-from toolscope.core.agentworks.registry import McpServer, RegistryModel, find_registry, load_registry_model
+from toolscope.core.agentworks.registry import (
+    McpServer,
+    RegistryModel,
+    find_registry,
+    load_registry_model,
+)
 from toolscope.core.agentworks.step_config import LoadedStep, load_step_config
 from toolscope.core.agentworks.universe import Universe, build_universe
 from toolscope.core.documents import Document
 from toolscope.core.errors import InputError, Problem
-from toolscope.core.verdicts import AGENTWORKS_STAGES, Checklist, Evaluation, Finding, LoadedInput
+from toolscope.core.verdicts import (
+    AGENTWORKS_STAGES,
+    Checklist,
+    Evaluation,
+    Finding,
+    LoadedInput,
+)
 
 
 class AgentWorksSubject:
@@ -168,7 +179,9 @@ def _discover(registry_path: Path, model: RegistryModel, snapshot: Path | None, 
     Returns the servers as the registry would list them, the failed servers with their
     reasons, the input files read (name, sha256), and notes about the discovery.
     """
-    from toolscope.core.mcp.universe import load_mcp_universe  # deferred: discovery pulls in the MCP SDK
+    from toolscope.core.mcp.universe import (
+        load_mcp_universe,  # deferred: discovery pulls in the MCP SDK
+    )
 
     if model.mcp_config is None and snapshot is None:
         return None, {}, (), (), None
@@ -198,7 +211,7 @@ def _discover(registry_path: Path, model: RegistryModel, snapshot: Path | None, 
         files.append((config_path.name, hashlib.sha256(config_path.read_bytes()).hexdigest()))
     elif source.config_file:
         files.append((Path(source.config_file).name, source.config_sha256))
-    if getattr(source, "user_config_file", None):
+    if source.user_config_file and source.user_config_sha256:
         files.append((Path(source.user_config_file).name, source.user_config_sha256))
     if snapshot is not None:
         import hashlib

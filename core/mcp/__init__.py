@@ -39,8 +39,18 @@ Modules (``mcp`` itself is imported only inside the functions that talk to serve
 
 from __future__ import annotations
 
-from toolscope.core.mcp.config import McpConfig, ServerConfig, infer_protocol, load_config
-from toolscope.core.mcp.results import DiscoveryResult, Duplicate, Provenance, ServerResult
+from toolscope.core.mcp.config import (
+    McpConfig,
+    ServerConfig,
+    infer_protocol,
+    load_config,
+)
+from toolscope.core.mcp.results import (
+    DiscoveryResult,
+    Duplicate,
+    Provenance,
+    ServerResult,
+)
 from toolscope.core.mcp.universe import load_mcp_universe
 
 __all__ = [

@@ -27,9 +27,25 @@ from datetime import datetime, timezone
 from typing import Any
 
 from toolscope.core.mcp.config import McpConfig, ServerConfig
-from toolscope.core.mcp.processes import SPAWNED, Attempt, install_spawn_hook, wait_group_dead
-from toolscope.core.mcp.redact import redact_args, redact_mapping, redact_url, scrub, secret_values
-from toolscope.core.mcp.results import DiscoveryResult, Provenance, ServerResult, find_duplicates
+from toolscope.core.mcp.processes import (
+    SPAWNED,
+    Attempt,
+    install_spawn_hook,
+    wait_group_dead,
+)
+from toolscope.core.mcp.redact import (
+    redact_args,
+    redact_mapping,
+    redact_url,
+    scrub,
+    secret_values,
+)
+from toolscope.core.mcp.results import (
+    DiscoveryResult,
+    Provenance,
+    ServerResult,
+    find_duplicates,
+)
 
 MAX_PAGES = 10_000
 _STDERR_TAIL = 300

@@ -31,7 +31,12 @@ from typing import Any
 
 from toolscope.core.documents import load_document
 from toolscope.core.errors import InputError, Problem
-from toolscope.core.mcp.results import DiscoveryResult, Duplicate, Provenance, ServerResult
+from toolscope.core.mcp.results import (
+    DiscoveryResult,
+    Duplicate,
+    Provenance,
+    ServerResult,
+)
 
 SCHEMA = "toolscope.mcp-snapshot/1"
 

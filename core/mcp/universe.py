@@ -5,13 +5,14 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from toolscope.core.errors import InputError
 from toolscope.core.mcp.config import load_config, user_override_path
 from toolscope.core.mcp.results import DiscoveryResult
 
 DEFAULT_TIMEOUT = 10.0
 
 
-def load_mcp_universe(config_path: Path, snapshot: Path | None = None, timeout: float = DEFAULT_TIMEOUT) -> DiscoveryResult:
+def load_mcp_universe(config_path: Path | None, snapshot: Path | None = None, timeout: float = DEFAULT_TIMEOUT) -> DiscoveryResult:
     """Live discovery of ``config_path`` when ``snapshot`` is None, else the saved snapshot.
 
     With a snapshot the config is not needed (offline reproduction); when it is present we
@@ -37,4 +38,6 @@ def load_mcp_universe(config_path: Path, snapshot: Path | None = None, timeout: 
         return replace(result, source=replace(result.source, notes=tuple(notes)))
     from toolscope.core.mcp.discovery import discover_sync
 
+    if config_path is None:
+        raise InputError("mcp_config", "live discovery needs an mcpServers config (or give --snapshot)")
     return discover_sync(load_config(config_path), timeout)

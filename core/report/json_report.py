@@ -6,7 +6,13 @@ import json
 from importlib import resources
 from typing import Any
 
-from toolscope.core.report.model import ModeSection, ReportData, Transcript, TurnSide, mode_label
+from toolscope.core.report.model import (
+    ModeSection,
+    ReportData,
+    Transcript,
+    TurnSide,
+    mode_label,
+)
 
 
 def _section(section: ModeSection) -> dict[str, Any]:

@@ -14,7 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
-from toolscope.core.report.diff import DiffRow, ModeDiff, ModePair, mode_diff, tool_label
+from toolscope.core.report.diff import (
+    DiffRow,
+    ModeDiff,
+    ModePair,
+    mode_diff,
+    tool_label,
+)
 from toolscope.core.report.redaction import Redactor
 from toolscope.core.subject import Subject
 from toolscope.core.verdicts import STAGE_TITLES, Checklist, Finding, ToolVerdict

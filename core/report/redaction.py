@@ -21,7 +21,13 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from toolscope.core.mcp.redact import MASK, collect_secrets, is_secret_key, replace_secrets, scrubbable
+from toolscope.core.mcp.redact import (
+    MASK,
+    collect_secrets,
+    is_secret_key,
+    replace_secrets,
+    scrubbable,
+)
 
 __all__ = ["MASK", "Redactor", "is_secret_key", "secret_values_in", "secret_values_in_files"]
 

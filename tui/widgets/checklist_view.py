@@ -14,9 +14,9 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from toolscope.core.safe_text import inert
-from toolscope.tui.widgets.safe_input import safe_input
 from toolscope.core.verdicts import Checklist
 from toolscope.tui.completion import complete
+from toolscope.tui.widgets.safe_input import safe_input
 
 SYMBOL = {True: "✓", False: "✗", None: "?"}
 STYLE = {True: "green", False: "bold red", None: "yellow"}

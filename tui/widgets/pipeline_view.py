@@ -11,7 +11,6 @@ from textual.message import Message
 from textual.widgets import Input, Static
 
 from toolscope.core.safe_text import inert
-from toolscope.tui.widgets.safe_input import safe_input
 from toolscope.core.verdicts import STAGE_TITLES, Evaluation, ToolVerdict
 from toolscope.tui.rows import (
     ModeChange,
@@ -21,6 +20,7 @@ from toolscope.tui.rows import (
     is_registered_but_hidden,
     tool_key,
 )
+from toolscope.tui.widgets.safe_input import safe_input
 from toolscope.tui.widgets.tool_detail import ToolDetail
 from toolscope.tui.widgets.tool_grid import GridLayout, ToolGrid
 

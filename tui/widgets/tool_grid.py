@@ -20,7 +20,13 @@ from textual.strip import Strip
 
 from toolscope.core.safe_text import inert
 from toolscope.core.verdicts import STAGE_TITLES, ToolVerdict
-from toolscope.tui.rows import GroupRow, Row, ToolKey, is_registered_but_hidden, tool_key
+from toolscope.tui.rows import (
+    GroupRow,
+    Row,
+    ToolKey,
+    is_registered_but_hidden,
+    tool_key,
+)
 
 SYMBOL = {True: "✓", False: "✗", None: "?"}
 # Short column titles keep room for the deciding rule; the trace pane spells them out.
