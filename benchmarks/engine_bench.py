@@ -31,7 +31,8 @@ def make_registry(tools: int = 50_000, servers: int = 300, seed: int = 7) -> dic
         name = f"server-{s:03d}" if s % 3 else f"Server_{s:03d}"
         mcp_servers[name] = [
             # Names are unique across servers (as in real universes); some camelCase.
-            f"{rng.choice(verbs)}{rng.choice(nouns).title()}{s}x{i}" if i % 4 == 0
+            f"{rng.choice(verbs)}{rng.choice(nouns).title()}{s}x{i}"
+            if i % 4 == 0
             else f"{rng.choice(verbs)}_{rng.choice(nouns)}_{s}_{i}"
             for i in range(per_server)
         ]
@@ -123,20 +124,25 @@ def main() -> None:
         def evaluate() -> None:
             # A fresh pipeline each time: filter construction and every stage are measured,
             # not a cache hit from the previous round.
-            pipeline = StepPipeline(subject.universe, subject.step, subject.pipeline.enabled,
-                                    subject.registry.denial_texts)
+            pipeline = StepPipeline(
+                subject.universe, subject.step, subject.pipeline.enabled, subject.registry.denial_texts
+            )
             pipeline.evaluate("build")
 
         evaluation = _best(evaluate, args.repeat)
         verdicts = subject.evaluate("build")
     counts = verdicts.counts()
-    print(f"universe: {len(verdicts.tools)} tools, {args.servers} MCP servers; "
-          f"visible {counts['visible']}, hidden {counts['hidden']}")
+    print(
+        f"universe: {len(verdicts.tools)} tools, {args.servers} MCP servers; "
+        f"visible {counts['visible']}, hidden {counts['hidden']}"
+    )
     print(f"baseline json.loads(registry, {len(registry_text) / 1e6:.1f} MB): {baseline * 1000:.1f} ms")
     print(f"evaluate all tools through all stages: {evaluation * 1000:.1f} ms")
     print(f"ratio evaluate / json.loads: {evaluation / baseline:.2f} (target <= 5)")
-    print(f"(for information) full load incl. pydantic validation: {load_time * 1000:.0f} ms "
-          f"= {load_time / baseline:.1f}x json.loads")
+    print(
+        f"(for information) full load incl. pydantic validation: {load_time * 1000:.0f} ms "
+        f"= {load_time / baseline:.1f}x json.loads"
+    )
 
 
 if __name__ == "__main__":

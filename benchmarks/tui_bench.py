@@ -117,7 +117,9 @@ def main() -> None:
         }, tui_keys
 
     figures, per_key = asyncio.run(measure())
-    print(f"universe: {len(evaluation.tools):,} tools, evaluated in {evaluate_seconds * 1000:.0f} ms (engine, not counted below)")
+    print(
+        f"universe: {len(evaluation.tools):,} tools, evaluated in {evaluate_seconds * 1000:.0f} ms (engine, not counted below)"
+    )
     print(
         f"first paint      {figures['tui_paint'] * 1000:7.0f} ms   baseline (empty app) "
         f"{figures['empty_paint'] * 1000:6.0f} ms   ratio {figures['tui_paint'] / figures['empty_paint']:5.1f}"
@@ -129,7 +131,10 @@ def main() -> None:
         f"   (worst {figures['tui_key_max'] * 1000:.1f} ms)   target < 100 ms: "
         f"{'ok' if figures['tui_key'] < 0.1 else 'MISSED'}"
     )
-    print("  per key (filter 'getx_'): " + ", ".join(f"{k!r} {t * 1000:.1f} ms" for k, t in zip("getx_", per_key)))
+    print(
+        "  per key (filter 'getx_'): "
+        + ", ".join(f"{k!r} {t * 1000:.1f} ms" for k, t in zip("getx_", per_key, strict=True))
+    )
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ def detect_kind(target: str) -> InputKind:
                 "",
                 "expected an AgentWorks step config (an object with 'steps' or 'agent_configs'), "
                 "an AgentScope toolkit spec (an object with 'groups'), or a toolkit factory "
-                "'package.module:function' / 'path/to/file.py:function'"
+                "'package.module:function' / 'path/to/file.py:function'",
             )
         ],
     )
@@ -61,9 +61,7 @@ def open_subject(
             raise InputError("--groups", "applies to AgentScope toolkits, not step configs")
         from toolscope.core.agentworks.subject import load_agentworks_subject
 
-        return load_agentworks_subject(
-            Path(target), step=step, registry=registry, snapshot=snapshot
-        )
+        return load_agentworks_subject(Path(target), step=step, registry=registry, snapshot=snapshot)
     if step is not None:
         raise InputError("--step", "applies to AgentWorks step configs, not toolkits")
     if registry is not None:

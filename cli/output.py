@@ -55,9 +55,13 @@ def handle_errors(func: F) -> F:
             # A bug in toolscope, never the user's mistake: keep the traceback for the
             # report, and an exit code of its own so CI never reads it as "check failed".
             traceback.print_exc()
-            stderr_console().print(Text(
-                "toolscope bug: the error above is toolscope's, not your input's; please report it "
-                f"(exit {EXIT_INTERNAL})", style="red"))
+            stderr_console().print(
+                Text(
+                    "toolscope bug: the error above is toolscope's, not your input's; please report it "
+                    f"(exit {EXIT_INTERNAL})",
+                    style="red",
+                )
+            )
             raise typer.Exit(EXIT_INTERNAL) from None
 
     return wrapper  # type: ignore[return-value]
@@ -97,6 +101,8 @@ def verdict_table(evaluation: Evaluation, tools: Iterable[ToolVerdict] | None = 
             plain(tool.namespace, single_line=True),
             *(stage_cell(tool.stage(name)) for name in evaluation.stage_names),
             Text(tool.verdict, style=VERDICT_STYLE[tool.verdict]),
-            plain(f"{STAGE_TITLES.get(failing.name, failing.name)}: {failing.rule}") if failing else Text("", style="dim"),
+            plain(f"{STAGE_TITLES.get(failing.name, failing.name)}: {failing.rule}")
+            if failing
+            else Text("", style="dim"),
         )
     return table

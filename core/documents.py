@@ -108,11 +108,11 @@ def parse_json(text: str, source: str) -> Any:
     try:
         return json.loads(text, object_pairs_hook=_no_duplicate_keys)
     except json.JSONDecodeError as exc:
-        raise InputError(
-            source, "invalid JSON", [Problem(f"line {exc.lineno}, column {exc.colno}", exc.msg)]
-        ) from None
+        raise InputError(source, "invalid JSON", [Problem(f"line {exc.lineno}, column {exc.colno}", exc.msg)]) from None
     except _DuplicateKey as exc:
-        raise InputError(source, "invalid JSON", [Problem("", f"key {str(exc)!r} appears twice in one object")]) from None
+        raise InputError(
+            source, "invalid JSON", [Problem("", f"key {str(exc)!r} appears twice in one object")]
+        ) from None
 
 
 def parse_yaml(text: str, source: str) -> Any:
@@ -146,7 +146,8 @@ def _strict_loader():  # type: ignore[no-untyped-def]
                     key = self.construct_object(key_node, deep=deep)
                     if isinstance(key, (str, int, float, bool)) and key in seen:
                         raise yaml.constructor.ConstructorError(
-                            None, None, f"key {key!r} appears twice in one mapping", key_node.start_mark)
+                            None, None, f"key {key!r} appears twice in one mapping", key_node.start_mark
+                        )
                     seen.add(key)
                 return super().construct_mapping(node, deep=deep)
 
@@ -165,9 +166,7 @@ def format_location(loc: Sequence[int | str], prefix: str = "") -> str:
     return out or "(top level)"
 
 
-def validation_problems(
-    exc: ValidationError, prefix: str = "", drop: Iterable[str] = ()
-) -> list[Problem]:
+def validation_problems(exc: ValidationError, prefix: str = "", drop: Iterable[str] = ()) -> list[Problem]:
     """Pydantic errors as Problems; ``drop`` removes tagged-union noise from paths."""
     dropped = set(drop)
     problems = []

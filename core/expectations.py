@@ -43,8 +43,7 @@ def check_expectations(
                 findings.append(
                     Finding(
                         "expectation_failed",
-                        f"expected {expectation.tool!r} to be {expectation.want}{where}, "
-                        "but no tool has that name",
+                        f"expected {expectation.tool!r} to be {expectation.want}{where}, but no tool has that name",
                         tool=expectation.tool,
                     )
                 )

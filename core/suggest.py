@@ -1,4 +1,4 @@
-""""Did you mean": candidates for a name that is not in the universe."""
+""" "Did you mean": candidates for a name that is not in the universe."""
 
 from __future__ import annotations
 

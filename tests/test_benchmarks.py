@@ -11,8 +11,19 @@ REPO = Path(__file__).resolve().parent.parent
 
 def test_engine_benchmark_runs_and_prints_a_ratio():
     out = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "engine_bench.py"), "--tools", "3000", "--servers", "30", "--repeat", "1"],
-        capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            str(REPO / "benchmarks" / "engine_bench.py"),
+            "--tools",
+            "3000",
+            "--servers",
+            "30",
+            "--repeat",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert out.returncode == 0, out.stderr
     assert "ratio evaluate / json.loads:" in out.stdout

@@ -55,8 +55,13 @@ def pipeline_markdown(
     """The pipeline view as Markdown: header, the rows shown, the selected tool's trace."""
     stages = evaluation.stage_names
     lines = ["# toolscope: pipeline view", "", *header_lines(evaluation, mode)]
-    lines.append(f"- shown: {len(tools)} ({md(filter_description)})" if filter_description else f"- shown: {len(tools)}")
-    lines += ["", "| tool | namespace | " + " | ".join(STAGE_TITLES.get(s, s) for s in stages) + " | verdict | decided by |"]
+    lines.append(
+        f"- shown: {len(tools)} ({md(filter_description)})" if filter_description else f"- shown: {len(tools)}"
+    )
+    lines += [
+        "",
+        "| tool | namespace | " + " | ".join(STAGE_TITLES.get(s, s) for s in stages) + " | verdict | decided by |",
+    ]
     lines.append("|" + "---|" * (len(stages) + 4))
     for tool in tools:
         cells = [md(tool.name), md(tool.namespace)]

@@ -66,9 +66,7 @@ class RowIndex:
         ordered = sorted(evaluation.tools, key=lambda t: (priority(t), t.namespace, t.name))
         self.tools: tuple[ToolVerdict, ...] = tuple(ordered)
         # NUL separators keep a term from matching across the end of one field.
-        self._haystacks: tuple[str, ...] = tuple(
-            f"{t.name}\0{t.namespace}\0{t.verdict}".lower() for t in ordered
-        )
+        self._haystacks: tuple[str, ...] = tuple(f"{t.name}\0{t.namespace}\0{t.verdict}".lower() for t in ordered)
         self._hidden_positions: list[int] = [i for i, t in enumerate(ordered) if t.verdict != "visible"]
         # (lower-cased text, only_hidden, positions) of the previous query.
         self._last: tuple[str, bool, list[int]] = ("", False, list(range(len(ordered))))

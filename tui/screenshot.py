@@ -28,7 +28,9 @@ async def render_svg(
     """
     from toolscope.tui.app import ToolscopeApp
 
-    app = ToolscopeApp(subject, mode, TuiOptions(view=view, tool=tool, deterministic=deterministic, script=script, run_script=True))
+    app = ToolscopeApp(
+        subject, mode, TuiOptions(view=view, tool=tool, deterministic=deterministic, script=script, run_script=True)
+    )
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         if view == "checklist" and tool:

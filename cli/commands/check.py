@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.text import Text
@@ -28,10 +28,11 @@ from toolscope.output import handle_errors, plain, print_json, stdout_console
 def check_command(
     config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
     mode: Annotated[
-        Optional[list[str]], typer.Option("--mode", "-m", help="Mode(s) to check; repeat the option. Default: every mode.")
+        list[str] | None,
+        typer.Option("--mode", "-m", help="Mode(s) to check; repeat the option. Default: every mode."),
     ] = None,
     expect: Annotated[
-        Optional[list[str]],
+        list[str] | None,
         typer.Option("--expect", help="visible:NAME or hidden:NAME (in every checked mode); repeatable."),
     ] = None,
     step: StepOpt = None,
@@ -39,8 +40,10 @@ def check_command(
     groups: GroupsOpt = None,
     snapshot: SnapshotOpt = None,
     drift_from: Annotated[
-        Optional[Path],
-        typer.Option("--drift-from", help="Compare live MCP discovery with this saved snapshot (added/removed/renamed tools)."),
+        Path | None,
+        typer.Option(
+            "--drift-from", help="Compare live MCP discovery with this saved snapshot (added/removed/renamed tools)."
+        ),
     ] = None,
     warnings_fail: Annotated[bool, typer.Option("--strict", help="Warnings fail too.")] = False,
     as_json: JsonOpt = False,
@@ -84,5 +87,3 @@ def check_command(
         console.print(Text("ok" if ok else f"{len(failing)} failing", style="green" if ok else "bold red"))
     if not ok:
         raise typer.Exit(EXIT_NEGATIVE)
-
-

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 ModeOpt = Annotated[
-    Optional[str],
+    str | None,
     typer.Option(
         "--mode",
         "-m",
@@ -16,9 +16,9 @@ ModeOpt = Annotated[
         "accept_edits, explore, bypass, dont_ask).",
     ),
 ]
-StepOpt = Annotated[Optional[str], typer.Option("--step", help="Step id, when the config has several steps.")]
+StepOpt = Annotated[str | None, typer.Option("--step", help="Step id, when the config has several steps.")]
 RegistryOpt = Annotated[
-    Optional[Path],
+    Path | None,
     typer.Option(
         "--registry",
         "-r",
@@ -26,14 +26,14 @@ RegistryOpt = Annotated[
     ),
 ]
 GroupsOpt = Annotated[
-    Optional[str],
+    str | None,
     typer.Option(
         "--groups",
         help="Toolkits: the active groups, comma-separated (replaces the spec's; basic is always active).",
     ),
 ]
 SnapshotOpt = Annotated[
-    Optional[Path], typer.Option("--snapshot", help="Use a saved MCP discovery snapshot instead of live discovery.")
+    Path | None, typer.Option("--snapshot", help="Use a saved MCP discovery snapshot instead of live discovery.")
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 

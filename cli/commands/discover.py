@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -18,12 +18,18 @@ from toolscope.output import handle_errors, plain, print_json, stdout_console
 @app.command("discover")
 @handle_errors
 def discover_command(
-    mcp_config: Annotated[Path, typer.Argument(help="MCP config ({\"mcpServers\": …}); NAME_user.json next to it overrides entries.")],
+    mcp_config: Annotated[
+        Path, typer.Argument(help='MCP config ({"mcpServers": …}); NAME_user.json next to it overrides entries.')
+    ],
     output: Annotated[
-        Optional[Path], typer.Option("--output", "-o", help="Write a snapshot (JSON) for offline use with --snapshot.")
+        Path | None, typer.Option("--output", "-o", help="Write a snapshot (JSON) for offline use with --snapshot.")
     ] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace an existing snapshot file (never an input file).")] = False,
-    timeout: Annotated[float, typer.Option("--timeout", help="Seconds each server gets to start and list its tools.")] = 10.0,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace an existing snapshot file (never an input file).")
+    ] = False,
+    timeout: Annotated[
+        float, typer.Option("--timeout", help="Seconds each server gets to start and list its tools.")
+    ] = 10.0,
     as_json: JsonOpt = False,
 ) -> None:
     """Connect to every configured MCP server in parallel and list its tools.
@@ -80,11 +86,16 @@ def _print_human(result, output: Path | None) -> None:  # noqa: ANN001 - Discove
             detail = plain(shown or "(no tools advertised)", "dim" if server.tools else "yellow")
         else:
             detail = plain(server.error or "", "red")
-        table.add_row(plain(server.name, "bold"), status, Text(f"{server.elapsed:.2f}s"), Text(str(len(server.tools))), detail)
+        table.add_row(
+            plain(server.name, "bold"), status, Text(f"{server.elapsed:.2f}s"), Text(str(len(server.tools))), detail
+        )
     console.print(table)
     for dup in result.duplicates:
         console.print(
-            plain(f"duplicate tool {dup.tool!r}: kept from {dup.kept_server!r}, dropped from {dup.dropped_server!r}", "yellow")
+            plain(
+                f"duplicate tool {dup.tool!r}: kept from {dup.kept_server!r}, dropped from {dup.dropped_server!r}",
+                "yellow",
+            )
         )
     if output is not None:
         console.print(plain(f"snapshot written to {output}", "dim"))

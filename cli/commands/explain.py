@@ -73,7 +73,9 @@ def print_checklist(checklist: Checklist, label: str) -> None:
     if verdict is not None:
         console.print()
         for stage in verdict.stages:
-            line = Text(f"  {SYMBOL[stage.passed]} {STAGE_TITLES.get(stage.name, stage.name):<13} ", style=STYLE[stage.passed])
+            line = Text(
+                f"  {SYMBOL[stage.passed]} {STAGE_TITLES.get(stage.name, stage.name):<13} ", style=STYLE[stage.passed]
+            )
             line.append_text(plain(stage.rule))
             console.print(line)
     console.print()

@@ -9,7 +9,7 @@ ShouldIncludeServer instead. Exit 0 when every query is included, 1 when one is 
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -27,19 +27,19 @@ from toolscope.output import handle_errors, plain, print_json, stdout_console
 @app.command("filter")
 @handle_errors
 def filter_command(
-    queries: Annotated[Optional[list[str]], typer.Argument(help="package:tool queries for ShouldIncludeTool.")] = None,
+    queries: Annotated[list[str] | None, typer.Argument(help="package:tool queries for ShouldIncludeTool.")] = None,
     selected_tools: Annotated[
-        Optional[list[str]], typer.Option("--selected-tools", "-t", help="A selected_tools entry (repeatable).")
+        list[str] | None, typer.Option("--selected-tools", "-t", help="A selected_tools entry (repeatable).")
     ] = None,
     selected_servers: Annotated[
-        Optional[list[str]], typer.Option("--selected-servers", "-s", help="A selected_servers entry (repeatable).")
+        list[str] | None, typer.Option("--selected-servers", "-s", help="A selected_servers entry (repeatable).")
     ] = None,
     servers: Annotated[
-        Optional[list[str]], typer.Option("--server", help="Ask ShouldIncludeServer for this name (repeatable).")
+        list[str] | None, typer.Option("--server", help="Ask ShouldIncludeServer for this name (repeatable).")
     ] = None,
     virtual: Annotated[bool, typer.Option("--virtual", help="The queried tools are virtual tools.")] = False,
     system_categories: Annotated[
-        Optional[list[str]],
+        list[str] | None,
         typer.Option("--system-category", help="System category bases (repeatable); default: mcpagent HEAD's list."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
@@ -66,15 +66,25 @@ def filter_command(
         for column in ("query", "include", "code", "reason"):
             table.add_column(column, overflow="fold")
         for answer in answers:
-            query = f"{answer['package']}:{answer['tool']}" if answer["kind"] == "tool" else f"server {answer['server']}"
-            table.add_row(plain(query, single_line=True),
-                          Text("✓ yes" if answer["include"] else "✗ no", style="green" if answer["include"] else "bold red"),
-                          Text(answer["code"]), plain(answer["reason"]))
+            query = (
+                f"{answer['package']}:{answer['tool']}" if answer["kind"] == "tool" else f"server {answer['server']}"
+            )
+            table.add_row(
+                plain(query, single_line=True),
+                Text("✓ yes" if answer["include"] else "✗ no", style="green" if answer["include"] else "bold red"),
+                Text(answer["code"]),
+                plain(answer["reason"]),
+            )
         stdout_console().print(table)
     if not all(a["include"] for a in answers):
         raise typer.Exit(EXIT_NEGATIVE)
 
 
 def _decision_json(decision) -> dict:  # type: ignore[no-untyped-def]
-    return {"include": decision.include, "code": decision.code, "reason": decision.reason,
-            "entry": decision.entry, "field": decision.field}
+    return {
+        "include": decision.include,
+        "code": decision.code,
+        "reason": decision.reason,
+        "entry": decision.entry,
+        "field": decision.field,
+    }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -32,16 +32,14 @@ def inspect_command(
     registry: RegistryOpt = None,
     groups: GroupsOpt = None,
     snapshot: SnapshotOpt = None,
-    tool: Annotated[Optional[str], typer.Option("--tool", help="Open the checklist on this tool.")] = None,
-    view: Annotated[
-        Optional[str], typer.Option("--view", help="First view: pipeline, checklist or activation.")
-    ] = None,
+    tool: Annotated[str | None, typer.Option("--tool", help="Open the checklist on this tool.")] = None,
+    view: Annotated[str | None, typer.Option("--view", help="First view: pipeline, checklist or activation.")] = None,
     script: Annotated[
-        Optional[Path],
+        Path | None,
         typer.Option("--script", help="Toolkits: a reset_tools script to load into the activation view."),
     ] = None,
     screenshot: Annotated[
-        Optional[Path],
+        Path | None,
         typer.Option("--screenshot", help="Render the first view headless to this SVG file and exit."),
     ] = None,
     size: Annotated[str, typer.Option("--size", help="Terminal size for --screenshot, COLUMNSxROWS.")] = "120x36",
@@ -56,8 +54,10 @@ def inspect_command(
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     resolved_mode = subject.resolve_mode(mode)
     if (first_view == "activation" or script is not None) and subject.loaded.kind == "step_config":
-        raise InputError("--view activation" if script is None else "--script",
-                         "the activation view steps reset_tools calls: it is for AgentScope toolkits, not step configs")
+        raise InputError(
+            "--view activation" if script is None else "--script",
+            "the activation view steps reset_tools calls: it is for AgentScope toolkits, not step configs",
+        )
     # Textual is imported here only: every other command starts without it.
     if screenshot is not None:
         from toolscope.tui.screenshot import parse_size, render_svg_sync
@@ -78,7 +78,5 @@ def inspect_command(
     from toolscope.tui.app import ToolscopeApp
     from toolscope.tui.options import TuiOptions
 
-    options = TuiOptions(
-        view=first_view, tool=tool, export_dir=str(export_dir), script=str(script) if script else None
-    )
+    options = TuiOptions(view=first_view, tool=tool, export_dir=str(export_dir), script=str(script) if script else None)
     ToolscopeApp(subject, resolved_mode, options).run()

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -152,7 +152,7 @@ def make_report(
         extra_files=extra_files,
         environment=environment,
         secrets=sorted(secret_values_in_files(inputs)),
-        generated_at=datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ") if timestamp else None,
+        generated_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if timestamp else None,
     )
     return report, inputs
 
@@ -162,25 +162,34 @@ def make_report(
 def report_command(
     config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
     mode: Annotated[
-        Optional[list[str]],
-        typer.Option("--mode", "-m", help="Mode to report on; repeat for several (adds a diff). Default: the config's default mode."),
+        list[str] | None,
+        typer.Option(
+            "--mode",
+            "-m",
+            help="Mode to report on; repeat for several (adds a diff). Default: the config's default mode.",
+        ),
     ] = None,
     tool: Annotated[
-        Optional[list[str]], typer.Option("--tool", "-t", help="Add the checklist walkthrough and fix for this tool; repeatable.")
+        list[str] | None,
+        typer.Option("--tool", "-t", help="Add the checklist walkthrough and fix for this tool; repeatable."),
     ] = None,
     script: Annotated[
-        Optional[Path], typer.Option("--script", help="Toolkits: a reset_tools script to step through, stock vs guarded.")
+        Path | None,
+        typer.Option("--script", help="Toolkits: a reset_tools script to step through, stock vs guarded."),
     ] = None,
     step: StepOpt = None,
     registry: RegistryOpt = None,
     groups: GroupsOpt = None,
     snapshot: SnapshotOpt = None,
     fmt: Annotated[
-        Optional[str], typer.Option("--format", "-f", help="md, html, json or svg. Default: from the -o suffix, else md.")
+        str | None,
+        typer.Option("--format", "-f", help="md, html, json or svg. Default: from the -o suffix, else md."),
     ] = None,
     output: Annotated[str, typer.Option("--output", "-o", help="Output file, or - for stdout.")] = STDOUT,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing output file.")] = False,
-    timestamp: Annotated[bool, typer.Option("--timestamp", help="Record the time (reports are otherwise reproducible).")] = False,
+    timestamp: Annotated[
+        bool, typer.Option("--timestamp", help="Record the time (reports are otherwise reproducible).")
+    ] = False,
     size: Annotated[str, typer.Option("--size", help="SVG: terminal size COLUMNSxROWS.")] = "120x36",
 ) -> None:
     """Write a report of the config's tool visibility: provenance, verdicts, findings, fixes.
@@ -196,7 +205,9 @@ def report_command(
 
     if kind == "svg":
         if script is not None or tool:
-            raise InputError("--format svg", "is a screenshot of the pipeline view; --script and --tool need md, html or json")
+            raise InputError(
+                "--format svg", "is a screenshot of the pipeline view; --script and --tool need md, html or json"
+            )
         if mode and len(mode) > 1:
             raise InputError("--format svg", "shows one mode; give a single --mode")
         subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
@@ -208,7 +219,14 @@ def report_command(
         return
 
     report, inputs = make_report(
-        config, modes=mode, tools=tool, script=script, step=step, registry=registry,
-        groups=groups, snapshot=snapshot, timestamp=timestamp,
+        config,
+        modes=mode,
+        tools=tool,
+        script=script,
+        step=step,
+        registry=registry,
+        groups=groups,
+        snapshot=snapshot,
+        timestamp=timestamp,
     )
     write_report(render(report, kind), output, force=force, inputs=inputs)

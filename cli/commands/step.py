@@ -49,7 +49,11 @@ def step_command(
         print_json(
             {
                 "schema": "toolscope.step/1",
-                "input": {"kind": subject.loaded.kind, "label": subject.loaded.label, "files": [list(f) for f in subject.loaded.files]},
+                "input": {
+                    "kind": subject.loaded.kind,
+                    "label": subject.loaded.label,
+                    "files": [list(f) for f in subject.loaded.files],
+                },
                 "script": script.name,
                 "agentscope_version": probe.agentscope_version,
                 "initial_groups": list(subject.active_groups()),
@@ -71,7 +75,11 @@ def _print_human(subject: Any, session: Any, probe: Any, script_name: str) -> No
     console = stdout_console()
     console.print(plain(f"{subject.loaded.label} · script {script_name}", "bold"))
     console.print(Text("stock   ", style="bold").append_text(plain(probe.summary())))
-    console.print(Text("guarded ", style="bold").append("GroupActivationGuard on reset_tools: validates names and booleans first; a refusal changes nothing"))
+    console.print(
+        Text("guarded ", style="bold").append(
+            "GroupActivationGuard on reset_tools: validates names and booleans first; a refusal changes nothing"
+        )
+    )
     console.print(Text(f"initial active groups: {_names(subject.active_groups())}", style="dim"))
     table = Table(header_style="bold", show_lines=True)
     for column in ("turn", "call", "lane", "result", "groups before → after", "model sees after (≈tokens)"):
@@ -82,7 +90,9 @@ def _print_human(subject: Any, session: Any, probe: Any, script_name: str) -> No
             continue
         for lane in session.lanes:
             lt = turn.lanes[lane]
-            result = Text(("✓ " if lt.accepted else "✗ ") + lt.response_state, style=STATE_STYLE.get(lt.response_state, ""))
+            result = Text(
+                ("✓ " if lt.accepted else "✗ ") + lt.response_state, style=STATE_STYLE.get(lt.response_state, "")
+            )
             if lane == "guarded" and lt.plan is not None:
                 result.append("\n")
                 result.append_text(plain(lt.plan.summary(), "dim"))

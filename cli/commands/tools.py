@@ -57,6 +57,4 @@ def tools_command(
         console.print(Text(note, style="dim"))
     console.print(verdict_table(evaluation, tools))
     counts = evaluation.counts()
-    console.print(
-        Text(f"{counts['visible']} visible, {counts['hidden']} hidden, {counts['unknown']} unknown")
-    )
+    console.print(Text(f"{counts['visible']} visible, {counts['hidden']} hidden, {counts['unknown']} unknown"))

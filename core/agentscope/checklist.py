@@ -68,7 +68,9 @@ def toolkit_checklist(subject: ToolkitSubject, tool: str, mode: str | None) -> C
                 "Is the name unique across groups?",
                 "no",
                 False,
-                (f"also in group(s): {', '.join(r.entry.group for r in rows[:-1])}; AgentScope keeps the last one registered",),
+                (
+                    f"also in group(s): {', '.join(r.entry.group for r in rows[:-1])}; AgentScope keeps the last one registered",
+                ),
             )
         )
     return Checklist(tool=tool, mode=mode, verdict=verdict, steps=tuple(steps), fix=_fix(subject, row, mode))
@@ -108,7 +110,10 @@ def _unknown_checklist(subject: ToolkitSubject, tool: str, mode: str) -> Checkli
     close = tuple(difflib.get_close_matches(tool, names, n=3, cutoff=0.6))
     evidence = [f"registered tools: {len(names)} in {len(subject.toolkit.tool_groups)} group(s)"]
     if tool in subject.group_names():
-        evidence.append(f"'{tool}' is a group, not a tool; its tools: " + ", ".join(r.entry.name for r in subject.rows(mode) if r.entry.group == tool))
+        evidence.append(
+            f"'{tool}' is a group, not a tool; its tools: "
+            + ", ".join(r.entry.name for r in subject.rows(mode) if r.entry.group == tool)
+        )
     steps = (ChecklistStep(f"Is '{tool}' registered in a group of the Toolkit?", "no", False, tuple(evidence)),)
     fix = "register it: await toolkit.add_tool(tool, group_name=...) (in a spec: under 'tools:' or a group's 'tools:')"
     return Checklist(tool=tool, mode=mode, verdict=None, steps=steps, fix=fix, did_you_mean=close)

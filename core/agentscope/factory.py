@@ -73,7 +73,11 @@ def parse_target(target: str) -> tuple[str, str]:
     """Split ``module:attr`` / ``file.py:attr``; InputError when there is no ``:attr``."""
     where, sep, attr = target.rpartition(":")
     if not sep or not where or not attr:
-        raise InputError(target, "not a toolkit factory", [Problem("", "expected 'package.module:function' or 'path/to/file.py:function'")])
+        raise InputError(
+            target,
+            "not a toolkit factory",
+            [Problem("", "expected 'package.module:function' or 'path/to/file.py:function'")],
+        )
     return where, attr
 
 
@@ -137,7 +141,11 @@ def _resolve_attr(module: ModuleType, attr: str, target: str, shown: str) -> Any
         obj = getattr(obj, part)
         owner = f"{owner}:{part}" if owner == shown else f"{owner}.{part}"
     if not callable(obj):
-        raise InputError(target, "not callable", [Problem("", f"'{attr}' is a {type(obj).__name__}, expected a function returning {EXPECTED}")])
+        raise InputError(
+            target,
+            "not callable",
+            [Problem("", f"'{attr}' is a {type(obj).__name__}, expected a function returning {EXPECTED}")],
+        )
     _check_no_arguments(obj, target)
     return obj
 
@@ -163,7 +171,12 @@ def _check_no_arguments(func: Any, target: str) -> None:
         raise InputError(
             target,
             "the factory needs arguments",
-            [Problem("", f"factory {target} must take no arguments (it requires: {', '.join(needed)}); toolscope calls it as {target.rpartition(':')[2]}()")],
+            [
+                Problem(
+                    "",
+                    f"factory {target} must take no arguments (it requires: {', '.join(needed)}); toolscope calls it as {target.rpartition(':')[2]}()",
+                )
+            ],
         ) from None
 
 
@@ -189,12 +202,22 @@ def check_result(result: Any, target: str) -> tuple[Any, Any]:
     toolkit, state = result, None
     if isinstance(result, tuple):
         if len(result) != 2:
-            raise InputError(target, "wrong return type", [Problem("", f"returned a tuple of {len(result)} items, expected {EXPECTED}")])
+            raise InputError(
+                target,
+                "wrong return type",
+                [Problem("", f"returned a tuple of {len(result)} items, expected {EXPECTED}")],
+            )
         toolkit, state = result
     if not isinstance(toolkit, Toolkit):
-        raise InputError(target, "wrong return type", [Problem("", f"returned {type(toolkit).__name__}, expected {EXPECTED}")])
+        raise InputError(
+            target, "wrong return type", [Problem("", f"returned {type(toolkit).__name__}, expected {EXPECTED}")]
+        )
     if state is not None and not isinstance(state, AgentState):
-        raise InputError(target, "wrong return type", [Problem("", f"the tuple's second item is {type(state).__name__}, expected an AgentState")])
+        raise InputError(
+            target,
+            "wrong return type",
+            [Problem("", f"the tuple's second item is {type(state).__name__}, expected an AgentState")],
+        )
     return toolkit, state if state is not None else AgentState()
 
 

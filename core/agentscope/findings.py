@@ -30,37 +30,55 @@ def toolkit_findings(subject: ToolkitSubject, modes: Sequence[str | None]) -> li
         if row.entry.kind == "meta":
             continue
         if row.entry.name in seen:
-            out.append(Finding(
-                "duplicate_name",
-                f"tool '{row.entry.name}' is in group '{seen[row.entry.name]}' and in group '{row.entry.group}': "
-                "AgentScope keeps the last one registered (with a warning)",
-                tool=row.entry.name, entry=row.entry.group, source=origins.get((row.entry.group, row.entry.name)),
-            ))
+            out.append(
+                Finding(
+                    "duplicate_name",
+                    f"tool '{row.entry.name}' is in group '{seen[row.entry.name]}' and in group '{row.entry.group}': "
+                    "AgentScope keeps the last one registered (with a warning)",
+                    tool=row.entry.name,
+                    entry=row.entry.group,
+                    source=origins.get((row.entry.group, row.entry.name)),
+                )
+            )
         seen.setdefault(row.entry.name, row.entry.group)
     groups = set(subject.group_names())
     for name in subject.active_groups():
         if name not in groups:
-            out.append(Finding(
-                "unknown_active_group", f"activated_groups names '{name}', which no registered group answers to",
-                entry=name, source="state.tool_context.activated_groups",
-            ))
+            out.append(
+                Finding(
+                    "unknown_active_group",
+                    f"activated_groups names '{name}', which no registered group answers to",
+                    entry=name,
+                    source="state.tool_context.activated_groups",
+                )
+            )
     for group, client, error in subject.mcp_outages():
-        out.append(Finding(
-            "mcp_outage",
-            f"MCP client '{client}' in group '{group}' failed to list its tools ({error}): AgentScope drops "
-            "them with only a log warning, so the group is empty",
-            entry=client,
-        ))
+        out.append(
+            Finding(
+                "mcp_outage",
+                f"MCP client '{client}' in group '{group}' failed to list its tools ({error}): AgentScope drops "
+                "them with only a log warning, so the group is empty",
+                entry=client,
+            )
+        )
     resolved = [subject.resolve_mode(m) or "default" for m in modes] or [subject.default_mode or "default"]
     if len(resolved) > 1:
-        per_mode = {m: {(r.entry.group, r.entry.name): r.verdict.stage("callable").passed for r in subject.rows(m)} for m in resolved}
+        per_mode = {
+            m: {(r.entry.group, r.entry.name): r.verdict.stage("callable").passed for r in subject.rows(m)}
+            for m in resolved
+        }
         for row in rows:
             key = (row.entry.group, row.entry.name)
             if all(per_mode[m].get(key) is False for m in resolved):
-                out.append(Finding(
-                    "never_callable", f"tool '{row.entry.name}' is denied in every mode checked ({', '.join(resolved)})",
-                    tool=row.entry.name, source=origins.get(key), severity="warning",
-                ))
+                out.append(
+                    Finding(
+                        "never_callable",
+                        f"tool '{row.entry.name}' is denied in every mode checked ({', '.join(resolved)})",
+                        tool=row.entry.name,
+                        source=origins.get(key),
+                        severity="warning",
+                    )
+                )
     return out
 
 
@@ -73,14 +91,23 @@ def _group_findings(subject: ToolkitSubject, rows: list) -> list[Finding]:
             continue
         members = [r for r in rows if r.entry.group == group.name and r.entry.kind != "meta"]
         if not members and not getattr(group, "mcps", None):
-            out.append(Finding(
-                "empty_group", f"group '{group.name}' has no tools: activating it adds nothing",
-                entry=group.name, source=origins.get(group.name), severity="warning",
-            ))
+            out.append(
+                Finding(
+                    "empty_group",
+                    f"group '{group.name}' has no tools: activating it adds nothing",
+                    entry=group.name,
+                    source=origins.get(group.name),
+                    severity="warning",
+                )
+            )
         if not (group.description or "").strip():
-            out.append(Finding(
-                "group_without_description",
-                f"group '{group.name}' has no description: reset_tools offers the model only its name",
-                entry=group.name, source=origins.get(group.name), severity="warning",
-            ))
+            out.append(
+                Finding(
+                    "group_without_description",
+                    f"group '{group.name}' has no description: reset_tools offers the model only its name",
+                    entry=group.name,
+                    source=origins.get(group.name),
+                    severity="warning",
+                )
+            )
     return out

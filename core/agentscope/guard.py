@@ -121,9 +121,7 @@ def build_guarded_meta_tool(toolkit: Any, guard: GroupActivationGuard) -> Any:
     )
 
 
-def install_guard(
-    toolkit: Any, observer: Callable[[ActivationPlan], None] | None = None
-) -> GroupActivationGuard:
+def install_guard(toolkit: Any, observer: Callable[[ActivationPlan], None] | None = None) -> GroupActivationGuard:
     """Replace the toolkit's meta tool with a guarded one; returns the guard."""
     guard = GroupActivationGuard(known_group_reader(toolkit), observer=observer)
     toolkit.builtin_meta_tool = build_guarded_meta_tool(toolkit, guard)

@@ -52,12 +52,12 @@ class StockProbe:
         unknown = "stores unknown group names" if self.unknown_names_stored else "rejects unknown group names"
         coerced = [w for w, on in (('"yes"', self.coerces_yes), ('"1"', self.coerces_one)) if on]
         coercion = (
-            f"call_tool coerces {' and '.join(coerced)} to true"
-            if coerced
-            else 'call_tool does not coerce "yes"/"1"'
+            f"call_tool coerces {' and '.join(coerced)} to true" if coerced else 'call_tool does not coerce "yes"/"1"'
         )
         errors = "" if self.refusal_reported_as_error else "; refusals are reported as success"
-        return f"stock reset_tools (agentscope {self.agentscope_version}, probed): {order}; {unknown}; {coercion}{errors}"
+        return (
+            f"stock reset_tools (agentscope {self.agentscope_version}, probed): {order}; {unknown}; {coercion}{errors}"
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The ``probe`` object of ``step --json``."""

@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -72,7 +72,7 @@ class RegisterGroupStep:
         return f"register group {self.group.name} ({tools})"
 
 
-Step = Union[CallStep, RegisterGroupStep]
+Step = CallStep | RegisterGroupStep
 
 
 class _CallModel(BaseModel):
@@ -98,7 +98,12 @@ def parse_script(data: Any, source: str) -> list[Step]:
         raise InputError(
             source,
             "a script must be a list of steps",
-            [Problem("(top level)", f"got {'an object' if isinstance(data, dict) else got}; expected a list whose items are objects (reset_tools arguments) or strings (raw argument text)")],
+            [
+                Problem(
+                    "(top level)",
+                    f"got {'an object' if isinstance(data, dict) else got}; expected a list whose items are objects (reset_tools arguments) or strings (raw argument text)",
+                )
+            ],
         )
     if not data:
         raise InputError(source, "the script has no steps", [Problem("(top level)", "expected at least one step")])
@@ -111,7 +116,9 @@ def parse_script(data: Any, source: str) -> list[Step]:
             kind = next(iter(item)) if len(item) == 1 else None
             if kind in STEP_KINDS and isinstance(item[kind], dict):
                 if kind == "register_group":
-                    group = validate_model(GroupSpec, item[kind], source, "register_group step", prefix=f"{where}.register_group")
+                    group = validate_model(
+                        GroupSpec, item[kind], source, "register_group step", prefix=f"{where}.register_group"
+                    )
                     steps.append(RegisterGroupStep(group, source=source, position=index))
                 else:
                     call = validate_model(_CallModel, item[kind], source, "call step", prefix=f"{where}.call")
@@ -119,10 +126,19 @@ def parse_script(data: Any, source: str) -> list[Step]:
                         raise InputError(
                             source,
                             "a script can only call reset_tools",
-                            [Problem(f"{where}.call.tool", f"'{call.tool}' is not reset_tools; a script steps through activation calls (tools in a group become callable once reset_tools activates it)")],
+                            [
+                                Problem(
+                                    f"{where}.call.tool",
+                                    f"'{call.tool}' is not reset_tools; a script steps through activation calls (tools in a group become callable once reset_tools activates it)",
+                                )
+                            ],
                         )
                     if (call.args is None) == (call.raw is None):
-                        raise InputError(source, "invalid call step", [Problem(f"{where}.call", "give exactly one of 'args' (an object) or 'raw' (text)")])
+                        raise InputError(
+                            source,
+                            "invalid call step",
+                            [Problem(f"{where}.call", "give exactly one of 'args' (an object) or 'raw' (text)")],
+                        )
                     steps.append(call_step(call.args if call.args is not None else call.raw, call.label))
             else:
                 steps.append(call_step(item))
@@ -130,7 +146,12 @@ def parse_script(data: Any, source: str) -> list[Step]:
             raise InputError(
                 source,
                 "invalid script step",
-                [Problem(where, f"got {json.dumps(item, default=str)}; expected an object (reset_tools arguments), a string (raw argument text), or a step such as {{\"register_group\": {{...}}}}")],
+                [
+                    Problem(
+                        where,
+                        f'got {json.dumps(item, default=str)}; expected an object (reset_tools arguments), a string (raw argument text), or a step such as {{"register_group": {{...}}}}',
+                    )
+                ],
             )
     return steps
 

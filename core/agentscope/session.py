@@ -96,11 +96,17 @@ class StepSession:
             item = f"[{step.position if step.position is not None else index}].register_group"
             source = step.source or ""
             if step.group.name in names:
-                raise InputError(source, f"{where}: group '{step.group.name}' already exists", [Problem(f"{item}.name", "AgentScope group names must be unique ('basic' is reserved)")])
+                raise InputError(
+                    source,
+                    f"{where}: group '{step.group.name}' already exists",
+                    [Problem(f"{item}.name", "AgentScope group names must be unique ('basic' is reserved)")],
+                )
             try:
                 built[index] = make_spec_group(step.group)
             except ValueError as exc:
-                raise InputError(source, f"{where}: AgentScope refused the group", [Problem(item, f"AgentScope says: {exc}")]) from None
+                raise InputError(
+                    source, f"{where}: AgentScope refused the group", [Problem(item, f"AgentScope says: {exc}")]
+                ) from None
             names.add(step.group.name)
         return built
 

@@ -61,9 +61,20 @@ from toolscope.core.documents import load_document, validate_model
 from toolscope.core.errors import InputError, Problem
 
 __all__ = [
-    "META_TOOL_NAME", "BuiltToolkit", "GroupSpec", "PermissionWord", "PermissionsSpec", "ToolSpec", "ToolkitSpec",
-    "build_toolkit", "load_spec", "load_toolkit_spec", "make_spec_group", "make_spec_tool",
+    "META_TOOL_NAME",
+    "BuiltToolkit",
+    "GroupSpec",
+    "PermissionWord",
+    "PermissionsSpec",
+    "ToolSpec",
+    "ToolkitSpec",
+    "build_toolkit",
+    "load_spec",
+    "load_toolkit_spec",
+    "make_spec_group",
+    "make_spec_tool",
 ]
+
 
 @dataclass
 class BuiltToolkit:
@@ -197,11 +208,17 @@ def build_toolkit(spec: ToolkitSpec, source: str) -> BuiltToolkit:
         raise InputError(source, "unknown group in initially_active", problems)
 
     context = PermissionContext()
-    for word, names_ in (("allow", spec.permissions.allow), ("deny", spec.permissions.deny), ("ask", spec.permissions.ask)):
+    for word, names_ in (
+        ("allow", spec.permissions.allow),
+        ("deny", spec.permissions.deny),
+        ("ask", spec.permissions.ask),
+    ):
         rules = getattr(context, f"{word}_rules")
         for tool_name in names_:
             rules.setdefault(tool_name, []).append(
-                PermissionRule(tool_name=tool_name, rule_content=None, behavior=PermissionBehavior(word), source=Path(source).name)
+                PermissionRule(
+                    tool_name=tool_name, rule_content=None, behavior=PermissionBehavior(word), source=Path(source).name
+                )
             )
     state = AgentState(permission_context=context)
     state.tool_context.activated_groups.extend(spec.initially_active)

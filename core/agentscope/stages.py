@@ -85,8 +85,20 @@ def outage_verdicts(collected: Collected, active: tuple[str, ...]) -> list[ToolV
         rule = f"group {state}: MCP client '{client}' failed: {error}"
         stages = (
             Stage("registered", None, "mcp.outage", rule, entry=client),
-            Stage("visible", None, "mcp.outage", "its tools cannot be offered: AgentScope skipped the client with a warning", entry=client),
-            Stage("callable", None, "mcp.outage", "a call would get ToolNotFoundError (not ToolGroupInactiveError)", entry=client),
+            Stage(
+                "visible",
+                None,
+                "mcp.outage",
+                "its tools cannot be offered: AgentScope skipped the client with a warning",
+                entry=client,
+            ),
+            Stage(
+                "callable",
+                None,
+                "mcp.outage",
+                "a call would get ToolNotFoundError (not ToolGroupInactiveError)",
+                entry=client,
+            ),
         )
         rows.append(ToolVerdict(f"mcp__{client}__*", group, "mcp", stages, f"tools of MCP client '{client}'"))
     return rows
@@ -158,18 +170,19 @@ async def aevaluate_tools(
             stages=(registered, visible, callable_),
             description=entry.description,
         )
-        rows.append(
-            ToolRow(entry, verdict, decision.behavior.value, decision.message or "", decision.decision_reason)
-        )
+        rows.append(ToolRow(entry, verdict, decision.behavior.value, decision.message or "", decision.decision_reason))
     return rows
 
 
 def _registered_stage(entry: ToolEntry, origins: dict[tuple[str, str], str]) -> Stage:
     if entry.kind == "meta":
         return Stage(
-            "registered", True, "meta.armed",
+            "registered",
+            True,
+            "meta.armed",
             "AgentScope's meta tool: registered automatically once a non-basic group exists",
-            entry=entry.name, source="Toolkit.builtin_meta_tool",
+            entry=entry.name,
+            source="Toolkit.builtin_meta_tool",
         )
     source = origins.get((entry.group, entry.name))  # by group: a name can be in several
     where = f"group '{entry.group}'" if entry.group != "basic" else "the basic group"
@@ -188,18 +201,42 @@ def _visible_stage(entry: ToolEntry, active: tuple[str, ...], offered: set[str],
         )
         if not passed:
             # e.g. a later tool of the same name in an active group overwrote it
-            return Stage("visible", None, "schema.missing", f"{rule}, but get_tool_schemas does not list it (another tool with this name overwrote it?)", entry="basic", source="state.tool_context.activated_groups")
+            return Stage(
+                "visible",
+                None,
+                "schema.missing",
+                f"{rule}, but get_tool_schemas does not list it (another tool with this name overwrote it?)",
+                entry="basic",
+                source="state.tool_context.activated_groups",
+            )
         return Stage("visible", True, "group.basic", rule, entry="basic", source="state.tool_context.activated_groups")
     if entry.group in active:
         if entry.name not in offered:
-            return Stage("visible", None, "schema.missing", f"group '{entry.group}' is active but get_tool_schemas does not list '{entry.name}'", entry=entry.group, source="state.tool_context.activated_groups")
-        return Stage("visible", True, "group.active", f"group '{entry.group}' is active (activated_groups: {shown})", entry=entry.group, source="state.tool_context.activated_groups")
+            return Stage(
+                "visible",
+                None,
+                "schema.missing",
+                f"group '{entry.group}' is active but get_tool_schemas does not list '{entry.name}'",
+                entry=entry.group,
+                source="state.tool_context.activated_groups",
+            )
+        return Stage(
+            "visible",
+            True,
+            "group.active",
+            f"group '{entry.group}' is active (activated_groups: {shown})",
+            entry=entry.group,
+            source="state.tool_context.activated_groups",
+        )
     call = json.dumps(activation_call(active, entry.group))
     how = f"reset_tools must activate it: call reset_tools with {call}" if armed else "reset_tools must activate it"
     return Stage(
-        "visible", False, "group.inactive",
+        "visible",
+        False,
+        "group.inactive",
         f"group '{entry.group}' is not active (activated_groups: {shown}); {how}",
-        entry=entry.group, source="state.tool_context.activated_groups",
+        entry=entry.group,
+        source="state.tool_context.activated_groups",
     )
 
 
@@ -209,10 +246,31 @@ def _callable_stage(entry: ToolEntry, mode: str, decision: Any, context: Any) ->
     reason = f" ({decision.decision_reason})" if decision.decision_reason else ""
     rule_source = _rule_source(entry.name, behavior, decision, context)
     if behavior == "allow":
-        return Stage("callable", True, "permission.allow", f"PermissionEngine in mode {mode}: allow: {message}{reason}", entry=entry.name, source=rule_source)
+        return Stage(
+            "callable",
+            True,
+            "permission.allow",
+            f"PermissionEngine in mode {mode}: allow: {message}{reason}",
+            entry=entry.name,
+            source=rule_source,
+        )
     if behavior == "ask":
-        return Stage("callable", True, "permission.ask", f"PermissionEngine in mode {mode}: ask: each call waits for the user to confirm: {message}{reason}", entry=entry.name, source=rule_source)
-    return Stage("callable", False, f"permission.{behavior}", f"PermissionEngine in mode {mode}: {behavior}: {message}{reason}", entry=entry.name, source=rule_source)
+        return Stage(
+            "callable",
+            True,
+            "permission.ask",
+            f"PermissionEngine in mode {mode}: ask: each call waits for the user to confirm: {message}{reason}",
+            entry=entry.name,
+            source=rule_source,
+        )
+    return Stage(
+        "callable",
+        False,
+        f"permission.{behavior}",
+        f"PermissionEngine in mode {mode}: {behavior}: {message}{reason}",
+        entry=entry.name,
+        source=rule_source,
+    )
 
 
 def _rule_source(name: str, behavior: str, decision: Any, context: Any) -> str:

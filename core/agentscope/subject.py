@@ -86,7 +86,11 @@ class ToolkitSubject:
         if canonical not in MODES:
             close = difflib.get_close_matches(canonical, MODES, n=1)
             hint = f" (did you mean {close[0]}?)" if close else ""
-            raise InputError("--mode", f"unknown permission mode '{mode}'{hint}", [Problem("", "expected one of: " + ", ".join(MODES))])
+            raise InputError(
+                "--mode",
+                f"unknown permission mode '{mode}'{hint}",
+                [Problem("", "expected one of: " + ", ".join(MODES))],
+            )
         return canonical
 
     def rows(self, mode: str | None) -> list[ToolRow]:
@@ -106,13 +110,21 @@ class ToolkitSubject:
         """Every tool's three stages in this mode, plus MCP outage rows and notes."""
         mode = self.resolve_mode(mode) or "default"
         rows = self.rows(mode)
-        notes = [f"active groups: {json.dumps(list(self.active_groups()))} (basic is always active)", f"permission mode: {mode}"]
+        notes = [
+            f"active groups: {json.dumps(list(self.active_groups()))} (basic is always active)",
+            f"permission mode: {mode}",
+        ]
         outages = outage_verdicts(self._collected, tuple(self.active_groups())) if self._collected else []
         notes += [v.stages[0].rule for v in outages]
         loaded = LoadedInput(
             kind=self.loaded.kind, label=self.loaded.label, files=self.loaded.files, mode=mode, extra=self.loaded.extra
         )
-        return Evaluation(loaded=loaded, stage_names=AGENTSCOPE_STAGES, tools=(*(r.verdict for r in rows), *outages), notes=tuple(notes))
+        return Evaluation(
+            loaded=loaded,
+            stage_names=AGENTSCOPE_STAGES,
+            tools=(*(r.verdict for r in rows), *outages),
+            notes=tuple(notes),
+        )
 
     def all_tool_names(self) -> tuple[str, ...]:
         """Registered tool names (reset_tools included), each once, in group order."""
@@ -200,7 +212,9 @@ def load_toolkit_subject(
 
         built = load_factory(target)
         where, _ = parse_target(target)
-        files = ((Path(where).name, _file_digest(Path(where))),) if where.endswith(".py") and Path(where).is_file() else ()
+        files = (
+            ((Path(where).name, _file_digest(Path(where))),) if where.endswith(".py") and Path(where).is_file() else ()
+        )
         what = "toolkit factory"
     if groups is not None:
         _validate_groups(built, groups)

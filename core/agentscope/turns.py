@@ -110,7 +110,9 @@ def session_json(history: Sequence[Turn]) -> dict[str, Any]:
     events = []
     for turn in history:
         if turn.kind == "register_group":
-            events.append({"turn": turn.index, "kind": turn.kind, "group": turn.group_name, "description": turn.description})
+            events.append(
+                {"turn": turn.index, "kind": turn.kind, "group": turn.group_name, "description": turn.description}
+            )
             continue
         for lane, lane_turn in turn.lanes.items():
             lanes[lane].append({"turn": turn.index, **lane_turn.to_json()})

@@ -74,7 +74,9 @@ def build_checklist(
     )
 
 
-def _bridge_step(pipeline: StepPipeline, verdict: ToolVerdict, discoverable, callable_, mode: str | None) -> ChecklistStep:  # type: ignore[no-untyped-def]
+def _bridge_step(
+    pipeline: StepPipeline, verdict: ToolVerdict, discoverable, callable_, mode: str | None
+) -> ChecklistStep:  # type: ignore[no-untyped-def]
     question = "Would the agent see it through get_api_spec, and would invoking it succeed?"
     passed: bool | None
     if discoverable.passed is True and callable_.passed is True:
@@ -88,8 +90,10 @@ def _bridge_step(pipeline: StepPipeline, verdict: ToolVerdict, discoverable, cal
         question = "Is it in the native tool list, and would invoking it succeed? (not a CLI agent)"
     evidence: tuple[str, ...] = (f"discovery: {discoverable.rule}",)
     if callable_.code == "execution.denied":
-        evidence += (f"execution: invoking it returns: {pipeline.denial(verdict.name, mode)}",
-                     "that denial text means layer 2 is blocking it")
+        evidence += (
+            f"execution: invoking it returns: {pipeline.denial(verdict.name, mode)}",
+            "that denial text means layer 2 is blocking it",
+        )
     else:
         evidence += (f"execution: {callable_.rule}",)
     return ChecklistStep(question, answer, passed, evidence)
@@ -104,7 +108,9 @@ def _other_modes(pipeline: StepPipeline, verdict: ToolVerdict, mode: str | None)
     listed = [m for m in table.modes if verdict.name in table.allowed.get(m, {})]
     others = [m for m in listed if m != mode]
     if others:
-        return (f"also allow-listed in: {', '.join(others)}" if mode in listed else f"allow-listed in: {', '.join(others)}",)
+        return (
+            f"also allow-listed in: {', '.join(others)}" if mode in listed else f"allow-listed in: {', '.join(others)}",
+        )
     if not listed:
         return ("allow-listed in no mode at all",)
     return ()
@@ -120,29 +126,41 @@ def _fix(pipeline: StepPipeline, verdict: ToolVerdict, mode: str | None) -> str 
     if failing.name == "registered":
         code = failing.code
         if code == "mcp.outage":
-            return (f'server "{namespace}" failed; the name is probably right: this is an outage. '
-                    f"Fix the server (see `toolscope discover`), then check again.")
+            return (
+                f'server "{namespace}" failed; the name is probably right: this is an outage. '
+                f"Fix the server (see `toolscope discover`), then check again."
+            )
         if code == "mcp.duplicate":
-            return (f'rename or drop one of the two "{name}" tools: server "{failing.entry}"\'s copy is skipped '
-                    "because an earlier server registered the same name")
+            return (
+                f'rename or drop one of the two "{name}" tools: server "{failing.entry}"\'s copy is skipped '
+                "because an earlier server registered the same name"
+            )
         if code.startswith("custom."):
-            return (f'add "{namespace}:{name}" (or "{namespace}:*") to {step.location("enabled_custom_tools")} '
-                    f"in {step.file_name}")
+            return (
+                f'add "{namespace}:{name}" (or "{namespace}:*") to {step.location("enabled_custom_tools")} '
+                f"in {step.file_name}"
+            )
         if verdict.kind == "custom":
             return f'add "{namespace}:{name}" to {step.location("selected_tools")} in {step.file_name}'
         if code == "filter.server_not_selected":
-            return (f'add "{namespace}" to {step.location("selected_servers")} in {step.file_name} '
-                    f'(or "{namespace}:{name}" to selected_tools)')
+            return (
+                f'add "{namespace}" to {step.location("selected_servers")} in {step.file_name} '
+                f'(or "{namespace}:{name}" to selected_tools)'
+            )
         return f'add "{namespace}:{name}" to {step.location("selected_tools")} in {step.file_name}'
     if failing.name == "allow_listed":
-        return (f'add "{name}" to modes.lists.{mode} in {registry} (or to modes.system to allow it in every mode); '
-                "in AgentWorks that is GetToolsForWorkshopMode in interactive_workshop_manager.go")
+        return (
+            f'add "{name}" to modes.lists.{mode} in {registry} (or to modes.system to allow it in every mode); '
+            "in AgentWorks that is GetToolsForWorkshopMode in interactive_workshop_manager.go"
+        )
     if failing.name == "discoverable":
         if failing.code == "discovery.server_excluded":
             return f'add "{namespace}" to {step.location("selected_servers")} in {step.file_name}'
         if failing.code == "discovery.virtual_cut":
-            return ("nothing to add: in code-execution mode only get_api_spec stays in the native list; "
-                    "call the tool through the bridge")
+            return (
+                "nothing to add: in code-execution mode only get_api_spec stays in the native list; "
+                "call the tool through the bridge"
+            )
         return f'add "{name}" to modes.lists.{mode} in {registry}'
     if failing.name == "callable":
         return f'add "{name}" to modes.lists.{mode} in {registry}'
@@ -165,5 +183,10 @@ def _unknown(pipeline: StepPipeline, tool: str, mode: str | None, verdicts: Sequ
         fix = "fix the failing MCP server(s) (see `toolscope discover`), then check again"
     elif candidates:
         fix = f"use the exact name: {candidates[0]}"
-    step = ChecklistStep(f"Is {tool} registered? (layer 1)", "no such tool" if not outages else "unknown", False if not outages else None, tuple(evidence))
+    step = ChecklistStep(
+        f"Is {tool} registered? (layer 1)",
+        "no such tool" if not outages else "unknown",
+        False if not outages else None,
+        tuple(evidence),
+    )
     return Checklist(tool=tool, mode=mode, verdict=None, steps=(step,), fix=fix, did_you_mean=candidates)

@@ -16,8 +16,8 @@ Tool names are compared exactly: no normalization, no trimming.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
 
 from toolscope.core.agentworks.filter_decisions import quote
 
@@ -49,14 +49,10 @@ class CustomDecision:
     entry: str | None = None
 
 
-_NO_FILTER = CustomDecision(
-    True, CODE_NO_FILTER, f"{_FIELD} is empty, so every custom tool is registered"
-)
+_NO_FILTER = CustomDecision(True, CODE_NO_FILTER, f"{_FIELD} is empty, so every custom tool is registered")
 
 
-def _enabling_entries(
-    enabled: Sequence[str], category_tools: Mapping[str, Sequence[str]]
-) -> dict[str, CustomDecision]:
+def _enabling_entries(enabled: Sequence[str], category_tools: Mapping[str, Sequence[str]]) -> dict[str, CustomDecision]:
     """Tool name → decision of the first entry (list order) that enables it."""
     decisions: dict[str, CustomDecision] = {}
     for entry in enabled:
@@ -79,8 +75,7 @@ def _enabling_entries(
             decisions[tool] = CustomDecision(
                 True,
                 CODE_TOOL_ENTRY,
-                f"enabled by {quote(entry)} in {_FIELD} "
-                "(the category of cat:tool entries is ignored)",
+                f"enabled by {quote(entry)} in {_FIELD} (the category of cat:tool entries is ignored)",
                 entry,
             )
     return decisions
@@ -113,9 +108,7 @@ def filter_custom_tools(
     return {name: enabled_by.get(name, excluded) for name in names}
 
 
-def unknown_wildcard_categories(
-    enabled: Sequence[str], category_tools: Mapping[str, Sequence[str]]
-) -> tuple[str, ...]:
+def unknown_wildcard_categories(enabled: Sequence[str], category_tools: Mapping[str, Sequence[str]]) -> tuple[str, ...]:
     """Entries ``cat:*`` whose ``cat`` is not in ``category_tools`` (they enable nothing).
 
     Returns the verbatim entries, in list order, without duplicates.

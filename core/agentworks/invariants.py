@@ -30,16 +30,24 @@ def check_invariants(pipeline: StepPipeline, modes: Sequence[str | None]) -> lis
 def _duplicates(pipeline: StepPipeline) -> list[Finding]:
     source = pipeline.universe.source
     return [
-        Finding("duplicate_name", f'tool "{tool}" is defined twice in {source}: {first} and {second}',
-                tool=tool, source=f"{source}: {second}")
+        Finding(
+            "duplicate_name",
+            f'tool "{tool}" is defined twice in {source}: {first} and {second}',
+            tool=tool,
+            source=f"{source}: {second}",
+        )
         for tool, first, second in pipeline.universe.duplicates
     ]
 
 
 def _outages(pipeline: StepPipeline) -> list[Finding]:
     return [
-        Finding("mcp_outage", f'MCP server "{server}" failed: {reason}; its tools are unknown, not absent',
-                entry=server, source=pipeline.universe.source)
+        Finding(
+            "mcp_outage",
+            f'MCP server "{server}" failed: {reason}; its tools are unknown, not absent',
+            entry=server,
+            source=pipeline.universe.source,
+        )
         for server, reason in pipeline.universe.server_errors.items()
     ]
 
@@ -58,10 +66,13 @@ def _allow_listed_unregistered(pipeline: StepPipeline, modes: Sequence[str | Non
                 missing.setdefault(tool, []).append(mode)
     source = pipeline.universe.source
     return [
-        Finding("allow_listed_unregistered",
-                f'allow-listed tool "{tool}" (mode {", ".join(ms)}) is registered nowhere in {source}: '
-                "it would be invisible through get_api_spec",
-                tool=tool, source=f"{source}: modes")
+        Finding(
+            "allow_listed_unregistered",
+            f'allow-listed tool "{tool}" (mode {", ".join(ms)}) is registered nowhere in {source}: '
+            "it would be invisible through get_api_spec",
+            tool=tool,
+            source=f"{source}: modes",
+        )
         for tool, ms in missing.items()
     ]
 
@@ -82,11 +93,15 @@ def _registered_not_allow_listed(pipeline: StepPipeline) -> list[Finding]:
             continue
         stage = pipeline.registered(entry)
         if stage.passed:
-            out.append(Finding(
-                "registered_not_allow_listed",
-                f'"{entry.name}" ({entry.namespace}) is registered for this step but allow-listed in no mode: '
-                f"every mode denies it (add it to modes.system or a mode list in {source})",
-                tool=entry.name, source=f"{source}: modes"))
+            out.append(
+                Finding(
+                    "registered_not_allow_listed",
+                    f'"{entry.name}" ({entry.namespace}) is registered for this step but allow-listed in no mode: '
+                    f"every mode denies it (add it to modes.system or a mode list in {source})",
+                    tool=entry.name,
+                    source=f"{source}: modes",
+                )
+            )
     return out
 
 
@@ -109,25 +124,55 @@ def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
     for index, entry in enumerate(configs.selected_tools):
         where = step.where("selected_tools", index)
         if entry != entry.strip():
-            out.append(Finding("whitespace_entry",
-                               f'"{entry}" has surrounding whitespace, which AgentWorks does not trim '
-                               f"(\"tavily:* \" is a specific entry for the tool \"* \", not a wildcard)",
-                               entry=entry, source=where, severity="warning"))
+            out.append(
+                Finding(
+                    "whitespace_entry",
+                    f'"{entry}" has surrounding whitespace, which AgentWorks does not trim '
+                    f'("tavily:* " is a specific entry for the tool "* ", not a wildcard)',
+                    entry=entry,
+                    source=where,
+                    severity="warning",
+                )
+            )
         if ":" not in entry:
-            out.append(Finding("bare_entry",
-                               f'"{entry}" has no namespace: it selects nothing but switches strict filtering on '
-                               '(write "server:tool" or "server:*")', entry=entry, source=where))
+            out.append(
+                Finding(
+                    "bare_entry",
+                    f'"{entry}" has no namespace: it selects nothing but switches strict filtering on '
+                    '(write "server:tool" or "server:*")',
+                    entry=entry,
+                    source=where,
+                )
+            )
             continue
         namespace, _, tool = entry.partition(":")
         if not _matches(pipeline, namespace, tool):
-            out.append(Finding("dead_rule", f'selected_tools entry "{entry}" matches no tool in {pipeline.universe.source}',
-                               entry=entry, source=where))
-        elif configs.selected_servers and configs.selected_tools and namespace not in servers \
-                and normalize_server_name(namespace) not in servers \
-                and pipeline.universe.names_by_kind.get("mcp") and namespace not in pipeline.universe.categories:
-            out.append(Finding("server_not_selected",
-                               f'"{entry}" names server "{namespace}", which is not in selected_servers: '
-                               "AgentWorks will not connect to it", entry=entry, source=where, severity="warning"))
+            out.append(
+                Finding(
+                    "dead_rule",
+                    f'selected_tools entry "{entry}" matches no tool in {pipeline.universe.source}',
+                    entry=entry,
+                    source=where,
+                )
+            )
+        elif (
+            configs.selected_servers
+            and configs.selected_tools
+            and namespace not in servers
+            and normalize_server_name(namespace) not in servers
+            and pipeline.universe.names_by_kind.get("mcp")
+            and namespace not in pipeline.universe.categories
+        ):
+            out.append(
+                Finding(
+                    "server_not_selected",
+                    f'"{entry}" names server "{namespace}", which is not in selected_servers: '
+                    "AgentWorks will not connect to it",
+                    entry=entry,
+                    source=where,
+                    severity="warning",
+                )
+            )
     return out
 
 
@@ -141,15 +186,30 @@ def _selected_servers_entries(pipeline: StepPipeline) -> list[Finding]:
         where = step.where("selected_servers", index)
         if server == NO_SERVERS:
             if len(servers) > 1:
-                out.append(Finding("no_servers_mixed",
-                                   "NO_SERVERS mixed with server names is treated as an unknown server name "
-                                   "(it means zero servers only as the whole list)", entry=server, source=where,
-                                   severity="warning"))
+                out.append(
+                    Finding(
+                        "no_servers_mixed",
+                        "NO_SERVERS mixed with server names is treated as an unknown server name "
+                        "(it means zero servers only as the whole list)",
+                        entry=server,
+                        source=where,
+                        severity="warning",
+                    )
+                )
             continue
-        if server not in known and normalize_server_name(server) not in known_norm \
-                and normalize_server_name(server) not in {normalize_server_name(c) for c in pipeline.universe.categories}:
-            out.append(Finding("dead_rule", f'selected_servers entry "{server}" names no server in {pipeline.universe.source}',
-                               entry=server, source=where))
+        if (
+            server not in known
+            and normalize_server_name(server) not in known_norm
+            and normalize_server_name(server) not in {normalize_server_name(c) for c in pipeline.universe.categories}
+        ):
+            out.append(
+                Finding(
+                    "dead_rule",
+                    f'selected_servers entry "{server}" names no server in {pipeline.universe.source}',
+                    entry=server,
+                    source=where,
+                )
+            )
     return out
 
 
@@ -160,23 +220,44 @@ def _enabled_custom_entries(pipeline: StepPipeline) -> list[Finding]:
     for index, entry in enumerate(step.step.agent_configs.enabled_custom_tools):
         where = step.where("enabled_custom_tools", index)
         if ":" not in entry:
-            out.append(Finding("bare_entry",
-                               f'"{entry}" has no category: it enables nothing but makes the list strict '
-                               '(write "category:tool" or "category:*")', entry=entry, source=where))
+            out.append(
+                Finding(
+                    "bare_entry",
+                    f'"{entry}" has no category: it enables nothing but makes the list strict '
+                    '(write "category:tool" or "category:*")',
+                    entry=entry,
+                    source=where,
+                )
+            )
             continue
         category, _, tool = entry.partition(":")
         if tool == "*":
             if category not in pipeline.universe.category_tools:
-                out.append(Finding("unknown_category",
-                                   f'"{entry}": unknown category "{category}" expands to nothing '
-                                   f"(categories: {', '.join(sorted(pipeline.universe.categories))})",
-                                   entry=entry, source=where))
+                out.append(
+                    Finding(
+                        "unknown_category",
+                        f'"{entry}": unknown category "{category}" expands to nothing '
+                        f"(categories: {', '.join(sorted(pipeline.universe.categories))})",
+                        entry=entry,
+                        source=where,
+                    )
+                )
             continue
         if tool not in custom_names:
-            out.append(Finding("dead_rule", f'enabled_custom_tools entry "{entry}" names no custom tool',
-                               entry=entry, source=where))
+            out.append(
+                Finding(
+                    "dead_rule", f'enabled_custom_tools entry "{entry}" names no custom tool', entry=entry, source=where
+                )
+            )
         elif category not in pipeline.universe.categories:
-            out.append(Finding("unknown_category",
-                               f'"{entry}": unknown category "{category}" (ignored: category:tool entries enable the '
-                               "tool by name alone)", entry=entry, source=where, severity="warning"))
+            out.append(
+                Finding(
+                    "unknown_category",
+                    f'"{entry}": unknown category "{category}" (ignored: category:tool entries enable the '
+                    "tool by name alone)",
+                    entry=entry,
+                    source=where,
+                    severity="warning",
+                )
+            )
     return out

@@ -10,8 +10,8 @@ full mapping (``'İ'`` becomes two characters) and the Greek final-sigma rule.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Iterable
 
 __all__ = [
     "DEFAULT_SYSTEM_CATEGORY_BASES",

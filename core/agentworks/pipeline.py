@@ -29,8 +29,10 @@ from toolscope.core.agentworks.tool_filter import (
 from toolscope.core.agentworks.universe import ToolEntry, Universe
 from toolscope.core.verdicts import Stage, ToolVerdict, VerdictList
 
-DENIED_RULE = ("a call is refused: the execution gate (CallCustomToolWithSession) answers tools outside "
-               "the allow-list with the era's denial text (registry denial_texts.execution)")
+DENIED_RULE = (
+    "a call is refused: the execution gate (CallCustomToolWithSession) answers tools outside "
+    "the allow-list with the era's denial text (registry denial_texts.execution)"
+)
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,9 @@ def execution_mode(universe: Universe, step: LoadedStep) -> ExecutionMode:
     configs = step.step.agent_configs
     provider = (configs.execution_llm.provider if configs.execution_llm else None) or ""
     if provider.strip().lower() in universe.code_execution_providers:
-        return ExecutionMode(True, f'provider "{provider}" is a code-execution (CLI) provider: tools are reached through get_api_spec')
+        return ExecutionMode(
+            True, f'provider "{provider}" is a code-execution (CLI) provider: tools are reached through get_api_spec'
+        )
     if configs.use_code_execution_mode:
         where = step.where("use_code_execution_mode")
         return ExecutionMode(True, f"use_code_execution_mode is true ({where}): tools are reached through get_api_spec")
@@ -57,8 +61,13 @@ def execution_mode(universe: Universe, step: LoadedStep) -> ExecutionMode:
 class StepPipeline:
     """Evaluates tools of a universe for one step; reusable across modes."""
 
-    def __init__(self, universe: Universe, step: LoadedStep, enabled: tuple[EnabledEntry, ...],
-                 denial_texts: DenialTexts | None = None) -> None:
+    def __init__(
+        self,
+        universe: Universe,
+        step: LoadedStep,
+        enabled: tuple[EnabledEntry, ...],
+        denial_texts: DenialTexts | None = None,
+    ) -> None:
         self.universe = universe
         self.denial_texts = denial_texts or DenialTexts()
         self.step = step
@@ -87,28 +96,56 @@ class StepPipeline:
     def registered(self, tool: ToolEntry) -> Stage:
         """Stage 1 for one tool (shared Stage objects per deciding rule)."""
         if tool.kind == "virtual":
-            return self._share(("v",), lambda: Stage(
-                "registered", True, "filter.virtual",
-                f"virtual tool ({self.universe.source}: virtual_tools): always included (ShouldIncludeTool step 1)",
-                source=self.universe.source))
+            return self._share(
+                ("v",),
+                lambda: Stage(
+                    "registered",
+                    True,
+                    "filter.virtual",
+                    f"virtual tool ({self.universe.source}: virtual_tools): always included (ShouldIncludeTool step 1)",
+                    source=self.universe.source,
+                ),
+            )
         if tool.kind == "other":
-            return self._share(("o", tool.namespace), lambda: Stage(
-                "registered", True, "other_registration",
-                f'registered by "{tool.namespace}" ({self.universe.source}: other_tools); the step\'s filters do not apply',
-                source=self.universe.source))
+            return self._share(
+                ("o", tool.namespace),
+                lambda: Stage(
+                    "registered",
+                    True,
+                    "other_registration",
+                    f'registered by "{tool.namespace}" ({self.universe.source}: other_tools); the step\'s filters do not apply',
+                    source=self.universe.source,
+                ),
+            )
         if tool.outage is not None:
-            return self._share(("out", tool.namespace), lambda: Stage(
-                "registered", None, "mcp.outage",
-                f'unknown: server "{tool.namespace}" failed: {tool.outage}', entry=tool.namespace))
+            return self._share(
+                ("out", tool.namespace),
+                lambda: Stage(
+                    "registered",
+                    None,
+                    "mcp.outage",
+                    f'unknown: server "{tool.namespace}" failed: {tool.outage}',
+                    entry=tool.namespace,
+                ),
+            )
         if tool.duplicate_of is not None:
-            return self._share(("dup", tool.duplicate_of, tool.namespace), lambda: Stage(
-                "registered", False, "mcp.duplicate",
-                f'duplicate name: server "{tool.duplicate_of}" registered a tool with this name first '
-                f'(first server wins; "{tool.namespace}"\'s copy is skipped)', entry=tool.namespace))
+            return self._share(
+                ("dup", tool.duplicate_of, tool.namespace),
+                lambda: Stage(
+                    "registered",
+                    False,
+                    "mcp.duplicate",
+                    f'duplicate name: server "{tool.duplicate_of}" registered a tool with this name first '
+                    f'(first server wins; "{tool.namespace}"\'s copy is skipped)',
+                    entry=tool.namespace,
+                ),
+            )
         if tool.kind == "custom":
             custom = self.custom[tool.name]
             if not custom.include:
-                return self._share(("c", custom.code, custom.reason, custom.entry), lambda: self._custom_stage(custom, None))
+                return self._share(
+                    ("c", custom.code, custom.reason, custom.entry), lambda: self._custom_stage(custom, None)
+                )
         else:
             custom = None
         decision = self.filter.should_include_tool(tool.namespace, tool.name)
@@ -131,22 +168,47 @@ class StepPipeline:
 
     def _filter_stage(self, decision: FilterDecision) -> Stage:
         source = self._entry_source(decision.entry, decision.field)
-        return Stage("registered", decision.include, f"filter.{decision.code}",
-                     f"{decision.reason} ({source})", entry=decision.entry, source=source)
+        return Stage(
+            "registered",
+            decision.include,
+            f"filter.{decision.code}",
+            f"{decision.reason} ({source})",
+            entry=decision.entry,
+            source=source,
+        )
 
     def _custom_stage(self, custom: CustomDecision, decision: FilterDecision | None) -> Stage:
         origin = self.enabled_origin.get(custom.entry) if custom.entry else None
-        custom_part = f"{custom.reason} ({origin})" if origin else f"{custom.reason} ({self.step.where('enabled_custom_tools')})"
+        custom_part = (
+            f"{custom.reason} ({origin})" if origin else f"{custom.reason} ({self.step.where('enabled_custom_tools')})"
+        )
         if decision is None:
-            return Stage("registered", False, f"custom.{custom.code}", custom_part,
-                         entry=custom.entry, source=origin or self.step.where("enabled_custom_tools"))
+            return Stage(
+                "registered",
+                False,
+                f"custom.{custom.code}",
+                custom_part,
+                entry=custom.entry,
+                source=origin or self.step.where("enabled_custom_tools"),
+            )
         source = self._entry_source(decision.entry, decision.field)
         if not decision.include:
-            return Stage("registered", False, f"filter.{decision.code}",
-                         f"{custom_part}, but the tool filter excludes it: {decision.reason} ({source})",
-                         entry=decision.entry, source=source)
-        return Stage("registered", True, f"custom.{custom.code}+filter.{decision.code}",
-                     f"{custom_part}; tool filter: {decision.reason}", entry=custom.entry, source=origin)
+            return Stage(
+                "registered",
+                False,
+                f"filter.{decision.code}",
+                f"{custom_part}, but the tool filter excludes it: {decision.reason} ({source})",
+                entry=decision.entry,
+                source=source,
+            )
+        return Stage(
+            "registered",
+            True,
+            f"custom.{custom.code}+filter.{decision.code}",
+            f"{custom_part}; tool filter: {decision.reason}",
+            entry=custom.entry,
+            source=origin,
+        )
 
     def _share(self, key: tuple, make) -> Stage:  # type: ignore[no-untyped-def]
         stage = self._shared.get(key)
@@ -223,77 +285,144 @@ class StepPipeline:
     def _row(self, tool: ToolEntry, reg: Stage, label: str | None, mode: str | None) -> tuple[Stage, ...]:
         return (reg, *self._later_stages(tool, reg, label, mode))
 
-    def _later_stages(self, tool: ToolEntry, reg: Stage, label: str | None, mode: str | None) -> tuple[Stage, Stage, Stage]:
+    def _later_stages(
+        self, tool: ToolEntry, reg: Stage, label: str | None, mode: str | None
+    ) -> tuple[Stage, Stage, Stage]:
         server_ok: bool | None = None
         if tool.kind == "mcp" and self.execution.code_execution and reg.passed:
             server_ok = self.filter.should_include_server(tool.namespace).include
-        key = (tool.kind, reg.passed, label, mode, server_ok,
-               tool.namespace if tool.kind == "mcp" else None, tool.name == "get_api_spec")
+        key = (
+            tool.kind,
+            reg.passed,
+            label,
+            mode,
+            server_ok,
+            tool.namespace if tool.kind == "mcp" else None,
+            tool.name == "get_api_spec",
+        )
         stages = self._later.get(key)
         if stages is None:
             stages = self._later[key] = self._make_later(tool, reg, label, mode, server_ok)
         return stages
 
-    def _make_later(self, tool: ToolEntry, reg: Stage, label: str | None, mode: str | None,
-                    server_ok: bool | None) -> tuple[Stage, Stage, Stage]:
+    def _make_later(
+        self, tool: ToolEntry, reg: Stage, label: str | None, mode: str | None, server_ok: bool | None
+    ) -> tuple[Stage, Stage, Stage]:
         src = self.universe.source
         if label == "no-table":
-            allow = Stage("allow_listed", True, "mode.no_table", f"{src} has no mode table: no allow-list applies", source=src)
+            allow = Stage(
+                "allow_listed", True, "mode.no_table", f"{src} has no mode table: no allow-list applies", source=src
+            )
         elif label == "not-gated":
-            allow = Stage("allow_listed", True, "mode.mcp_not_gated",
-                          f"MCP tools are not gated by the workshop-mode allow-list ({src}: modes.applies_to_mcp is false)", source=src)
+            allow = Stage(
+                "allow_listed",
+                True,
+                "mode.mcp_not_gated",
+                f"MCP tools are not gated by the workshop-mode allow-list ({src}: modes.applies_to_mcp is false)",
+                source=src,
+            )
         elif label is not None:
             allow = Stage("allow_listed", True, "mode.listed", f"allowed by {label} ({src})", source=src)
         else:
-            allow = Stage("allow_listed", False, "mode.not_listed",
-                          f'not in the system slice nor in mode "{mode}"\'s list ({src}: modes.system, modes.lists.{mode})',
-                          source=src)
+            allow = Stage(
+                "allow_listed",
+                False,
+                "mode.not_listed",
+                f'not in the system slice nor in mode "{mode}"\'s list ({src}: modes.system, modes.lists.{mode})',
+                source=src,
+            )
         return (allow, self._discoverable(tool, reg, allow, server_ok), self._callable(tool, reg, allow, mode))
 
     def _discoverable(self, tool: ToolEntry, reg: Stage, allow: Stage, server_ok: bool | None) -> Stage:
         if reg.passed is None:
-            return Stage("discoverable", None, "discovery.outage",
-                         "unknown: its server failed, so get_api_spec reports an outage for it")
+            return Stage(
+                "discoverable",
+                None,
+                "discovery.outage",
+                "unknown: its server failed, so get_api_spec reports an outage for it",
+            )
         if reg.passed is not True:
-            return Stage("discoverable", False, "discovery.not_registered",
-                         "not registered, so neither the tool index nor get_api_spec can list it")
+            return Stage(
+                "discoverable",
+                False,
+                "discovery.not_registered",
+                "not registered, so neither the tool index nor get_api_spec can list it",
+            )
         if not self.execution.code_execution:
             if allow.passed:
-                return Stage("discoverable", True, "discovery.native", f"offered in the native tool list ({self.execution.why})")
-            return Stage("discoverable", False, "discovery.native_blocked",
-                         f"the allow-list filters the native tool list each turn too ({self.execution.why})")
+                return Stage(
+                    "discoverable", True, "discovery.native", f"offered in the native tool list ({self.execution.why})"
+                )
+            return Stage(
+                "discoverable",
+                False,
+                "discovery.native_blocked",
+                f"the allow-list filters the native tool list each turn too ({self.execution.why})",
+            )
         if tool.kind == "mcp":
             decision = self.filter.should_include_server(tool.namespace)
             if not decision.include:
-                return Stage("discoverable", False, "discovery.server_excluded",
-                             f"get_api_spec / the tool index skip this server: {decision.reason}", entry=decision.entry)
+                return Stage(
+                    "discoverable",
+                    False,
+                    "discovery.server_excluded",
+                    f"get_api_spec / the tool index skip this server: {decision.reason}",
+                    entry=decision.entry,
+                )
             if not allow.passed:
-                return Stage("discoverable", False, "discovery.not_allowed", "the allow-list also gates MCP tools in the tool index")
-            return Stage("discoverable", True, "discovery.server_included",
-                         f"in the tool index under server \"{tool.namespace}\" ({decision.reason}); {self.execution.why}")
+                return Stage(
+                    "discoverable",
+                    False,
+                    "discovery.not_allowed",
+                    "the allow-list also gates MCP tools in the tool index",
+                )
+            return Stage(
+                "discoverable",
+                True,
+                "discovery.server_included",
+                f'in the tool index under server "{tool.namespace}" ({decision.reason}); {self.execution.why}',
+            )
         if tool.kind == "virtual" and tool.name != "get_api_spec":
-            return Stage("discoverable", False, "discovery.virtual_cut",
-                         "in code-execution mode the native list keeps only get_api_spec of the virtual tools, "
-                         f"and the tool index skips virtual tools ({self.execution.why})")
+            return Stage(
+                "discoverable",
+                False,
+                "discovery.virtual_cut",
+                "in code-execution mode the native list keeps only get_api_spec of the virtual tools, "
+                f"and the tool index skips virtual tools ({self.execution.why})",
+            )
         if not allow.passed:
-            return Stage("discoverable", False, "discovery.not_allowed",
-                         "the mode's allow-list also gates discovery: the tool index and get_api_spec will not list it "
-                         f"(code_execution_tools.go; {self.execution.why})")
+            return Stage(
+                "discoverable",
+                False,
+                "discovery.not_allowed",
+                "the mode's allow-list also gates discovery: the tool index and get_api_spec will not list it "
+                f"(code_execution_tools.go; {self.execution.why})",
+            )
         where = "the native list" if tool.kind == "virtual" else "the tool index and get_api_spec"
         return Stage("discoverable", True, "discovery.listed", f"listed in {where} ({self.execution.why})")
 
     def _callable(self, tool: ToolEntry, reg: Stage, allow: Stage, mode: str | None) -> Stage:
         if reg.passed is None:
-            return Stage("callable", None, "execution.outage", "unknown: its server failed, so a call has nothing to reach")
+            return Stage(
+                "callable", None, "execution.outage", "unknown: its server failed, so a call has nothing to reach"
+            )
         if reg.passed is not True:
             return Stage("callable", False, "execution.not_registered", "not registered: a call cannot reach it")
         if tool.kind == "mcp":
-            return Stage("callable", True, "execution.mcp_not_gated",
-                         "MCP calls are not gated by the allow-list (only the discovery checks apply)")
+            return Stage(
+                "callable",
+                True,
+                "execution.mcp_not_gated",
+                "MCP calls are not gated by the allow-list (only the discovery checks apply)",
+            )
         if tool.kind == "virtual":
-            return Stage("callable", True, "execution.virtual_not_gated", "virtual tool calls are not gated by the allow-list")
+            return Stage(
+                "callable", True, "execution.virtual_not_gated", "virtual tool calls are not gated by the allow-list"
+            )
         if allow.passed:
-            return Stage("callable", True, "execution.allowed", "the execution gate (CallCustomToolWithSession) lets it through")
+            return Stage(
+                "callable", True, "execution.allowed", "the execution gate (CallCustomToolWithSession) lets it through"
+            )
         # Shared by every denied tool (no tool name in it); `denial()` gives the exact text
         # for one tool, and `with_denial_text()` puts it into a single tool's stage.
         return Stage("callable", False, "execution.denied", DENIED_RULE)
@@ -306,7 +435,8 @@ class StepPipeline:
         """The verdict with its callable stage quoting the exact denial text (for one tool's explanation)."""
         stages = tuple(
             replace(stage, rule=f"a call is refused with: {self.denial(verdict.name, mode)}")
-            if stage.code == "execution.denied" else stage
+            if stage.code == "execution.denied"
+            else stage
             for stage in verdict.stages
         )
         return replace(verdict, stages=stages)

@@ -26,8 +26,10 @@ def effective_enabled_entries(step: LoadedStep, profile: Profile, registry_name:
     """Apply the profile rules: defaults when empty, else drop legacy, append the always-on entries."""
     raw = step.step.agent_configs.enabled_custom_tools
     if not raw:
-        return tuple(EnabledEntry(e, f"{registry_name}: profile.defaults (the step's list is empty)", False)
-                     for e in profile.defaults)
+        return tuple(
+            EnabledEntry(e, f"{registry_name}: profile.defaults (the step's list is empty)", False)
+            for e in profile.defaults
+        )
     entries = [
         EnabledEntry(entry, step.where("enabled_custom_tools", index), True)
         for index, entry in enumerate(raw)

@@ -152,6 +152,8 @@ def load_registry_model(path: Path) -> tuple[Document, RegistryModel]:
     document = load_document(path, "registry")
     if not isinstance(document.data, dict):
         raise InputError(
-            str(path), "not a registry", [Problem("(top level)", "expected an object with mcp_servers, custom_tools, modes, …")]
+            str(path),
+            "not a registry",
+            [Problem("(top level)", "expected an object with mcp_servers, custom_tools, modes, …")],
         )
     return document, validate_model(RegistryModel, document.data, str(path), "registry")

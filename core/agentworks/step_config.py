@@ -44,9 +44,9 @@ class AgentConfigs(BaseModel):
     """Code-execution mode (forced on for CLI providers)."""
     execution_llm: ExecutionLLM | None = None
 
-    _lists = field_validator(
-        "selected_servers", "selected_tools", "enabled_custom_tools", mode="before"
-    )(_null_is_empty)
+    _lists = field_validator("selected_servers", "selected_tools", "enabled_custom_tools", mode="before")(
+        _null_is_empty
+    )
 
 
 class Step(BaseModel):

@@ -32,8 +32,15 @@ from toolscope.core.verdicts import (
 class AgentWorksSubject:
     """A step of a step config, evaluated against a registry."""
 
-    def __init__(self, step: LoadedStep, registry_doc: Document, registry: RegistryModel, universe: Universe,
-                 extra_files: tuple[tuple[str, str], ...] = (), discovery_notes: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        step: LoadedStep,
+        registry_doc: Document,
+        registry: RegistryModel,
+        universe: Universe,
+        extra_files: tuple[tuple[str, str], ...] = (),
+        discovery_notes: tuple[str, ...] = (),
+    ) -> None:
         self.step = step
         self.discovery_notes = discovery_notes
         self.check_args = step.file_name + (f" --step {step.step.id}" if step.index is not None else "")
@@ -43,7 +50,11 @@ class AgentWorksSubject:
         enabled = effective_enabled_entries(step, registry.profile, registry_doc.name)
         self.pipeline = StepPipeline(universe, step, enabled, registry.denial_texts)
         self._cache: dict[str | None, Evaluation] = {}
-        files = ((step.document.path.name, step.document.sha256), (registry_doc.name, registry_doc.sha256), *extra_files)
+        files = (
+            (step.document.path.name, step.document.sha256),
+            (registry_doc.name, registry_doc.sha256),
+            *extra_files,
+        )
         self.loaded = LoadedInput(
             kind="step_config",
             label=f"AgentWorks step config {step.file_name} · step {step.step.id} · registry {registry_doc.name}",
@@ -75,8 +86,9 @@ class AgentWorksSubject:
                 return table.default
             if len(table.modes) == 1:
                 return table.modes[0]
-            raise InputError("--mode", "this registry has several modes and no modes.default: choose one",
-                             [_modes_problem(table)])
+            raise InputError(
+                "--mode", "this registry has several modes and no modes.default: choose one", [_modes_problem(table)]
+            )
         canonical = table.canonical(mode)
         if canonical is None:
             raise InputError("--mode", f"unknown mode {mode!r}", [_modes_problem(table)])
@@ -134,8 +146,14 @@ class AgentWorksSubject:
             parts += [f"added {', '.join(server.added)}"] if server.added else []
             parts += [f"removed {', '.join(server.removed)}"] if server.removed else []
             parts += [f"renamed {', '.join(f'{a} -> {b}' for a, b in server.renamed)}"] if server.renamed else []
-            findings.append(Finding("mcp_drift", f'server "{server.server}" drifted since {snapshot.name}: ' + "; ".join(parts),
-                                    entry=server.server, source=snapshot.name))
+            findings.append(
+                Finding(
+                    "mcp_drift",
+                    f'server "{server.server}" drifted since {snapshot.name}: ' + "; ".join(parts),
+                    entry=server.server,
+                    source=snapshot.name,
+                )
+            )
         return findings
 
 
@@ -144,8 +162,13 @@ def _modes_problem(table) -> Problem:  # type: ignore[no-untyped-def]
     return Problem("", f"modes: {', '.join(table.modes)}; aliases: {aliases}")
 
 
-def load_agentworks_subject(path: Path, step: str | None = None, registry: Path | None = None,
-                            snapshot: Path | None = None, timeout: float = 10.0) -> AgentWorksSubject:
+def load_agentworks_subject(
+    path: Path,
+    step: str | None = None,
+    registry: Path | None = None,
+    snapshot: Path | None = None,
+    timeout: float = 10.0,
+) -> AgentWorksSubject:
     """Load a step config and its registry (next to it, or ``--registry``)."""
     loaded_step = load_step_config(path, step)
     registry_path = find_registry(path, registry)
@@ -187,8 +210,11 @@ def _discover(registry_path: Path, model: RegistryModel, snapshot: Path | None, 
         return None, {}, (), (), None
     config_path = registry_path.parent / model.mcp_config if model.mcp_config else None
     if snapshot is None and config_path is not None and not config_path.is_file():
-        raise InputError(str(registry_path), "mcp_config names a file that does not exist",
-                         [Problem("mcp_config", f"{model.mcp_config!r} (looked for {config_path})")])
+        raise InputError(
+            str(registry_path),
+            "mcp_config names a file that does not exist",
+            [Problem("mcp_config", f"{model.mcp_config!r} (looked for {config_path})")],
+        )
     result = load_mcp_universe(config_path, snapshot, timeout)
     discovered: dict[str, McpServer] = {}
     errors: dict[str, str] = {}

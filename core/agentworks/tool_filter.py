@@ -29,7 +29,7 @@ call is a couple of dict lookups; only packages with specific entries look at th
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from toolscope.core.agentworks.filter_decisions import (
     CODE_DEFAULT_INCLUDE,
@@ -165,9 +165,7 @@ class ToolFilter:
         normalized package name, the same keys the Go lookup maps use.
         """
         keys = {package, normalize_server_name(package)}
-        return tuple(
-            entry for entry, ns, norm_ns, _ in self._parsed if ns in keys or norm_ns in keys
-        )
+        return tuple(entry for entry, ns, norm_ns, _ in self._parsed if ns in keys or norm_ns in keys)
 
     def _specific_entries_for(self, package: str) -> tuple[str, ...]:
         # Indexed once: scanning every entry per package made a 300-server universe
@@ -180,25 +178,19 @@ class ToolFilter:
                     for key in {ns, norm_ns}:
                         index.setdefault(key, []).append(position)
             self._specific_index = index
-        positions = sorted(
-            set(index.get(package, ())) | set(index.get(normalize_server_name(package), ()))
-        )
+        positions = sorted(set(index.get(package, ())) | set(index.get(normalize_server_name(package), ())))
         return tuple(self._parsed[p][0] for p in positions)
 
     def _selected_server_entry(self, package: str, norm_package: str) -> str | None:
         """First selected_servers entry s with normalize(s) == nP or s == P (Go's loop)."""
         hits = [
-            index
-            for index in (self._server_norm.get(norm_package), self._server_raw.get(package))
-            if index is not None
+            index for index in (self._server_norm.get(norm_package), self._server_raw.get(package)) if index is not None
         ]
         return self.selected_servers[min(hits)] if hits else None
 
     # -- ShouldIncludeTool ----------------------------------------------------------
 
-    def should_include_tool(
-        self, package: str, tool: str, is_virtual: bool = False
-    ) -> FilterDecision:
+    def should_include_tool(self, package: str, tool: str, is_virtual: bool = False) -> FilterDecision:
         """``ShouldIncludeTool(package, tool, isCustom, isVirtual)``, §1.4 steps 1-8."""
         if is_virtual:
             return _VIRTUAL
@@ -224,7 +216,7 @@ class ToolFilter:
         tool_keys = self._tool_keys
         out: list[FilterDecision] = []
         append = out.append
-        for tool, normalized_tool in zip(tools, normalized_tools):
+        for tool, normalized_tool in zip(tools, normalized_tools, strict=True):
             if norm_prefix + normalized_tool in tool_keys or raw_prefix + tool in tool_keys:
                 append(self.decide_specific(plan, tool, normalized_tool))
             else:
@@ -247,8 +239,7 @@ class ToolFilter:
             decision = FilterDecision(
                 True,
                 CODE_SPECIFIC_MATCH,
-                f"selected_tools entry {quote(entry)} names this tool "
-                "(specific entries beat selected_servers)",
+                f"selected_tools entry {quote(entry)} names this tool (specific entries beat selected_servers)",
                 entry,
                 FIELD_SELECTED_TOOLS,
             )
@@ -317,14 +308,12 @@ class ToolFilter:
             note = ""
             if self.bare_entries:
                 note = (
-                    f"; entries without ':' ({_quote_list(self.bare_entries)}) "
-                    "select nothing but keep filtering strict"
+                    f"; entries without ':' ({_quote_list(self.bare_entries)}) select nothing but keep filtering strict"
                 )
             return FilterDecision(
                 False,
                 CODE_STRICT_EXCLUDE,
-                f"selected_tools is set and no entry names {quote(package)} "
-                f"(selected_servers is empty){note}",
+                f"selected_tools is set and no entry names {quote(package)} (selected_servers is empty){note}",
             )
         # Step 8: unreachable (both lists empty returned at step 2).
         return FilterDecision(True, CODE_DEFAULT_INCLUDE, "no restriction applies")

@@ -91,9 +91,13 @@ class Universe:
         return frozenset(t.name for t in self.tools)
 
 
-def build_universe(model: RegistryModel, source: str, discovered: Mapping[str, McpServer] | None = None,
-                   server_errors: Mapping[str, str] | None = None,
-                   expected: Mapping[str, tuple[str, ...]] | None = None) -> Universe:
+def build_universe(
+    model: RegistryModel,
+    source: str,
+    discovered: Mapping[str, McpServer] | None = None,
+    server_errors: Mapping[str, str] | None = None,
+    expected: Mapping[str, tuple[str, ...]] | None = None,
+) -> Universe:
     """Resolve a registry model into a Universe.
 
     ``discovered`` replaces the static MCP servers; for servers in ``server_errors`` the
@@ -131,7 +135,9 @@ def build_universe(model: RegistryModel, source: str, discovered: Mapping[str, M
     for name, cat in categories.items():
         if cat.alias_of:
             if cat.tools or cat.also_registered:
-                problems.append(Problem(f"custom_tools.{name}", "an alias category (alias_of) cannot list tools of its own"))
+                problems.append(
+                    Problem(f"custom_tools.{name}", "an alias category (alias_of) cannot list tools of its own")
+                )
             continue
         expansion[name] = cat.tools
         for tool in (*cat.tools, *cat.also_registered):
@@ -143,8 +149,12 @@ def build_universe(model: RegistryModel, source: str, discovered: Mapping[str, M
         merged: list[str] = []
         for target in cat.alias_of:
             if target in categories and categories[target].alias_of:
-                problems.append(Problem(f"custom_tools.{name}.alias_of",
-                                        f"{target!r} is itself an alias: alias_of must name plain categories"))
+                problems.append(
+                    Problem(
+                        f"custom_tools.{name}.alias_of",
+                        f"{target!r} is itself an alias: alias_of must name plain categories",
+                    )
+                )
                 continue
             if target not in expansion:
                 problems.append(Problem(f"custom_tools.{name}.alias_of", f"unknown category {target!r}"))
@@ -187,7 +197,10 @@ def _runs(tools: list[ToolEntry]) -> tuple[tuple[int, int, str, str, bool], ...]
     runs: list[tuple[int, int, str, str, bool]] = []
     start = 0
     for index in range(1, len(tools) + 1):
-        if index == len(tools) or (tools[index].namespace, tools[index].kind) != (tools[start].namespace, tools[start].kind):
+        if index == len(tools) or (tools[index].namespace, tools[index].kind) != (
+            tools[start].namespace,
+            tools[start].kind,
+        ):
             chunk = tools[start:index]
             plain = all(t.duplicate_of is None and t.outage is None for t in chunk)
             runs.append((start, index, tools[start].namespace, tools[start].kind, plain))
@@ -208,17 +221,28 @@ def _build_modes(model: RegistryModel, problems: list[Problem]) -> ModeTable | N
     for group, members in modes.groups.items():
         for index, member in enumerate(members):
             if member.startswith("@"):
-                problems.append(Problem(f"modes.groups.{group}[{index}]",
-                                        f"{member!r}: groups list tools; only mode lists can use @group"))
+                problems.append(
+                    Problem(
+                        f"modes.groups.{group}[{index}]",
+                        f"{member!r}: groups list tools; only mode lists can use @group",
+                    )
+                )
     seen_aliases: dict[str, str] = {}
     for alias, target in modes.aliases.items():
         if not alias.strip():
             problems.append(Problem("modes.aliases", "an alias name is empty"))
         if alias.lower() in seen_aliases:
-            problems.append(Problem(f"modes.aliases.{alias}", f"is the same name as alias {seen_aliases[alias.lower()]!r} (aliases ignore case)"))
+            problems.append(
+                Problem(
+                    f"modes.aliases.{alias}",
+                    f"is the same name as alias {seen_aliases[alias.lower()]!r} (aliases ignore case)",
+                )
+            )
         seen_aliases.setdefault(alias.lower(), alias)
         if target not in modes.lists:
-            problems.append(Problem(f"modes.aliases.{alias}", f"aliases unknown mode {target!r} (modes: {', '.join(names)})"))
+            problems.append(
+                Problem(f"modes.aliases.{alias}", f"aliases unknown mode {target!r} (modes: {', '.join(names)})")
+            )
         if alias.lower() in lowered:
             problems.append(Problem(f"modes.aliases.{alias}", "is also a mode name"))
     for key in ("default", "fallback"):

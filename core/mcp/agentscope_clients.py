@@ -53,12 +53,18 @@ async def list_client(group: str, client: Any, timeout: float = DEFAULT_TIMEOUT)
     started = time.monotonic()
     try:
         tools = await asyncio.wait_for(client.list_tools(), timeout)
-    except asyncio.TimeoutError:
-        return ClientListing(group, name, False, error=f"list_tools timed out after {timeout:g}s",
-                             elapsed=round(time.monotonic() - started, 3))
+    except TimeoutError:
+        return ClientListing(
+            group,
+            name,
+            False,
+            error=f"list_tools timed out after {timeout:g}s",
+            elapsed=round(time.monotonic() - started, 3),
+        )
     except Exception as exc:  # noqa: BLE001 - the toolkit swallows these too; we keep the reason
-        return ClientListing(group, name, False, error=describe_exception(exc),
-                             elapsed=round(time.monotonic() - started, 3))
+        return ClientListing(
+            group, name, False, error=describe_exception(exc), elapsed=round(time.monotonic() - started, 3)
+        )
     names = tuple(str(getattr(t, "name", t)) for t in tools)
     return ClientListing(group, name, True, tools=names, elapsed=round(time.monotonic() - started, 3))
 

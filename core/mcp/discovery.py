@@ -23,7 +23,7 @@ import contextlib
 import os
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from toolscope.core.mcp.config import McpConfig, ServerConfig
@@ -265,7 +265,7 @@ async def discover(config: McpConfig, timeout: float = 10.0) -> DiscoveryResult:
     import anyio
 
     started = time.monotonic()
-    taken_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    taken_at = datetime.now(UTC).isoformat(timespec="seconds")
     results: dict[str, ServerResult] = {}
 
     async def one(name: str, server: ServerConfig) -> None:

@@ -104,7 +104,9 @@ def snapshot_from_json(data: Any, source: str, snapshot_file: str | None = None)
     """Rebuild a DiscoveryResult from a snapshot document; bad documents are InputErrors."""
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         got = data.get("schema") if isinstance(data, dict) else type(data).__name__
-        raise InputError(source, "not a toolscope MCP snapshot", [Problem("schema", f"expected {SCHEMA!r}, got {got!r}")])
+        raise InputError(
+            source, "not a toolscope MCP snapshot", [Problem("schema", f"expected {SCHEMA!r}, got {got!r}")]
+        )
     try:
         servers = tuple(
             ServerResult(
@@ -119,7 +121,9 @@ def snapshot_from_json(data: Any, source: str, snapshot_file: str | None = None)
             )
             for s in data["servers"]
         )
-        duplicates = tuple(Duplicate(d["tool"], d["kept_server"], d["dropped_server"]) for d in data.get("duplicates", []))
+        duplicates = tuple(
+            Duplicate(d["tool"], d["kept_server"], d["dropped_server"]) for d in data.get("duplicates", [])
+        )
         config = data.get("config") or {}
         source_info = Provenance(
             kind="snapshot",
@@ -131,7 +135,9 @@ def snapshot_from_json(data: Any, source: str, snapshot_file: str | None = None)
             snapshot_file=snapshot_file,
         )
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise InputError(source, "not a valid toolscope MCP snapshot", [Problem("", f"{type(exc).__name__}: {exc}")]) from None
+        raise InputError(
+            source, "not a valid toolscope MCP snapshot", [Problem("", f"{type(exc).__name__}: {exc}")]
+        ) from None
     return DiscoveryResult(
         servers=servers,
         duplicates=duplicates,

@@ -12,7 +12,9 @@ from toolscope.core.mcp.results import DiscoveryResult
 DEFAULT_TIMEOUT = 10.0
 
 
-def load_mcp_universe(config_path: Path | None, snapshot: Path | None = None, timeout: float = DEFAULT_TIMEOUT) -> DiscoveryResult:
+def load_mcp_universe(
+    config_path: Path | None, snapshot: Path | None = None, timeout: float = DEFAULT_TIMEOUT
+) -> DiscoveryResult:
     """Live discovery of ``config_path`` when ``snapshot`` is None, else the saved snapshot.
 
     With a snapshot the config is not needed (offline reproduction); when it is present we

@@ -64,7 +64,7 @@ def mode_diff(sections: Sequence[ModeSection]) -> ModeDiff:
             name = label[len(order[label]) + 1 :] if order[label] else label
             rows.append(DiffRow(name, order[label], verdicts))
     pairs = []
-    for before, after, b_map, a_map in zip(modes, modes[1:], per_mode, per_mode[1:]):
+    for before, after, b_map, a_map in zip(modes, modes[1:], per_mode, per_mode[1:], strict=False):
         b_vis = {k for k, v in b_map.items() if v == "visible"}
         a_vis = {k for k, v in a_map.items() if v == "visible"}
         pairs.append(ModePair(before, after, tuple(sorted(a_vis - b_vis)), tuple(sorted(b_vis - a_vis))))

@@ -65,8 +65,13 @@ def _tool_table(section: ModeSection, tools: Sequence) -> str:
         if tool.description:
             name += f'<div class="desc">{esc(tool.description)}</div>'
         rows.append(
-            [name, esc(tool.namespace), *(_stage(tool.stage(n)) for n in section.stage_names),
-             _verdict(tool.verdict), esc(f"{failing.name}: {failing.rule}") if failing else ""]
+            [
+                name,
+                esc(tool.namespace),
+                *(_stage(tool.stage(n)) for n in section.stage_names),
+                _verdict(tool.verdict),
+                esc(f"{failing.name}: {failing.rule}") if failing else "",
+            ]
         )
     return _table(header, rows, "tools")
 
@@ -74,9 +79,11 @@ def _tool_table(section: ModeSection, tools: Sequence) -> str:
 def _section(section: ModeSection) -> str:
     counts = section.counts()
     label = esc(mode_label(section.mode))
-    parts = [f"<section><h2>Mode {label}</h2>",
-             f"<p>{len(section.tools)} tools: {counts['visible']} visible, {counts['hidden']} hidden, "
-             f"{counts['unknown']} unknown.</p>"]
+    parts = [
+        f"<section><h2>Mode {label}</h2>",
+        f"<p>{len(section.tools)} tools: {counts['visible']} visible, {counts['hidden']} hidden, "
+        f"{counts['unknown']} unknown.</p>",
+    ]
     if section.notes:
         parts.append("<ul>" + "".join(f"<li>{esc(n)}</li>" for n in section.notes) + "</ul>")
     hidden = section.hidden
@@ -101,8 +108,10 @@ def _findings(report: ReportData) -> str:
 
 
 def _checklist(checklist: Checklist) -> str:
-    parts = [f"<section><h2>Checklist: {esc(checklist.tool)} in mode {esc(mode_label(checklist.mode))}</h2>",
-             f"<p>Verdict: {_verdict(checklist.outcome)}</p>"]
+    parts = [
+        f"<section><h2>Checklist: {esc(checklist.tool)} in mode {esc(mode_label(checklist.mode))}</h2>",
+        f"<p>Verdict: {_verdict(checklist.outcome)}</p>",
+    ]
     verdict = checklist.verdict
     if verdict is not None:
         rows = [[esc(STAGE_TITLES.get(s.name, s.name)), _stage(s), esc(s.rule)] for s in verdict.stages]
@@ -115,7 +124,8 @@ def _checklist(checklist: Checklist) -> str:
             evidence = "".join(f"<li>{esc(e)}</li>" for e in step.evidence)
             items.append(
                 f"<li>{esc(step.question)} <strong>{esc(step.answer)}</strong>"
-                + (f"<ul>{evidence}</ul>" if evidence else "") + "</li>"
+                + (f"<ul>{evidence}</ul>" if evidence else "")
+                + "</li>"
             )
         parts.append("<ol>" + "\n".join(items) + "</ol>")
     if checklist.fix:
@@ -133,8 +143,10 @@ def _diff(report: ReportData) -> str:
     for pair in diff.pairs:
         gained = ", ".join(esc(n) for n in pair.gained) or "none"
         lost = ", ".join(esc(n) for n in pair.lost) or "none"
-        items.append(f"<li>From {esc(mode_label(pair.before))} to {esc(mode_label(pair.after))}: "
-                     f"{len(pair.gained)} gained ({gained}); {len(pair.lost)} lost ({lost}).</li>")
+        items.append(
+            f"<li>From {esc(mode_label(pair.before))} to {esc(mode_label(pair.after))}: "
+            f"{len(pair.gained)} gained ({gained}); {len(pair.lost)} lost ({lost}).</li>"
+        )
     parts = ["<section><h2>Visibility across modes</h2>", "<ul>" + "".join(items) + "</ul>"]
     if diff.rows:
         header = ["tool", "namespace", *(esc(mode_label(m)) for m in diff.modes)]
@@ -151,15 +163,27 @@ def _names(names: Sequence[str]) -> str:
 
 
 def _transcript(transcript: Transcript) -> str:
-    rows = [[str(t.index), esc(t.call), _names(t.stock.visible), esc(t.stock.outcome),
-             _names(t.guarded.visible), esc(t.guarded.outcome)] for t in transcript.turns]
-    table = _table(["turn", "call", "stock: visible after", "stock: outcome",
-                    "guarded: visible after", "guarded: outcome"], rows)
+    rows = [
+        [
+            str(t.index),
+            esc(t.call),
+            _names(t.stock.visible),
+            esc(t.stock.outcome),
+            _names(t.guarded.visible),
+            esc(t.guarded.outcome),
+        ]
+        for t in transcript.turns
+    ]
+    table = _table(
+        ["turn", "call", "stock: visible after", "stock: outcome", "guarded: visible after", "guarded: outcome"], rows
+    )
     notes = "".join(f"<li>{esc(n)}</li>" for n in transcript.notes)
-    return (f"<section><h2>Step-through: {esc(transcript.script)}, stock vs guarded</h2>\n{table}\n<ul>"
-            f"<li>Active groups at the end, stock: {_names(transcript.stock_final_groups)}</li>"
-            f"<li>Active groups at the end, guarded: {_names(transcript.guarded_final_groups)}</li>"
-            f"{notes}</ul></section>")
+    return (
+        f"<section><h2>Step-through: {esc(transcript.script)}, stock vs guarded</h2>\n{table}\n<ul>"
+        f"<li>Active groups at the end, stock: {_names(transcript.stock_final_groups)}</li>"
+        f"<li>Active groups at the end, guarded: {_names(transcript.guarded_final_groups)}</li>"
+        f"{notes}</ul></section>"
+    )
 
 
 def _provenance(report: ReportData) -> str:
@@ -206,8 +230,8 @@ def render_html(report: ReportData) -> str:
         body.append(_transcript(report.transcript))
     body.append(f"<footer>Generated by toolscope {esc(prov.environment.toolscope_version)}.</footer>")
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>toolscope report: {esc(prov.label)}</title>\n<style>\n{_css()}</style>\n</head>\n"
         "<body>\n" + "\n".join(body) + "\n</body>\n</html>\n"
     )

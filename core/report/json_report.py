@@ -85,13 +85,12 @@ def to_document(report: ReportData) -> dict[str, Any]:
                 {
                     "tool": row.tool,
                     "namespace": row.namespace,
-                    "verdicts": {mode_label(m): v for m, v in zip(diff.modes, row.verdicts)},
+                    "verdicts": {mode_label(m): v for m, v in zip(diff.modes, row.verdicts, strict=True)},
                 }
                 for row in diff.rows
             ],
             "pairs": [
-                {"from": p.before, "to": p.after, "gained": list(p.gained), "lost": list(p.lost)}
-                for p in diff.pairs
+                {"from": p.before, "to": p.after, "gained": list(p.gained), "lost": list(p.lost)} for p in diff.pairs
             ],
         },
         "transcript": None if report.transcript is None else _transcript(report.transcript),

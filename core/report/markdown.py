@@ -134,9 +134,7 @@ def _findings(report: ReportData) -> list[str]:
     out = ["## Invariant findings", ""]
     if not report.findings:
         return out + ["No findings.", ""]
-    rows = [
-        [f.severity, md(f.kind), md(f.tool), md(f.message), md(f.source)] for f in report.findings
-    ]
+    rows = [[f.severity, md(f.kind), md(f.tool), md(f.message), md(f.source)] for f in report.findings]
     body = _table(["severity", "kind", "tool", "finding", "source"], rows)
     out += _fold(f"{len(rows)} findings", body, len(rows) > FOLD_ROWS)
     return out + [""]
@@ -195,12 +193,19 @@ def _names(names: Sequence[str]) -> str:
 def _transcript(transcript: Transcript) -> list[str]:
     out = [f"## Step-through: {md(transcript.script)}, stock vs guarded", ""]
     rows = [
-        [str(t.index), md(t.call), _names(t.stock.visible), md(t.stock.outcome),
-         _names(t.guarded.visible), md(t.guarded.outcome)]
+        [
+            str(t.index),
+            md(t.call),
+            _names(t.stock.visible),
+            md(t.stock.outcome),
+            _names(t.guarded.visible),
+            md(t.guarded.outcome),
+        ]
         for t in transcript.turns
     ]
-    out += _table(["turn", "call", "stock: visible after", "stock: outcome",
-                   "guarded: visible after", "guarded: outcome"], rows)
+    out += _table(
+        ["turn", "call", "stock: visible after", "stock: outcome", "guarded: visible after", "guarded: outcome"], rows
+    )
     out += [
         "",
         f"- Active groups at the end, stock: {_names(transcript.stock_final_groups)}",

@@ -26,8 +26,22 @@ from toolscope.core.subject import Subject
 from toolscope.core.verdicts import STAGE_TITLES, Checklist, Finding, ToolVerdict
 
 __all__ = [
-    "DiffRow", "Environment", "FileRef", "ModeDiff", "ModePair", "ModeSection", "Provenance", "ReportData",
-    "Transcript", "Turn", "TurnSide", "build_report", "current_environment", "mode_label", "shown_name", "tool_label",
+    "DiffRow",
+    "Environment",
+    "FileRef",
+    "ModeDiff",
+    "ModePair",
+    "ModeSection",
+    "Provenance",
+    "ReportData",
+    "Transcript",
+    "Turn",
+    "TurnSide",
+    "build_report",
+    "current_environment",
+    "mode_label",
+    "shown_name",
+    "tool_label",
 ]
 
 SCHEMA = "toolscope.report/1"
@@ -254,9 +268,7 @@ def build_report(
     sections = []
     for mode in resolved:
         evaluation = subject.evaluate(mode)
-        sections.append(
-            ModeSection(mode, evaluation.stage_names, _sorted_tools(evaluation.tools), evaluation.notes)
-        )
+        sections.append(ModeSection(mode, evaluation.stage_names, _sorted_tools(evaluation.tools), evaluation.notes))
     loaded = subject.loaded
     env = environment or current_environment(loaded.kind)
     files = [FileRef(shown_name(name), digest) for name, digest in loaded.files]
@@ -285,4 +297,3 @@ def build_report(
     )
     scrubbed: ReportData = redactor.deep(report)
     return scrubbed
-

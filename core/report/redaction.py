@@ -101,8 +101,5 @@ class Redactor:
         if isinstance(obj, (list, Sequence)) and not isinstance(obj, (str, bytes)):
             return [deep(item) for item in obj]
         if isinstance(obj, dict):
-            return {
-                deep(k): (MASK if isinstance(k, str) and is_secret_key(k) else deep(v))
-                for k, v in obj.items()
-            }
+            return {deep(k): (MASK if isinstance(k, str) and is_secret_key(k) else deep(v)) for k, v in obj.items()}
         return obj

@@ -16,7 +16,7 @@ from typing import Any
 from agentscope.message import TextBlock, ToolResultState
 from agentscope.permission import PermissionBehavior, PermissionDecision, PermissionRule
 from agentscope.state import AgentState
-from agentscope.tool import FunctionTool, ToolBase, ToolChunk, Toolkit, ToolGroup
+from agentscope.tool import FunctionTool, ToolBase, ToolChunk, ToolGroup, Toolkit
 
 
 def note_write(text: str) -> str:
@@ -54,7 +54,9 @@ class WebSearch(ToolBase):
         return PermissionDecision(behavior=PermissionBehavior.ALLOW, message="search is always allowed")
 
     async def call(self, query: str = "") -> ToolChunk:
-        return ToolChunk(content=[TextBlock(type="text", text=f"3 results for {query!r}")], state=ToolResultState.SUCCESS)
+        return ToolChunk(
+            content=[TextBlock(type="text", text=f"3 results for {query!r}")], state=ToolResultState.SUCCESS
+        )
 
 
 def build_toolkit() -> tuple[Toolkit, AgentState]:
@@ -73,6 +75,8 @@ def build_toolkit() -> tuple[Toolkit, AgentState]:
     )
     state = AgentState()
     state.permission_context.allow_rules["page_fetch"] = [
-        PermissionRule(tool_name="page_fetch", rule_content=None, behavior=PermissionBehavior.ALLOW, source="my_agent.py")
+        PermissionRule(
+            tool_name="page_fetch", rule_content=None, behavior=PermissionBehavior.ALLOW, source="my_agent.py"
+        )
     ]
     return toolkit, state

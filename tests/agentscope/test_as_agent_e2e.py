@@ -28,7 +28,13 @@ def _scripted_model(turns):
         """Replays fixed turns; records the tool names offered and the results it got."""
 
         def __init__(self, turns):
-            super().__init__(credential=CredentialBase(), model="scripted", parameters=ChatModelBase.Parameters(), stream=False, max_retries=0)
+            super().__init__(
+                credential=CredentialBase(),
+                model="scripted",
+                parameters=ChatModelBase.Parameters(),
+                stream=False,
+                max_retries=0,
+            )
             self.formatter = OpenAIChatFormatter()  # the Agent reads formatter.supported_input_media_types
             self.turns, self.offered, self.results = list(turns), [], []
 
@@ -36,7 +42,9 @@ def _scripted_model(turns):
             self.offered.append([t["function"]["name"] for t in tools or []])
             self.results.append(_tool_results(messages))
             blocks = self.turns.pop(0) if self.turns else [TextBlock(text="(script exhausted)")]
-            return ChatResponse(content=blocks, is_last=True, usage=ChatUsage(input_tokens=0, output_tokens=0, time=0.0))
+            return ChatResponse(
+                content=blocks, is_last=True, usage=ChatUsage(input_tokens=0, output_tokens=0, time=0.0)
+            )
 
     return ScriptedModel(turns)
 
@@ -47,8 +55,14 @@ def _tool_results(messages) -> list[tuple[str, str, str]]:
         content = msg.content if isinstance(msg.content, list) else []
         for block in content:
             if getattr(block, "type", None) == "tool_result":
-                output = block.output if isinstance(block.output, str) else "".join(getattr(b, "text", "") for b in block.output)
-                out.append((block.name, block.state.value if hasattr(block.state, "value") else str(block.state), output))
+                output = (
+                    block.output
+                    if isinstance(block.output, str)
+                    else "".join(getattr(b, "text", "") for b in block.output)
+                )
+                out.append(
+                    (block.name, block.state.value if hasattr(block.state, "value") else str(block.state), output)
+                )
     return out
 
 
@@ -77,8 +91,12 @@ async def _run(built, guarded: bool):
         install_guard(built.toolkit)
     model = _scripted_model(_turns())
     agent = Agent(
-        name="dbg", system_prompt="Test agent.", model=model, toolkit=built.toolkit,
-        state=built.state.model_copy(deep=True), react_config=ReActConfig(max_iters=8),
+        name="dbg",
+        system_prompt="Test agent.",
+        model=model,
+        toolkit=built.toolkit,
+        state=built.state.model_copy(deep=True),
+        react_config=ReActConfig(max_iters=8),
     )
     reply = await agent.reply(UserMsg(name="user", content="search for agentscope"))
     return model, agent, reply
@@ -94,7 +112,12 @@ async def test_guarded_agent_keeps_its_tools(seed_built) -> None:
     assert agent.state.tool_context.activated_groups == ["web_search", "scraping"]
     results = model.results[-1]
     names_states = [(n, s) for n, s, _ in results]
-    assert names_states == [("reset_tools", "success"), ("web_search", "success"), ("reset_tools", "error"), ("web_search", "success")]
+    assert names_states == [
+        ("reset_tools", "success"),
+        ("web_search", "success"),
+        ("reset_tools", "error"),
+        ("web_search", "success"),
+    ]
     refusal = results[2][2]
     assert "'web_serch'" in refusal and "did you mean 'web_search'" in refusal
     assert [b.text for b in reply.content if getattr(b, "type", "") == "text"] == ["done"]

@@ -52,7 +52,15 @@ def test_step_json_shape(samples) -> None:
     assert len(data["lanes"]["stock"]) == len(data["lanes"]["guarded"]) == 3
     for lane in ("stock", "guarded"):
         for turn in data["lanes"][lane]:
-            for key in ("call", "accepted", "response_state", "response_text", "groups_before", "groups_after", "visible_tools"):
+            for key in (
+                "call",
+                "accepted",
+                "response_state",
+                "response_text",
+                "groups_before",
+                "groups_after",
+                "visible_tools",
+            ):
                 assert key in turn
             assert isinstance(turn["accepted"], bool)
     plan = data["lanes"]["guarded"][2]["plan"]
@@ -66,7 +74,9 @@ def test_step_json_shape(samples) -> None:
 
 
 def test_step_late_group_and_factory(samples) -> None:
-    result = run("step", f"{samples / 'my_agent.py'}:build_toolkit", "--script", str(samples / "late_group.yaml"), "--json")
+    result = run(
+        "step", f"{samples / 'my_agent.py'}:build_toolkit", "--script", str(samples / "late_group.yaml"), "--json"
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["events"][0]["group"] == "databases"
@@ -145,13 +155,15 @@ def test_bad_mode_and_group(samples) -> None:
 
 def test_factory_errors_through_the_cli(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "agent_cli.py").write_text(textwrap.dedent("""
+    (tmp_path / "agent_cli.py").write_text(
+        textwrap.dedent("""
         def boom():
             raise RuntimeError("no API key configured")
 
         def wrong():
             return 42
-    """))
+    """)
+    )
     result = run("tools", "agent_cli.py:boom")
     assert result.exit_code == 3
     assert "your code raised RuntimeError: no API key configured" in result.output
@@ -231,7 +243,9 @@ def test_factory_print_keeps_json_clean(tmp_path) -> None:
 
     (tmp_path / "fac.py").write_text(QA_FACTORY)
     exe = Path(sys.executable).with_name("toolscope")
-    proc = subprocess.run([str(exe), "tools", "fac.py:chatty", "--json"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [str(exe), "tools", "fac.py:chatty", "--json"], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["schema"].startswith("toolscope.")
     assert "hello from the factory" in proc.stderr
@@ -268,4 +282,6 @@ def test_register_group_error_names_the_script(samples, tmp_path) -> None:
     script.write_text('[{"web_search": true}, {"register_group": {"name": "web_search", "description": "again"}}]')
     result = run("step", str(samples / "toolkit.yaml"), "--script", str(script))
     assert result.exit_code == 2, result.output
-    assert f"error: {script}: script step 2 (register_group): group 'web_search' already exists" in " ".join(result.output.split())
+    assert f"error: {script}: script step 2 (register_group): group 'web_search' already exists" in " ".join(
+        result.output.split()
+    )

@@ -73,7 +73,11 @@ async def test_refusal_never_reaches_the_stock_tool(seed_built, call) -> None:
     toolkit, state = seed_built.toolkit, seed_built.state
     guard = GroupActivationGuard(known_group_reader(toolkit))
     toolkit.builtin_meta_tool = RegisteredTool(
-        tool=ResetTools(groups=toolkit.tool_groups, response_template=toolkit.meta_tool_response_template, middlewares=[guard, Spy()])
+        tool=ResetTools(
+            groups=toolkit.tool_groups,
+            response_template=toolkit.meta_tool_response_template,
+            middlewares=[guard, Spy()],
+        )
     )
     await call(toolkit, state, {"nope": True})
     assert reached == []
@@ -115,7 +119,9 @@ async def test_group_registered_later_is_known_without_reinstalling(guarded, cal
     refused = await call(toolkit, state, {"databases": True})
     assert refused.state.value == "error"
 
-    toolkit.tool_groups.append(make_spec_group(GroupSpec(name="databases", description="DB", tools=[ToolSpec(name="sql_query")])))
+    toolkit.tool_groups.append(
+        make_spec_group(GroupSpec(name="databases", description="DB", tools=[ToolSpec(name="sql_query")]))
+    )
     assert toolkit.builtin_meta_tool is meta_before  # nothing reinstalled
     assert "databases" in toolkit.builtin_meta_tool.tool.input_schema["properties"]
     response = await call(toolkit, state, {"databases": True})

@@ -61,7 +61,17 @@ def test_turn_records(typo_session) -> None:
     turn2 = typo_session.forward()
     assert turn2.guarded.token_estimate > lane.token_estimate  # two more schemas offered
     data = turn2.to_json()
-    assert set(data["guarded"]) >= {"call", "accepted", "response_state", "response_text", "groups_before", "groups_after", "visible_tools", "plan", "token_estimate"}
+    assert set(data["guarded"]) >= {
+        "call",
+        "accepted",
+        "response_state",
+        "response_text",
+        "groups_before",
+        "groups_after",
+        "visible_tools",
+        "plan",
+        "token_estimate",
+    }
     assert "plan" not in data["stock"]
 
 
@@ -116,7 +126,7 @@ def test_raw_text_stays_raw(seed_built) -> None:
     from toolscope.core.agentscope.session import StepSession
 
     session = StepSession(seed_built)
-    turn = session.call('[1, 2]')
+    turn = session.call("[1, 2]")
     assert turn.stock.call == "[1, 2]"
     assert turn.stock.response_state == "error"
     assert "ToolJSONDecodeError" in turn.stock.response_text

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.agentscope
 
 
 def test_spec_builds_a_real_toolkit(seed_built) -> None:
-    from agentscope.tool import Toolkit, ToolBase
+    from agentscope.tool import ToolBase, Toolkit
 
     toolkit = seed_built.toolkit
     assert isinstance(toolkit, Toolkit)
@@ -64,11 +64,15 @@ def _write(tmp_path: Path, name: str, text: str) -> Path:
 def test_group_named_basic_quotes_agentscope(tmp_path) -> None:
     from toolscope.core.agentscope.spec import load_toolkit_spec
 
-    path = _write(tmp_path, "t.yaml", """
+    path = _write(
+        tmp_path,
+        "t.yaml",
+        """
         groups:
           - {name: web, description: Web}
           - {name: basic, description: Mine}
-    """)
+    """,
+    )
     with pytest.raises(InputError) as info:
         load_toolkit_spec(path)
     text = info.value.render()
@@ -80,12 +84,16 @@ def test_group_named_basic_quotes_agentscope(tmp_path) -> None:
 def test_duplicate_groups_quote_agentscope(tmp_path) -> None:
     from toolscope.core.agentscope.spec import load_toolkit_spec
 
-    path = _write(tmp_path, "t.yaml", """
+    path = _write(
+        tmp_path,
+        "t.yaml",
+        """
         groups:
           - {name: web, description: Web}
           - {name: files, description: Files}
           - {name: web, description: Web again}
-    """)
+    """,
+    )
     with pytest.raises(InputError) as info:
         load_toolkit_spec(path)
     text = info.value.render()
@@ -96,13 +104,17 @@ def test_duplicate_groups_quote_agentscope(tmp_path) -> None:
 def test_spec_schema_errors(tmp_path) -> None:
     from toolscope.core.agentscope.spec import load_toolkit_spec
 
-    path = _write(tmp_path, "t.yaml", """
+    path = _write(
+        tmp_path,
+        "t.yaml",
+        """
         groups:
           - name: web
             description: Web
             tools:
               - {name: s, permision: allow}
-    """)
+    """,
+    )
     with pytest.raises(InputError) as info:
         load_toolkit_spec(path)
     assert "groups[0].tools[0].permision: unknown field" in info.value.render()
@@ -294,7 +306,11 @@ def test_module_level_sys_exit_and_base_exceptions(tmp_path) -> None:
     assert "your code called sys.exit(2)" in info.value.render() and f"{path}:2" in info.value.render()
 
     # Any BaseException from their code is theirs, except Ctrl-C.
-    path = _write(tmp_path, "agent_base.py", "class Odd(BaseException):\n    pass\n\ndef build():\n    raise Odd('strange')\n\ndef stop():\n    raise KeyboardInterrupt\n")
+    path = _write(
+        tmp_path,
+        "agent_base.py",
+        "class Odd(BaseException):\n    pass\n\ndef build():\n    raise Odd('strange')\n\ndef stop():\n    raise KeyboardInterrupt\n",
+    )
     with pytest.raises(UserCodeError, match="your code raised Odd: strange"):
         load_factory(f"{path}:build")
     with pytest.raises(KeyboardInterrupt):
@@ -340,7 +356,10 @@ def test_factory_needing_arguments_is_bad_input(tmp_path) -> None:
     ("text", "where"),
     [
         ("tools:\n  - {name: reset_tools}\n", "tools[0].name"),
-        ("groups:\n  - name: g\n    description: G\n    tools: [{name: a}, {name: reset_tools}]\n", "groups[0].tools[1].name"),
+        (
+            "groups:\n  - name: g\n    description: G\n    tools: [{name: a}, {name: reset_tools}]\n",
+            "groups[0].tools[1].name",
+        ),
     ],
 )
 def test_spec_rejects_reset_tools_as_a_tool_name(tmp_path, text, where) -> None:

@@ -34,7 +34,7 @@ async def test_stock_activation_and_full_reset(seed_built, call, text) -> None:
     response = await call(toolkit, state, {"web_search": True, "scraping": True})
     assert response.state.value == "success"
     assert state.tool_context.activated_groups == ["web_search", "scraping"]
-    assert "<group name=\"web_search\">Cite the URL of every page you use.</group>" in text(response)
+    assert '<group name="web_search">Cite the URL of every page you use.</group>' in text(response)
     await call(toolkit, state, {"scraping": True})
     assert state.tool_context.activated_groups == ["scraping"]  # final state, not a delta
     await call(toolkit, state, {})

@@ -33,7 +33,16 @@ def test_subject_protocol(subject) -> None:
     assert evaluation.loaded.kind == "toolkit_spec" and evaluation.loaded.mode == "default"
     assert dict(evaluation.loaded.extra)["agentscope"]
     assert subject.all_tool_names() == ("reset_tools", "note_write", "web_search", "page_fetch")
-    for name in ("mode_names", "default_mode", "resolve_mode", "evaluate", "checklist", "findings", "all_tool_names", "loaded"):
+    for name in (
+        "mode_names",
+        "default_mode",
+        "resolve_mode",
+        "evaluate",
+        "checklist",
+        "findings",
+        "all_tool_names",
+        "loaded",
+    ):
         assert hasattr(subject, name)
     _: Subject = subject  # structural typing
 
@@ -84,7 +93,9 @@ def test_allow_rule_is_named_as_the_source(tmp_path) -> None:
     from toolscope.core.agentscope.subject import load_toolkit_subject
 
     spec = tmp_path / "rules.yaml"
-    spec.write_text("groups:\n  - {name: web, description: Web, tools: [{name: post}]}\npermissions:\n  allow: [post]\n")
+    spec.write_text(
+        "groups:\n  - {name: web, description: Web, tools: [{name: post}]}\npermissions:\n  allow: [post]\n"
+    )
     subject = load_toolkit_subject(str(spec), kind="toolkit_spec", groups=["web"])
     stage = subject.evaluate("dont_ask").find("post")[0].stage("callable")
     assert stage.passed is True
@@ -95,14 +106,16 @@ def test_checklist_deny_rule(tmp_path) -> None:
     from toolscope.core.agentscope.subject import load_toolkit_subject
 
     spec = tmp_path / "t.yaml"
-    spec.write_text(textwrap.dedent("""
+    spec.write_text(
+        textwrap.dedent("""
         tools:
           - {name: shell, permission: allow}
         groups:
           - {name: web, description: Web, tools: [{name: fetch, read_only: true}]}
         permissions:
           deny: [shell]
-    """))
+    """)
+    )
     subject = load_toolkit_subject(str(spec), kind="toolkit_spec", groups=["web"])
     checklist = subject.checklist("shell", "bypass")
     assert checklist.outcome == "hidden"
@@ -115,14 +128,16 @@ def test_findings(tmp_path) -> None:
     from toolscope.core.agentscope.subject import load_toolkit_subject
 
     spec = tmp_path / "t.yaml"
-    spec.write_text(textwrap.dedent("""
+    spec.write_text(
+        textwrap.dedent("""
         groups:
           - {name: web, description: Web, tools: [{name: fetch}]}
           - {name: scrape, description: "  ", tools: [{name: fetch}]}
           - {name: empty, description: Nothing here}
         permissions:
           deny: [fetch]
-    """))
+    """)
+    )
     subject = load_toolkit_subject(str(spec), kind="toolkit_spec")
     kinds = {(f.kind, f.entry) for f in subject.findings(list(subject.mode_names))}
     assert ("empty_group", "empty") in kinds
@@ -135,7 +150,8 @@ def test_factory_state_with_unknown_active_group(tmp_path) -> None:
     from toolscope.core.agentscope.subject import load_toolkit_subject
 
     path = tmp_path / "agent_state.py"
-    path.write_text(textwrap.dedent("""
+    path.write_text(
+        textwrap.dedent("""
         from agentscope.state import AgentState
         from agentscope.tool import Toolkit, ToolGroup
 
@@ -143,7 +159,8 @@ def test_factory_state_with_unknown_active_group(tmp_path) -> None:
             state = AgentState()
             state.tool_context.activated_groups.append("web_serch")
             return Toolkit(tool_groups=[ToolGroup("web_search", "Web")]), state
-    """))
+    """)
+    )
     subject = load_toolkit_subject(f"{path}:build", kind="toolkit_factory")
     assert subject.loaded.kind == "toolkit_factory"
     assert subject.loaded.files[0][0] == "agent_state.py"

@@ -64,23 +64,41 @@ def test_tools_table_and_json():
 
 
 def test_check_and_expectations_exit_codes():
-    assert run("check", SEED_STEP, "--mode", "build", "--expect", "visible:create_issue").exit_code == 1  # notify_user invariant
+    assert (
+        run("check", SEED_STEP, "--mode", "build", "--expect", "visible:create_issue").exit_code == 1
+    )  # notify_user invariant
     result = run("check", SEED_STEP, "--mode", "run", "--expect", "hidden:notify_user", "--json")
     data = json.loads(result.stdout)
     assert data["schema"] == "toolscope.check/1" and data["ok"] is False
     assert {f["kind"] for f in data["findings"]} == {"registered_not_allow_listed"}
     assert all({"kind", "message"} <= set(f) for f in data["findings"])
-    pulse = run("check", str(SAMPLES / "seed" / "steps.json"), "--step", "pulse-monitor", "--mode", "run",
-                "--expect", "visible:get_pulse_module_state", "--json")
+    pulse = run(
+        "check",
+        str(SAMPLES / "seed" / "steps.json"),
+        "--step",
+        "pulse-monitor",
+        "--mode",
+        "run",
+        "--expect",
+        "visible:get_pulse_module_state",
+        "--json",
+    )
     kinds = [f["kind"] for f in json.loads(pulse.stdout)["findings"]]
     assert "expectation_failed" in kinds and pulse.exit_code == 1
 
 
 def test_check_passes_on_a_clean_config(tmp_path: Path):
-    (tmp_path / "toolscope.registry.json").write_text(json.dumps({
-        "custom_tools": {"human_tools": ["notify_user"]},
-        "modes": {"system": ["notify_user"], "lists": {"build": []}, "default": "build"}}))
-    (tmp_path / "step.json").write_text(json.dumps({"id": "s", "agent_configs": {"enabled_custom_tools": ["human_tools:*"]}}))
+    (tmp_path / "toolscope.registry.json").write_text(
+        json.dumps(
+            {
+                "custom_tools": {"human_tools": ["notify_user"]},
+                "modes": {"system": ["notify_user"], "lists": {"build": []}, "default": "build"},
+            }
+        )
+    )
+    (tmp_path / "step.json").write_text(
+        json.dumps({"id": "s", "agent_configs": {"enabled_custom_tools": ["human_tools:*"]}})
+    )
     result = run("check", str(tmp_path / "step.json"), "--expect", "visible:notify_user")
     assert result.exit_code == 0, result.output
 

@@ -41,23 +41,34 @@ def test_a_toolscope_bug_has_its_own_exit_code(monkeypatch: pytest.MonkeyPatch):
 
 
 def test_names_with_newlines_and_bidi_overrides_stay_on_one_line(tmp_path: Path):
-    (tmp_path / "toolscope.registry.json").write_text(json.dumps({"mcp_servers": {"srv": ["fake\nrow", "abc\u202edef"]}}))
+    (tmp_path / "toolscope.registry.json").write_text(
+        json.dumps({"mcp_servers": {"srv": ["fake\nrow", "abc\u202edef"]}})
+    )
     (tmp_path / "step.json").write_text(json.dumps({"id": "s", "agent_configs": {}}))
     output = run("tools", str(tmp_path / "step.json")).output
     assert "fake\\nrow" in output and "abc\\u202edef" in output and "\u202e" not in output
 
 
 def test_checklist_does_not_say_no_mode_when_the_current_mode_allows_it():
-    result = run("explain", str(SEED / "steps.json"), "submit_human_answer", "--step", "pulse-monitor",
-                 "--mode", "build", "--json")
+    result = run(
+        "explain",
+        str(SEED / "steps.json"),
+        "submit_human_answer",
+        "--step",
+        "pulse-monitor",
+        "--mode",
+        "build",
+        "--json",
+    )
     evidence = json.loads(result.stdout)["checklist"][1]["evidence"]
     assert not any("no mode at all" in e for e in evidence)
     assert "also allow-listed in: run" in evidence
 
 
 def test_suggested_check_command_runs_as_printed():
-    data = json.loads(run("explain", str(SEED / "steps.json"), "notify_user", "--step", "triage",
-                          "--mode", "run", "--json").stdout)
+    data = json.loads(
+        run("explain", str(SEED / "steps.json"), "notify_user", "--step", "triage", "--mode", "run", "--json").stdout
+    )
     command = data["checklist"][3]["evidence"][0]
     assert command == "toolscope check steps.json --step triage --mode run --expect visible:notify_user"
     args = command.split()[2:]
@@ -66,8 +77,9 @@ def test_suggested_check_command_runs_as_printed():
 
 
 def test_single_mode_without_default_is_used(tmp_path: Path):
-    (tmp_path / "toolscope.registry.json").write_text(json.dumps({
-        "custom_tools": {"human_tools": ["notify_user"]}, "modes": {"lists": {"build": ["notify_user"]}}}))
+    (tmp_path / "toolscope.registry.json").write_text(
+        json.dumps({"custom_tools": {"human_tools": ["notify_user"]}, "modes": {"lists": {"build": ["notify_user"]}}})
+    )
     (tmp_path / "step.json").write_text(json.dumps({"id": "s", "agent_configs": {}}))
     assert run("explain", str(tmp_path / "step.json"), "notify_user").exit_code == 0
 
@@ -97,8 +109,19 @@ def test_registry_type_errors_name_the_document_path_without_internals(tmp_path:
 
 
 def test_aliases_of_one_mode_are_checked_once():
-    data = json.loads(run("check", str(SEED / "step_config.json"), "--mode", "build", "--mode", "Builder",
-                          "--expect", "visible:notify_user", "--json").stdout)
+    data = json.loads(
+        run(
+            "check",
+            str(SEED / "step_config.json"),
+            "--mode",
+            "build",
+            "--mode",
+            "Builder",
+            "--expect",
+            "visible:notify_user",
+            "--json",
+        ).stdout
+    )
     assert data["modes"] == ["build"]
     assert sum(f["kind"] == "expectation_failed" for f in data["findings"]) == 1
 
@@ -127,4 +150,6 @@ def test_pulse_incident_is_caught_by_check():
     result = run("check", str(SEED / "steps.json"), "--step", "pulse-monitor", "--mode", "build", "--json")
     data = json.loads(result.stdout)
     assert result.exit_code == 1
-    assert {f["tool"] for f in data["findings"] if f["kind"] == "registered_not_allow_listed"} >= {"get_pulse_module_state"}
+    assert {f["tool"] for f in data["findings"] if f["kind"] == "registered_not_allow_listed"} >= {
+        "get_pulse_module_state"
+    }

@@ -9,11 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
+
 pytestmark = pytest.mark.agentscope
 
 FIXTURE = str(Path(__file__).resolve().parents[1] / "mcp" / "fixture_server.py")
 
-FACTORY = '''
+FACTORY = """
 import sys
 from agentscope.mcp import MCPClient, StdioMCPConfig
 from agentscope.state import AgentState
@@ -36,7 +37,7 @@ async def build():
     state = AgentState()
     state.tool_context.activated_groups.extend(["tickets", "docs"])
     return toolkit, state
-'''
+"""
 
 
 def test_failing_mcp_client_is_an_outage_row(tmp_path: Path):

@@ -26,18 +26,33 @@ def server(*args: str) -> dict:
 
 @pytest.fixture()
 def world(tmp_path: Path) -> Path:
-    (tmp_path / "mcp.json").write_text(json.dumps({"mcpServers": {
-        "tracker": server("--tools", "create_ticket,list_tickets"),
-        "broken": server("--mode", "exit"),
-    }}))
+    (tmp_path / "mcp.json").write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "tracker": server("--tools", "create_ticket,list_tickets"),
+                    "broken": server("--mode", "exit"),
+                }
+            }
+        )
+    )
     (tmp_path / "toolscope.registry.yaml").write_text(
         "mcp_config: mcp.json\n"
         "custom_tools: {human_tools: [notify_user]}\n"
-        "modes: {system: [notify_user], lists: {build: []}, default: build}\n")
+        "modes: {system: [notify_user], lists: {build: []}, default: build}\n"
+    )
     step = tmp_path / "step_config.json"
-    step.write_text(json.dumps({"id": "s", "agent_configs": {
-        "selected_servers": ["tracker", "broken"],
-        "selected_tools": ["tracker:*", "broken:search_docs"]}}))
+    step.write_text(
+        json.dumps(
+            {
+                "id": "s",
+                "agent_configs": {
+                    "selected_servers": ["tracker", "broken"],
+                    "selected_tools": ["tracker:*", "broken:search_docs"],
+                },
+            }
+        )
+    )
     return step
 
 

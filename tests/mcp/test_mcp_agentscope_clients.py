@@ -27,7 +27,7 @@ async def _client(name: str, *args: str):  # noqa: ANN202
 
 async def test_healthy_closed_and_failing_clients_in_a_real_toolkit() -> None:
     from agentscope.state import AgentState
-    from agentscope.tool import Toolkit, ToolGroup
+    from agentscope.tool import ToolGroup, Toolkit
 
     healthy = await _client("healthy", "--tools", "alpha,beta")
     closed = await _client("closed", "--tools", "gamma")

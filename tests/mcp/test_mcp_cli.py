@@ -18,21 +18,27 @@ def _invoke(*args: str):  # noqa: ANN202
 
 
 def _secret_config(tmp_path: Path) -> Path:
-    return write_config(tmp_path / "mcp.json", {
-        # The server echoes FIXTURE_ECHO in a tool description: a leak we must scrub.
-        "leaky": fixture("--mode", "env", "--api-key", SECRETS[2], env={"FIXTURE_ECHO": SECRETS[0]}),
-        "remote": {
-            "url": f"http://127.0.0.1:{free_port()}/mcp?token={SECRETS[3]}",
-            "headers": {"Authorization": f"Bearer {SECRETS[1]}"},
+    return write_config(
+        tmp_path / "mcp.json",
+        {
+            # The server echoes FIXTURE_ECHO in a tool description: a leak we must scrub.
+            "leaky": fixture("--mode", "env", "--api-key", SECRETS[2], env={"FIXTURE_ECHO": SECRETS[0]}),
+            "remote": {
+                "url": f"http://127.0.0.1:{free_port()}/mcp?token={SECRETS[3]}",
+                "headers": {"Authorization": f"Bearer {SECRETS[1]}"},
+            },
         },
-    })
+    )
 
 
 def test_human_output_lists_servers_times_counts_errors(tmp_path: Path) -> None:
-    config = write_config(tmp_path / "mcp.json", {
-        "good": fixture("--tools", "alpha,beta"),
-        "broken": fixture("--mode", "exit"),
-    })
+    config = write_config(
+        tmp_path / "mcp.json",
+        {
+            "good": fixture("--tools", "alpha,beta"),
+            "broken": fixture("--mode", "exit"),
+        },
+    )
     result = _invoke(str(config), "--timeout", "20")
     assert result.exit_code == 1, result.output
     out = result.output
@@ -108,10 +114,15 @@ def test_user_override_applies_in_cli(tmp_path: Path) -> None:
 
 def test_bearer_token_in_args_never_in_json(tmp_path: Path) -> None:
     """``--header "Authorization: Bearer X"`` on a server's command line: X is masked in --json."""
-    config = write_config(tmp_path / "mcp.json", {"down": {
-        "command": str(tmp_path / "no-such-server"),
-        "args": ["--header", "Authorization: Bearer abc123def", "--header", "Proxy: Basic dXNlcjpwYXNz9"],
-    }})
+    config = write_config(
+        tmp_path / "mcp.json",
+        {
+            "down": {
+                "command": str(tmp_path / "no-such-server"),
+                "args": ["--header", "Authorization: Bearer abc123def", "--header", "Proxy: Basic dXNlcjpwYXNz9"],
+            }
+        },
+    )
     result = _invoke(str(config), "--json", "--timeout", "10")
     assert result.exit_code == 1, result.output
     launch = json.loads(result.stdout)["servers"][0]["launch"]

@@ -31,23 +31,38 @@ def test_protocol_inference(url: str | None, expected: str) -> None:
 
 def test_explicit_protocol_wins_and_inferred_when_absent(tmp_path: Path) -> None:
     path = tmp_path / "mcp.json"
-    path.write_text(json.dumps({"mcpServers": {
-        "a": {"url": "http://h/sse", "protocol": "http"},
-        "b": {"url": "http://h/sse"},
-        "c": {"url": "https://h/mcp"},
-        "d": {"command": "x"},
-    }}))
+    path.write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "a": {"url": "http://h/sse", "protocol": "http"},
+                    "b": {"url": "http://h/sse"},
+                    "c": {"url": "https://h/mcp"},
+                    "d": {"command": "x"},
+                }
+            }
+        )
+    )
     servers = load_config(path).servers
     assert [servers[n].effective_protocol for n in "abcd"] == ["http", "sse", "http", "stdio"]
 
 
 def test_user_json_overrides_same_name_entries_and_keeps_order(tmp_path: Path) -> None:
     base = tmp_path / "mcp.json"
-    base.write_text(json.dumps({"mcpServers": {
-        "first": {"command": "base-first"}, "second": {"command": "base-second", "args": ["-v"]},
-    }}))
+    base.write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "first": {"command": "base-first"},
+                    "second": {"command": "base-second", "args": ["-v"]},
+                }
+            }
+        )
+    )
     user = tmp_path / "mcp_user.json"
-    user.write_text(json.dumps({"mcpServers": {"second": {"command": "user-second"}, "third": {"url": "https://u/mcp"}}}))
+    user.write_text(
+        json.dumps({"mcpServers": {"second": {"command": "user-second"}, "third": {"url": "https://u/mcp"}}})
+    )
     config = load_config(base)
     assert user_override_path(base) == user
     assert list(config.servers) == ["first", "second", "third"]
@@ -97,17 +112,33 @@ def test_bad_user_json_is_reported_as_the_user_file(tmp_path: Path) -> None:
 def test_redaction_of_args_urls_and_text() -> None:
     args = ["--api-key", "AAAA1111", "--token=BBBB2222", "--verbose", "plain", "CCCC3333"]
     assert redact_args(args, {"CCCC3333"}) == ["--api-key", MASK, f"--token={MASK}", "--verbose", "plain", MASK]
-    assert redact_url("https://user:pw12345@h.example/mcp?api_key=zzz&x=1") == f"https://{MASK}@h.example/mcp?api_key={MASK}&x=1"
+    assert (
+        redact_url("https://user:pw12345@h.example/mcp?api_key=zzz&x=1")
+        == f"https://{MASK}@h.example/mcp?api_key={MASK}&x=1"
+    )
     assert scrub("token is hunter2hunter2, DEBUG=1", {"hunter2hunter2", "1"}) == f"token is {MASK}, DEBUG=1"
 
 
 def test_launch_summary_masks_every_secret(tmp_path: Path) -> None:
     path = tmp_path / "mcp.json"
-    path.write_text(json.dumps({"mcpServers": {
-        "s": {"command": "srv", "args": ["--password", "pw-secret-1", "--x"], "env": {"API_TOKEN": "env-secret-2", "DEBUG": "1"},
-              "oauth": {"client_secret": "oauth-secret-3"}},
-        "h": {"url": "https://h.example/mcp?token=url-secret-4", "headers": {"Authorization": "Bearer hdr-secret-5"}},
-    }}))
+    path.write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "s": {
+                        "command": "srv",
+                        "args": ["--password", "pw-secret-1", "--x"],
+                        "env": {"API_TOKEN": "env-secret-2", "DEBUG": "1"},
+                        "oauth": {"client_secret": "oauth-secret-3"},
+                    },
+                    "h": {
+                        "url": "https://h.example/mcp?token=url-secret-4",
+                        "headers": {"Authorization": "Bearer hdr-secret-5"},
+                    },
+                }
+            }
+        )
+    )
     config = load_config(path)
     dumped = json.dumps([launch_summary(s) for s in config.servers.values()])
     for secret in ("pw-secret-1", "env-secret-2", "url-secret-4", "hdr-secret-5"):
@@ -131,11 +162,31 @@ def test_free_text_scrubs_only_secret_looking_values() -> None:
 
 
 def test_bearer_and_basic_tokens_masked_in_args() -> None:
-    args = ["--header", "Authorization: Bearer abc123def", "-H", "X-Trace: Basic dXNlcjpwYXNz", "Bearer", "tok9876",
-            "-e", "GITHUB_TOKEN=ghp_docker1", "https://u:pw-in-url-9@h.example/mcp", "--verbose", "time"]
+    args = [
+        "--header",
+        "Authorization: Bearer abc123def",
+        "-H",
+        "X-Trace: Basic dXNlcjpwYXNz",
+        "Bearer",
+        "tok9876",
+        "-e",
+        "GITHUB_TOKEN=ghp_docker1",
+        "https://u:pw-in-url-9@h.example/mcp",
+        "--verbose",
+        "time",
+    ]
     assert redact_args(args, {"time"}) == [
-        "--header", f"Authorization: {MASK}", "-H", f"X-Trace: Basic {MASK}", "Bearer", MASK,
-        "-e", f"GITHUB_TOKEN={MASK}", f"https://{MASK}@h.example/mcp", "--verbose", MASK,  # "time" is a known value
+        "--header",
+        f"Authorization: {MASK}",
+        "-H",
+        f"X-Trace: Basic {MASK}",
+        "Bearer",
+        MASK,
+        "-e",
+        f"GITHUB_TOKEN={MASK}",
+        f"https://{MASK}@h.example/mcp",
+        "--verbose",
+        MASK,  # "time" is a known value
     ]
     tokens = {"abc123def", "dXNlcjpwYXNz", "tok9876", "ghp_docker1", "pw-in-url-9"}
     from toolscope.core.mcp.redact import collect_secrets
@@ -149,9 +200,14 @@ def test_report_and_discovery_share_one_scanner() -> None:
     from toolscope.core.mcp.redact import scrubbable
     from toolscope.core.report.redaction import secret_values_in
 
-    entry = {"command": "srv", "args": ["--api-key", "k-123456789", "--x", "Authorization: Bearer abc123def"],
-             "env": {"MODE": "build", "API_TOKEN": "env-secret-2"}, "oauth": {"client_secret": "oauth-secret-3"},
-             "url": "https://h.example/mcp?token=url-secret-4", "headers": {"Authorization": "Bearer hdr-secret-5"}}
+    entry = {
+        "command": "srv",
+        "args": ["--api-key", "k-123456789", "--x", "Authorization: Bearer abc123def"],
+        "env": {"MODE": "build", "API_TOKEN": "env-secret-2"},
+        "oauth": {"client_secret": "oauth-secret-3"},
+        "url": "https://h.example/mcp?token=url-secret-4",
+        "headers": {"Authorization": "Bearer hdr-secret-5"},
+    }
     from_report = secret_values_in({"mcpServers": {"s": entry}})
     assert from_report == set(scrubbable(secret_values(ServerConfig.model_validate(entry))))
     assert {"k-123456789", "abc123def", "env-secret-2", "oauth-secret-3", "url-secret-4", "hdr-secret-5"} <= from_report

@@ -28,10 +28,12 @@ def test_real_time_and_git_servers(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     repo.mkdir()
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
-    result = run({
-        "time": {"command": sys.executable, "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"]},
-        "git": {"command": sys.executable, "args": ["-m", "mcp_server_git", "--repository", str(repo)]},
-    })
+    result = run(
+        {
+            "time": {"command": sys.executable, "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"]},
+            "git": {"command": sys.executable, "args": ["-m", "mcp_server_git", "--repository", str(repo)]},
+        }
+    )
     assert result.all_ok, [s.error for s in result.servers]
     time_server, git_server = result.servers
     assert {"get_current_time", "convert_time"} <= set(time_server.tools)
@@ -84,13 +86,16 @@ def test_pagination_1000_tools() -> None:
 
 
 def test_duplicates_first_server_in_config_order_wins() -> None:
-    result = run({
-        "one": fixture("--tools", "alpha,beta"),
-        "two": fixture("--tools", "beta,gamma,alpha"),
-    })
+    result = run(
+        {
+            "one": fixture("--tools", "alpha,beta"),
+            "two": fixture("--tools", "beta,gamma,alpha"),
+        }
+    )
     assert result.all_ok
     assert [(d.tool, d.kept_server, d.dropped_server) for d in result.duplicates] == [
-        ("beta", "one", "two"), ("alpha", "one", "two"),
+        ("beta", "one", "two"),
+        ("alpha", "one", "two"),
     ]
     assert result.tool_to_server == {"alpha": "one", "beta": "one", "gamma": "two"}
     assert result.server("two").tools == ("beta", "gamma", "alpha")  # as advertised
@@ -148,7 +153,9 @@ async def test_async_discover_and_sync_wrapper_inside_a_running_loop() -> None:
 
 def test_streamable_http_with_headers() -> None:
     with http_fixture("--http", "PORT", "--tools", "web_one,web_two") as port:
-        result = run({"web": {"url": f"http://127.0.0.1:{port}/mcp", "headers": {"Authorization": "Bearer tok-123456"}}})
+        result = run(
+            {"web": {"url": f"http://127.0.0.1:{port}/mcp", "headers": {"Authorization": "Bearer tok-123456"}}}
+        )
     (server,) = result.servers
     assert server.protocol == "http"
     assert server.ok, server.error

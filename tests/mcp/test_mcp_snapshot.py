@@ -23,10 +23,15 @@ from toolscope.core.mcp.snapshot import (
 
 
 def test_live_discovery_round_trips_through_a_snapshot(tmp_path: Path) -> None:
-    config = write_config(tmp_path / "mcp.json", {
-        "good": fixture("--tools", "alpha,beta", "--api-key", "cli-secret-111", env={"API_TOKEN": "env-secret-222"}),
-        "bad": fixture("--mode", "exit"),
-    })
+    config = write_config(
+        tmp_path / "mcp.json",
+        {
+            "good": fixture(
+                "--tools", "alpha,beta", "--api-key", "cli-secret-111", env={"API_TOKEN": "env-secret-222"}
+            ),
+            "bad": fixture("--mode", "exit"),
+        },
+    )
     live = load_mcp_universe(config, None, 20)
     out = tmp_path / "snap.json"
     write_snapshot(live, out)
@@ -83,12 +88,14 @@ def _result(tools: dict[str, tuple[str, ...]], failed: dict[str, str] | None = N
 
 
 def test_drift_added_removed_renamed_per_server() -> None:
-    old = _result({
-        "git": ("git_status", "git_log", "git_diff_staged", "git_show"),
-        "time": ("get_current_time", "convert_time"),
-        "gone": ("bye",),
-        "flaky": ("f1",),
-    })
+    old = _result(
+        {
+            "git": ("git_status", "git_log", "git_diff_staged", "git_show"),
+            "time": ("get_current_time", "convert_time"),
+            "gone": ("bye",),
+            "flaky": ("f1",),
+        }
+    )
     new = _result(
         {
             "git": ("git_status", "gitLog", "git_diff_stage", "git_blame"),
@@ -135,9 +142,14 @@ def test_drift_lines_and_outage_text() -> None:
     old = _result({"git": ("git_log", "git_show")})
     new = _result({"git": ("gitLog", "git_blame")}, failed={"time": "timed out after 3s waiting for initialize"})
     assert diff_snapshots(old, new).lines() == [
-        "git: added git_blame", "git: removed git_show", "git: renamed git_log -> gitLog", "time: new server",
+        "git: added git_blame",
+        "git: removed git_show",
+        "git: renamed git_log -> gitLog",
+        "time: new server",
     ]
-    assert unknown_reason(new.server("time")) == "unknown: server time failed: timed out after 3s waiting for initialize"
+    assert (
+        unknown_reason(new.server("time")) == "unknown: server time failed: timed out after 3s waiting for initialize"
+    )
     text = get_api_spec_outage_text(new, ["time"], ["get_current_time", "convert_time"])
     assert text.startswith(
         "tools_unavailable: server_unavailable=[time] requested=[get_current_time convert_time]: MCP server(s) [time] "

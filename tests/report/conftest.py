@@ -23,8 +23,13 @@ def hostile_subject() -> HandSubject:
         extra=(("api_token", "tok-SHOULD-NOT-LEAK-1"), ("server", "github via ghp_SECRETVALUE123")),
     )
     tools = [
-        make_tool("<script>alert(1)</script>", "evil", "allow_listed",
-                  rule='not in mode "build"; "><img src=x onerror=alert(2)>', description="[bold red]pwn[/] | cell\nbreak @everyone"),
+        make_tool(
+            "<script>alert(1)</script>",
+            "evil",
+            "allow_listed",
+            rule='not in mode "build"; "><img src=x onerror=alert(2)>',
+            description="[bold red]pwn[/] | cell\nbreak @everyone",
+        ),
         make_tool('"><img src=x onerror=alert(3)>', "evil|ns", "registered", description="@everyone # heading"),
         make_tool("[bold red]rich[/bold red]", "github", None, description="uses ghp_SECRETVALUE123 as token"),
         make_tool("notify_user", "human", "allow_listed", rule='not in system slice nor in mode "build"'),
@@ -32,8 +37,13 @@ def hostile_subject() -> HandSubject:
     ]
     run_tools = [make_tool(t.name, t.namespace, None, description=t.description) for t in tools[:3]] + [tools[3]]
     findings = [
-        Finding("registered_not_allow_listed", 'notify_user is registered but in no mode | "<b>"', tool="notify_user",
-                entry="human:*", source="step_config.json: selected_tools[0]"),
+        Finding(
+            "registered_not_allow_listed",
+            'notify_user is registered but in no mode | "<b>"',
+            tool="notify_user",
+            entry="human:*",
+            source="step_config.json: selected_tools[0]",
+        ),
         Finding("dead_rule", "entry [red]x[/red] matches nothing", entry="x", severity="warning"),
     ]
     return HandSubject(loaded, {"build": tools, "run": run_tools}, findings)

@@ -38,7 +38,16 @@ def make_tool(name: str, namespace: str, fail_at: str | None, rule: str = "", de
             stages.append(Stage(stage, None, "not_reached", "not evaluated: an earlier stage hid the tool"))
             continue
         if stage == fail_at:
-            stages.append(Stage(stage, False, f"{stage}.fail", rule or f"{name} fails {stage}", entry=name, source="step_config.json"))
+            stages.append(
+                Stage(
+                    stage,
+                    False,
+                    f"{stage}.fail",
+                    rule or f"{name} fails {stage}",
+                    entry=name,
+                    source="step_config.json",
+                )
+            )
             failed = True
         else:
             stages.append(Stage(stage, True, f"{stage}.pass", f"{name} passes {stage}"))
@@ -109,7 +118,11 @@ SAMPLE_CASES: dict[str, tuple[str, dict]] = {
     ),
     "toolkit": (
         "sample_configs/agentscope/toolkit.yaml",
-        {"modes": ["default", "explore"], "tools": ["web_search"], "script": Path("sample_configs/agentscope/typo.json")},
+        {
+            "modes": ["default", "explore"],
+            "tools": ["web_search"],
+            "script": Path("sample_configs/agentscope/typo.json"),
+        },
     ),
 }
 

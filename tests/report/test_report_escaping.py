@@ -41,9 +41,35 @@ def test_html_escapes_every_input_text(hostile_subject) -> None:
     parser = _Elements()
     parser.feed(page)
     assert "script" not in parser.tags and "img" not in parser.tags
-    allowed = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "section", "ul", "ol", "li",
-               "p", "table", "thead", "tbody", "tr", "th", "td", "strong", "span", "div", "code", "details",
-               "summary", "footer"}
+    allowed = {
+        "html",
+        "head",
+        "meta",
+        "title",
+        "style",
+        "body",
+        "h1",
+        "h2",
+        "h3",
+        "section",
+        "ul",
+        "ol",
+        "li",
+        "p",
+        "table",
+        "thead",
+        "tbody",
+        "tr",
+        "th",
+        "td",
+        "strong",
+        "span",
+        "div",
+        "code",
+        "details",
+        "summary",
+        "footer",
+    }
     assert set(parser.tags) <= allowed
     assert not [name for name, _ in parser.attrs if name.startswith("on")]
     assert {name for name, _ in parser.attrs} <= {"lang", "charset", "name", "content", "class", "open"}

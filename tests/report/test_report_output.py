@@ -77,7 +77,9 @@ def test_refuses_to_write_over_the_script(in_repo: Path, tmp_path: Path) -> None
     script = tmp_path / "typo.json"
     shutil.copy("sample_configs/agentscope/typo.json", script)
     before = script.read_bytes()
-    result = run("sample_configs/agentscope/toolkit.yaml", "--script", str(script), "-o", str(script), "--force", "-f", "json")
+    result = run(
+        "sample_configs/agentscope/toolkit.yaml", "--script", str(script), "-o", str(script), "--force", "-f", "json"
+    )
     assert result.exit_code == 2 and "input file" in result.stderr
     assert script.read_bytes() == before
 
@@ -116,8 +118,17 @@ def test_timestamp_only_when_asked(in_repo: Path) -> None:
 
 DETERMINISM_CASES = {
     "seed": [SEED, "-m", "build", "-m", "run", "-t", "notify_user"],
-    "toolkit+script": ["sample_configs/agentscope/my_agent.py:build_toolkit", "--script",
-                       "sample_configs/agentscope/typo.json", "-m", "default", "-m", "bypass", "-t", "web_search"],
+    "toolkit+script": [
+        "sample_configs/agentscope/my_agent.py:build_toolkit",
+        "--script",
+        "sample_configs/agentscope/typo.json",
+        "-m",
+        "default",
+        "-m",
+        "bypass",
+        "-t",
+        "web_search",
+    ],
 }
 
 
@@ -136,7 +147,9 @@ def test_deterministic(fmt: str, case: str, in_repo: Path, tmp_path: Path) -> No
 def test_no_absolute_paths_in_reports(seed_copy: Path) -> None:
     """Given absolute paths, the report still names files without the machine's folders."""
     for fmt in ("md", "json", "html"):
-        result = run(str(seed_copy / "step_config.json"), "--registry", str(seed_copy / "toolscope.registry.yaml"), "-f", fmt)
+        result = run(
+            str(seed_copy / "step_config.json"), "--registry", str(seed_copy / "toolscope.registry.yaml"), "-f", fmt
+        )
         assert result.exit_code == 0, result.output
         assert str(seed_copy) not in result.stdout
 

@@ -18,10 +18,16 @@ SAMPLE_REPORTS = [
     ("sample_configs/seed/step_config.json", ["-m", "build", "-m", "run", "-t", "notify_user", "-t", "nope"]),
     ("sample_configs/seed/steps.json", ["--step", "sheets-report", "-m", "run"]),
     ("sample_configs/realistic/step_config.json", ["--step", "research"]),
-    ("sample_configs/realistic/step_config.json", ["--step", "pulse-check", "-m", "workshop", "-m", "run", "-t", "get_pulse_module_state"]),
+    (
+        "sample_configs/realistic/step_config.json",
+        ["--step", "pulse-check", "-m", "workshop", "-m", "run", "-t", "get_pulse_module_state"],
+    ),
     ("sample_configs/agentscope/toolkit.yaml", ["--script", "sample_configs/agentscope/typo.json", "-t", "web_search"]),
     ("sample_configs/agentscope/toolkit.yaml", ["--script", "sample_configs/agentscope/non_bool.json"]),
-    ("sample_configs/agentscope/toolkit.yaml", ["--script", "sample_configs/agentscope/late_group.yaml", "-m", "default", "-m", "bypass"]),
+    (
+        "sample_configs/agentscope/toolkit.yaml",
+        ["--script", "sample_configs/agentscope/late_group.yaml", "-m", "default", "-m", "bypass"],
+    ),
     ("sample_configs/agentscope/toolkit.json", ["--groups", "web_search"]),
     ("sample_configs/agentscope/my_agent.py:build_toolkit", ["-t", "page_fetch"]),
 ]

@@ -30,7 +30,10 @@ MCP_CONFIG = {
             ],
             "env": {"GITHUB_TOKEN": "ghp_ENVSECRET12345", "DEBUG": "1"},
         },
-        "web": {"url": "http://user:pw-URLSECRET@127.0.0.1:9/mcp", "headers": {"Authorization": "Bearer HDRSECRET-abcdef"}},
+        "web": {
+            "url": "http://user:pw-URLSECRET@127.0.0.1:9/mcp",
+            "headers": {"Authorization": "Bearer HDRSECRET-abcdef"},
+        },
         "db": {"command": "db-mcp", "password": "hunter2-PASSWORD"},
     }
 }
@@ -52,8 +55,9 @@ def test_every_format_masks_secrets(render, hostile_subject, tmp_path: Path) -> 
     path = tmp_path / "mcp.json"
     path.write_text(json.dumps(MCP_CONFIG))
     secrets = sorted(secret_values_in_files([path]) | {"ghp_SECRETVALUE123"})
-    report = build_report(hostile_subject, ["build"], ["[bold red]rich[/bold red]"],
-                          environment=Environment("t", "3.x"), secrets=secrets)
+    report = build_report(
+        hostile_subject, ["build"], ["[bold red]rich[/bold red]"], environment=Environment("t", "3.x"), secrets=secrets
+    )
     text = render(report)
     for secret in (*SECRETS, "ghp_SECRETVALUE123", "tok-SHOULD-NOT-LEAK-1"):
         assert secret not in text
@@ -68,10 +72,14 @@ def test_mcp_server_that_leaks_its_token_end_to_end(tmp_path: Path) -> None:
     repo = Path(__file__).resolve().parents[2]
     shutil.copy(repo / "sample_configs/seed/step_config.json", tmp_path)
     registry = (repo / "sample_configs/seed/toolscope.registry.yaml").read_text()
-    (tmp_path / "toolscope.registry.yaml").write_text(registry.replace("name: seed world", "name: seed world\nmcp_config: mcp.json", 1))
+    (tmp_path / "toolscope.registry.yaml").write_text(
+        registry.replace("name: seed world", "name: seed world\nmcp_config: mcp.json", 1)
+    )
     (tmp_path / "mcp.json").write_text(json.dumps(MCP_CONFIG))
     for fmt in ("md", "json", "html"):
-        result = CliRunner().invoke(app, ["report", str(tmp_path / "step_config.json"), "-f", fmt, "-t", "create_issue"])
+        result = CliRunner().invoke(
+            app, ["report", str(tmp_path / "step_config.json"), "-f", fmt, "-t", "create_issue"]
+        )
         if isinstance(result.exception, ImportError):
             pytest.skip(f"the engine's MCP discovery is not wired in this build: {result.exception}")
         assert result.exit_code == 0, result.output
@@ -79,7 +87,9 @@ def test_mcp_server_that_leaks_its_token_end_to_end(tmp_path: Path) -> None:
             assert secret not in result.stdout
         assert "github" in result.stdout
     # The mcpServers config is an input file too.
-    result = CliRunner().invoke(app, ["report", str(tmp_path / "step_config.json"), "-o", str(tmp_path / "mcp.json"), "--force"])
+    result = CliRunner().invoke(
+        app, ["report", str(tmp_path / "step_config.json"), "-o", str(tmp_path / "mcp.json"), "--force"]
+    )
     assert result.exit_code == 2 and "input file" in result.stderr
 
 
@@ -91,8 +101,19 @@ def test_plain_env_values_do_not_mask_ordinary_words(tmp_path: Path) -> None:
     config = json.loads(mcp_json.read_text())
     config["mcpServers"]["time"]["env"] = {"MODE": "build", "LEVEL": "time", "TIME_TOKEN": "sk-live-time-0123"}
     mcp_json.write_text(json.dumps(config))
-    result = CliRunner().invoke(app, ["report", str(tmp_path / "mcp" / "step_config.json"),
-                                      "--snapshot", str(tmp_path / "mcp" / "snapshot.json"), "-f", "md", "-o", "-"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "report",
+            str(tmp_path / "mcp" / "step_config.json"),
+            "--snapshot",
+            str(tmp_path / "mcp" / "snapshot.json"),
+            "-f",
+            "md",
+            "-o",
+            "-",
+        ],
+    )
     assert result.exit_code == 0, result.output
     text = result.stdout
     assert "\\*\\*\\*" not in text and "***" not in text
@@ -102,8 +123,12 @@ def test_plain_env_values_do_not_mask_ordinary_words(tmp_path: Path) -> None:
 
 def test_secrets_inside_public_names_are_not_masked(hostile_subject) -> None:  # noqa: ANN001
     """A value occurring in a tool, namespace or mode name is shown: masking it would hide nothing."""
-    report = build_report(hostile_subject, ["build"], environment=Environment("t", "3.x"),
-                          secrets=["notify_user", "github", "build", "ghp_SECRETVALUE123"])
+    report = build_report(
+        hostile_subject,
+        ["build"],
+        environment=Environment("t", "3.x"),
+        secrets=["notify_user", "github", "build", "ghp_SECRETVALUE123"],
+    )
     text = render_markdown(report)
     assert "notify\\_user" in text and "Mode build" in text and "github" in text
     assert "ghp_SECRETVALUE123" not in text and "ghp\\_SECRETVALUE123" not in text

@@ -21,7 +21,9 @@ def _svg_text(path: Path) -> tuple[ET.Element, str]:
 def test_svg_report_parses_and_names_the_tools(tmp_path: Path, in_repo: Path) -> None:
     """The file is XML whose root is <svg>, showing the sample's tool names in the given mode."""
     out = tmp_path / "seed.svg"
-    result = CliRunner().invoke(app, ["report", "sample_configs/seed/step_config.json", "-m", "run", "-o", str(out), "--size", "140x40"])
+    result = CliRunner().invoke(
+        app, ["report", "sample_configs/seed/step_config.json", "-m", "run", "-o", str(out), "--size", "140x40"]
+    )
     assert result.exit_code == 0, result.output
     root, text = _svg_text(out)
     assert root.tag == f"{SVG_NS}svg"

@@ -15,7 +15,15 @@ from toolscope.app import app
 def test_typo_script_transcript(in_repo: Path) -> None:
     """Turn by turn: the guard refuses the misspelt name and keeps both groups active."""
     result = CliRunner().invoke(
-        app, ["report", "sample_configs/agentscope/toolkit.yaml", "--script", "sample_configs/agentscope/typo.json", "-f", "json"]
+        app,
+        [
+            "report",
+            "sample_configs/agentscope/toolkit.yaml",
+            "--script",
+            "sample_configs/agentscope/typo.json",
+            "-f",
+            "json",
+        ],
     )
     assert result.exit_code == 0, result.output
     transcript = json.loads(result.stdout)["transcript"]
@@ -39,7 +47,15 @@ def test_typo_script_transcript(in_repo: Path) -> None:
 def test_report_leaves_the_toolkit_as_it_found_it(in_repo: Path) -> None:
     """A script that registers a group: the report's verdict tables don't show it."""
     result = CliRunner().invoke(
-        app, ["report", "sample_configs/agentscope/toolkit.yaml", "--script", "sample_configs/agentscope/late_group.yaml", "-f", "json"]
+        app,
+        [
+            "report",
+            "sample_configs/agentscope/toolkit.yaml",
+            "--script",
+            "sample_configs/agentscope/late_group.yaml",
+            "-f",
+            "json",
+        ],
     )
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)

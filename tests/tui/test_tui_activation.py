@@ -6,8 +6,8 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
-from tui_helpers import REPO, SIZE, make_app
 from textual.widgets import Checkbox, Input
+from tui_helpers import REPO, SIZE, make_app
 
 from toolscope.tui.widgets.activation_view import ActivationView
 

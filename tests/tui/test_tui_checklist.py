@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tui_helpers import SIZE, make_app, static_text
 from textual.widgets import OptionList, Static
+from tui_helpers import SIZE, make_app, static_text
 
 
 def steps_text(app) -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tui_helpers import SIZE, make_app, static_text
 from textual.widgets import HelpPanel, Input
+from tui_helpers import SIZE, make_app, static_text
 
 from toolscope.tui.screens.main import MainScreen
 from toolscope.tui.widgets.tool_detail import ToolDetail

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tui_helpers import HOSTILE, REPO, make_app
 from textual.widgets import Input
+from tui_helpers import HOSTILE, REPO, make_app
 
 from toolscope.inputs import open_subject
 from toolscope.tui.widgets.activation_view import ActivationView, GroupToggle
@@ -248,7 +248,10 @@ async def test_exports_get_numbered_instead_of_overwriting(tmp_path: Path) -> No
         (tmp_path / "toolscope-pipeline-build-3.md").write_text("someone else's")
         third = app.screen.action_export()
     assert first.svg.name == "toolscope-pipeline-build.svg"
-    assert (second.svg.name, second.markdown.name) == ("toolscope-pipeline-build-2.svg", "toolscope-pipeline-build-2.md")
+    assert (second.svg.name, second.markdown.name) == (
+        "toolscope-pipeline-build-2.svg",
+        "toolscope-pipeline-build-2.md",
+    )
     assert third.svg.stem == third.markdown.stem == "toolscope-pipeline-build-4"
     assert first.markdown.read_text() == first_md and "filter 'github'" in second.markdown.read_text()
     assert (tmp_path / "toolscope-pipeline-build-3.md").read_text() == "someone else's"
@@ -281,4 +284,3 @@ async def test_toggle_state_reads_without_colour() -> None:
         await pilot.pause()
         on = box.render().plain
         assert box.value and off != on and "✓" in on and "✓" not in off
-

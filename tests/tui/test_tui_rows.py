@@ -56,6 +56,15 @@ def test_typing_on_and_deleting_give_the_same_rows_as_a_fresh_index() -> None:
     """The incremental narrowing must never lose rows when the user deletes or toggles."""
     evaluation = HandSubject().evaluate("run")
     index = RowIndex(evaluation)
-    for text, only_hidden in [("i", False), ("is", False), ("iss x", False), ("is", False), ("", True), ("u", True), ("u", False), ("", False)]:
+    for text, only_hidden in [
+        ("i", False),
+        ("is", False),
+        ("iss x", False),
+        ("is", False),
+        ("", True),
+        ("u", True),
+        ("u", False),
+        ("", False),
+    ]:
         expected = RowIndex(evaluation).select(RowQuery(text, only_hidden))
         assert index.select(RowQuery(text, only_hidden)) == expected, (text, only_hidden)

@@ -39,8 +39,11 @@ class HandSubject:
     def __init__(self, tools: list[tuple[str, str, str, bool, set[str]]] | None = None) -> None:
         self.tools = tools if tools is not None else TOOLS
         self.loaded = LoadedInput(
-            kind="step_config", label="hand/step_config.json", files=(("hand/step_config.json", "0" * 64),),
-            step="main", registry="hand/toolscope.registry.yaml",
+            kind="step_config",
+            label="hand/step_config.json",
+            files=(("hand/step_config.json", "0" * 64),),
+            step="main",
+            registry="hand/toolscope.registry.yaml",
         )
 
     @property
@@ -62,13 +65,24 @@ class HandSubject:
         namespace, name, kind, registered, modes = entry
         source = "hand/step_config.json"
         stages = [
-            Stage("registered", registered, "filter.wildcard" if registered else "filter.not_selected",
-                  f"{namespace}:* in selected_tools ({source})" if registered
-                  else f"{namespace} is not in selected_tools ({source})",
-                  f"{namespace}:*" if registered else None, source),
-            Stage("allow_listed", mode in modes, "mode.listed" if mode in modes else "mode.not_listed",
-                  f"{name} is {'in' if mode in modes else 'not in'} the {mode} allow list (modes.py)",
-                  name if mode in modes else None, "modes.py"),
+            Stage(
+                "registered",
+                registered,
+                "filter.wildcard" if registered else "filter.not_selected",
+                f"{namespace}:* in selected_tools ({source})"
+                if registered
+                else f"{namespace} is not in selected_tools ({source})",
+                f"{namespace}:*" if registered else None,
+                source,
+            ),
+            Stage(
+                "allow_listed",
+                mode in modes,
+                "mode.listed" if mode in modes else "mode.not_listed",
+                f"{name} is {'in' if mode in modes else 'not in'} the {mode} allow list (modes.py)",
+                name if mode in modes else None,
+                "modes.py",
+            ),
             Stage("discoverable", True, "discovery.ok", "listed by discovery"),
             Stage("callable", True, "exec.ok", "no execution gate"),
         ]
@@ -82,8 +96,14 @@ class HandSubject:
         mode = self.resolve_mode(mode)
         found = self.evaluate(mode).find(tool)
         if not found:
-            return Checklist(tool, mode, None, (ChecklistStep("Is the tool registered?", "no", False),),
-                             f"add {tool} to the registry", did_you_mean=tuple(complete(tool, self.all_tool_names(), 3)))
+            return Checklist(
+                tool,
+                mode,
+                None,
+                (ChecklistStep("Is the tool registered?", "no", False),),
+                f"add {tool} to the registry",
+                did_you_mean=tuple(complete(tool, self.all_tool_names(), 3)),
+            )
         verdict = found[0]
         steps = tuple(
             ChecklistStep(f"Does it pass {s.name}?", "yes" if s.passed else "no", s.passed, (s.rule,))

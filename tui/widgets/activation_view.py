@@ -41,7 +41,9 @@ def _names(items: tuple[str, ...] | list[str]) -> str:
     return ", ".join(inert(i, single_line=True) for i in items) if items else "(none)"
 
 
-def lane_text(lane: str, turn: Any, active: tuple[str, ...], visible: tuple[tuple[str, ...], int], probe: str | None) -> Text:
+def lane_text(
+    lane: str, turn: Any, active: tuple[str, ...], visible: tuple[tuple[str, ...], int], probe: str | None
+) -> Text:
     """One lane after the current turn: call, outcome, diff, groups, visible tools, then the text.
 
     The response text comes last: AgentScope's refusals can run to a dozen lines.
@@ -160,7 +162,10 @@ class ActivationView(Vertical):
     def compose(self) -> ComposeResult:
         with Horizontal(id="composer"):
             yield from self._toggles({})
-        yield safe_input(placeholder='raw reset_tools arguments, e.g. {"web_serch": true, "scraping": "yes"}  (Enter fires)', id="raw")
+        yield safe_input(
+            placeholder='raw reset_tools arguments, e.g. {"web_serch": true, "scraping": "yes"}  (Enter fires)',
+            id="raw",
+        )
         yield safe_input(placeholder="script file (JSON/YAML list of calls), Enter loads it", id="script-path")
         with Horizontal(id="lanes"):
             for lane in self.session.lanes:
@@ -328,7 +333,11 @@ class ActivationView(Vertical):
             lines.append(f"- script: {md(self.script_name)}")
         if self.probe_summary:
             lines.append(f"- {md(self.probe_summary)}")
-        lines += ["", "| turn | call | stock groups | guarded groups | stock response | guarded response |", "|---|---|---|---|---|---|"]
+        lines += [
+            "",
+            "| turn | call | stock groups | guarded groups | stock response | guarded response |",
+            "|---|---|---|---|---|---|",
+        ]
         for turn in self.session.history:
             if turn.kind != "call":
                 lines.append(f"| {turn.index} | {md(turn.description)} | | | | |")

@@ -114,14 +114,14 @@ class PipelineView(Vertical):
         """The tool grid."""
         return self.query_one(ToolGrid)
 
-    def show_evaluation(
-        self, evaluation: Evaluation, change: ModeChange | None, previous: Evaluation | None
-    ) -> None:
+    def show_evaluation(self, evaluation: Evaluation, change: ModeChange | None, previous: Evaluation | None) -> None:
         """New data from the screen (first load or a mode switch)."""
         self.evaluation = evaluation
         self.change = change
         self.previous_verdicts = (
-            {tool_key(t): t.verdict for t in previous.tools} if previous is not None and change and change.changed else {}
+            {tool_key(t): t.verdict for t in previous.tools}
+            if previous is not None and change and change.changed
+            else {}
         )
         self._index = RowIndex(evaluation)
         self._layout = GridLayout.measure(evaluation.stage_names, self._index.tools)
@@ -140,9 +140,7 @@ class PipelineView(Vertical):
         shown = (
             sum(1 for row in self.rows if isinstance(row, ToolVerdict)) if self.query_state.grouped else len(self.rows)
         )
-        self.query_one("#summary", Static).update(
-            summary_text(self._counts, shown, self.query_state, self._alerts)
-        )
+        self.query_one("#summary", Static).update(summary_text(self._counts, shown, self.query_state, self._alerts))
 
     def shown_tools(self) -> list[ToolVerdict]:
         """The tools the current query shows, in display order (for the export)."""

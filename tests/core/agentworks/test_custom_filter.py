@@ -12,9 +12,17 @@ from toolscope.core.agentworks.custom_filter import (
 
 # Category table as the caller passes it (CAL HEAD, aliases already expanded).
 ADVANCED = [
-    "execute_shell_command", "read_image", "generate_text_llm", "search_web_llm",
-    "diff_patch_workspace_file", "image_gen", "image_edit", "generate_video",
-    "text_to_speech", "speech_to_text", "generate_music",
+    "execute_shell_command",
+    "read_image",
+    "generate_text_llm",
+    "search_web_llm",
+    "diff_patch_workspace_file",
+    "image_gen",
+    "image_edit",
+    "generate_video",
+    "text_to_speech",
+    "speech_to_text",
+    "generate_music",
 ]
 CATEGORIES: dict[str, list[str]] = {
     "workspace_advanced": ADVANCED,
@@ -22,14 +30,16 @@ CATEGORIES: dict[str, list[str]] = {
     "workspace_image": ["image_gen", "image_edit"],
     "workspace_browser": ["agent_browser"],
     "human_tools": [
-        "human_feedback", "notify_user", "get_human_input_request",
-        "create_human_input_request", "answer_human_input_request", "mark_human_input_consumed",
+        "human_feedback",
+        "notify_user",
+        "get_human_input_request",
+        "create_human_input_request",
+        "answer_human_input_request",
+        "mark_human_input_consumed",
     ],
     "workflow_db": ["query_workflow_db", "mutate_workflow_db"],
 }
-ALL_TOOLS = sorted(
-    {t for tools in CATEGORIES.values() for t in tools} | {"record_run_concern", "Notify_User"}
-)
+ALL_TOOLS = sorted({t for tools in CATEGORIES.values() for t in tools} | {"record_run_concern", "Notify_User"})
 
 
 def _included(enabled: list[str]) -> set[str]:
@@ -75,15 +85,19 @@ CASES = [
     # the first enabling entry (list order) is reported
     (["anything:notify_user", "human_tools:*"], "notify_user", True, "tool_entry", "anything:notify_user"),
     (["human_tools:*", "anything:notify_user"], "notify_user", True, "category_wildcard", "human_tools:*"),
-    (["foo:*", "workspace_tools:*", "workspace_browser:*"], "agent_browser", True, "category_wildcard", "workspace_tools:*"),
+    (
+        ["foo:*", "workspace_tools:*", "workspace_browser:*"],
+        "agent_browser",
+        True,
+        "category_wildcard",
+        "workspace_tools:*",
+    ),
     (["workspace_browser:*", "workspace_tools:*"], "agent_browser", True, "category_wildcard", "workspace_browser:*"),
 ]
 
 
 @pytest.mark.parametrize(("enabled", "tool", "include", "code", "entry"), CASES)
-def test_filter_custom_tools(
-    enabled: list[str], tool: str, include: bool, code: str, entry: str | None
-) -> None:
+def test_filter_custom_tools(enabled: list[str], tool: str, include: bool, code: str, entry: str | None) -> None:
     decision = filter_custom_tools(enabled, CATEGORIES, ALL_TOOLS)[tool]
     assert (decision.include, decision.code, decision.entry) == (include, code, entry)
 
@@ -95,22 +109,23 @@ def test_whole_sets() -> None:
     assert _included(["workspace_image:*"]) == {"image_gen", "image_edit"}
     # the app's default list when enabled_custom_tools is empty (§2.3, no browser, read-only)
     assert _included(
-        ["workspace_advanced:*", "human_tools:*", "workflow_db:query_workflow_db",
-         "workflow_db:record_run_concern"]
+        ["workspace_advanced:*", "human_tools:*", "workflow_db:query_workflow_db", "workflow_db:record_run_concern"]
     ) == set(ADVANCED) | set(CATEGORIES["human_tools"]) | {"query_workflow_db", "record_run_concern"}
     # phase agents (PreparePhaseAgentTools)
     assert _included(["workspace_advanced:execute_shell_command", "human_tools:*"]) == {
-        "execute_shell_command", *CATEGORIES["human_tools"]
+        "execute_shell_command",
+        *CATEGORIES["human_tools"],
     }
 
 
 def test_reasons_name_the_entry() -> None:
     decisions = filter_custom_tools(
-        ["anything:notify_user", "human_tools:*", "bare"], CATEGORIES, ["notify_user", "human_feedback", "agent_browser"]
+        ["anything:notify_user", "human_tools:*", "bare"],
+        CATEGORIES,
+        ["notify_user", "human_feedback", "agent_browser"],
     )
     assert decisions["notify_user"].reason == (
-        'enabled by "anything:notify_user" in enabled_custom_tools '
-        "(the category of cat:tool entries is ignored)"
+        'enabled by "anything:notify_user" in enabled_custom_tools (the category of cat:tool entries is ignored)'
     )
     assert decisions["human_feedback"].reason == 'enabled by "human_tools:*" in enabled_custom_tools'
     dropped = decisions["agent_browser"]
@@ -120,9 +135,7 @@ def test_reasons_name_the_entry() -> None:
 
 def test_tool_names_not_in_any_category_are_decided_too() -> None:
     decisions = filter_custom_tools(["x:brand_new"], CATEGORIES, ["brand_new", "other"])
-    assert decisions["brand_new"] == CustomDecision(
-        True, "tool_entry", decisions["brand_new"].reason, "x:brand_new"
-    )
+    assert decisions["brand_new"] == CustomDecision(True, "tool_entry", decisions["brand_new"].reason, "x:brand_new")
     assert not decisions["other"].include
 
 

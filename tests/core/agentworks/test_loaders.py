@@ -58,8 +58,15 @@ def test_wrong_type_names_the_path_inside_the_document(tmp_path):
 
 
 def test_unknown_agentworks_fields_are_kept(tmp_path):
-    step = {"id": "a", "agent_configs": {"execution_tier": "high", "execution_tier_reason": "x",
-                                         "lock_learnings": True, "enabled_custom_tools": ["human_tools:*"]}}
+    step = {
+        "id": "a",
+        "agent_configs": {
+            "execution_tier": "high",
+            "execution_tier_reason": "x",
+            "lock_learnings": True,
+            "enabled_custom_tools": ["human_tools:*"],
+        },
+    }
     subject = load_agentworks_subject(world(tmp_path, json.dumps(step)))
     assert subject.step.step.agent_configs.model_extra["execution_tier"] == "high"
 
@@ -71,7 +78,8 @@ def test_several_steps_need_step_and_unknown_step_lists_ids():
 
 def test_registry_that_contradicts_itself(tmp_path):
     registry = REGISTRY.replace("aliases: {builder: build,", "aliases: {builder: biuld,").replace(
-        'build: [read_image, submit_human_answer]', 'build: [read_image, "@missing"]')
+        "build: [read_image, submit_human_answer]", 'build: [read_image, "@missing"]'
+    )
     message = error_for(world(tmp_path, '{"id": "s"}', registry_text=registry))
     assert "contradicts itself" in message
     assert "modes.aliases.builder" in message and "modes.lists.build[1]" in message

@@ -15,7 +15,9 @@ SEED = SAMPLES / "seed"
 
 
 def verdict(subject, mode, name, namespace=None):
-    matches = [t for t in subject.evaluate(mode).tools if t.name == name and (namespace is None or t.namespace == namespace)]
+    matches = [
+        t for t in subject.evaluate(mode).tools if t.name == name and (namespace is None or t.namespace == namespace)
+    ]
     assert len(matches) == 1, matches
     return matches[0]
 
@@ -39,8 +41,11 @@ def test_notify_user_is_registered_but_not_allow_listed():
     assert stage(tool, "callable").code == "execution.denied"
     checklist = subject.checklist("notify_user", "build")
     assert checklist.fix.startswith('add "notify_user" to modes.lists.build in toolscope.registry.yaml')
-    assert any('tool "notify_user" is not available in the current workshop mode' in e
-               for s in checklist.steps for e in s.evidence)
+    assert any(
+        'tool "notify_user" is not available in the current workshop mode' in e
+        for s in checklist.steps
+        for e in s.evidence
+    )
 
 
 def test_pulse_tools_registered_but_not_allow_listed_for_workshop_mode():
@@ -51,7 +56,10 @@ def test_pulse_tools_registered_but_not_allow_listed_for_workshop_mode():
     assert build.verdict == "hidden" and build.first_failing.name == "allow_listed"
     findings = subject.findings(["build"])
     assert {f.tool for f in findings if f.kind == "registered_not_allow_listed"} >= {
-        "get_pulse_module_state", "record_pulse_worklist", "mark_pulse_module_result"}
+        "get_pulse_module_state",
+        "record_pulse_worklist",
+        "mark_pulse_module_result",
+    }
 
 
 def test_specific_entries_beat_selected_servers_and_name_the_entry():
@@ -84,8 +92,10 @@ def test_custom_filter_and_tool_filter_compose(tmp_path: Path):
         "custom_tools": {"workflow_db": ["query_workflow_db"], "human_tools": ["notify_user"]},
         "modes": {"system": ["query_workflow_db", "notify_user"], "lists": {"build": []}, "default": "build"},
     }
-    step = {"id": "s", "agent_configs": {"selected_servers": ["github"],
-                                         "enabled_custom_tools": ["workflow_db:*", "human_tools:*"]}}
+    step = {
+        "id": "s",
+        "agent_configs": {"selected_servers": ["github"], "enabled_custom_tools": ["workflow_db:*", "human_tools:*"]},
+    }
     (tmp_path / "toolscope.registry.json").write_text(json.dumps(registry))
     (tmp_path / "step.json").write_text(json.dumps(step))
     subject = load_agentworks_subject(tmp_path / "step.json")
@@ -97,14 +107,21 @@ def test_custom_filter_and_tool_filter_compose(tmp_path: Path):
 
 def test_profile_defaults_apply_when_enabled_list_is_empty(tmp_path: Path):
     registry = {
-        "custom_tools": {"workspace_advanced": ["execute_shell_command"], "human_tools": ["notify_user"],
-                         "workflow_db": {"tools": ["query_workflow_db"], "also_registered": ["record_run_concern"]}},
-        "profile": {"defaults": ["workspace_advanced:*", "workflow_db:record_run_concern"],
-                    "append": ["workflow_db:record_run_concern"]},
+        "custom_tools": {
+            "workspace_advanced": ["execute_shell_command"],
+            "human_tools": ["notify_user"],
+            "workflow_db": {"tools": ["query_workflow_db"], "also_registered": ["record_run_concern"]},
+        },
+        "profile": {
+            "defaults": ["workspace_advanced:*", "workflow_db:record_run_concern"],
+            "append": ["workflow_db:record_run_concern"],
+        },
     }
     (tmp_path / "toolscope.registry.json").write_text(json.dumps(registry))
     (tmp_path / "empty.json").write_text(json.dumps({"id": "s", "agent_configs": {"enabled_custom_tools": []}}))
-    (tmp_path / "some.json").write_text(json.dumps({"id": "s", "agent_configs": {"enabled_custom_tools": ["human_tools:*"]}}))
+    (tmp_path / "some.json").write_text(
+        json.dumps({"id": "s", "agent_configs": {"enabled_custom_tools": ["human_tools:*"]}})
+    )
     empty = load_agentworks_subject(tmp_path / "empty.json")
     assert verdict(empty, None, "execute_shell_command").verdict == "visible"
     assert "profile.defaults" in stage(verdict(empty, None, "execute_shell_command"), "registered").rule
@@ -125,24 +142,37 @@ def test_code_execution_cuts_virtual_tools_to_get_api_spec():
 
 def test_outage_makes_expected_tools_unknown_not_missing(tmp_path: Path):
     from toolscope.core.agentworks.registry import McpServer, RegistryModel
-    from toolscope.core.agentworks.subject import AgentWorksSubject, _expected_tools
     from toolscope.core.agentworks.step_config import load_step_config
+    from toolscope.core.agentworks.subject import AgentWorksSubject, _expected_tools
     from toolscope.core.agentworks.universe import build_universe
     from toolscope.core.documents import load_document
 
-    (tmp_path / "step.json").write_text(json.dumps({"id": "s", "agent_configs": {
-        "selected_servers": ["tavily", "github"], "selected_tools": ["tavily:tavily_search", "github:*"]}}))
+    (tmp_path / "step.json").write_text(
+        json.dumps(
+            {
+                "id": "s",
+                "agent_configs": {
+                    "selected_servers": ["tavily", "github"],
+                    "selected_tools": ["tavily:tavily_search", "github:*"],
+                },
+            }
+        )
+    )
     (tmp_path / "toolscope.registry.json").write_text(json.dumps({"mcp_servers": {}}))
     step = load_step_config(tmp_path / "step.json", None)
     errors = {"tavily": "failed to start: exit code 1"}
-    universe = build_universe(RegistryModel(), "toolscope.registry.json",
-                              {"tavily": McpServer(), "github": McpServer(tools=("create_issue",))}, errors,
-                              _expected_tools(step, errors))
+    universe = build_universe(
+        RegistryModel(),
+        "toolscope.registry.json",
+        {"tavily": McpServer(), "github": McpServer(tools=("create_issue",))},
+        errors,
+        _expected_tools(step, errors),
+    )
     doc = load_document(tmp_path / "toolscope.registry.json")
     subject = AgentWorksSubject(step, doc, RegistryModel(), universe)
     tool = verdict(subject, None, "tavily_search")
     assert tool.verdict == "unknown"
-    assert "server \"tavily\" failed" in tool.first_failing.rule
+    assert 'server "tavily" failed' in tool.first_failing.rule
     assert any(f.kind == "mcp_outage" for f in subject.findings([None]))
 
 
@@ -174,15 +204,27 @@ def test_unknown_tool_gets_did_you_mean():
 
 
 def test_invariants_name_entry_and_file(tmp_path: Path):
-    (tmp_path / "toolscope.registry.json").write_text(json.dumps({
-        "mcp_servers": {"github": ["create_issue"]},
-        "custom_tools": {"human_tools": ["notify_user"], "extra": ["notify_user"]},
-        "modes": {"system": ["ghost_tool"], "lists": {"build": []}, "default": "build"},
-    }))
-    (tmp_path / "step.json").write_text(json.dumps({"id": "s", "agent_configs": {
-        "selected_servers": ["github", "gitlab"],
-        "selected_tools": ["github:create_isue", "create_issue", "github:*"],
-        "enabled_custom_tools": ["nope:*", "human_tools:*"]}}))
+    (tmp_path / "toolscope.registry.json").write_text(
+        json.dumps(
+            {
+                "mcp_servers": {"github": ["create_issue"]},
+                "custom_tools": {"human_tools": ["notify_user"], "extra": ["notify_user"]},
+                "modes": {"system": ["ghost_tool"], "lists": {"build": []}, "default": "build"},
+            }
+        )
+    )
+    (tmp_path / "step.json").write_text(
+        json.dumps(
+            {
+                "id": "s",
+                "agent_configs": {
+                    "selected_servers": ["github", "gitlab"],
+                    "selected_tools": ["github:create_isue", "create_issue", "github:*"],
+                    "enabled_custom_tools": ["nope:*", "human_tools:*"],
+                },
+            }
+        )
+    )
     subject = load_agentworks_subject(tmp_path / "step.json")
     kinds = {(f.kind, f.entry or f.tool) for f in subject.findings(["build"])}
     assert ("allow_listed_unregistered", "ghost_tool") in kinds

@@ -126,9 +126,7 @@ TOOL_CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("tools", "servers", "package", "tool", "virtual", "include", "code"), TOOL_CASES
-)
+@pytest.mark.parametrize(("tools", "servers", "package", "tool", "virtual", "include", "code"), TOOL_CASES)
 def test_should_include_tool(
     tools: list[str],
     servers: list[str],
@@ -166,9 +164,7 @@ SERVER_CASES = [
 
 
 @pytest.mark.parametrize(("tools", "servers", "server", "include", "code"), SERVER_CASES)
-def test_should_include_server(
-    tools: list[str], servers: list[str], server: str, include: bool, code: str
-) -> None:
+def test_should_include_server(tools: list[str], servers: list[str], server: str, include: bool, code: str) -> None:
     decision = ToolFilter(tools, servers).should_include_server(server)
     assert (decision.include, decision.code) == (include, code), decision.reason
 
@@ -282,9 +278,7 @@ class _GoToolFilter:
         if not self.tools and not self.servers:
             return True
         npkg = normalize_server_name(pkg)
-        if (npkg in self.system or pkg in self.system) and not (
-            npkg in self.specific or pkg in self.specific
-        ):
+        if (npkg in self.system or pkg in self.system) and not (npkg in self.specific or pkg in self.specific):
             return True
         if npkg in self.all_tools or pkg in self.all_tools:
             return True
@@ -316,14 +310,49 @@ class _GoToolFilter:
 
 
 _NAMES = [
-    "github", "GitHub", "git-hub", "Git_Hub", "gmail", "google-sheets", "Google_Sheets",
-    "workspace", "workspace_tools", "Workspace-Tools", "human", "human_tools", "workflow",
-    "workflow_db", "skill_tools", "skill", "custom", "NO_SERVERS", "no-servers", "İ", "i",
-    "tavily ", "", "ΟΔΟΣ", "οδοσ",
+    "github",
+    "GitHub",
+    "git-hub",
+    "Git_Hub",
+    "gmail",
+    "google-sheets",
+    "Google_Sheets",
+    "workspace",
+    "workspace_tools",
+    "Workspace-Tools",
+    "human",
+    "human_tools",
+    "workflow",
+    "workflow_db",
+    "skill_tools",
+    "skill",
+    "custom",
+    "NO_SERVERS",
+    "no-servers",
+    "İ",
+    "i",
+    "tavily ",
+    "",
+    "ΟΔΟΣ",
+    "οδοσ",
 ]
 _TOOLS = [
-    "create_issue", "CreateIssue", "createIssue", "create-issue", "Create_Issue", "HTTPGet",
-    "h_t_t_p_get", "http_get", "* ", "*", "", "getÄpfel", "getäpfel", "x", "X", "read_email",
+    "create_issue",
+    "CreateIssue",
+    "createIssue",
+    "create-issue",
+    "Create_Issue",
+    "HTTPGet",
+    "h_t_t_p_get",
+    "http_get",
+    "* ",
+    "*",
+    "",
+    "getÄpfel",
+    "getäpfel",
+    "x",
+    "X",
+    "read_email",
 ]
 
 
