@@ -16,7 +16,7 @@ def _default_activation_view(subject: Subject, options: TuiOptions) -> Widget | 
     """The activation view, only for AgentScope toolkits that offer a step-through session."""
     from toolscope.tui.widgets.activation_view import activation_view_for
 
-    return activation_view_for(subject, options.script, options.run_script)
+    return activation_view_for(subject, options.script, options.run_script, options.config_dir)
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,8 @@ class TuiOptions:
     """Activation view: a script to load at start (see ``core.agentscope.script``)."""
     run_script: bool = False
     """Activation view: run the whole script at start (headless screenshots)."""
+    config_dir: str | None = None
+    """The folder of the config file: script paths not found from the current folder are tried there."""
     activation_factory: Callable[[Any, Any], Any] = _default_activation_view
     """Builds the activation view for a subject and these options (None when it has none)."""
 

@@ -78,5 +78,11 @@ def inspect_command(
     from toolscope.tui.app import ToolscopeApp
     from toolscope.tui.options import TuiOptions
 
-    options = TuiOptions(view=first_view, tool=tool, export_dir=str(export_dir), script=str(script) if script else None)
+    options = TuiOptions(
+        view=first_view,
+        tool=tool,
+        export_dir=str(export_dir),
+        script=str(script) if script else None,
+        config_dir=str(Path(config).parent) if Path(config).is_file() else None,
+    )
     ToolscopeApp(subject, resolved_mode, options).run()

@@ -22,6 +22,7 @@ from toolscope.tui.widgets.activation_view import ActivationView
 from toolscope.tui.widgets.checklist_view import ChecklistView
 from toolscope.tui.widgets.input_header import InputHeader
 from toolscope.tui.widgets.pipeline_view import PipelineView
+from toolscope.tui.widgets.state_banner import StateBanner
 from toolscope.tui.widgets.tool_grid import ToolGrid
 
 VIEWS = ("pipeline", "checklist", "activation")
@@ -52,6 +53,8 @@ class MainScreen(Screen[None]):
         self.previous: Evaluation | None = None
         self.change: ModeChange | None = None
         self.checklist: Checklist | None = None
+        self.activation_state: ActivationView.StateChanged | None = None
+        """The activation lane the Pipeline view follows (toolkits), once the view reported it."""
         self.initial_view = options.view if options.view in VIEWS else "pipeline"
 
     # -- layout -------------------------------------------------------------------------
@@ -63,6 +66,8 @@ class MainScreen(Screen[None]):
             self.initial_view = "pipeline"
         with TabbedContent(initial=self.initial_view, id="views"):
             with TabPane("1 Pipeline", id="pipeline"):
+                if activation is not None:
+                    yield StateBanner(id="state-banner")
                 yield PipelineView(id="pipeline-view")
             with TabPane("2 Checklist", id="checklist"):
                 yield ChecklistView(self.subject.all_tool_names(), id="checklist-view")
@@ -78,6 +83,8 @@ class MainScreen(Screen[None]):
             for box in self.query(Input):
                 box.cursor_blink = False
         self._show_header()
+        for banner in self.query(StateBanner):
+            banner.show(None, 0, getattr(self.subject, "active_groups", tuple)())
         self.pipeline.show_evaluation(self.evaluation, None, None)
         # The verdicts are immutable and live as long as the app: keep the cyclic GC from
         # rescanning 50,000 of them in the middle of a keystroke (~100 ms pauses otherwise).
@@ -123,7 +130,7 @@ class MainScreen(Screen[None]):
         """Recompute every verdict in ``mode`` and mark the tools that changed."""
         try:
             mode = self.subject.resolve_mode(mode)
-            evaluation = self.subject.evaluate(mode)
+            evaluation = self._evaluate(mode)
         except ToolscopeError as exc:
             self.notify(inert(exc.render()), title="cannot switch mode", severity="error", markup=False)
             return None
@@ -138,6 +145,33 @@ class MainScreen(Screen[None]):
         summary = self.change.summary(old_mode, mode)
         self.notify(inert(summary, single_line=True), title="mode switched", markup=False)
         return self.change
+
+    def _evaluate(self, mode: str | None) -> Evaluation:
+        """Verdicts in ``mode``, in the followed activation lane's state once it left the initial one."""
+        state = self.activation_state
+        if state is None or state.turn == 0:
+            return self.subject.evaluate(mode)
+        return self.subject.evaluate(mode, active_groups=state.groups)  # type: ignore[call-arg]  # toolkits only
+
+    @on(ActivationView.StateChanged)
+    def _activation_state_changed(self, event: ActivationView.StateChanged) -> None:
+        """After a turn (or undo, restart, lane switch) the pipeline shows that lane's state."""
+        before = self.activation_state
+        self.activation_state = event
+        self.query_one(StateBanner).show(event.lane, event.turn, event.groups)
+        if before is None and event.turn == 0:
+            return  # the initial state: already shown
+        if before is not None and (before.lane, before.turn, before.groups) == (event.lane, event.turn, event.groups):
+            return
+        try:
+            evaluation = self._evaluate(self.mode)
+        except ToolscopeError as exc:
+            self.notify(inert(exc.render()), title="pipeline", severity="error", markup=False)
+            return
+        self.previous, self.evaluation = self.evaluation, evaluation
+        # Δ marks the tools the turn changed, as a mode switch does.
+        self.change = compare(self.previous, evaluation)
+        self.pipeline.show_evaluation(evaluation, self.change, self.previous)
 
     def _cycle_mode(self, step: int) -> None:
         modes = self.subject.mode_names

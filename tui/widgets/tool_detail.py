@@ -30,7 +30,7 @@ def trace_renderable(tool: ToolVerdict, previous_verdict: str | None = None) -> 
     head.append(f" ({inert(tool.kind)})  ")
     head.append(tool.verdict.upper(), style=VERDICT_STYLE[tool.verdict])
     if previous_verdict is not None and previous_verdict != tool.verdict:
-        head.append(f"  (was {previous_verdict} before the mode switch)", style="italic")
+        head.append(f"  (was {previous_verdict} before the last mode switch or activation turn)", style="italic")
     if is_registered_but_hidden(tool):
         head.append("  ! registered but not usable: a later gate hides it", style="bold red")
     if tool.description:
