@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from rich.table import Table
     from rich.text import Text
 
-    from toolscope.core.verdicts import Evaluation, Stage, ToolVerdict
+    from toolscope.core.verdicts import Evaluation, Finding, Stage, ToolVerdict
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -133,3 +133,17 @@ def verdict_table(evaluation: Evaluation, tools: Iterable[ToolVerdict] | None = 
             else Text("", style="dim"),
         )
     return table
+
+
+def print_findings(findings: Iterable[Finding], console: Console | None = None) -> None:
+    """One line per finding: severity, kind, message (untrusted parts printed inert)."""
+    from rich.text import Text
+
+    console = console or stdout_console()
+    for finding in findings:
+        style = "bold red" if finding.severity == "error" else "yellow"
+        line = Text(f"{finding.severity:<7} {finding.kind}: ", style=style)
+        line.append_text(plain(finding.message))
+        if finding.source:
+            line.append_text(plain(f" [{finding.source}]", "dim"))
+        console.print(line)

@@ -48,15 +48,17 @@ def tools_command(
                 "mode": loaded.mode,
                 "stages": list(evaluation.stage_names),
                 "counts": evaluation.counts(),
+                "config_findings": [f.to_json() for f in subject.config_findings],
                 "tools": [t.to_json() for t in tools],
             }
         )
         return
     from rich.text import Text
 
-    from toolscope.output import stdout_console, verdict_table
+    from toolscope.output import print_findings, stdout_console, verdict_table
 
     console = stdout_console()
+    print_findings(subject.config_findings, console)
     console.print(Text(evaluation.loaded.label, style="bold"))
     for note in evaluation.notes:
         console.print(Text(note, style="dim"))
