@@ -20,7 +20,7 @@ from rich.text import Text
 
 from toolscope.core.errors import EXIT_INTERNAL, ToolscopeError
 from toolscope.core.safe_text import inert
-from toolscope.core.verdicts import STAGE_TITLES, Evaluation, Stage, ToolVerdict
+from toolscope.core.verdicts import STAGE_TITLES, Evaluation, Finding, Stage, ToolVerdict
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -106,3 +106,15 @@ def verdict_table(evaluation: Evaluation, tools: Iterable[ToolVerdict] | None = 
             else Text("", style="dim"),
         )
     return table
+
+
+def print_findings(findings: Iterable[Finding], console: Console | None = None) -> None:
+    """One line per finding: severity, kind, message (untrusted parts printed inert)."""
+    console = console or stdout_console()
+    for finding in findings:
+        style = "bold red" if finding.severity == "error" else "yellow"
+        line = Text(f"{finding.severity:<7} {finding.kind}: ", style=style)
+        line.append_text(plain(finding.message))
+        if finding.source:
+            line.append_text(plain(f" [{finding.source}]", "dim"))
+        console.print(line)

@@ -20,7 +20,7 @@ from toolscope.commands.common import (
 from toolscope.core.errors import EXIT_NEGATIVE, InputError
 from toolscope.core.expectations import check_expectations, parse_expectation
 from toolscope.inputs import open_subject
-from toolscope.output import handle_errors, plain, print_json, stdout_console
+from toolscope.output import handle_errors, plain, print_findings, print_json, stdout_console
 
 
 @app.command("check")
@@ -79,11 +79,7 @@ def check_command(
         console.print(Text("modes checked: " + ", ".join(str(m) for m in modes), style="dim"))
         if drift_from is not None and not any(f.kind == "mcp_drift" for f in findings):
             console.print(plain(f"MCP tools: no drift since {drift_from.name}", "dim"))
-        for finding in findings:
-            style = "bold red" if finding.severity == "error" else "yellow"
-            line = Text(f"{finding.severity:<7} {finding.kind}: ", style=style)
-            line.append_text(plain(finding.message))
-            console.print(line)
+        print_findings(findings, console)
         console.print(Text("ok" if ok else f"{len(failing)} failing", style="green" if ok else "bold red"))
     if not ok:
         raise typer.Exit(EXIT_NEGATIVE)

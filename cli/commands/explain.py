@@ -26,6 +26,7 @@ from toolscope.output import (
     VERDICT_STYLE,
     handle_errors,
     plain,
+    print_findings,
     print_json,
     stdout_console,
 )
@@ -50,8 +51,16 @@ def explain_command(
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     checklist = subject.checklist(tool, subject.resolve_mode(mode))
     if as_json:
-        print_json({"schema": "toolscope.explain/1", **checklist.to_json()})
+        print_json(
+            {
+                "schema": "toolscope.explain/1",
+                **checklist.to_json(),
+                "config_findings": [f.to_json() for f in subject.config_findings],
+            }
+        )
     else:
+        console = stdout_console()
+        print_findings(subject.config_findings, console)
         print_checklist(checklist, subject.loaded.label)
     if checklist.outcome != "visible":
         raise typer.Exit(EXIT_NEGATIVE)

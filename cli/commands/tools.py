@@ -18,7 +18,7 @@ from toolscope.commands.common import (
     split_groups,
 )
 from toolscope.inputs import open_subject
-from toolscope.output import handle_errors, print_json, stdout_console, verdict_table
+from toolscope.output import handle_errors, print_findings, print_json, stdout_console, verdict_table
 
 
 @app.command("tools")
@@ -47,11 +47,13 @@ def tools_command(
                 "mode": loaded.mode,
                 "stages": list(evaluation.stage_names),
                 "counts": evaluation.counts(),
+                "config_findings": [f.to_json() for f in subject.config_findings],
                 "tools": [t.to_json() for t in tools],
             }
         )
         return
     console = stdout_console()
+    print_findings(subject.config_findings, console)
     console.print(Text(evaluation.loaded.label, style="bold"))
     for note in evaluation.notes:
         console.print(Text(note, style="dim"))
