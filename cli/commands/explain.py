@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.text import Text
 
 from toolscope.app import app
 from toolscope.commands.common import (
@@ -18,8 +17,6 @@ from toolscope.commands.common import (
     split_groups,
 )
 from toolscope.core.errors import EXIT_NEGATIVE
-from toolscope.core.verdicts import STAGE_TITLES, Checklist
-from toolscope.inputs import open_subject
 from toolscope.output import (
     STYLE,
     SYMBOL,
@@ -30,6 +27,9 @@ from toolscope.output import (
     print_json,
     stdout_console,
 )
+
+if TYPE_CHECKING:
+    from toolscope.core.verdicts import Checklist
 
 
 @app.command("explain")
@@ -48,6 +48,8 @@ def explain_command(
 
     Exit 0 when the tool is visible, 1 when it is hidden or unknown.
     """
+    from toolscope.inputs import open_subject
+
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     checklist = subject.checklist(tool, subject.resolve_mode(mode))
     if as_json:
@@ -68,6 +70,10 @@ def explain_command(
 
 def print_checklist(checklist: Checklist, label: str) -> None:
     """Human form: the verdict, each stage with its rule, the checklist, the fix."""
+    from rich.text import Text
+
+    from toolscope.core.verdicts import STAGE_TITLES
+
     console = stdout_console()
     console.print(Text(label, style="dim"))
     head = Text("tool ")
