@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from toolscope.app import app
-from toolscope.commands.common import GroupsOpt, JsonOpt, split_groups
+from toolscope.commands.common import GroupsOpt, JsonOpt, SessionIdOpt, SessionOpt, split_groups
 from toolscope.core.errors import InputError
 from toolscope.inputs import detect_kind
 from toolscope.output import handle_errors, plain, print_json, stdout_console
@@ -27,15 +27,38 @@ STATE_STYLE = {"success": "green", "error": "bold red", "denied": "bold red"}
 @handle_errors
 def step_command(
     toolkit: Annotated[str, typer.Argument(help="Toolkit spec (YAML/JSON) or module:function / file.py:function.")],
-    script: Annotated[Path, typer.Option("--script", "-s", help="Script: a JSON/YAML list of reset_tools calls.")],
+    script: Annotated[
+        Path | None, typer.Option("--script", "-s", help="Script: a JSON/YAML list of reset_tools calls.")
+    ] = None,
+    session: SessionOpt = None,
+    session_id: SessionIdOpt = None,
     groups: GroupsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Step a reset_tools script through the stock and the guarded meta tool, side by side."""
+    """Step reset_tools calls (a script, or a recorded session) through the stock and the guarded meta tool."""
     kind = detect_kind(toolkit)
     if kind == "step_config":
         raise InputError(toolkit, "step works on AgentScope toolkits", [])
+    if (script is None) == (session is None):
+        raise InputError(
+            "--script" if script is not None else "--session",
+            "give exactly one of --script (a reset_tools script) or --session (a recorded AgentScope session)",
+        )
+    if session_id is not None and session is None:
+        raise InputError("--session-id", "--session-id goes with --session DATABASE")
     from toolscope.core.agentscope.probe import probe_stock_reset_tools
+
+    if session is not None:
+        from toolscope.commands.step_session import open_replay, print_session_human, print_session_json
+
+        subject, replay = open_replay(toolkit, kind, session, session_id, split_groups(groups))
+        probe = probe_stock_reset_tools()
+        if as_json:
+            print_session_json(subject, replay, probe)
+        else:
+            print_session_human(subject, replay, probe)
+        return
+    assert script is not None
     from toolscope.core.agentscope.script import load_script
     from toolscope.core.agentscope.subject import load_toolkit_subject
 
