@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.text import Text
 
 from toolscope.app import app
 from toolscope.commands.common import (
@@ -18,9 +17,7 @@ from toolscope.commands.common import (
     split_groups,
 )
 from toolscope.core.errors import EXIT_NEGATIVE, InputError
-from toolscope.core.expectations import check_expectations, parse_expectation
-from toolscope.inputs import open_subject
-from toolscope.output import handle_errors, plain, print_findings, print_json, stdout_console
+from toolscope.output import handle_errors
 
 
 @app.command("check")
@@ -49,6 +46,12 @@ def check_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Run the invariant checks and expectations; exit 1 when one fails."""
+    from rich.text import Text
+
+    from toolscope.core.expectations import check_expectations, parse_expectation
+    from toolscope.inputs import open_subject
+    from toolscope.output import plain, print_findings, print_json, stdout_console
+
     expectations = [parse_expectation(e) for e in expect or []]
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     # Aliases of one mode (build, builder) are checked once.

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.text import Text
 
 from toolscope.app import app
 from toolscope.commands.common import (
@@ -18,8 +17,6 @@ from toolscope.commands.common import (
     split_groups,
 )
 from toolscope.core.errors import EXIT_NEGATIVE
-from toolscope.core.verdicts import STAGE_TITLES, Checklist
-from toolscope.inputs import open_subject
 from toolscope.output import (
     STYLE,
     SYMBOL,
@@ -33,6 +30,7 @@ from toolscope.output import (
 
 if TYPE_CHECKING:
     from toolscope.core.agentworks.selection_rewrite import SelectionRewrite
+    from toolscope.core.verdicts import Checklist
 
 
 @app.command("explain")
@@ -51,6 +49,8 @@ def explain_command(
 
     Exit 0 when the tool is visible, 1 when it is hidden or unknown.
     """
+    from toolscope.inputs import open_subject
+
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     checklist = subject.checklist(tool, subject.resolve_mode(mode))
     rewrite = getattr(subject, "selection_rewrite", None)
@@ -73,6 +73,8 @@ def explain_command(
 
 def print_rewrite(rewrite: SelectionRewrite) -> None:
     """The step's selected_servers / selected_tools before and after the app's rewrite."""
+    from rich.text import Text
+
     from toolscope.core.agentworks.filter_decisions import quote_list
 
     console = stdout_console()
@@ -94,6 +96,10 @@ def print_rewrite(rewrite: SelectionRewrite) -> None:
 
 def print_checklist(checklist: Checklist, label: str, rewrite: SelectionRewrite | None = None) -> None:
     """Human form: the verdict, each stage with its rule, the app's rewrite, the checklist, the fix."""
+    from rich.text import Text
+
+    from toolscope.core.verdicts import STAGE_TITLES
+
     console = stdout_console()
     console.print(Text(label, style="dim"))
     head = Text("tool ")

@@ -12,14 +12,8 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.table import Table
-from rich.text import Text
 
 from toolscope.app import app
-from toolscope.core.agentworks.tool_filter import (
-    DEFAULT_SYSTEM_CATEGORY_BASES,
-    ToolFilter,
-)
 from toolscope.core.errors import EXIT_NEGATIVE, InputError
 from toolscope.output import handle_errors, plain, print_json, stdout_console
 
@@ -45,6 +39,8 @@ def filter_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Evaluate ShouldIncludeTool / ShouldIncludeServer for the given selected_tools and selected_servers."""
+    from toolscope.core.agentworks.tool_filter import DEFAULT_SYSTEM_CATEGORY_BASES, ToolFilter
+
     if not queries and not servers:
         raise InputError("filter", "nothing to ask: give package:tool queries or --server NAME")
     bases = system_categories if system_categories is not None else DEFAULT_SYSTEM_CATEGORY_BASES
@@ -62,6 +58,9 @@ def filter_command(
     if as_json:
         print_json({"schema": "toolscope.filter/1", "answers": answers})
     else:
+        from rich.table import Table
+        from rich.text import Text
+
         table = Table(header_style="bold")
         for column in ("query", "include", "code", "reason"):
             table.add_column(column, overflow="fold")

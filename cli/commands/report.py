@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,15 +20,18 @@ from toolscope.commands.common import (
     split_groups,
 )
 from toolscope.core.errors import InputError
-from toolscope.core.report.model import Environment, ReportData, build_report
-from toolscope.core.report.redaction import secret_values_in_files
-from toolscope.core.report.writer import STDOUT, check_output, write_report
-from toolscope.core.subject import Subject
-from toolscope.inputs import open_subject
 from toolscope.output import handle_errors
+
+# The report modules are imported by the functions that use them: registering this
+# command must not cost every other command their import time.
+if TYPE_CHECKING:
+    from toolscope.core.report.model import Environment, ReportData
+    from toolscope.core.subject import Subject
 
 FORMATS = ("md", "html", "json", "svg")
 _SUFFIX_FORMAT = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".json": "json", ".svg": "svg"}
+STDOUT = "-"
+"""``-o -``: write to stdout (``core.report.writer.STDOUT``)."""
 _SIZE = re.compile(r"^(\d{2,4})x(\d{2,4})$")
 
 
@@ -139,6 +142,10 @@ def make_report(
 
     ``environment`` replaces the running software's versions (golden tests).
     """
+    from toolscope.core.report.model import build_report
+    from toolscope.core.report.redaction import secret_values_in_files
+    from toolscope.inputs import open_subject
+
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     inputs = input_files(config, subject, registry, snapshot, script, session)
     transcript = None
@@ -208,6 +215,8 @@ def report_command(
     The same inputs give byte-identical Markdown and JSON. Secrets from MCP server configs
     are shown as ***. The output file is written atomically and never over an input file.
     """
+    from toolscope.core.report.writer import check_output, write_report
+
     kind = pick_format(fmt, output)
     columns_rows = parse_size(size) if kind == "svg" else None
     # Fail fast on the output before loading anything; checked again once the subject
@@ -225,6 +234,8 @@ def report_command(
             )
         if mode and len(mode) > 1:
             raise InputError("--format svg", "shows one mode; give a single --mode")
+        from toolscope.inputs import open_subject
+
         subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
         inputs = input_files(config, subject, registry, snapshot, script, session)
         check_output(output, force=force, inputs=inputs)

@@ -11,13 +11,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
-from rich.text import Text
 
 from toolscope.app import app
 from toolscope.commands.common import GroupsOpt, JsonOpt, SessionIdOpt, SessionOpt, split_groups
 from toolscope.core.errors import InputError
-from toolscope.inputs import detect_kind
 from toolscope.output import handle_errors, plain, print_json, stdout_console
 
 STATE_STYLE = {"success": "green", "error": "bold red", "denied": "bold red"}
@@ -36,6 +33,8 @@ def step_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Step reset_tools calls (a script, or a recorded session) through the stock and the guarded meta tool."""
+    from toolscope.inputs import detect_kind
+
     kind = detect_kind(toolkit)
     if kind == "step_config":
         raise InputError(toolkit, "step works on AgentScope toolkits", [])
@@ -95,6 +94,9 @@ def _names(items: Any) -> str:
 
 
 def _print_human(subject: Any, session: Any, probe: Any, script_name: str) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
     console = stdout_console()
     console.print(plain(f"{subject.loaded.label} · script {script_name}", "bold"))
     console.print(Text("stock   ", style="bold").append_text(plain(probe.summary())))

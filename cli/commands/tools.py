@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.text import Text
 
 from toolscope.app import app
 from toolscope.commands.common import (
@@ -17,8 +16,7 @@ from toolscope.commands.common import (
     StepOpt,
     split_groups,
 )
-from toolscope.inputs import open_subject
-from toolscope.output import handle_errors, print_findings, print_json, stdout_console, verdict_table
+from toolscope.output import handle_errors
 
 
 @app.command("tools")
@@ -34,6 +32,9 @@ def tools_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Print every tool of the config with one column per stage and the verdict."""
+    from toolscope.inputs import open_subject
+    from toolscope.output import print_json
+
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     evaluation = subject.evaluate(subject.resolve_mode(mode))
     tools = [t for t in evaluation.tools if not hidden_only or t.verdict != "visible"]
@@ -52,6 +53,10 @@ def tools_command(
             }
         )
         return
+    from rich.text import Text
+
+    from toolscope.output import print_findings, stdout_console, verdict_table
+
     console = stdout_console()
     print_findings(subject.config_findings, console)
     console.print(Text(evaluation.loaded.label, style="bold"))

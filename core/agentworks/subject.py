@@ -234,12 +234,11 @@ def _discover(registry_path: Path, model: RegistryModel, snapshot: Path | None, 
     Returns the servers as the registry would list them, the failed servers with their
     reasons, the input files read (name, sha256), and notes about the discovery.
     """
-    from toolscope.core.mcp.universe import (
-        load_mcp_universe,  # deferred: discovery pulls in the MCP SDK
-    )
-
     if model.mcp_config is None and snapshot is None:
         return None, {}, (), (), None
+    # Deferred past the common case: a static registry never loads the MCP modules.
+    from toolscope.core.mcp.universe import load_mcp_universe
+
     config_path = registry_path.parent / model.mcp_config if model.mcp_config else None
     if snapshot is None and config_path is not None and not config_path.is_file():
         raise InputError(
