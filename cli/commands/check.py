@@ -20,10 +20,10 @@ from toolscope.commands.common import (
 from toolscope.core.errors import EXIT_NEGATIVE, InputError
 from toolscope.core.expectations import check_expectations, parse_expectation
 from toolscope.inputs import open_subject
-from toolscope.output import handle_errors, plain, print_json, stdout_console
+from toolscope.output import handle_errors, print_json, print_wrapped, stdout_console
 
 
-@app.command("check")
+@app.command("check", short_help="Invariant checks and expectations, for CI.")
 @handle_errors
 def check_command(
     config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
@@ -75,15 +75,16 @@ def check_command(
         )
     else:
         console = stdout_console()
-        console.print(Text(subject.loaded.label, style="dim"))
-        console.print(Text("modes checked: " + ", ".join(str(m) for m in modes), style="dim"))
+        print_wrapped(console, Text(""), subject.loaded.label, "dim")
+        print_wrapped(console, Text(""), "modes checked: " + ", ".join(str(m) for m in modes), "dim")
         if drift_from is not None and not any(f.kind == "mcp_drift" for f in findings):
-            console.print(plain(f"MCP tools: no drift since {drift_from.name}", "dim"))
+            print_wrapped(console, Text(""), f"MCP tools: no drift since {drift_from.name}", "dim")
         for finding in findings:
+            # The kind on the first line, the message below it, indented: a finding kind
+            # is a code to search for and must not be split.
             style = "bold red" if finding.severity == "error" else "yellow"
-            line = Text(f"{finding.severity:<7} {finding.kind}: ", style=style)
-            line.append_text(plain(finding.message))
-            console.print(line)
+            console.print(Text(f"{finding.severity:<7} {finding.kind}", style=style), soft_wrap=True, crop=False)
+            print_wrapped(console, Text("        "), finding.message)
         console.print(Text("ok" if ok else f"{len(failing)} failing", style="green" if ok else "bold red"))
     if not ok:
         raise typer.Exit(EXIT_NEGATIVE)

@@ -18,8 +18,10 @@ from toolscope.commands.common import (
     split_groups,
 )
 from toolscope.core.errors import EXIT_NEGATIVE
+from toolscope.core.safe_text import inert
 from toolscope.core.verdicts import STAGE_TITLES, Checklist
 from toolscope.inputs import open_subject
+from toolscope.layout import wrap_words
 from toolscope.output import (
     STYLE,
     SYMBOL,
@@ -27,11 +29,12 @@ from toolscope.output import (
     handle_errors,
     plain,
     print_json,
+    print_wrapped,
     stdout_console,
 )
 
 
-@app.command("explain")
+@app.command("explain", short_help="Why one tool is or is not usable, and the fix.")
 @handle_errors
 def explain_command(
     config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
@@ -60,7 +63,7 @@ def explain_command(
 def print_checklist(checklist: Checklist, label: str) -> None:
     """Human form: the verdict, each stage with its rule, the checklist, the fix."""
     console = stdout_console()
-    console.print(Text(label, style="dim"))
+    print_wrapped(console, Text(""), label, "dim")
     head = Text("tool ")
     head.append_text(plain(checklist.tool, "bold"))
     if checklist.mode:
@@ -73,26 +76,28 @@ def print_checklist(checklist: Checklist, label: str) -> None:
     if verdict is not None:
         console.print()
         for stage in verdict.stages:
-            line = Text(
+            head = Text(
                 f"  {SYMBOL[stage.passed]} {STAGE_TITLES.get(stage.name, stage.name):<13} ", style=STYLE[stage.passed]
             )
-            line.append_text(plain(stage.rule))
-            console.print(line)
+            print_wrapped(console, head, stage.rule)
     console.print()
     console.print(Text("Checklist", style="bold underline"))
     for number, item in enumerate(checklist.steps, 1):
-        line = Text(f"{number}. ")
-        line.append_text(plain(item.question))
-        line.append(" ")
-        line.append(item.answer, style=STYLE[item.passed] if item.passed is not None or item.answer != "n/a" else "dim")
-        console.print(line)
+        answer_style = STYLE[item.passed] if item.passed is not None or item.answer != "n/a" else "dim"
+        lines = wrap_words(inert(f"{item.question} {item.answer}"), max(console.width - 3, 20))
+        for index, text in enumerate(lines):
+            line = Text(f"{number}. " if index == 0 else "   ")
+            if index == len(lines) - 1 and text.endswith(item.answer):
+                line.append(text[: len(text) - len(item.answer)])
+                line.append(item.answer, style=answer_style)
+            else:
+                line.append(text)
+            console.print(line, soft_wrap=True, crop=False)
         for evidence in item.evidence:
-            console.print(Text("     ").append_text(plain(evidence, "dim")))
+            print_wrapped(console, Text("     "), evidence, "dim")
     if checklist.did_you_mean:
         console.print()
-        console.print(plain("Did you mean: " + ", ".join(checklist.did_you_mean), "yellow"))
+        print_wrapped(console, Text("Did you mean: ", style="yellow"), ", ".join(checklist.did_you_mean), "yellow")
     if checklist.fix:
         console.print()
-        fix = Text("Fix: ", style="bold")
-        fix.append_text(plain(checklist.fix))
-        console.print(fix)
+        print_wrapped(console, Text("Fix: ", style="bold"), checklist.fix)
