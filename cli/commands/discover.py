@@ -6,14 +6,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.text import Text
 
 from toolscope.app import app
 from toolscope.commands.common import JsonOpt
 from toolscope.core.errors import EXIT_NEGATIVE, EXIT_OK, InputError
-from toolscope.core.safe_text import inert
-from toolscope.layout import Cell, Column, layout_table
-from toolscope.output import handle_errors, print_json, print_lines, print_wrapped, stdout_console
+from toolscope.output import handle_errors, print_json, stdout_console
 
 
 @app.command("discover", short_help="Connect to every MCP server and list its tools.")
@@ -65,6 +62,12 @@ def discover_command(
 
 
 def _print_human(result, output: Path | None) -> None:  # noqa: ANN001 - DiscoveryResult, imported lazily
+    from rich.text import Text
+
+    from toolscope.core.safe_text import inert
+    from toolscope.layout import Cell, Column, layout_table
+    from toolscope.output import print_lines, print_wrapped
+
     console = stdout_console()
     source = result.source
     head = f"{source.config_file}"

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.text import Text
 
 from toolscope.app import app
 from toolscope.commands.common import (
@@ -18,20 +17,20 @@ from toolscope.commands.common import (
     split_groups,
 )
 from toolscope.core.errors import EXIT_NEGATIVE
-from toolscope.core.safe_text import inert
-from toolscope.core.verdicts import STAGE_TITLES, Checklist
-from toolscope.inputs import open_subject
-from toolscope.layout import wrap_words
 from toolscope.output import (
     STYLE,
     SYMBOL,
     VERDICT_STYLE,
     handle_errors,
     plain,
+    print_findings,
     print_json,
     print_wrapped,
     stdout_console,
 )
+
+if TYPE_CHECKING:
+    from toolscope.core.verdicts import Checklist
 
 
 @app.command("explain", short_help="Why one tool is or is not usable, and the fix.")
@@ -50,11 +49,21 @@ def explain_command(
 
     Exit 0 when the tool is visible, 1 when it is hidden or unknown.
     """
+    from toolscope.inputs import open_subject
+
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     checklist = subject.checklist(tool, subject.resolve_mode(mode))
     if as_json:
-        print_json({"schema": "toolscope.explain/1", **checklist.to_json()})
+        print_json(
+            {
+                "schema": "toolscope.explain/1",
+                **checklist.to_json(),
+                "config_findings": [f.to_json() for f in subject.config_findings],
+            }
+        )
     else:
+        console = stdout_console()
+        print_findings(subject.config_findings, console)
         print_checklist(checklist, subject.loaded.label)
     if checklist.outcome != "visible":
         raise typer.Exit(EXIT_NEGATIVE)
@@ -62,6 +71,12 @@ def explain_command(
 
 def print_checklist(checklist: Checklist, label: str) -> None:
     """Human form: the verdict, each stage with its rule, the checklist, the fix."""
+    from rich.text import Text
+
+    from toolscope.core.safe_text import inert
+    from toolscope.core.verdicts import STAGE_TITLES
+    from toolscope.layout import wrap_words
+
     console = stdout_console()
     print_wrapped(console, Text(""), label, "dim")
     head = Text("tool ")

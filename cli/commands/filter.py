@@ -17,18 +17,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.text import Text
 
 from toolscope.app import app
-from toolscope.core.agentworks.tool_filter import (
-    DEFAULT_SYSTEM_CATEGORY_BASES,
-    ToolFilter,
-)
-from toolscope.core.documents import load_document
 from toolscope.core.errors import EXIT_NEGATIVE, InputError, Problem
-from toolscope.core.safe_text import inert
-from toolscope.layout import Cell, Column, layout_table
-from toolscope.output import handle_errors, print_json, print_lines, print_wrapped, stdout_console
+from toolscope.output import handle_errors, print_json, stdout_console
 
 
 @app.command(
@@ -77,6 +69,8 @@ def filter_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Evaluate ShouldIncludeTool / ShouldIncludeServer for the given selected_tools and selected_servers."""
+    from toolscope.core.agentworks.tool_filter import DEFAULT_SYSTEM_CATEGORY_BASES, ToolFilter
+
     asked: list[Query] = [_split_query(q, virtual) for q in queries or []]
     if query_file is not None:
         asked += load_queries(query_file)
@@ -103,6 +97,12 @@ def filter_command(
 
 
 def _print_answers(answers: list[dict]) -> None:
+    from rich.text import Text
+
+    from toolscope.core.safe_text import inert
+    from toolscope.layout import Cell, Column, layout_table
+    from toolscope.output import print_lines, print_wrapped
+
     console = stdout_console()
     columns = [Column("QUERY"), Column("INCLUDE"), Column("CODE")]
     rows, notes = [], []
@@ -151,6 +151,8 @@ def _split_query(text: str, virtual: bool) -> Query:
 def load_queries(path: Path) -> list[Query]:
     """Queries from a JSON/YAML list: objects with package/tool[/virtual] or server, or
     "package:tool" strings. Every problem is reported with its place in the list."""
+    from toolscope.core.documents import load_document
+
     data = load_document(path, "query file").data
     if not isinstance(data, list):
         raise InputError(str(path), "expected a list of queries", [Problem("", f"got {type(data).__name__}")])

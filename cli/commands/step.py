@@ -8,16 +8,17 @@ says which behaviour the installed AgentScope has, probed on a throwaway state.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.text import Text
 
 from toolscope.app import app
-from toolscope.commands.common import GroupsOpt, JsonOpt, split_groups
+from toolscope.commands.common import GroupsOpt, JsonOpt, SessionIdOpt, SessionOpt, split_groups
 from toolscope.core.errors import InputError
-from toolscope.inputs import detect_kind
-from toolscope.output import handle_errors, print_json, print_wrapped, stdout_console
+from toolscope.output import handle_errors, print_json, stdout_console
+
+if TYPE_CHECKING:
+    from rich.text import Text
 
 STATE_STYLE = {"success": "green", "error": "bold red", "denied": "bold red"}
 
@@ -26,15 +27,40 @@ STATE_STYLE = {"success": "green", "error": "bold red", "denied": "bold red"}
 @handle_errors
 def step_command(
     toolkit: Annotated[str, typer.Argument(help="Toolkit spec (YAML/JSON) or module:function / file.py:function.")],
-    script: Annotated[Path, typer.Option("--script", "-s", help="Script: a JSON/YAML list of reset_tools calls.")],
+    script: Annotated[
+        Path | None, typer.Option("--script", "-s", help="Script: a JSON/YAML list of reset_tools calls.")
+    ] = None,
+    session: SessionOpt = None,
+    session_id: SessionIdOpt = None,
     groups: GroupsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Step a reset_tools script through the stock and the guarded meta tool, side by side."""
+    """Step reset_tools calls (a script, or a recorded session) through the stock and the guarded meta tool."""
+    from toolscope.inputs import detect_kind
+
     kind = detect_kind(toolkit)
     if kind == "step_config":
         raise InputError(toolkit, "step works on AgentScope toolkits", [])
+    if (script is None) == (session is None):
+        raise InputError(
+            "--script" if script is not None else "--session",
+            "give exactly one of --script (a reset_tools script) or --session (a recorded AgentScope session)",
+        )
+    if session_id is not None and session is None:
+        raise InputError("--session-id", "--session-id goes with --session DATABASE")
     from toolscope.core.agentscope.probe import probe_stock_reset_tools
+
+    if session is not None:
+        from toolscope.commands.step_session import open_replay, print_session_human, print_session_json
+
+        subject, replay = open_replay(toolkit, kind, session, session_id, split_groups(groups))
+        probe = probe_stock_reset_tools()
+        if as_json:
+            print_session_json(subject, replay, probe)
+        else:
+            print_session_human(subject, replay, probe)
+        return
+    assert script is not None
     from toolscope.core.agentscope.script import load_script
     from toolscope.core.agentscope.subject import load_toolkit_subject
 
@@ -71,6 +97,10 @@ def _names(items: Any) -> str:
 
 
 def _print_human(subject: Any, session: Any, probe: Any, script_name: str) -> None:
+    from rich.text import Text
+
+    from toolscope.output import print_wrapped
+
     console = stdout_console()
     print_wrapped(console, Text(""), f"{subject.loaded.label} · script {script_name}", "bold")
     print_wrapped(console, Text("stock    ", style="bold"), probe.summary())
@@ -123,6 +153,8 @@ def _print_human(subject: Any, session: Any, probe: Any, script_name: str) -> No
 
 def divergence_summary(history: Any) -> Text:
     """One line: whether the stock and guarded lanes diverged, and at which turns."""
+    from rich.text import Text
+
     calls = [t for t in history if t.kind == "call"]
     turns = [t.index for t in calls if t.diverged]
     if not calls:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.text import Text
 
 from toolscope.app import app
 from toolscope.commands.common import (
@@ -17,8 +16,7 @@ from toolscope.commands.common import (
     StepOpt,
     split_groups,
 )
-from toolscope.inputs import open_subject
-from toolscope.output import handle_errors, print_json, print_lines, print_wrapped, stdout_console, verdict_layout
+from toolscope.output import handle_errors
 
 
 @app.command("tools", short_help="Every tool: a mark per stage, the verdict, the rule.")
@@ -37,6 +35,9 @@ def tools_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Print every tool of the config with one column per stage and the verdict."""
+    from toolscope.inputs import open_subject
+    from toolscope.output import print_json
+
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     evaluation = subject.evaluate(subject.resolve_mode(mode))
     tools = [t for t in evaluation.tools if not hidden_only or t.verdict != "visible"]
@@ -50,11 +51,18 @@ def tools_command(
                 "mode": loaded.mode,
                 "stages": list(evaluation.stage_names),
                 "counts": evaluation.counts(),
+                "config_findings": [f.to_json() for f in subject.config_findings],
                 "tools": [t.to_json() for t in tools],
             }
         )
         return
+    from rich.text import Text
+
+    from toolscope.output import print_findings, print_lines, print_wrapped, stdout_console
+    from toolscope.verdict_table import verdict_layout
+
     console = stdout_console()
+    print_findings(subject.config_findings, console)
     print_wrapped(console, Text(""), evaluation.loaded.label, "bold")
     for note in evaluation.notes:
         print_wrapped(console, Text(""), note, "dim")

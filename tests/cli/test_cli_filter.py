@@ -17,7 +17,9 @@ def answers(*args: str) -> tuple[int, list[dict]]:
 
 
 def test_specific_entries_beat_selected_servers():
-    code, out = answers("--selected-tools", "gmail:read_email", "--selected-servers", "gmail", "gmail:read_email", "gmail:send_email")
+    code, out = answers(
+        "--selected-tools", "gmail:read_email", "--selected-servers", "gmail", "gmail:read_email", "gmail:send_email"
+    )
     assert [a["include"] for a in out] == [True, False]
     assert [a["code"] for a in out] == ["specific_match", "specific_miss"]
     assert code == 1
