@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
+from session_helpers import drop_web_turns, recorder
 from typer.testing import CliRunner
 
 from toolscope.app import app
@@ -30,30 +30,6 @@ def _version() -> tuple[int, ...]:
 
 def run(*args: str):
     return runner.invoke(app, list(args))
-
-
-def recorder(samples: Path):
-    """The shipped recording script, imported as a module (its agent is the real one)."""
-    spec = importlib.util.spec_from_file_location("record_session", samples / "record_session.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _drop_web_turns():
-    """Activate both groups, search, then keep only scraping, then fetch: lost on every version."""
-    from agentscope.message import TextBlock, ToolCallBlock
-
-    def tc(text, name, args, call_id):
-        return ([TextBlock(text=text)] if text else []) + [ToolCallBlock(id=call_id, name=name, input=json.dumps(args))]
-
-    return [
-        tc("Web tools, please.", "reset_tools", {"web_search": True, "scraping": True}, "a1"),
-        tc(None, "web_search", {"query": "secret-query-value"}, "a2"),
-        tc("Scraping only now.", "reset_tools", {"scraping": True}, "a3"),
-        tc(None, "page_fetch", {"url": "https://example.org/private"}, "a4"),
-        [TextBlock(text="I can't fetch pages.")],
-    ]
 
 
 def test_shipped_sample_prints_the_lost_tool_link_first(samples) -> None:
@@ -105,7 +81,7 @@ def _save_all(agent, tmp_path: Path, rec) -> dict[str, Path]:
 
 def test_a_session_recorded_now_replays_the_same_from_each_saved_form(samples, tmp_path) -> None:
     rec = recorder(samples)
-    agent = asyncio.run(rec.run_agent(turns=_drop_web_turns()))
+    agent = asyncio.run(rec.run_agent(turns=drop_web_turns()))
     paths = _save_all(agent, tmp_path, rec)
     digests = {k: hashlib.sha256(p.read_bytes()).hexdigest() for k, p in paths.items()}
     answers = {}
