@@ -57,6 +57,8 @@ class ToolkitSubject:
         self.loaded = loaded
         self._collected: Collected | None = None
         self._rows: dict[tuple[Any, ...], list[ToolRow]] = {}
+        self.config_findings: tuple[Finding, ...] = ()
+        """Toolkit specs are toolscope's own format: unknown keys are refused at load, not reported."""
 
     # -- Subject protocol -----------------------------------------------------
     @property
@@ -159,6 +161,12 @@ class ToolkitSubject:
     def set_active_groups(self, groups: Sequence[str]) -> None:
         """Replace the initial active groups (validated) and drop cached verdicts."""
         _validate_groups(self.built, list(groups))
+        self.state.tool_context.activated_groups[:] = _without_basic(groups)
+        self._rows.clear()
+
+    def follow_active_groups(self, groups: Sequence[str]) -> None:
+        """Take a running agent's real active groups (not validated: AgentScope ignores
+        names it doesn't know, e.g. a misspelled group 2.0.6 stored) and drop cached verdicts."""
         self.state.tool_context.activated_groups[:] = _without_basic(groups)
         self._rows.clear()
 

@@ -45,12 +45,21 @@ composer and the details)."""
 
 
 def activation_view_for(
-    subject: Any, script: str | None = None, run_script: bool = False, config_dir: str | None = None
+    subject: Any,
+    script: str | None = None,
+    run_script: bool = False,
+    config_dir: str | None = None,
+    feed: Any = None,
 ) -> ActivationView | None:
-    """An activation view for subjects that offer a step-through session (toolkits)."""
+    """An activation view for subjects that offer a step-through session (toolkits).
+
+    ``feed`` (``tui.session_feed``) hands the view a recorded session or a running agent's turns.
+    """
     if not callable(getattr(subject, "session", None)) or not hasattr(subject, "group_names"):
         return None
-    return ActivationView(subject, script=script, run_script=run_script, config_dir=config_dir, id="activation-view")
+    return ActivationView(
+        subject, script=script, run_script=run_script, config_dir=config_dir, feed=feed, id="activation-view"
+    )
 
 
 class ActivationView(Vertical):
@@ -68,7 +77,7 @@ class ActivationView(Vertical):
         Binding("p", "previous_step", "Back", show=False, id="activation-back"),
         Binding("r", "restart", "Restart", show=False, id="activation-restart"),
         Binding("l", "focus_script", "Script", id="activation-load"),
-        Binding("i", "focus_raw", "JSON", id="activation-edit-json"),
+        Binding("i", "focus_raw", "JSON", show=False, id="activation-edit-json"),
         Binding("t", "focus_turns", "Turns", show=False, id="activation-turns"),
         Binding("d", "toggle_details", "Details", id="activation-details"),
         Binding("v", "switch_followed_lane", "Pipeline lane", show=False, id="activation-pipeline-lane"),
@@ -107,10 +116,12 @@ class ActivationView(Vertical):
         script: str | None = None,
         run_script: bool = False,
         config_dir: str | None = None,
+        feed: Any = None,
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
         self.subject = subject
+        self.feed = feed
         self.start_script = script
         self.run_start_script = run_script
         self.config_dir = Path(config_dir) if config_dir else None
@@ -154,6 +165,8 @@ class ActivationView(Vertical):
             await self.load_script(self.start_script)
             if self.run_start_script:
                 await self._run(on_shared_loop(self.session.arun_all()))
+        if self.feed is not None:
+            await self.feed.start(self)
         await self.refresh_lanes()
 
     def on_resize(self, event: Resize) -> None:
@@ -233,12 +246,12 @@ class ActivationView(Vertical):
         """Undo the last turn: both lanes go back to their state before it."""
         if self.session.back() is None:
             self.notify("Already at the start.", severity="warning")
-        await self.refresh_lanes()
+        await self.refresh_lanes(newest=True)
 
     async def action_restart(self) -> None:
         """Back to the initial state (recorded turns stay available with n)."""
         self.session.reset()
-        await self.refresh_lanes()
+        await self.refresh_lanes(newest=True)
 
     def action_focus_script(self) -> None:
         """Open the script path box (with completion)."""
@@ -291,7 +304,7 @@ class ActivationView(Vertical):
         self.script_name = resolved.name
         box.error = None
         self.notify(f"Loaded {inert(self.script_name)}: {len(steps)} steps (n: next)", markup=False)
-        await self.refresh_lanes()
+        await self.refresh_lanes(newest=True)
 
     async def _run(self, coroutine: Any, at_end: str | None = None) -> None:
         try:
@@ -301,7 +314,7 @@ class ActivationView(Vertical):
             return
         if turn is None and at_end:
             self.notify(at_end, severity="warning")
-        await self.refresh_lanes()
+        await self.refresh_lanes(newest=True)
 
     # -- display --------------------------------------------------------------------------
 
@@ -336,11 +349,19 @@ class ActivationView(Vertical):
             state = self.lane_state(lane, self.selected)
             self.query_one(f"#{lane}-lane", LanePane).show(state, description, details, label, compact)
 
-    async def refresh_lanes(self) -> None:
-        """After the session changed: the turn list follows the newest turn, the lanes show it."""
+    async def refresh_lanes(self, newest: bool | None = None) -> None:
+        """After the session changed: the turn list follows the newest turn, the lanes show it.
+
+        ``newest`` None (a feed adding turns): follow unless the user is browsing older turns
+        in the focused turn list, as a log viewer stops following when scrolled up.
+        """
         history = self.session.history
-        self.selected = len(history) - 1 if history else None
         turns = self.query_one(TurnList)
+        browsing = (
+            not newest and turns.has_focus and not turns.at_newest and self.selected is not None
+        ) and self.selected < len(history)
+        if not browsing:
+            self.selected = len(history) - 1 if history else None
         turns.show_turns(history, self.selected)
         script = f" · script {inert(self.script_name, single_line=True)}" if self.script_name else ""
         step = f" {self.session.script_position}/{len(self.session.steps)}" if self.script_name else ""

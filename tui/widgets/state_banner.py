@@ -27,6 +27,16 @@ def state_text(lane: str | None, turn: int, groups: Sequence[str]) -> Text:
     return text
 
 
+def agent_text(groups: Sequence[str]) -> Text:
+    """``state the running agent's real groups · active groups: …`` (``inspect --follow``)."""
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append("state ", style="dim")
+    text.append(" the running agent's ", style="bold reverse")
+    text.append(" (followed tap) · active groups: ", style="dim")
+    text.append(", ".join(inert(g, single_line=True) for g in groups) if groups else "(none)", style="bold cyan")
+    return text
+
+
 class StateBanner(Static):
     """One line above the pipeline grid; the screen calls ``show`` after every activation turn."""
 
@@ -37,3 +47,7 @@ class StateBanner(Static):
     def show(self, lane: str | None, turn: int, groups: Sequence[str]) -> None:
         """Redraw for this lane, turn and active groups."""
         self.update(state_text(lane, turn, groups))
+
+    def show_agent(self, groups: Sequence[str]) -> None:
+        """Redraw for a followed agent's real active groups."""
+        self.update(agent_text(groups))

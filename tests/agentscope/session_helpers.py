@@ -1,0 +1,19 @@
+"""Helpers for the session tests: the shipped recording script, and a conversation that loses a tool."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+
+def recorder(samples: Path):
+    """The shipped recording script, imported as a module (its agent is the real one)."""
+    spec = importlib.util.spec_from_file_location("record_session", samples / "record_session.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def drop_web_turns():
+    """Activate both groups, search, then keep only scraping, then fetch: lost on every version."""
+    return recorder(Path(__file__).resolve().parents[2] / "sample_configs" / "agentscope").drop_turns()
