@@ -139,3 +139,27 @@ def test_workflow_wildcard_expands_to_nothing_and_says_how_to_enable_them(tmp_pa
     assert '"workflow:get_pulse_module_state"' in found["message"]
     data = json.loads(run("explain", step, "get_pulse_module_state", "--json").stdout)
     assert data["first_failing_stage"] == "registered"
+
+
+def test_fix_names_every_failing_gate_in_order(tmp_path):
+    """Not enabled and not allow-listed: the fix says both, registration first."""
+    steps = str(SAMPLES / "seed" / "steps.json")
+    data = json.loads(run("explain", steps, "read_image", "--step", "sheets-report", "-m", "run", "--json").stdout)
+    fix = data["fix"]
+    assert fix.startswith('(1) add "workspace_advanced:read_image" (or "workspace_advanced:*") to steps[1]')
+    assert '(2) add "read_image" to modes.lists.run' in fix
+
+
+def test_fix_for_a_non_workflow_server_says_to_add_it_to_the_workflow_first(tmp_path):
+    shutil.copy(SAMPLES / "realistic" / "toolscope.registry.yaml", tmp_path / "toolscope.registry.yaml")
+    registry = tmp_path / "toolscope.registry.yaml"
+    registry.write_text(
+        registry.read_text().replace(
+            "servers: [github, google-sheets, slack, tavily, postgres]",
+            "servers: [github, google-sheets, slack, tavily]",
+        )
+    )
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"id": "s", "agent_configs": {"selected_servers": ["github"]}}))
+    data = json.loads(run("explain", str(path), "list_tables", "--json").stdout)
+    assert "to the workflow's servers" in data["fix"] and "workflow.servers" in data["fix"]
