@@ -62,4 +62,10 @@ _register_commands()
 
 def main() -> None:
     """Console-script entry point."""
-    app()
+    from toolscope import signals
+
+    signals.install()
+    try:
+        app()
+    finally:
+        signals.end_by_received_signal()

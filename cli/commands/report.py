@@ -18,9 +18,9 @@ from toolscope.commands.common import (
     split_groups,
 )
 from toolscope.core.errors import InputError
+from toolscope.core.output_file import STDOUT, check_output, write_output
 from toolscope.core.report.model import Environment, ReportData, build_report
 from toolscope.core.report.redaction import secret_values_in_files
-from toolscope.core.report.writer import STDOUT, check_output, write_report
 from toolscope.core.subject import Subject
 from toolscope.inputs import open_subject
 from toolscope.output import handle_errors
@@ -89,9 +89,14 @@ def _mcp_configs(paths: list[Path]) -> list[Path]:
         except InputError:
             continue
         if isinstance(data, dict) and isinstance(data.get("mcp_config"), str):
+            from toolscope.core.mcp.config import user_override_path
+
             mcp_path = path.parent / data["mcp_config"]
-            if mcp_path.is_file():
-                found.append(mcp_path)
+            # The config and its _user.json override: inputs even when --snapshot means
+            # neither was read this time.
+            for candidate in (mcp_path, user_override_path(mcp_path)):
+                if candidate is not None and candidate.is_file():
+                    found.append(candidate)
     return found
 
 
@@ -215,7 +220,7 @@ def report_command(
         check_output(output, force=force, inputs=inputs)
         assert columns_rows is not None
         svg = _render_svg(subject, subject.resolve_mode(mode[0] if mode else None), columns_rows)
-        write_report(svg, output, force=force, inputs=inputs)
+        write_output(svg, output, force=force, inputs=inputs)
         return
 
     report, inputs = make_report(
@@ -229,4 +234,4 @@ def report_command(
         snapshot=snapshot,
         timestamp=timestamp,
     )
-    write_report(render(report, kind), output, force=force, inputs=inputs)
+    write_output(render(report, kind), output, force=force, inputs=inputs)
