@@ -17,13 +17,12 @@ from toolscope.commands.common import (
     split_groups,
 )
 from toolscope.core.errors import InputError, Problem
-from toolscope.inputs import open_subject
 from toolscope.output import handle_errors, plain, stdout_console
 
 VIEWS = ("pipeline", "checklist", "activation")
 
 
-@app.command("inspect")
+@app.command("inspect", short_help="Open the interactive terminal app (or take a screenshot).")
 @handle_errors
 def inspect_command(
     config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
@@ -32,11 +31,11 @@ def inspect_command(
     registry: RegistryOpt = None,
     groups: GroupsOpt = None,
     snapshot: SnapshotOpt = None,
-    tool: Annotated[str | None, typer.Option("--tool", help="Open the checklist on this tool.")] = None,
+    tool: Annotated[str | None, typer.Option("--tool", "-t", help="Open the checklist on this tool.")] = None,
     view: Annotated[str | None, typer.Option("--view", help="First view: pipeline, checklist or activation.")] = None,
     script: Annotated[
         Path | None,
-        typer.Option("--script", help="Toolkits: a reset_tools script to load into the activation view."),
+        typer.Option("--script", "-s", help="Toolkits: a reset_tools script to load into the activation view."),
     ] = None,
     screenshot: Annotated[
         Path | None,
@@ -49,6 +48,8 @@ def inspect_command(
     ] = Path("."),
 ) -> None:
     """Open the interactive view: pipeline, live mode switching, checklist, export (F1 for keys)."""
+    from toolscope.inputs import open_subject
+
     first_view = view or ("checklist" if tool else "activation" if script else "pipeline")
     if first_view not in VIEWS:
         raise InputError("--view", f"unknown view {first_view!r}", [Problem("", "expected " + ", ".join(VIEWS))])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -13,20 +13,25 @@ from toolscope.app import app
 from toolscope.commands.common import (
     GroupsOpt,
     RegistryOpt,
+    SessionIdOpt,
+    SessionOpt,
     SnapshotOpt,
     StepOpt,
     split_groups,
 )
 from toolscope.core.errors import InputError
-from toolscope.core.output_file import STDOUT, check_output, write_output
-from toolscope.core.report.model import Environment, ReportData, build_report
-from toolscope.core.report.redaction import secret_values_in_files
-from toolscope.core.subject import Subject
-from toolscope.inputs import open_subject
 from toolscope.output import handle_errors
+
+# The report modules are imported by the functions that use them: registering this
+# command must not cost every other command their import time.
+if TYPE_CHECKING:
+    from toolscope.core.report.model import Environment, ReportData
+    from toolscope.core.subject import Subject
 
 FORMATS = ("md", "html", "json", "svg")
 _SUFFIX_FORMAT = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".json": "json", ".svg": "svg"}
+STDOUT = "-"
+"""``-o -``: write to stdout (``core.output_file.STDOUT``)."""
 _SIZE = re.compile(r"^(\d{2,4})x(\d{2,4})$")
 
 
@@ -129,6 +134,8 @@ def make_report(
     modes: list[str] | None = None,
     tools: list[str] | None = None,
     script: Path | None = None,
+    session: Path | None = None,
+    session_id: str | None = None,
     step: str | None = None,
     registry: Path | None = None,
     groups: str | None = None,
@@ -140,8 +147,12 @@ def make_report(
 
     ``environment`` replaces the running software's versions (golden tests).
     """
+    from toolscope.core.report.model import build_report
+    from toolscope.core.report.redaction import secret_values_in_files
+    from toolscope.inputs import open_subject
+
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
-    inputs = input_files(config, subject, registry, snapshot, script)
+    inputs = input_files(config, subject, registry, snapshot, script, session)
     transcript = None
     extra_files: list[tuple[str, str]] = []
     if script is not None:
@@ -149,6 +160,11 @@ def make_report(
 
         transcript, script_file = run_transcript(subject, script)
         extra_files.append(script_file)
+    elif session is not None:
+        from toolscope.core.report.adapters import run_session_transcript
+
+        transcript, session_file = run_session_transcript(subject, session, session_id, groups is not None)
+        extra_files.append(session_file)
     report = build_report(
         subject,
         modes or (),
@@ -162,7 +178,7 @@ def make_report(
     return report, inputs
 
 
-@app.command("report")
+@app.command("report", short_help="Write a shareable report: Markdown, HTML, JSON or SVG.")
 @handle_errors
 def report_command(
     config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
@@ -180,8 +196,10 @@ def report_command(
     ] = None,
     script: Annotated[
         Path | None,
-        typer.Option("--script", help="Toolkits: a reset_tools script to step through, stock vs guarded."),
+        typer.Option("--script", "-s", help="Toolkits: a reset_tools script to step through, stock vs guarded."),
     ] = None,
+    session: SessionOpt = None,
+    session_id: SessionIdOpt = None,
     step: StepOpt = None,
     registry: RegistryOpt = None,
     groups: GroupsOpt = None,
@@ -202,25 +220,33 @@ def report_command(
     The same inputs give byte-identical Markdown and JSON. Secrets from MCP server configs
     are shown as ***. The output file is written atomically and never over an input file.
     """
+    from toolscope.core.output_file import check_output, write_output
+
     kind = pick_format(fmt, output)
     columns_rows = parse_size(size) if kind == "svg" else None
     # Fail fast on the output before loading anything; checked again once the subject
     # has said which files it read (e.g. a registry found next to the config).
-    check_output(output, force=force, inputs=input_files(config, None, registry, snapshot, script))
+    check_output(output, force=force, inputs=input_files(config, None, registry, snapshot, script, session))
 
+    if script is not None and session is not None:
+        raise InputError("--session", "give one of --script or --session, not both")
+    if session_id is not None and session is None:
+        raise InputError("--session-id", "--session-id goes with --session DATABASE")
     if kind == "svg":
-        if script is not None or tool:
+        if script is not None or session is not None or tool:
             raise InputError(
                 "--format svg", "is a screenshot of the pipeline view; --script and --tool need md, html or json"
             )
         if mode and len(mode) > 1:
             raise InputError("--format svg", "shows one mode; give a single --mode")
+        from toolscope.inputs import open_subject
+
         subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
-        inputs = input_files(config, subject, registry, snapshot, script)
+        inputs = input_files(config, subject, registry, snapshot, script, session)
         check_output(output, force=force, inputs=inputs)
         assert columns_rows is not None
         svg = _render_svg(subject, subject.resolve_mode(mode[0] if mode else None), columns_rows)
-        write_output(svg, output, force=force, inputs=inputs)
+        _say_written(write_output(svg, output, force=force, inputs=inputs), kind, svg)
         return
 
     report, inputs = make_report(
@@ -228,10 +254,25 @@ def report_command(
         modes=mode,
         tools=tool,
         script=script,
+        session=session,
+        session_id=session_id,
         step=step,
         registry=registry,
         groups=groups,
         snapshot=snapshot,
         timestamp=timestamp,
     )
-    write_output(render(report, kind), output, force=force, inputs=inputs)
+    text = render(report, kind)
+    _say_written(write_output(text, output, force=force, inputs=inputs), kind, text)
+
+
+FORMAT_NAMES = {"md": "Markdown", "html": "HTML", "json": "JSON", "svg": "SVG", "png": "PNG"}
+
+
+def _say_written(path: Path | None, kind: str, payload: str | bytes) -> None:
+    # Like inspect --screenshot and discover -o: a file written is named (never when the
+    # report itself went to stdout).
+    if path is None:
+        return
+    size = len(payload.encode("utf-8") if isinstance(payload, str) else payload)
+    typer.echo(f"wrote {path} ({FORMAT_NAMES.get(kind, kind)} report, {size:,} bytes)")

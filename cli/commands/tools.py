@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.text import Text
 
 from toolscope.app import app
 from toolscope.commands.common import (
@@ -17,11 +16,10 @@ from toolscope.commands.common import (
     StepOpt,
     split_groups,
 )
-from toolscope.inputs import open_subject
-from toolscope.output import handle_errors, print_json, stdout_console, verdict_table
+from toolscope.output import handle_errors
 
 
-@app.command("tools")
+@app.command("tools", short_help="Every tool: a mark per stage, the verdict, the rule.")
 @handle_errors
 def tools_command(
     config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
@@ -31,9 +29,15 @@ def tools_command(
     groups: GroupsOpt = None,
     snapshot: SnapshotOpt = None,
     hidden_only: Annotated[bool, typer.Option("--hidden", help="Only tools that are not visible.")] = False,
+    wide: Annotated[
+        bool, typer.Option("--wide", help="Print each deciding rule whole, however long the line gets.")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Print every tool of the config with one column per stage and the verdict."""
+    from toolscope.inputs import open_subject
+    from toolscope.output import print_json
+
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     evaluation = subject.evaluate(subject.resolve_mode(mode))
     tools = [t for t in evaluation.tools if not hidden_only or t.verdict != "visible"]
@@ -47,14 +51,29 @@ def tools_command(
                 "mode": loaded.mode,
                 "stages": list(evaluation.stage_names),
                 "counts": evaluation.counts(),
+                "config_findings": [f.to_json() for f in subject.config_findings],
                 "tools": [t.to_json() for t in tools],
             }
         )
         return
+    from rich.text import Text
+
+    from toolscope.output import print_findings, print_lines, print_wrapped, stdout_console
+    from toolscope.verdict_table import verdict_layout
+
     console = stdout_console()
-    console.print(Text(evaluation.loaded.label, style="bold"))
+    print_findings(subject.config_findings, console)
+    print_wrapped(console, Text(""), evaluation.loaded.label, "bold")
     for note in evaluation.notes:
-        console.print(Text(note, style="dim"))
-    console.print(verdict_table(evaluation, tools))
+        print_wrapped(console, Text(""), note, "dim")
+    layout = verdict_layout(evaluation, tools, console.width, wide=wide)
+    print_lines(console, layout.lines)
     counts = evaluation.counts()
     console.print(Text(f"{counts['visible']} visible, {counts['hidden']} hidden, {counts['unknown']} unknown"))
+    if layout.shortened:
+        print_wrapped(
+            console,
+            Text(""),
+            f"Rules shortened to {console.width} columns: toolscope explain CONFIG TOOL shows one whole, --wide all.",
+            "dim",
+        )

@@ -35,7 +35,7 @@ def _side(side: TurnSide) -> dict[str, Any]:
 
 
 def _transcript(transcript: Transcript) -> dict[str, Any]:
-    return {
+    out: dict[str, Any] = {
         "script": transcript.script,
         "turns": [
             {"turn": t.index, "call": t.call, "stock": _side(t.stock), "guarded": _side(t.guarded)}
@@ -45,6 +45,18 @@ def _transcript(transcript: Transcript) -> dict[str, Any]:
         "guarded_final_groups": list(transcript.guarded_final_groups),
         "notes": list(transcript.notes),
     }
+    session = transcript.session
+    if session is not None:  # only for report --session: script reports keep their shape
+        out["session"] = {
+            "source": session.source,
+            "kind": session.kind,
+            "agentscope_version": session.agentscope_version,
+            "starting_groups": list(session.starting_groups),
+            "starting_from": session.starting_from,
+            "diverged_turns": list(session.diverged_turns),
+            "lost_tool_links": [{"summary": link.summary, "guarded": link.guarded} for link in session.links],
+        }
+    return out
 
 
 def to_document(report: ReportData) -> dict[str, Any]:
