@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+# mcp's stdio_client takes ``errlog=sys.stderr`` as a default bound when the module is
+# first imported: import it now, not first inside a CliRunner (whose stderr has no file
+# descriptor, which later real MCP clients would then inherit).
+import mcp.client.stdio  # noqa: F401, E402
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
