@@ -39,8 +39,11 @@ def summary_text(
     palette: Palette = DARK,
 ) -> Text:
     """Counts, what the filter shows, the registered-but-hidden tools named up front, and the
-    last mode switch's changes (``change``: its summary, shown until the next switch)."""
-    text = Text()
+    last mode switch's changes (``change``: its summary, shown until the next switch).
+
+    One line each, cut with an ellipsis: a wrapped alert line would push the change line out.
+    """
+    text = Text(no_wrap=True, overflow="ellipsis")
     text.append(f"{count_of(sum(counts.values()), 'tool')}: ")
     text.append(f"{counts['visible']:,} visible", style=palette.passed)
     text.append(", ")
@@ -101,7 +104,7 @@ class PipelineView(Vertical):
     PipelineView { height: 1fr; }
     PipelineView > #filter { border: none; height: 1; padding: 0 1; background: $boost; }
     PipelineView > #filter:focus { background: $primary 30%; }
-    PipelineView > #summary { height: auto; max-height: 3; padding: 0 1; }
+    PipelineView > #summary { height: auto; max-height: 3; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     /* The grid gets most of the height: on a small terminal the trace pane shrinks first. */
     PipelineView > #detail-scroll { height: 38%; min-height: 4; max-height: 13; border-top: solid $primary; }
     /* Focused, the trace pane's rule turns heavy and accent-coloured (visible without colour too). */
