@@ -19,7 +19,7 @@ from toolscope.commands.common import (
     split_groups,
 )
 from toolscope.core.errors import InputError, Problem
-from toolscope.output import handle_errors
+from toolscope.output import handle_errors, plain, stdout_console
 
 VIEWS = ("pipeline", "checklist", "activation")
 
@@ -53,6 +53,7 @@ def inspect_command(
         typer.Option("--screenshot", help="Render the first view headless to this SVG file and exit."),
     ] = None,
     size: Annotated[str, typer.Option("--size", help="Terminal size for --screenshot, COLUMNSxROWS.")] = "120x36",
+    force: Annotated[bool, typer.Option("--force", help="--screenshot: replace an existing file.")] = False,
     export_dir: Annotated[
         Path, typer.Option("--export-dir", help="Where the export key (e) writes its SVG and Markdown.")
     ] = Path("."),
@@ -89,8 +90,12 @@ def inspect_command(
             dimensions = parse_size(size)
         except ValueError as exc:
             raise InputError("--size", str(exc)) from None
-        if Path(config).exists() and screenshot.resolve() == Path(config).resolve():
-            raise InputError("--screenshot", "would overwrite the input file; pick another path")
+        from toolscope.commands.report import input_files
+        from toolscope.core.output_file import check_output, write_output
+
+        # The same rules as report -o: never an input, an existing file only with --force.
+        inputs = input_files(config, subject, registry, snapshot, script, session)
+        check_output(str(screenshot), force=force, inputs=inputs, what="the screenshot")
         svg = render_svg_sync(
             subject,
             resolved_mode,
@@ -101,9 +106,8 @@ def inspect_command(
             session=str(session) if session else None,
             session_id=session_id,
         )
-        screenshot.parent.mkdir(parents=True, exist_ok=True)
-        screenshot.write_text(svg, encoding="utf-8")
-        typer.echo(f"wrote {screenshot}")
+        written = write_output(svg, str(screenshot), force=force, inputs=inputs, what="the screenshot")
+        stdout_console().print(plain(f"wrote {written}"))
         return
     from toolscope.tui.app import ToolscopeApp
     from toolscope.tui.options import TuiOptions
