@@ -177,11 +177,11 @@ class ToolkitSubject:
         return StepSession(self.built, steps)
 
     # -- checklist --------------------------------------------------------------
-    def checklist(self, tool: str, mode: str | None) -> Checklist:
-        """Why ``tool`` (or ``group:tool``) passes or fails each stage, and the fix."""
+    def checklist(self, tool: str, mode: str | None, active_groups: Sequence[str] | None = None) -> Checklist:
+        """Why ``tool`` (or ``group:tool``) passes or fails each stage, and the fix (``active_groups``: see ``rows``)."""
         from toolscope.core.agentscope.checklist import toolkit_checklist
 
-        return toolkit_checklist(self, tool, mode)
+        return toolkit_checklist(self, tool, mode, active_groups)
 
     # -- findings ---------------------------------------------------------------
     def findings(self, modes: Sequence[str | None]) -> list[Finding]:

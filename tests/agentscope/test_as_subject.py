@@ -230,3 +230,13 @@ def test_script_paths_resolve_from_the_current_folder_then_the_config_folder(tmp
     (tmp_path / "s.json").write_text("[]")
     assert resolve_script_path("s.json", config_dir) == Path("s.json")
     assert resolve_script_path("missing.json", config_dir) == Path("missing.json")
+
+
+def test_the_checklist_asks_about_the_given_activation_state(subject) -> None:
+    hidden = subject.checklist("web_search", None)
+    assert hidden.verdict.verdict == "hidden" and 'reset_tools with {"web_search": true}' in hidden.fix
+    shown = subject.checklist("web_search", None, active_groups=("web_search",))
+    assert shown.verdict.verdict == "visible" and shown.fix is None
+    # The fix keeps the lane's other active groups (reset_tools sets the final state).
+    other = subject.checklist("web_search", None, active_groups=("scraping",))
+    assert '{"scraping": true, "web_search": true}' in other.fix

@@ -142,11 +142,14 @@ async def test_every_lane_shows_the_essentials_at_80x24_without_scrolling() -> N
 
 
 async def test_d_shows_the_descriptions_and_texts_in_full() -> None:
-    """Short lanes clamp long texts to a line; d shows them in full (and d again clamps)."""
+    """Lanes too short for everything clamp long texts to a line; d shows them in full (and d again clamps)."""
     app = make_app(TOOLKIT, view="activation")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         view = view_of(app)
+        await view.load_script(str(SCRIPTS / "typo.json"))
+        await pilot.press("n", "n", "n")
+        await pilot.pause()
         pane = view.query_one("#stock-lane", LanePane)
         compact = "\n".join(visible_lines(pane))
         await pilot.press("d")
@@ -159,13 +162,17 @@ async def test_d_shows_the_descriptions_and_texts_in_full() -> None:
         assert "\n".join(visible_lines(pane)) == compact
 
 
-async def test_tall_lanes_show_the_details_without_asking() -> None:
+async def test_lanes_show_everything_in_full_when_it_fits() -> None:
     app = make_app(TOOLKIT, view="activation")
     async with app.run_test(size=(200, 60)) as pilot:
         await pilot.pause()
+        view = view_of(app)
+        await view.load_script(str(SCRIPTS / "typo.json"))
+        await pilot.press("n", "n", "n")
         await pilot.pause()
-        pane = view_of(app).query_one("#stock-lane", LanePane)
-        assert "coerces" in "\n".join(visible_lines(pane))
+        pane = view.query_one("#guarded-lane", LanePane)
+        shown = "\n".join(visible_lines(pane))
+        assert pane.full and "Still active:" in shown and "did you mean" in shown
 
 
 async def test_at_60x15_the_lanes_stay_readable() -> None:
@@ -260,10 +267,14 @@ async def test_the_pipeline_follows_the_guarded_lane_and_says_so() -> None:
         screen = app.screen
         web_search = next(t for t in screen.evaluation.tools if t.name == "web_search")
         assert web_search.stage("visible").passed is False
+        assert "call reset_tools" in screen.fix_for(web_search)
         await pilot.press("space", "f")  # {"web_search": true, "scraping": false}
         await pilot.pause()
         web_search = next(t for t in screen.evaluation.tools if t.name == "web_search")
         assert web_search.stage("visible").passed is True
+        # The detail pane's fix and the checklist ask about the same state as the grid.
+        assert screen.fix_for(web_search) is None
+        assert screen._checklist("web_search", screen.mode).verdict.verdict == "visible"
         assert ("web_search", "web_search") in screen.change.changed
         banner = str(screen.query_one(StateBanner).content)
         assert "guarded lane, turn 1" in banner and "web_search" in banner

@@ -124,7 +124,7 @@ def lane_body(state: LaneState, description: str | None, details: bool = False, 
     two = cap if compact else (None if details else 2)
     lines: list[Any] = []
     if description:
-        lines.append(Clamped(Text(inert(description), style="italic dim"), None if details else 1))
+        lines.append(Clamped(Text().append(inert(description), style="italic dim"), None if details else 1))
     lane_turn = state.turn
     if lane_turn is not None:
         if not compact:
@@ -139,7 +139,7 @@ def lane_body(state: LaneState, description: str | None, details: bool = False, 
         response.append(body, style="red" if not lane_turn.accepted else "")
         lines.append(Clamped(response, two))
     elif state.event:
-        lines.append(Clamped(Text(inert(state.event, single_line=True), style="bold"), cap))
+        lines.append(Clamped(Text().append(inert(state.event, single_line=True), style="bold"), cap))
     lines.append(Clamped(_groups(state), two))
     visible = Text(f"visible {len(state.visible)} (~{state.tokens:,} tokens) ", style="dim")
     visible.append(_names(state.visible))
@@ -160,16 +160,35 @@ class LanePane(VerticalScroll):
         self.lane = lane
         self.border_title = Content(LANE_TITLES.get(lane, lane))
         self.state: LaneState | None = None
+        self.full = False
+        """The last ``show`` drew every text in full."""
 
     def compose(self):  # noqa: ANN201 - Textual's ComposeResult
         yield Static(id=f"lane-{self.lane}")
 
-    def show(self, state: LaneState, description: str | None, details: bool, turn_label: str, compact: bool) -> None:
-        """Draw ``state``; the border title says which turn it is."""
+    def show(
+        self, state: LaneState, description: str | None, details: bool | None, turn_label: str, compact: bool
+    ) -> None:
+        """Draw ``state``; the border title says which turn it is.
+
+        ``details`` None: in full when that fits the pane's height, else one line per text
+        (``full`` says which was drawn).
+        """
         from rich.console import Group
 
         self.state = state
         # A narrow lane keeps the turn readable: "stock · turn 3/9".
         title = LANE_TITLES.get(self.lane, self.lane) if self.size.width >= 44 else self.lane
         self.border_title = Content(f"{title} · {turn_label}")
-        self.query_one(Static).update(Group(*lane_body(state, description, details, compact)))
+        body = Group(*lane_body(state, description, True, False))
+        self.full = details is True or (details is None and self._fits(body))
+        if not self.full:
+            body = Group(*lane_body(state, None if compact else description, False, compact))
+        self.query_one(Static).update(body)
+
+    def _fits(self, body: Any) -> bool:
+        region = self.scrollable_content_region
+        if not region.width or not region.height:
+            return False
+        console = self.app.console
+        return len(console.render_lines(body, console.options.update_width(region.width), pad=False)) <= region.height

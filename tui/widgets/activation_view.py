@@ -37,8 +37,6 @@ __all__ = ["ActivationView", "GroupToggle", "activation_view_for"]
 
 MIN_SIZE = (50, 12)
 """Below this terminal size (columns, rows) the view says it is too small."""
-TALL_LANES = 20
-"""Lanes at least this tall show long texts in full until ``d`` says otherwise."""
 SHORT_HEIGHT = 16
 """Below this view height the lanes drop the call and description lines (they are in the
 composer and the details)."""
@@ -133,7 +131,7 @@ class ActivationView(Vertical):
         self.selected: int | None = None
         """Index of the turn shown in the lanes (None: no turn yet)."""
         self.details: bool | None = None
-        """Long texts in full (True), one line each (False), or by the lanes' height (None)."""
+        """Long texts in full (True), one line each (False), or in full when that fits (None)."""
         self.followed_lane = "guarded"
         self._generated_raw = ""
 
@@ -265,16 +263,9 @@ class ActivationView(Vertical):
         """Focus the turn list (↑ ↓ Home End pick the turn shown in the lanes)."""
         self.query_one(TurnList).focus()
 
-    @property
-    def showing_details(self) -> bool:
-        """Whether the lanes show long texts in full now (tall lanes do, unless the user said no)."""
-        if self.details is not None:
-            return self.details
-        return self.query_one("#lanes").size.height >= TALL_LANES
-
     def action_toggle_details(self) -> None:
         """Show the probe/guard descriptions and long texts in full, or one line each."""
-        self.details = not self.showing_details
+        self.details = not self.query_one("#stock-lane", LanePane).full
         self.show_selected()
 
     def action_switch_followed_lane(self) -> None:
@@ -340,14 +331,13 @@ class ActivationView(Vertical):
         """Draw both lanes for the highlighted turn."""
         if not self.initial:
             return
-        details = self.showing_details
-        compact = self.has_class("-short") and not details
+        compact = self.has_class("-short")
         total = len(self.session.history)
         label = f"turn {self.selected + 1}/{total}" if self.selected is not None and total else "before any turn"
         for lane in self.session.lanes:
-            description = None if compact else (self.probe_summary if lane == "stock" else GUARD_SUMMARY)
+            description = self.probe_summary if lane == "stock" else GUARD_SUMMARY
             state = self.lane_state(lane, self.selected)
-            self.query_one(f"#{lane}-lane", LanePane).show(state, description, details, label, compact)
+            self.query_one(f"#{lane}-lane", LanePane).show(state, description, self.details, label, compact)
 
     async def refresh_lanes(self, newest: bool | None = None) -> None:
         """After the session changed: the turn list follows the newest turn, the lanes show it.
