@@ -39,7 +39,10 @@ def inspect_command(
     ] = None,
     screenshot: Annotated[
         Path | None,
-        typer.Option("--screenshot", help="Render the first view headless to this SVG file and exit."),
+        typer.Option(
+            "--screenshot",
+            help="Render the first view headless to this file and exit: SVG, or PNG for a .png name (needs Chromium).",
+        ),
     ] = None,
     size: Annotated[str, typer.Option("--size", help="Terminal size for --screenshot, COLUMNSxROWS.")] = "120x36",
     export_dir: Annotated[
@@ -73,7 +76,12 @@ def inspect_command(
             subject, resolved_mode, dimensions, first_view, tool=tool, script=str(script) if script else None
         )
         screenshot.parent.mkdir(parents=True, exist_ok=True)
-        screenshot.write_text(svg, encoding="utf-8")
+        if screenshot.suffix.lower() == ".png":
+            from toolscope.core.report.png import svg_to_png
+
+            screenshot.write_bytes(svg_to_png(svg, what="--screenshot"))
+        else:
+            screenshot.write_text(svg, encoding="utf-8")
         typer.echo(f"wrote {screenshot}")
         return
     from toolscope.tui.app import ToolscopeApp

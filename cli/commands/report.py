@@ -28,8 +28,16 @@ if TYPE_CHECKING:
     from toolscope.core.report.model import Environment, ReportData
     from toolscope.core.subject import Subject
 
-FORMATS = ("md", "html", "json", "svg")
-_SUFFIX_FORMAT = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".json": "json", ".svg": "svg"}
+FORMATS = ("md", "html", "json", "svg", "png")
+_SUFFIX_FORMAT = {
+    ".md": "md",
+    ".markdown": "md",
+    ".html": "html",
+    ".htm": "html",
+    ".json": "json",
+    ".svg": "svg",
+    ".png": "png",
+}
 STDOUT = "-"
 """``-o -``: write to stdout (``core.report.writer.STDOUT``)."""
 _SIZE = re.compile(r"^(\d{2,4})x(\d{2,4})$")
@@ -173,7 +181,7 @@ def make_report(
     return report, inputs
 
 
-@app.command("report", short_help="Write a shareable report: Markdown, HTML, JSON or SVG.")
+@app.command("report", short_help="Write a shareable report: Markdown, HTML, JSON, SVG or PNG.")
 @handle_errors
 def report_command(
     config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
@@ -201,14 +209,18 @@ def report_command(
     snapshot: SnapshotOpt = None,
     fmt: Annotated[
         str | None,
-        typer.Option("--format", "-f", help="md, html, json or svg. Default: from the -o suffix, else md."),
+        typer.Option(
+            "--format",
+            "-f",
+            help="md, html, json, svg or png (the SVG rendered by headless Chromium). Default: from the -o suffix, else md.",
+        ),
     ] = None,
     output: Annotated[str, typer.Option("--output", "-o", help="Output file, or - for stdout.")] = STDOUT,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing output file.")] = False,
     timestamp: Annotated[
         bool, typer.Option("--timestamp", help="Record the time (reports are otherwise reproducible).")
     ] = False,
-    size: Annotated[str, typer.Option("--size", help="SVG: terminal size COLUMNSxROWS.")] = "120x36",
+    size: Annotated[str, typer.Option("--size", help="SVG and PNG: terminal size COLUMNSxROWS.")] = "120x36",
 ) -> None:
     """Write a report of the config's tool visibility: provenance, verdicts, findings, fixes.
 
@@ -218,7 +230,8 @@ def report_command(
     from toolscope.core.report.writer import check_output, write_report
 
     kind = pick_format(fmt, output)
-    columns_rows = parse_size(size) if kind == "svg" else None
+    picture = kind in ("svg", "png")
+    columns_rows = parse_size(size) if picture else None
     # Fail fast on the output before loading anything; checked again once the subject
     # has said which files it read (e.g. a registry found next to the config).
     check_output(output, force=force, inputs=input_files(config, None, registry, snapshot, script, session))
@@ -227,13 +240,13 @@ def report_command(
         raise InputError("--session", "give one of --script or --session, not both")
     if session_id is not None and session is None:
         raise InputError("--session-id", "--session-id goes with --session DATABASE")
-    if kind == "svg":
+    if picture:
         if script is not None or session is not None or tool:
             raise InputError(
-                "--format svg", "is a screenshot of the pipeline view; --script and --tool need md, html or json"
+                f"--format {kind}", "is a screenshot of the pipeline view; --script and --tool need md, html or json"
             )
         if mode and len(mode) > 1:
-            raise InputError("--format svg", "shows one mode; give a single --mode")
+            raise InputError(f"--format {kind}", "shows one mode; give a single --mode")
         from toolscope.inputs import open_subject
 
         subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
@@ -241,6 +254,12 @@ def report_command(
         check_output(output, force=force, inputs=inputs)
         assert columns_rows is not None
         svg = _render_svg(subject, subject.resolve_mode(mode[0] if mode else None), columns_rows)
+        if kind == "png":
+            from toolscope.core.report.png import svg_to_png
+
+            png = svg_to_png(svg, what="--format png")
+            _say_written(write_report(png, output, force=force, inputs=inputs), kind, png)
+            return
         _say_written(write_report(svg, output, force=force, inputs=inputs), kind, svg)
         return
 

@@ -15,7 +15,10 @@ SIZE = (120, 36)
 
 
 def make_app(config: Path = SEED, mode: str | None = None, **options: object) -> ToolscopeApp:
-    """The app as ``inspect`` builds it, in deterministic mode (no versions, no directories)."""
+    """The app as ``inspect`` builds it, in deterministic mode (no versions, no directories).
+
+    Exports write no PNG unless a test asks (``export_png=True``): Chromium is slow."""
+    options.setdefault("export_png", False)
     subject = open_subject(str(config))
     return ToolscopeApp(subject, mode, TuiOptions(deterministic=True, **options))  # type: ignore[arg-type]
 
