@@ -273,6 +273,13 @@ class VerdictList(Sequence[ToolVerdict]):
         for index in range(len(self._rows)):
             yield self._build(index)
 
+    def entry_rows(self) -> list[tuple[Any, tuple[Stage, ...]]]:
+        """(entry, stages) per tool, in order, without building ToolVerdicts (fast JSON writers).
+
+        An entry has ``name``, ``namespace``, ``kind`` and ``description`` like a ToolVerdict.
+        """
+        return list(zip(self._entries, self._rows, strict=True))
+
     def verdict_counts(self) -> dict[str, int]:
         """visible / hidden / unknown counts without building ToolVerdicts (one look per distinct row)."""
         by_row: dict[int, str] = {}

@@ -30,6 +30,7 @@ from toolscope.output import (
 )
 
 if TYPE_CHECKING:
+    from toolscope.core.agentworks.selection_rewrite import SelectionRewrite
     from toolscope.core.verdicts import Checklist
 
 
@@ -53,24 +54,49 @@ def explain_command(
 
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     checklist = subject.checklist(tool, subject.resolve_mode(mode))
+    rewrite = getattr(subject, "selection_rewrite", None)
     if as_json:
         print_json(
             {
                 "schema": "toolscope.explain/1",
                 **checklist.to_json(),
                 "config_findings": [f.to_json() for f in subject.config_findings],
+                "selection_rewrite": rewrite.to_json() if rewrite is not None else None,
             }
         )
     else:
         console = stdout_console()
         print_findings(subject.config_findings, console)
-        print_checklist(checklist, subject.loaded.label)
+        print_checklist(checklist, subject.loaded.label, rewrite)
     if checklist.outcome != "visible":
         raise typer.Exit(EXIT_NEGATIVE)
 
 
-def print_checklist(checklist: Checklist, label: str) -> None:
-    """Human form: the verdict, each stage with its rule, the checklist, the fix."""
+def print_rewrite(rewrite: SelectionRewrite) -> None:
+    """The step's selected_servers / selected_tools before and after the app's rewrite."""
+    from rich.text import Text
+
+    from toolscope.core.agentworks.filter_decisions import quote_list
+
+    console = stdout_console()
+    console.print()
+    console.print(Text("Before the filter (the app's rewrite, controller_agent_factory.go)", style="bold underline"))
+    if not rewrite.modelled:
+        print_wrapped(console, Text("  "), rewrite.note, "dim")
+        return
+    for listed in (rewrite.servers, rewrite.tools):
+        line = Text(f"  {listed.field:<17} ")
+        line.append_text(plain(quote_list(listed.before)))
+        line.append(" → " if listed.changed else " (unchanged)")
+        if listed.changed:
+            line.append_text(plain(quote_list(listed.after), "bold"))
+        console.print(line)
+        for rule in listed.rules:
+            print_wrapped(console, Text("     "), rule, "dim")
+
+
+def print_checklist(checklist: Checklist, label: str, rewrite: SelectionRewrite | None = None) -> None:
+    """Human form: the verdict, each stage with its rule, the app's rewrite, the checklist, the fix."""
     from rich.text import Text
 
     from toolscope.core.safe_text import inert
@@ -95,6 +121,8 @@ def print_checklist(checklist: Checklist, label: str) -> None:
                 f"  {SYMBOL[stage.passed]} {STAGE_TITLES.get(stage.name, stage.name):<13} ", style=STYLE[stage.passed]
             )
             print_wrapped(console, head, stage.rule)
+    if rewrite is not None:
+        print_rewrite(rewrite)
     console.print()
     console.print(Text("Checklist", style="bold underline"))
     for number, item in enumerate(checklist.steps, 1):

@@ -39,7 +39,7 @@ _SUFFIX_FORMAT = {
     ".png": "png",
 }
 STDOUT = "-"
-"""``-o -``: write to stdout (``core.report.writer.STDOUT``)."""
+"""``-o -``: write to stdout (``core.output_file.STDOUT``)."""
 _SIZE = re.compile(r"^(\d{2,4})x(\d{2,4})$")
 
 
@@ -102,9 +102,14 @@ def _mcp_configs(paths: list[Path]) -> list[Path]:
         except InputError:
             continue
         if isinstance(data, dict) and isinstance(data.get("mcp_config"), str):
+            from toolscope.core.mcp.config import user_override_path
+
             mcp_path = path.parent / data["mcp_config"]
-            if mcp_path.is_file():
-                found.append(mcp_path)
+            # The config and its _user.json override: inputs even when --snapshot means
+            # neither was read this time.
+            for candidate in (mcp_path, user_override_path(mcp_path)):
+                if candidate is not None and candidate.is_file():
+                    found.append(candidate)
     return found
 
 
@@ -227,7 +232,7 @@ def report_command(
     The same inputs give byte-identical Markdown and JSON. Secrets from MCP server configs
     are shown as ***. The output file is written atomically and never over an input file.
     """
-    from toolscope.core.report.writer import check_output, write_report
+    from toolscope.core.output_file import check_output, write_output
 
     kind = pick_format(fmt, output)
     picture = kind in ("svg", "png")
@@ -258,9 +263,9 @@ def report_command(
             from toolscope.core.report.png import svg_to_png
 
             png = svg_to_png(svg, what="--format png")
-            _say_written(write_report(png, output, force=force, inputs=inputs), kind, png)
+            _say_written(write_output(png, output, force=force, inputs=inputs), kind, png)
             return
-        _say_written(write_report(svg, output, force=force, inputs=inputs), kind, svg)
+        _say_written(write_output(svg, output, force=force, inputs=inputs), kind, svg)
         return
 
     report, inputs = make_report(
@@ -277,7 +282,7 @@ def report_command(
         timestamp=timestamp,
     )
     text = render(report, kind)
-    _say_written(write_report(text, output, force=force, inputs=inputs), kind, text)
+    _say_written(write_output(text, output, force=force, inputs=inputs), kind, text)
 
 
 FORMAT_NAMES = {"md": "Markdown", "html": "HTML", "json": "JSON", "svg": "SVG", "png": "PNG"}
@@ -288,5 +293,7 @@ def _say_written(path: Path | None, kind: str, payload: str | bytes) -> None:
     # report itself went to stdout).
     if path is None:
         return
+    from toolscope.core.safe_text import inert
+
     size = len(payload.encode("utf-8") if isinstance(payload, str) else payload)
-    typer.echo(f"wrote {path} ({FORMAT_NAMES.get(kind, kind)} report, {size:,} bytes)")
+    typer.echo(inert(f"wrote {path} ({FORMAT_NAMES.get(kind, kind)} report, {size:,} bytes)", single_line=True))

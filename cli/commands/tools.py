@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 import typer
@@ -36,30 +37,28 @@ def tools_command(
 ) -> None:
     """Print every tool of the config with one column per stage and the verdict."""
     from toolscope.inputs import open_subject
-    from toolscope.output import print_json
 
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     evaluation = subject.evaluate(subject.resolve_mode(mode))
-    tools = [t for t in evaluation.tools if not hidden_only or t.verdict != "visible"]
     if as_json:
-        loaded = evaluation.loaded
-        print_json(
-            {
-                "schema": "toolscope.tools/1",
-                "input": loaded.kind,
-                "step": loaded.step,
-                "mode": loaded.mode,
-                "stages": list(evaluation.stage_names),
-                "counts": evaluation.counts(),
-                "config_findings": [f.to_json() for f in subject.config_findings],
-                "tools": [t.to_json() for t in tools],
-            }
+        from toolscope.core.tools_json import write_tools_document
+
+        # Indented for a person at a terminal; compact for pipes and files (50,000 tools
+        # make a 6 MB document that is written in pieces, never held whole).
+        write_tools_document(
+            sys.stdout.write,
+            evaluation,
+            hidden_only=hidden_only,
+            config_findings=subject.config_findings,
+            indent=sys.stdout.isatty(),
         )
         return
     from rich.text import Text
 
     from toolscope.output import print_findings, print_lines, print_wrapped, stdout_console
     from toolscope.verdict_table import verdict_layout
+
+    tools = [t for t in evaluation.tools if not hidden_only or t.verdict != "visible"]
 
     console = stdout_console()
     print_findings(subject.config_findings, console)
