@@ -17,9 +17,17 @@ SIZE = (120, 36)
 def make_app(config: Path = SEED, mode: str | None = None, **options: object) -> ToolscopeApp:
     """The app as ``inspect`` builds it, in deterministic mode (no versions, no directories).
 
-    Exports write no PNG unless a test asks (``export_png=True``): Chromium is slow."""
+    The config is opened as typed from the repository root, so the paths it shows (suggested
+    commands name the config as the user typed it) do not depend on where the checkout lives.
+    Exports write no PNG unless a test asks (``export_png=True``): Chromium is slow.
+    """
+    import contextlib
+    import os
+
     options.setdefault("export_png", False)
-    subject = open_subject(str(config))
+
+    with contextlib.chdir(REPO):
+        subject = open_subject(os.path.relpath(config, REPO))
     return ToolscopeApp(subject, mode, TuiOptions(deterministic=True, **options))  # type: ignore[arg-type]
 
 
