@@ -45,7 +45,7 @@ def test_report_format_png_and_inspect_screenshot_png(tmp_path: Path) -> None:
     svg_file, png_file = tmp_path / "pipeline.svg", tmp_path / "pipeline.png"
     _run("report", SEED, "-m", "build", "--size", "100x30", "-o", str(svg_file))
     out = _run("report", SEED, "-m", "build", "--size", "100x30", "-o", str(png_file))
-    assert out == f"wrote {png_file} (PNG report, {png_file.stat().st_size:,} bytes)\n"
+    assert out.startswith(f"wrote {png_file} (PNG report, {png_file.stat().st_size:,} bytes")
     assert_faithful_png(png_file.read_bytes(), svg_file.read_text(encoding="utf-8"))
     # --format png wins over the suffix; inspect takes the suffix.
     shot_svg, shot_png = tmp_path / "shot.svg", tmp_path / "shot.png"

@@ -163,3 +163,10 @@ def test_fix_for_a_non_workflow_server_says_to_add_it_to_the_workflow_first(tmp_
     path.write_text(json.dumps({"id": "s", "agent_configs": {"selected_servers": ["github"]}}))
     data = json.loads(run("explain", str(path), "list_tables", "--json").stdout)
     assert "to the workflow's servers" in data["fix"] and "workflow.servers" in data["fix"]
+
+
+def test_tools_says_which_mode_it_used():
+    seed = str(SAMPLES / "seed" / "step_config.json")
+    assert "mode: build (the default; choose another with --mode: build, run)" in run("tools", seed).output
+    assert "mode: build (--mode builder canonicalizes to build)" in run("tools", seed, "-m", "builder").output
+    assert "mode: run (--mode)" in run("tools", seed, "-m", "run").output
