@@ -22,6 +22,7 @@ from toolscope.core.agentworks.step_keys import unknown_key_findings
 from toolscope.core.agentworks.universe import Universe, build_universe
 from toolscope.core.documents import Document
 from toolscope.core.errors import InputError, Problem
+from toolscope.core.shell import shell_join
 from toolscope.core.verdicts import (
     AGENTWORKS_STAGES,
     Checklist,
@@ -45,8 +46,8 @@ class AgentWorksSubject:
     ) -> None:
         self.step = step
         self.discovery_notes = discovery_notes
-        self.check_args = step.file_name + (f" --step {step.step.id}" if step.index is not None else "")
-        """How a suggested ``toolscope check`` command names this config."""
+        self.check_args = shell_join([step.file_name, *(["--step", step.step.id] if step.index is not None else [])])
+        """How a suggested ``toolscope check`` command names this config (shell-quoted)."""
         self.registry = registry
         self.universe = universe
         enabled = effective_enabled_entries(step, registry.profile, registry_doc.name)
@@ -190,7 +191,7 @@ def load_agentworks_subject(
     if model.mcp_config is not None:
         subject.config_findings += tuple(_mcp_key_findings(registry_path.parent / model.mcp_config))
     if registry is not None:
-        subject.check_args += f" --registry {registry_path.name}"
+        subject.check_args += " " + shell_join(["--registry", registry_path.name])
     return subject
 
 
