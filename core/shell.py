@@ -41,3 +41,56 @@ def shell_join(words: list[str] | tuple[str, ...]) -> str:
 def is_command(line: str) -> bool:
     """True for a suggested command line (printed whole, never wrapped)."""
     return line.startswith("toolscope ")
+
+
+def _shell_words(line: str) -> list[str]:
+    """Split a command line printed by ``shell_join`` at the spaces between words."""
+    words: list[str] = []
+    current: list[str] = []
+    quote = ""  # "'" inside '…', "$" inside $'…', '"' inside "…"
+    index = 0
+    while index < len(line):
+        char = line[index]
+        if quote == "$" and char == "\\" and index + 1 < len(line):
+            current.append(line[index : index + 2])
+            index += 2
+            continue
+        if quote:
+            if (quote in "$'" and char == "'") or (quote == '"' and char == '"'):
+                quote = ""
+        elif char == "$" and line[index + 1 : index + 2] == "'":
+            quote = "$"
+            current.append("$'")
+            index += 2
+            continue
+        elif char in "'\"":
+            quote = char
+        elif char == " ":
+            if current:
+                words.append("".join(current))
+                current = []
+            index += 1
+            continue
+        current.append(char)
+        index += 1
+    if current:
+        words.append("".join(current))
+    return words
+
+
+def wrap_command(line: str, width: int) -> list[str]:
+    """``line`` broken between words into lines of at most ``width`` characters, each but
+    the last ending with `` \\``: pasted into a shell, it is still the one command."""
+    if len(line) <= width:
+        return [line]
+    lines: list[str] = []
+    current = ""
+    for word in _shell_words(line):
+        candidate = f"{current} {word}" if current else word
+        if current and len(candidate) + 2 > width:
+            lines.append(current + " \\")
+            current = "  " + word
+        else:
+            current = candidate
+    lines.append(current)
+    return lines

@@ -17,7 +17,7 @@ from toolscope.commands.common import (
     split_groups,
 )
 from toolscope.core.errors import EXIT_NEGATIVE
-from toolscope.core.shell import is_command
+from toolscope.core.shell import is_command, wrap_command
 from toolscope.output import (
     STYLE,
     SYMBOL,
@@ -138,8 +138,9 @@ def print_checklist(checklist: Checklist, label: str, rewrite: SelectionRewrite 
                 line.append(text)
             console.print(line, soft_wrap=True, crop=False)
         for evidence in item.evidence:
-            if is_command(evidence):  # one line, never wrapped: it is meant to be pasted
-                console.print(Text("     ").append(inert(evidence), style="dim"), soft_wrap=True, crop=False)
+            if is_command(evidence):  # meant to be pasted: broken only with shell line continuations
+                for part in wrap_command(evidence, max(console.width - 5, 20)):
+                    console.print(Text("     ").append(inert(part), style="dim"), soft_wrap=True, crop=False)
             else:
                 print_wrapped(console, Text("     "), evidence, "dim")
     if checklist.did_you_mean:

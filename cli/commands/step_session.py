@@ -115,8 +115,9 @@ def print_session_human(subject: Any, replay: Any, probe: Any) -> None:
         )
     else:
         console.print(plain("= the stock replay matches the recording at every turn", "dim"))
+    ignored = "; --groups ignored" if replay.groups_option_ignored else ""
     console.print(
-        plain(f"starting groups: {_names(replay.starting_groups)} — {FROM_TEXT[replay.starting_from]}", "dim")
+        plain(f"starting groups: {_names(replay.starting_groups)} — {FROM_TEXT[replay.starting_from]}{ignored}", "dim")
     )
     if rec.final_groups is not None:
         console.print(plain(f"recorded final groups: {_names(rec.final_groups)}", "dim"))
@@ -132,6 +133,17 @@ def _result(state: str | None, text: str | None) -> Text:
         out.append("\n")
         out.append_text(plain(text.splitlines()[0] if text else "", "dim"))
     return out
+
+
+def _plan_short(plan: Any) -> str:
+    if plan.accepted:
+        return "accepted"
+    parts = []
+    if plan.unknown:
+        parts.append("unknown: " + ", ".join(plan.unknown))
+    if plan.non_bool:
+        parts.append("not a boolean: " + ", ".join(plan.non_bool))
+    return "refused; " + "; ".join(parts)
 
 
 def _print_turns(console: Any, replay: Any) -> None:
@@ -152,9 +164,9 @@ def _print_turns(console: Any, replay: Any) -> None:
             call.append_text(plain(t.call.note, "dim"))
         marker = "≠ " if t.differs else ""
         guarded_cell = _result(guarded.response_state, None)
-        if guarded.plan is not None:
+        if guarded.plan is not None:  # the short form; the headline quotes the whole refusal
             guarded_cell.append("\n")
-            guarded_cell.append_text(plain(guarded.plan.summary(), "dim"))
+            guarded_cell.append_text(plain(_plan_short(guarded.plan), "dim"))
         recorded_after = _names(t.recorded_after) if t.recorded_after is not None else "?"
         table.add_row(
             Text(f"{marker}{t.call.model_turn}", style="yellow" if t.differs else ""),

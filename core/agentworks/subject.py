@@ -46,8 +46,11 @@ class AgentWorksSubject:
     ) -> None:
         self.step = step
         self.discovery_notes = discovery_notes
-        self.check_args = shell_join([step.file_name, *(["--step", step.step.id] if step.index is not None else [])])
-        """How a suggested ``toolscope check`` command names this config (shell-quoted)."""
+        self.check_args = shell_join(
+            [str(step.document.path), *(["--step", step.step.id] if step.index is not None else [])]
+        )
+        """How a suggested ``toolscope check`` command names this config: the path as the user typed it,
+        shell-quoted, so the command works when copied from where it was run."""
         self.registry = registry
         self.universe = universe
         enabled = effective_enabled_entries(step, registry.profile, registry_doc.name)
@@ -191,7 +194,7 @@ def load_agentworks_subject(
     if model.mcp_config is not None:
         subject.config_findings += tuple(_mcp_key_findings(registry_path.parent / model.mcp_config))
     if registry is not None:
-        subject.check_args += " " + shell_join(["--registry", registry_path.name])
+        subject.check_args += " " + shell_join(["--registry", str(registry)])
     return subject
 
 

@@ -184,15 +184,16 @@ _ARGV_PRINTER = "toolscope() { python3 -c 'import json, sys; print(json.dumps(sy
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 @pytest.mark.parametrize("tool_name", ["$(touch {marker})", "a'b", "csi" + CSI_C1, "rtl\u202eevil"])
-@pytest.mark.parametrize("where", ["cli", "json_report", "html_report"])
+@pytest.mark.parametrize("where", ["cli", "cli_60_columns", "json_report", "html_report"])
 def test_suggested_check_command_runs_as_printed(hostile_step: Path, tool_name: str, where: str) -> None:
     marker = hostile_step.parent / "pwned"
     tool = tool_name.format(marker=marker)
     config = str(hostile_step / "step_config.json")
-    if where == "cli":
-        result = run("explain", config, tool, "--step", "s1" + OSC52)
+    if where.startswith("cli"):
+        columns = "60" if where == "cli_60_columns" else "160"
+        result = runner.invoke(app, ["explain", config, tool, "--step", "s1" + OSC52], env={"COLUMNS": columns})
         assert result.exit_code == 1, result.output
-        lines = [line.strip() for line in result.stdout.splitlines() if line.strip().startswith("toolscope check")]
+        lines = printed_commands(result.stdout)
     else:
         fmt = "json" if where == "json_report" else "html"
         result = run("report", config, "--step", "s1" + OSC52, "-t", tool, "-f", fmt)
@@ -216,7 +217,7 @@ def test_suggested_check_command_runs_as_printed(hostile_step: Path, tool_name: 
     argv = json.loads(done.stdout)
     assert argv == [
         "check",
-        "step_config.json",
+        config,  # the path as typed
         "--step",
         "s1" + OSC52,
         "--mode",
@@ -225,6 +226,19 @@ def test_suggested_check_command_runs_as_printed(hostile_step: Path, tool_name: 
         "visible:" + tool,
     ]
     assert not marker.exists()
+
+
+def printed_commands(out: str) -> list[str]:
+    """The suggested commands in CLI output, continuation lines (ending in a backslash) included."""
+    commands: list[str] = []
+    lines = iter(out.splitlines())
+    for line in lines:
+        if line.strip().startswith("toolscope check"):
+            parts = [line.strip()]
+            while parts[-1].endswith("\\"):
+                parts.append(next(lines).strip())
+            commands.append("\n".join(parts))
+    return commands
 
 
 def _find_key(document: object, key: str) -> list:  # noqa: ANN401
@@ -246,7 +260,7 @@ def test_the_printed_command_works_for_real(hostile_step: Path) -> None:
     import sys
 
     result = run("explain", str(hostile_step / "step_config.json"), "a'b", "--step", "s1" + OSC52)
-    line = next(line.strip() for line in result.stdout.splitlines() if line.strip().startswith("toolscope check"))
+    (line,) = printed_commands(result.stdout)
     shim = f'toolscope() {{ "{sys.executable}" -m toolscope "$@"; }}\n'
     done = subprocess.run(["bash", "-c", shim + line], cwd=hostile_step, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1, done.stdout + done.stderr
