@@ -52,9 +52,20 @@ async def test_checklist_markdown_puts_commands_in_code_spans_that_run(tmp_path:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         markdown = app.screen.action_export().markdown.read_text(encoding="utf-8")
-        command = "toolscope check step_config.json --mode build --expect visible:notify_user"
+        command = "toolscope check sample_configs/seed/step_config.json --mode build --expect visible:notify_user"
         assert f"`{command}`" in markdown, markdown
         assert "&#x" not in markdown and "\\n" not in markdown
+        # Copied out of the code span, it runs (from where the config was opened): no usage error.
+        import shlex
+        import subprocess
+        import sys
+
+        args = shlex.split(command)[1:]
+        ran = subprocess.run(
+            [sys.executable, "-m", "toolscope", *args], cwd=REPO, capture_output=True, text=True, timeout=60
+        )
+        assert ran.returncode in (0, 1), ran.stderr
+        assert "notify_user" in ran.stdout + ran.stderr
 
 
 def test_inline_code_and_escapes() -> None:
