@@ -79,6 +79,8 @@ def inspect_command(
             feeds[0] if feeds else "--view activation",
             "the activation view steps reset_tools calls: it is for AgentScope toolkits, not step configs",
         )
+    if follow is not None and follow.exists() and follow.is_dir():
+        raise InputError(str(follow), "is a folder; --follow takes the tap file the agent writes (SessionTap(path))")
     if session is not None:  # bad input is exit 2 here, not a notification inside the app
         from toolscope.core.agentscope.session_source import load_session
 

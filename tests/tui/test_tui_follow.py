@@ -121,6 +121,8 @@ def test_inspect_session_and_follow_options_are_checked(tmp_path) -> None:
     assert shot.exit_code == 2 and "--follow watches an agent over time" in shot.output
     step_config = runner.invoke(app, ["inspect", str(REPO / "sample_configs/seed/step_config.json"), "--follow", tap])
     assert step_config.exit_code == 2 and "not step configs" in step_config.output
+    folder = runner.invoke(app, ["inspect", str(TOOLKIT), "--follow", str(tmp_path)])
+    assert folder.exit_code == 2 and "is a folder" in folder.output
     bad = tmp_path / "bad.json"
     bad.write_text('{"a": 1}')
     refused = runner.invoke(app, ["inspect", str(TOOLKIT), "--session", str(bad)])
