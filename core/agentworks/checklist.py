@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from toolscope.core.agentworks.names import normalize_tool_name
 from toolscope.core.agentworks.pipeline import StepPipeline
 from toolscope.core.agentworks.universe import ToolEntry
+from toolscope.core.shell import shell_join
 from toolscope.core.suggest import did_you_mean
 from toolscope.core.verdicts import Checklist, ChecklistStep, ToolVerdict
 
@@ -59,9 +60,9 @@ def build_checklist(
             "add one",
             None,
             (
-                f"toolscope check {config_args} --mode {mode} --expect visible:{verdict.name}"
+                f"toolscope check {config_args} {shell_join(['--mode', mode, '--expect', 'visible:' + verdict.name])}"
                 if mode
-                else f"toolscope check {config_args} --expect visible:{verdict.name}",
+                else f"toolscope check {config_args} {shell_join(['--expect', 'visible:' + verdict.name])}",
                 "(in AgentWorks: a TestToolSetInvariants assertion in toolset_invariant_test.go)",
             ),
         ),
