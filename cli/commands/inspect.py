@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -120,6 +121,16 @@ def inspect_command(
         written = write_output(picture, str(screenshot), force=force, inputs=inputs, what="the screenshot")
         stdout_console().print(plain(f"wrote {written}"))
         return
+    if not sys.stdout.isatty():
+        # A full-screen app on a pipe or a file only writes escape codes until it is killed.
+        raise InputError(
+            "stdout",
+            "is not a terminal: toolscope inspect is interactive",
+            [
+                Problem("", "run it in a terminal, or give --screenshot FILE for a picture of the view"),
+                Problem("", "for text output use toolscope explain, tools or report"),
+            ],
+        )
     from toolscope.tui.app import ToolscopeApp
     from toolscope.tui.options import TuiOptions
 
