@@ -7,20 +7,28 @@ and column; for schema errors, the path inside the document
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic_core import ValidationError
 
 from toolscope.core.errors import InputError, Problem
 
-ModelT = TypeVar("ModelT", bound=BaseModel)
+try:  # CPython's own SHA-256: importing hashlib loads OpenSSL (~2 ms of every run) for one digest
+    from _sha256 import sha256 as _sha256
+except ImportError:  # other Pythons (3.12+: _sha2)
+    from hashlib import sha256 as _sha256
+
+if TYPE_CHECKING:
+    # Only for annotations: importing BaseModel costs every command pydantic's model machinery.
+    from pydantic import BaseModel
+
+ModelT = TypeVar("ModelT", bound="BaseModel")
 
 YAML_SUFFIXES = {".yaml", ".yml"}
 
@@ -119,7 +127,7 @@ def read_text(path: Path, what: str = "file") -> tuple[str, str]:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(shown, f"is not UTF-8 text (byte {exc.start})") from None
-    return text, hashlib.sha256(raw).hexdigest()
+    return text, _sha256(raw).hexdigest()
 
 
 def load_document(path: Path | str, what: str = "file") -> Document:
@@ -168,22 +176,64 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+class _NotJson(Exception):
+    pass
+
+
+def _no_constants(name: str) -> Any:
+    # Python's json accepts NaN and Infinity; JSON does not, and toolscope would echo them
+    # into its own JSON output as bare words no strict reader accepts.
+    raise _NotJson(f"{name} is not a JSON value (JSON has no NaN or Infinity)")
+
+
 def parse_json(text: str, source: str) -> Any:
     """Parse JSON text; a syntax error becomes an InputError with line:column."""
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
-    except json.JSONDecodeError as exc:
-        raise InputError(source, "invalid JSON", [Problem(f"line {exc.lineno}, column {exc.colno}", exc.msg)]) from None
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants)
+    except _NotJson as exc:
+        raise InputError(source, "invalid JSON", [Problem("", str(exc))]) from None
+    except ValueError as exc:
+        if not isinstance(exc, json.JSONDecodeError):
+            # int() over Python's digit limit: a number of thousands of digits.
+            raise InputError(source, "invalid JSON", [Problem("", _too_long(exc))]) from None
+        raise _json_error(exc, source) from None
     except _DuplicateKey as exc:
         raise InputError(
             source, "invalid JSON", [Problem("", f"key {str(exc)!r} appears twice in one object")]
         ) from None
+    except RecursionError:
+        raise InputError(source, "is nested too deeply to read (thousands of levels)") from None
+
+
+def _too_long(exc: ValueError) -> str:
+    import sys
+
+    limit = sys.get_int_max_str_digits()
+    return f"a number with more than {limit} digits is too long to read" if limit else str(exc)
+
+
+def _json_error(exc: json.JSONDecodeError, source: str) -> InputError:
+    return InputError(source, "invalid JSON", [Problem(f"line {exc.lineno}, column {exc.colno}", exc.msg)])
+
+
+MAX_YAML_NODES = 1_000_000
+"""How many nodes a YAML document may have once its aliases are expanded (billion laughs)."""
 
 
 def parse_yaml(text: str, source: str) -> Any:
-    """Parse YAML text safely; a syntax error becomes an InputError with line:column."""
+    """Parse YAML text safely; a syntax error becomes an InputError with line:column.
+
+    libyaml parses when it is installed (several times faster); on any error the file is
+    parsed again by PyYAML's own parser, whose messages and positions the errors quote.
+    """
     import yaml  # deferred: only YAML inputs pay for it
 
+    fast = _strict_loader(fast=True)
+    if fast is not None:
+        try:
+            return yaml.load(text, Loader=fast)  # noqa: S506 - a SafeLoader subclass
+        except (yaml.YAMLError, RecursionError):
+            pass  # reported below, in PyYAML's words
     try:
         return yaml.load(text, Loader=_strict_loader())  # noqa: S506 - a SafeLoader subclass
     except yaml.MarkedYAMLError as exc:
@@ -193,31 +243,101 @@ def parse_yaml(text: str, source: str) -> Any:
         raise InputError(source, "invalid YAML", [Problem(where, what)]) from None
     except yaml.YAMLError as exc:
         raise InputError(source, "invalid YAML", [Problem("", str(exc))]) from None
+    except RecursionError:
+        raise InputError(source, "is nested too deeply to read (thousands of levels)") from None
 
 
-_STRICT_LOADER = None
+def _expanded_size(root: Any, limit: int) -> int:
+    """Nodes in the document with every alias expanded, counted without expanding them
+    (each distinct node once, memoized); stops counting past ``limit``."""
+    import yaml
+
+    sizes: dict[int, int] = {}
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if id(node) in sizes:
+            continue
+        if isinstance(node, yaml.SequenceNode):
+            children = list(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            children = [part for pair in node.value for part in pair]
+        else:
+            sizes[id(node)] = 1
+            continue
+        if not children_done:
+            stack.append((node, True))
+            stack.extend((child, False) for child in children if id(child) not in sizes)
+            continue
+        sizes[id(node)] = min(limit + 1, 1 + sum(sizes.get(id(child), 1) for child in children))
+    return sizes[id(root)]
 
 
-def _strict_loader():  # type: ignore[no-untyped-def]
-    """yaml.SafeLoader that rejects a key repeated in one mapping (with its line and column)."""
-    global _STRICT_LOADER
-    if _STRICT_LOADER is None:
+_STRICT_LOADERS: dict[bool, Any] = {}
+_KEY_TYPES = (str, int, float, bool, type(None))
+
+
+def _strict_loader(fast: bool = False):  # type: ignore[no-untyped-def]
+    """yaml.SafeLoader (``fast``: libyaml's CSafeLoader, None without libyaml) made strict
+    and bounded for files others wrote.
+
+    Rejected with the line and column: a key repeated in one mapping, a key that is not a
+    plain scalar (``? [a, b]``), ``!!binary``, an integer over Python's digit limit, and a
+    document whose aliases expand to more than ``MAX_YAML_NODES`` nodes.
+    """
+    if fast not in _STRICT_LOADERS:
         import yaml
+        from yaml.constructor import ConstructorError
 
-        class StrictSafeLoader(yaml.SafeLoader):
+        base = getattr(yaml, "CSafeLoader", None) if fast else yaml.SafeLoader
+        if base is None:
+            _STRICT_LOADERS[fast] = None
+            return None
+
+        class StrictSafeLoader(base):  # type: ignore[misc, valid-type]
+            def construct_document(self, node):  # type: ignore[no-untyped-def]
+                if _expanded_size(node, MAX_YAML_NODES) > MAX_YAML_NODES:
+                    raise ConstructorError(
+                        None,
+                        None,
+                        f"its aliases expand to more than {MAX_YAML_NODES:,} values (a YAML alias bomb?)",
+                        node.start_mark,
+                    )
+                return super().construct_document(node)
+
             def construct_mapping(self, node, deep=False):  # type: ignore[no-untyped-def]
                 seen = set()
                 for key_node, _ in node.value:
                     key = self.construct_object(key_node, deep=deep)
-                    if isinstance(key, (str, int, float, bool)) and key in seen:
-                        raise yaml.constructor.ConstructorError(
+                    if not isinstance(key, _KEY_TYPES):
+                        raise ConstructorError(
+                            None,
+                            None,
+                            f"a mapping key must be a plain value (text or a number), not a {type(key).__name__}",
+                            key_node.start_mark,
+                        )
+                    if key in seen:
+                        raise ConstructorError(
                             None, None, f"key {key!r} appears twice in one mapping", key_node.start_mark
                         )
                     seen.add(key)
                 return super().construct_mapping(node, deep=deep)
 
-        _STRICT_LOADER = StrictSafeLoader
-    return _STRICT_LOADER
+            def construct_yaml_int(self, node):  # type: ignore[no-untyped-def]
+                try:
+                    return super().construct_yaml_int(node)
+                except ValueError as exc:
+                    raise ConstructorError(None, None, _too_long(exc), node.start_mark) from None
+
+            def construct_binary(self, node):  # type: ignore[no-untyped-def]
+                raise ConstructorError(
+                    None, None, "!!binary values are not accepted in toolscope inputs", node.start_mark
+                )
+
+        StrictSafeLoader.add_constructor("tag:yaml.org,2002:int", StrictSafeLoader.construct_yaml_int)
+        StrictSafeLoader.add_constructor("tag:yaml.org,2002:binary", StrictSafeLoader.construct_binary)
+        _STRICT_LOADERS[fast] = StrictSafeLoader
+    return _STRICT_LOADERS[fast]
 
 
 def format_location(loc: Sequence[int | str], prefix: str = "") -> str:
@@ -232,7 +352,7 @@ def format_location(loc: Sequence[int | str], prefix: str = "") -> str:
 
 
 def validation_problems(
-    exc: ValidationError, prefix: str = "", drop: Iterable[str] = (), model: type[BaseModel] | None = None
+    exc: ValidationError, prefix: str = "", drop: Iterable[str] = (), model: type | None = None
 ) -> list[Problem]:
     """Pydantic errors as Problems; ``drop`` removes tagged-union noise from paths.
 
@@ -252,7 +372,7 @@ def validation_problems(
     return problems
 
 
-def _allowed_hint(model: type[BaseModel], loc: Sequence[int | str]) -> str:
+def _allowed_hint(model: type, loc: Sequence[int | str]) -> str:
     """ "; did you mean X? (allowed: a, b, c)" for an unknown key at ``loc``."""
     from toolscope.core.suggest import did_you_mean
 
@@ -264,8 +384,9 @@ def _allowed_hint(model: type[BaseModel], loc: Sequence[int | str]) -> str:
     return f"{hint} (allowed here: {', '.join(sorted(allowed))})"
 
 
-def allowed_keys(model: type[BaseModel], path: Sequence[int | str]) -> tuple[str, ...]:
-    """The field names (aliases where set) of the object at ``path`` inside ``model``; () if unknown."""
+def allowed_keys(model: type, path: Sequence[int | str]) -> tuple[str, ...]:
+    """The field names (aliases where set) of the object at ``path`` inside ``model`` (a pydantic
+    model or a ``core.validation`` record); () if unknown."""
     import types
     import typing
 
@@ -283,11 +404,9 @@ def allowed_keys(model: type[BaseModel], path: Sequence[int | str]) -> tuple[str
             break
         part = parts.pop(0)
         if _is_model(current):
-            fields = current.model_fields
-            name = next((n for n, f in fields.items() if (f.alias or n) == part), None)
-            if name is None:
+            current = _model_fields(current).get(str(part))
+            if current is None:
                 return ()
-            current = fields[name].annotation
         elif origin in (dict, typing.Mapping) or origin is not None and str(origin).endswith("Mapping'>"):
             current = typing.get_args(current)[-1]
         elif origin in (tuple, list, typing.Sequence) and isinstance(part, int):
@@ -295,12 +414,25 @@ def allowed_keys(model: type[BaseModel], path: Sequence[int | str]) -> tuple[str
         else:
             return ()
     if _is_model(current):
-        return tuple(f.alias or n for n, f in current.model_fields.items())
+        return tuple(_model_fields(current))
     return ()
 
 
 def _is_model(value: Any) -> bool:
-    return isinstance(value, type) and issubclass(value, BaseModel)
+    # Duck-typed, so that checking never imports pydantic's BaseModel.
+    from toolscope.core.validation import is_record
+
+    return is_record(value) or (isinstance(value, type) and hasattr(value, "model_fields"))
+
+
+def _model_fields(model: type) -> dict[str, Any]:
+    """Key as written in the document (alias where set) → annotation."""
+    from toolscope.core.validation import is_record, record_fields
+
+    if is_record(model):
+        options = getattr(model, "__validation__", {})
+        return {k: v for k, v in record_fields(model).items() if not options.get(k, {}).get("extras")}
+    return {f.alias or n: f.annotation for n, f in model.model_fields.items()}  # type: ignore[attr-defined]
 
 
 # Pydantic's wording names Python types ("instance of McpServer", "valid tuple"); users

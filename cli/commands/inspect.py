@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -50,7 +51,10 @@ def inspect_command(
     ] = None,
     screenshot: Annotated[
         Path | None,
-        typer.Option("--screenshot", help="Render the first view headless to this SVG file and exit."),
+        typer.Option(
+            "--screenshot",
+            help="Render the first view headless to this file and exit: SVG, or PNG for a .png name (needs Chromium).",
+        ),
     ] = None,
     size: Annotated[str, typer.Option("--size", help="Terminal size for --screenshot, COLUMNSxROWS.")] = "120x36",
     force: Annotated[bool, typer.Option("--force", help="--screenshot: replace an existing file.")] = False,
@@ -86,6 +90,8 @@ def inspect_command(
             feeds[0] if feeds else "--view activation",
             "the activation view steps reset_tools calls: it is for AgentScope toolkits, not step configs",
         )
+    if follow is not None and follow.exists() and follow.is_dir():
+        raise InputError(str(follow), "is a folder; --follow takes the tap file the agent writes (SessionTap(path))")
     if session is not None:  # bad input is exit 2 here, not a notification inside the app
         from toolscope.core.agentscope.session_source import load_session
 
@@ -116,7 +122,13 @@ def inspect_command(
             session=str(session) if session else None,
             session_id=session_id,
         )
-        written = write_output(svg, str(screenshot), force=force, inputs=inputs, what="the screenshot")
+        if screenshot.suffix.lower() == ".png":
+            from toolscope.core.report.png import svg_to_png
+
+            picture: str | bytes = svg_to_png(svg, what="--screenshot")
+        else:
+            picture = svg
+        written = write_output(picture, str(screenshot), force=force, inputs=inputs, what="the screenshot")
         stdout_console().print(plain(f"wrote {written}"))
         return
     options = _tui_options(config, first_view, tool, export_dir, script, session, session_id, follow)
@@ -148,6 +160,16 @@ def _tui_options(
 
 
 def _run_app(subject: Any, mode: str | None, options: Any, picker: Any) -> None:
+    if not sys.stdout.isatty():
+        # A full-screen app on a pipe or a file only writes escape codes until it is killed.
+        raise InputError(
+            "stdout",
+            "is not a terminal: toolscope inspect is interactive",
+            [
+                Problem("", "run it in a terminal, or give --screenshot FILE for a picture of the view"),
+                Problem("", "for text output use toolscope explain, tools or report"),
+            ],
+        )
     from toolscope.tui.app import ToolscopeApp
 
     ToolscopeApp(subject, mode, options, picker=picker).run()

@@ -12,31 +12,31 @@ to the step config: ``toolscope.registry.yaml``, ``toolscope.registry.yml``,
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
-
-from toolscope.core.documents import Document, load_document, validate_model
+from toolscope.core.documents import Document, load_document
 from toolscope.core.errors import InputError, Problem
+from toolscope.core.validation import EMPTY, validate
 
 REGISTRY_FILE_NAMES = ("toolscope.registry.yaml", "toolscope.registry.yml", "toolscope.registry.json")
 
 ERA_A_EXECUTION_DENIAL = 'tool "{tool}" is not available in the current workshop mode'
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+# The models are immutable records validated by pydantic-core (``core.validation``):
+# unknown keys are errors, and pydantic's messages and error locations are kept.
 
 
-class McpServer(_Frozen):
+class McpServer(NamedTuple):
     """A server's tools, with optional descriptions."""
 
     tools: tuple[str, ...] = ()
-    descriptions: dict[str, str] = Field(default_factory=dict)
+    descriptions: Mapping[str, str] = EMPTY
 
 
-class CustomCategory(_Frozen):
+class CustomCategory(NamedTuple):
     """A custom tool category: its tools, or an alias of other categories."""
 
     tools: tuple[str, ...] = ()
@@ -46,19 +46,19 @@ class CustomCategory(_Frozen):
     (AgentWorks' ``record_run_concern`` in ``workflow_db``)."""
     alias_of: tuple[str, ...] = ()
     """For alias categories (``workspace_tools``): the categories whose tools it expands to."""
-    descriptions: dict[str, str] = Field(default_factory=dict)
+    descriptions: Mapping[str, str] = EMPTY
 
 
-class Modes(_Frozen):
+class Modes(NamedTuple):
     """The workshop-mode allow-lists (``GetToolsForWorkshopMode``)."""
 
     system: tuple[str, ...] = ()
     """The slice allowed in every mode."""
-    groups: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    groups: Mapping[str, tuple[str, ...]] = EMPTY
     """Named groups of tools, referenced from mode lists as ``@name``."""
-    lists: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    lists: Mapping[str, tuple[str, ...]] = EMPTY
     """Each mode's own list (``@group`` entries expand)."""
-    aliases: dict[str, str] = Field(default_factory=dict)
+    aliases: Mapping[str, str] = EMPTY
     """Other mode names and the mode they canonicalize to."""
     default: str | None = None
     """The mode used when none is given."""
@@ -68,20 +68,20 @@ class Modes(_Frozen):
     """Whether the allow-list also gates MCP tools (era A: custom tools only)."""
 
 
-class Profile(_Frozen):
+class Profile(NamedTuple):
     """How the app rewrites ``enabled_custom_tools`` before filtering (``prepareCustomTools``)."""
 
     defaults: tuple[str, ...] = ()
     """Entries used when the step's list is empty."""
     append: tuple[str, ...] = ()
     """Entries always appended to a non-empty list (when missing)."""
-    append_unless_prefix: dict[str, str] = Field(default_factory=dict)
+    append_unless_prefix: Mapping[str, str] = EMPTY
     """prefix → entry: appended when no entry starts with the prefix."""
     drop_prefixes: tuple[str, ...] = ()
     """Entries starting with one of these are dropped (legacy categories)."""
 
 
-class Workflow(_Frozen):
+class Workflow(NamedTuple):
     """The workflow a step belongs to: what the app rewrites the step's server and tool lists against
     (``controller_agent_factory.go``: ``filterServersByWorkflow``, reference §2.3)."""
 
@@ -93,7 +93,7 @@ class Workflow(_Frozen):
     """Entries the app appends to selected_tools when missing (HEAD: ``workflow_db:record_run_concern``)."""
 
 
-class DenialTexts(_Frozen):
+class DenialTexts(NamedTuple):
     """The era's error texts, with ``{tool}`` and ``{mode}`` placeholders."""
 
     execution: str = ERA_A_EXECUTION_DENIAL
@@ -102,22 +102,35 @@ class DenialTexts(_Frozen):
     """What ``get_api_spec`` says for a blocked tool, when the era has a text for it."""
 
 
-def _list_is_tools(value: Any) -> Any:
+def _null_map(value: Any) -> Any:
+    return {} if value is None else value
+
+
+def _tools_map(value: Any) -> Any:
     # `server: [a, b]` is shorthand for `server: {tools: [a, b]}`; normalizing before
     # validation keeps error paths free of union-member names.
-    return {"tools": value} if isinstance(value, (list, tuple)) else value
+    value = _null_map(value)
+    if isinstance(value, dict):
+        return {key: {"tools": item} if isinstance(item, (list, tuple)) else item for key, item in value.items()}
+    return value
 
 
-class RegistryModel(_Frozen):
+class RegistryModel(NamedTuple):
     """The registry file."""
 
     name: str | None = None
-    mcp_servers: dict[str, McpServer] = Field(default_factory=dict)
+    __validation__ = {
+        "mcp_servers": {"before": _tools_map},
+        "custom_tools": {"before": _tools_map},
+        "other_tools": {"before": _null_map},
+    }
+
+    mcp_servers: Mapping[str, McpServer] = EMPTY
     mcp_config: str | None = None
     """An ``mcpServers`` config to discover servers from (relative to the registry)."""
-    custom_tools: dict[str, CustomCategory] = Field(default_factory=dict)
+    custom_tools: Mapping[str, CustomCategory] = EMPTY
     virtual_tools: tuple[str, ...] = ()
-    other_tools: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    other_tools: Mapping[str, tuple[str, ...]] = EMPTY
     """label → tools registered by other paths (session, sub-agent, workshop registrations)."""
     system_categories: tuple[str, ...] | None = None
     """System category bases; unset = mcpagent HEAD's list."""
@@ -127,18 +140,6 @@ class RegistryModel(_Frozen):
     workflow: Workflow | None = None
     """The workflow's servers; unset = the app's rewrite of selected_servers/selected_tools cannot be modelled."""
     denial_texts: DenialTexts = DenialTexts()
-
-    @field_validator("mcp_servers", "custom_tools", "other_tools", mode="before")
-    @classmethod
-    def _null_map(cls, value: Any) -> Any:
-        return {} if value is None else value
-
-    @field_validator("mcp_servers", "custom_tools", mode="before")
-    @classmethod
-    def _shorthand(cls, value: Any) -> Any:
-        if isinstance(value, dict):
-            return {key: _list_is_tools(item) for key, item in value.items()}
-        return value
 
 
 def find_registry(step_config: Path, given: Path | None) -> Path:
@@ -170,4 +171,4 @@ def load_registry_model(path: Path) -> tuple[Document, RegistryModel]:
             "not a registry",
             [Problem("(top level)", "expected an object with mcp_servers, custom_tools, modes, …")],
         )
-    return document, validate_model(RegistryModel, document.data, str(path), "registry")
+    return document, validate(RegistryModel, document.data, str(path), "registry")

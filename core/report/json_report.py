@@ -110,8 +110,11 @@ def to_document(report: ReportData) -> dict[str, Any]:
 
 
 def render_json(report: ReportData) -> str:
-    """The JSON report text: indented, UTF-8, ending with a newline."""
-    return json.dumps(to_document(report), indent=2, ensure_ascii=False) + "\n"
+    """The JSON report text: indented, UTF-8, ending with a newline; characters a terminal
+    would act on (C1 controls, bidi overrides) as ``\\uXXXX``, non-finite numbers as strings."""
+    from toolscope.core.safe_text import finite, inert_json
+
+    return inert_json(json.dumps(finite(to_document(report)), indent=2, ensure_ascii=False, allow_nan=False)) + "\n"
 
 
 def report_schema() -> dict[str, Any]:
