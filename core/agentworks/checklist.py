@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from toolscope.core.agentworks.names import normalize_tool_name
 from toolscope.core.agentworks.pipeline import StepPipeline
+from toolscope.core.agentworks.universe import ToolEntry
 from toolscope.core.shell import shell_join
 from toolscope.core.suggest import did_you_mean
 from toolscope.core.verdicts import Checklist, ChecklistStep, ToolVerdict
@@ -175,7 +176,7 @@ def _stage_fixes(pipeline: StepPipeline, verdict: ToolVerdict, failing, mode: st
             # The tool filter decides too: enabling alone is not enough when it drops the category.
             if pipeline.filter.should_include_tool(namespace, name).include:
                 return out
-        return out + [_filter_fix(pipeline, verdict)]
+        return out + [filter_fix(pipeline, verdict)]
     if failing.name == "allow_listed":
         return [allow_fix]
     if failing.name == "discoverable":
@@ -192,7 +193,7 @@ def _stage_fixes(pipeline: StepPipeline, verdict: ToolVerdict, failing, mode: st
     return []
 
 
-def _filter_fix(pipeline: StepPipeline, verdict: ToolVerdict) -> str:
+def filter_fix(pipeline: StepPipeline, verdict: ToolVerdict | ToolEntry) -> str:
     """The selected_servers / selected_tools change that lets the tool filter include the tool,
     as the app will see it (it keeps only entries for the workflow's servers, compared exactly)."""
     step = pipeline.step

@@ -140,6 +140,15 @@ def test_tap_json_lines_are_whole_while_the_agent_writes(samples, tmp_path) -> N
     assert [c.name for c in follower.poll()] == ["partial"]
 
 
+def test_a_tap_with_only_its_header_is_an_empty_session(samples, tmp_path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_text('{"toolscope_tap": 1, "agentscope": "2.0.11", "groups": ["web_search"], "pid": 1}\n')
+    result = CliRunner().invoke(app, ["step", str(samples / "toolkit.yaml"), "--session", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "starting groups: web_search — recorded in the session" in result.output
+    assert "The session has no reset_tools call." in result.output
+
+
 async def test_live_follow_starts_over_when_the_agent_rewrites_its_tap(samples, tmp_path) -> None:
     from toolscope.core.agentscope.follow import LiveFollow
     from toolscope.core.agentscope.spec import load_toolkit_spec

@@ -210,7 +210,10 @@ def test_suggested_check_command_runs_as_printed(hostile_step: Path, tool_name: 
             import html
             import re
 
-            lines = [html.unescape(m) for m in re.findall(r"<li>(toolscope check[^<]*)</li>", result.stdout)]
+            lines = [
+                html.unescape(m)
+                for m in re.findall(r"<li>(?:<code>)?(toolscope check[^<]*)(?:</code>)?</li>", result.stdout)
+            ]
     assert len(lines) == 1, result.stdout
     done = subprocess.run(["bash", "-c", _ARGV_PRINTER + lines[0]], capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr

@@ -106,6 +106,11 @@ async def test_session_in_the_activation_view_steps_through_the_recorded_calls()
             'turn 4: reset_tools {"web_serch": true}  [recorded: success]',
         ]
         assert view.feed.replay.links[0].summary().startswith('turn 4: reset_tools({"web_serch": true}) cleared')
+        titles = [n.title for n in app._notifications]
+        assert "lost tools" in titles
+        import agentscope
+
+        assert ("≠ recording" in titles) == (agentscope.__version__ != "2.0.6")
 
 
 def test_inspect_session_and_follow_options_are_checked(tmp_path) -> None:
