@@ -276,6 +276,7 @@ async def test_the_pipeline_follows_the_guarded_lane_and_says_so() -> None:
         assert screen.fix_for(web_search) is None
         assert screen._checklist("web_search", screen.mode).verdict.verdict == "visible"
         assert ("web_search", "web_search") in screen.change.changed
+        assert screen.pipeline.change_summary == "guarded lane, turn 1: 2 tools became visible"
         banner = str(screen.query_one(StateBanner).content)
         assert "guarded lane, turn 1" in banner and "web_search" in banner
         await pilot.press("m")  # a mode switch keeps the lane's state
