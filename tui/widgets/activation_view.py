@@ -77,8 +77,12 @@ class ActivationView(Vertical):
         Binding("l", "focus_script", "Script", id="activation-load"),
         Binding("i", "focus_raw", "Edit raw JSON", show=False, id="activation-edit-json"),
         Binding("t", "focus_turns", "Turn list", show=False, id="activation-turns"),
-        Binding("d", "toggle_details", "Details", tooltip="Long texts in full, or one line each", id="activation-details"),
-        Binding("v", "switch_followed_lane", "Pipeline follows the other lane", show=False, id="activation-pipeline-lane"),
+        Binding(
+            "d", "toggle_details", "Details", tooltip="Long texts in full, or one line each", id="activation-details"
+        ),
+        Binding(
+            "v", "switch_followed_lane", "Pipeline follows the other lane", show=False, id="activation-pipeline-lane"
+        ),
     ]
 
     DEFAULT_CSS = """
