@@ -7,19 +7,20 @@ Untrusted text (tool names, descriptions, rules quoting them) always goes throug
 from __future__ import annotations
 
 import functools
-import json
 import sys
 import traceback
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 import typer
+from pydantic import BaseModel
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from toolscope.core.errors import EXIT_INTERNAL, ToolscopeError
 from toolscope.core.safe_text import inert
+from toolscope.core.schemas.base import render
 from toolscope.core.verdicts import STAGE_TITLES, Evaluation, Stage, ToolVerdict
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -67,9 +68,9 @@ def handle_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def print_json(payload: dict[str, Any]) -> None:
-    """Write a JSON document to stdout (UTF-8, stable key order as built)."""
-    sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+def print_document(document: BaseModel) -> None:
+    """Write a ``--json`` document (a ``core.schemas`` model) to stdout."""
+    sys.stdout.write(render(document))
 
 
 def plain(text: str, style: str = "", *, single_line: bool = False) -> Text:

@@ -17,10 +17,11 @@ from toolscope.commands.common import (
     StepOpt,
     split_groups,
 )
+from toolscope.core.enums import FindingKind, Severity
 from toolscope.core.errors import EXIT_NEGATIVE, InputError
 from toolscope.core.expectations import check_expectations, parse_expectation
 from toolscope.inputs import open_subject
-from toolscope.output import handle_errors, plain, print_json, stdout_console
+from toolscope.output import handle_errors, plain, print_document, stdout_console
 
 
 @app.command("check")
@@ -61,26 +62,20 @@ def check_command(
             raise InputError("--drift-from", "applies to step configs whose registry has mcp_config")
         drift_findings = drift(drift_from)
         findings += drift_findings
-    failing = [f for f in findings if f.severity == "error" or warnings_fail]
+    failing = [f for f in findings if f.severity == Severity.ERROR or warnings_fail]
     ok = not failing
     if as_json:
-        print_json(
-            {
-                "schema": "toolscope.check/1",
-                "ok": ok,
-                "modes": modes,
-                "drift_from": drift_from.name if drift_from is not None else None,
-                "findings": [f.to_json() for f in findings],
-            }
-        )
+        from toolscope.core.schemas.verdicts import CheckEnvelope
+
+        print_document(CheckEnvelope.of(ok, modes, drift_from.name if drift_from is not None else None, findings))
     else:
         console = stdout_console()
         console.print(Text(subject.loaded.label, style="dim"))
         console.print(Text("modes checked: " + ", ".join(str(m) for m in modes), style="dim"))
-        if drift_from is not None and not any(f.kind == "mcp_drift" for f in findings):
+        if drift_from is not None and not any(f.kind == FindingKind.MCP_DRIFT for f in findings):
             console.print(plain(f"MCP tools: no drift since {drift_from.name}", "dim"))
         for finding in findings:
-            style = "bold red" if finding.severity == "error" else "yellow"
+            style = "bold red" if finding.severity == Severity.ERROR else "yellow"
             line = Text(f"{finding.severity:<7} {finding.kind}: ", style=style)
             line.append_text(plain(finding.message))
             console.print(line)

@@ -17,6 +17,7 @@ from toolscope.commands.common import (
     StepOpt,
     split_groups,
 )
+from toolscope.core.enums import Verdict
 from toolscope.core.errors import EXIT_NEGATIVE
 from toolscope.core.verdicts import STAGE_TITLES, Checklist
 from toolscope.inputs import open_subject
@@ -26,7 +27,7 @@ from toolscope.output import (
     VERDICT_STYLE,
     handle_errors,
     plain,
-    print_json,
+    print_document,
     stdout_console,
 )
 
@@ -50,10 +51,12 @@ def explain_command(
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     checklist = subject.checklist(tool, subject.resolve_mode(mode))
     if as_json:
-        print_json({"schema": "toolscope.explain/1", **checklist.to_json()})
+        from toolscope.core.schemas.verdicts import ExplainEnvelope
+
+        print_document(ExplainEnvelope.of(checklist))
     else:
         print_checklist(checklist, subject.loaded.label)
-    if checklist.outcome != "visible":
+    if checklist.outcome != Verdict.VISIBLE:
         raise typer.Exit(EXIT_NEGATIVE)
 
 

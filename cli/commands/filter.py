@@ -9,19 +9,21 @@ ShouldIncludeServer instead. Exit 0 when every query is included, 1 when one is 
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
 from toolscope.app import app
+from toolscope.core.agentworks.filter_decisions import FilterDecision
 from toolscope.core.agentworks.tool_filter import (
     DEFAULT_SYSTEM_CATEGORY_BASES,
     ToolFilter,
 )
 from toolscope.core.errors import EXIT_NEGATIVE, InputError
-from toolscope.output import handle_errors, plain, print_json, stdout_console
+from toolscope.core.schemas.filter import FilterEnvelope, ServerAnswer, ToolAnswer
+from toolscope.output import handle_errors, plain, print_document, stdout_console
 
 
 @app.command("filter")
@@ -49,38 +51,36 @@ def filter_command(
         raise InputError("filter", "nothing to ask: give package:tool queries or --server NAME")
     bases = system_categories if system_categories is not None else DEFAULT_SYSTEM_CATEGORY_BASES
     tool_filter = ToolFilter(selected_tools or [], selected_servers or [], bases)
-    answers = []
+    answers: list[ToolAnswer | ServerAnswer] = []
     for query in queries or []:
         package, sep, tool = query.partition(":")
         if not sep:
             raise InputError(query, "expected package:tool")
         decision = tool_filter.should_include_tool(package, tool, is_virtual=virtual)
-        answers.append({"kind": "tool", "package": package, "tool": tool, **_decision_json(decision)})
+        answers.append(ToolAnswer(package=package, tool=tool, **_decision_fields(decision)))
     for server in servers or []:
         decision = tool_filter.should_include_server(server)
-        answers.append({"kind": "server", "server": server, **_decision_json(decision)})
+        answers.append(ServerAnswer(server=server, **_decision_fields(decision)))
     if as_json:
-        print_json({"schema": "toolscope.filter/1", "answers": answers})
+        print_document(FilterEnvelope(answers=answers))
     else:
         table = Table(header_style="bold")
         for column in ("query", "include", "code", "reason"):
             table.add_column(column, overflow="fold")
         for answer in answers:
-            query = (
-                f"{answer['package']}:{answer['tool']}" if answer["kind"] == "tool" else f"server {answer['server']}"
-            )
+            query = f"{answer.package}:{answer.tool}" if isinstance(answer, ToolAnswer) else f"server {answer.server}"
             table.add_row(
                 plain(query, single_line=True),
-                Text("✓ yes" if answer["include"] else "✗ no", style="green" if answer["include"] else "bold red"),
-                Text(answer["code"]),
-                plain(answer["reason"]),
+                Text("✓ yes" if answer.include else "✗ no", style="green" if answer.include else "bold red"),
+                Text(answer.code),
+                plain(answer.reason),
             )
         stdout_console().print(table)
-    if not all(a["include"] for a in answers):
+    if not all(a.include for a in answers):
         raise typer.Exit(EXIT_NEGATIVE)
 
 
-def _decision_json(decision) -> dict:  # type: ignore[no-untyped-def]
+def _decision_fields(decision: FilterDecision) -> dict[str, Any]:
     return {
         "include": decision.include,
         "code": decision.code,

@@ -16,6 +16,7 @@ from toolscope.commands.common import (
     StepOpt,
     split_groups,
 )
+from toolscope.core.enums import InputKind
 from toolscope.core.errors import InputError, Problem
 from toolscope.inputs import open_subject
 from toolscope.output import handle_errors
@@ -53,7 +54,7 @@ def inspect_command(
         raise InputError("--view", f"unknown view {first_view!r}", [Problem("", "expected " + ", ".join(VIEWS))])
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     resolved_mode = subject.resolve_mode(mode)
-    if (first_view == "activation" or script is not None) and subject.loaded.kind == "step_config":
+    if (first_view == "activation" or script is not None) and subject.loaded.kind == InputKind.STEP_CONFIG:
         raise InputError(
             "--view activation" if script is None else "--script",
             "the activation view steps reset_tools calls: it is for AgentScope toolkits, not step configs",

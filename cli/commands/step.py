@@ -16,9 +16,10 @@ from rich.text import Text
 
 from toolscope.app import app
 from toolscope.commands.common import GroupsOpt, JsonOpt, split_groups
+from toolscope.core.enums import InputKind
 from toolscope.core.errors import InputError
 from toolscope.inputs import detect_kind
-from toolscope.output import handle_errors, plain, print_json, stdout_console
+from toolscope.output import handle_errors, plain, print_document, stdout_console
 
 STATE_STYLE = {"success": "green", "error": "bold red", "denied": "bold red"}
 
@@ -33,7 +34,7 @@ def step_command(
 ) -> None:
     """Step a reset_tools script through the stock and the guarded meta tool, side by side."""
     kind = detect_kind(toolkit)
-    if kind == "step_config":
+    if kind == InputKind.STEP_CONFIG:
         raise InputError(toolkit, "step works on AgentScope toolkits", [])
     from toolscope.core.agentscope.probe import probe_stock_reset_tools
     from toolscope.core.agentscope.script import load_script
@@ -45,23 +46,26 @@ def step_command(
     session.run_all()
     probe = probe_stock_reset_tools()
     if as_json:
+        from toolscope.core.schemas.step import StepEnvelope
+
         body = session.to_json()
-        print_json(
-            {
-                "schema": "toolscope.step/1",
-                "input": {
-                    "kind": subject.loaded.kind,
-                    "label": subject.loaded.label,
-                    "files": [list(f) for f in subject.loaded.files],
-                },
-                "script": script.name,
-                "agentscope_version": probe.agentscope_version,
-                "initial_groups": list(subject.active_groups()),
-                "probe": probe.to_json(),
-                "lanes": body["lanes"],
-                "events": body["events"],
-                "final_groups": {lane: list(session.active_groups(lane)) for lane in session.lanes},
-            }
+        print_document(
+            StepEnvelope.model_validate(
+                {
+                    "input": {
+                        "kind": subject.loaded.kind,
+                        "label": subject.loaded.label,
+                        "files": list(subject.loaded.files),
+                    },
+                    "script": script.name,
+                    "agentscope_version": probe.agentscope_version,
+                    "initial_groups": list(subject.active_groups()),
+                    "probe": probe.to_json(),
+                    "lanes": body["lanes"],
+                    "events": body["events"],
+                    "final_groups": {lane: list(session.active_groups(lane)) for lane in session.lanes},
+                }
+            )
         )
         return
     _print_human(subject, session, probe, script.name)

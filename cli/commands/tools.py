@@ -17,8 +17,9 @@ from toolscope.commands.common import (
     StepOpt,
     split_groups,
 )
+from toolscope.core.enums import Verdict
 from toolscope.inputs import open_subject
-from toolscope.output import handle_errors, print_json, stdout_console, verdict_table
+from toolscope.output import handle_errors, print_document, stdout_console, verdict_table
 
 
 @app.command("tools")
@@ -36,20 +37,11 @@ def tools_command(
     """Print every tool of the config with one column per stage and the verdict."""
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     evaluation = subject.evaluate(subject.resolve_mode(mode))
-    tools = [t for t in evaluation.tools if not hidden_only or t.verdict != "visible"]
+    tools = [t for t in evaluation.tools if not hidden_only or t.verdict != Verdict.VISIBLE]
     if as_json:
-        loaded = evaluation.loaded
-        print_json(
-            {
-                "schema": "toolscope.tools/1",
-                "input": loaded.kind,
-                "step": loaded.step,
-                "mode": loaded.mode,
-                "stages": list(evaluation.stage_names),
-                "counts": evaluation.counts(),
-                "tools": [t.to_json() for t in tools],
-            }
-        )
+        from toolscope.core.schemas.verdicts import ToolsEnvelope
+
+        print_document(ToolsEnvelope.of(evaluation, tools))
         return
     console = stdout_console()
     console.print(Text(evaluation.loaded.label, style="bold"))

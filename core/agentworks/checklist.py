@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from toolscope.core.agentworks.names import normalize_tool_name
 from toolscope.core.agentworks.pipeline import StepPipeline
+from toolscope.core.enums import RuleCode, RuleFamily, StageId, ToolKind
 from toolscope.core.suggest import did_you_mean
 from toolscope.core.verdicts import Checklist, ChecklistStep, ToolVerdict
 
@@ -89,7 +90,7 @@ def _bridge_step(
     if not pipeline.execution.code_execution:
         question = "Is it in the native tool list, and would invoking it succeed? (not a CLI agent)"
     evidence: tuple[str, ...] = (f"discovery: {discoverable.rule}",)
-    if callable_.code == "execution.denied":
+    if callable_.code == RuleCode.EXECUTION_DENIED:
         evidence += (
             f"execution: invoking it returns: {pipeline.denial(verdict.name, mode)}",
             "that denial text means layer 2 is blocking it",
@@ -103,7 +104,7 @@ def _other_modes(pipeline: StepPipeline, verdict: ToolVerdict, mode: str | None)
     table = pipeline.universe.modes
     if table is None:
         return ()
-    if verdict.kind == "mcp" and not table.applies_to_mcp:
+    if verdict.kind == ToolKind.MCP and not table.applies_to_mcp:
         return ()
     listed = [m for m in table.modes if verdict.name in table.allowed.get(m, {})]
     others = [m for m in listed if m != mode]
@@ -123,46 +124,46 @@ def _fix(pipeline: StepPipeline, verdict: ToolVerdict, mode: str | None) -> str 
     step = pipeline.step
     registry = pipeline.universe.source
     name, namespace = verdict.name, verdict.namespace
-    if failing.name == "registered":
+    if failing.name == StageId.REGISTERED:
         code = failing.code
-        if code == "mcp.outage":
+        if code == RuleCode.MCP_OUTAGE:
             return (
                 f'server "{namespace}" failed; the name is probably right: this is an outage. '
                 f"Fix the server (see `toolscope discover`), then check again."
             )
-        if code == "mcp.duplicate":
+        if code == RuleCode.MCP_DUPLICATE:
             return (
                 f'rename or drop one of the two "{name}" tools: server "{failing.entry}"\'s copy is skipped '
                 "because an earlier server registered the same name"
             )
-        if code.startswith("custom."):
+        if RuleFamily.of(code) is RuleFamily.CUSTOM:
             return (
                 f'add "{namespace}:{name}" (or "{namespace}:*") to {step.location("enabled_custom_tools")} '
                 f"in {step.file_name}"
             )
-        if verdict.kind == "custom":
+        if verdict.kind == ToolKind.CUSTOM:
             return f'add "{namespace}:{name}" to {step.location("selected_tools")} in {step.file_name}'
-        if code == "filter.server_not_selected":
+        if code == RuleCode.FILTER_SERVER_NOT_SELECTED:
             return (
                 f'add "{namespace}" to {step.location("selected_servers")} in {step.file_name} '
                 f'(or "{namespace}:{name}" to selected_tools)'
             )
         return f'add "{namespace}:{name}" to {step.location("selected_tools")} in {step.file_name}'
-    if failing.name == "allow_listed":
+    if failing.name == StageId.ALLOW_LISTED:
         return (
             f'add "{name}" to modes.lists.{mode} in {registry} (or to modes.system to allow it in every mode); '
             "in AgentWorks that is GetToolsForWorkshopMode in interactive_workshop_manager.go"
         )
-    if failing.name == "discoverable":
-        if failing.code == "discovery.server_excluded":
+    if failing.name == StageId.DISCOVERABLE:
+        if failing.code == RuleCode.DISCOVERY_SERVER_EXCLUDED:
             return f'add "{namespace}" to {step.location("selected_servers")} in {step.file_name}'
-        if failing.code == "discovery.virtual_cut":
+        if failing.code == RuleCode.DISCOVERY_VIRTUAL_CUT:
             return (
                 "nothing to add: in code-execution mode only get_api_spec stays in the native list; "
                 "call the tool through the bridge"
             )
         return f'add "{name}" to modes.lists.{mode} in {registry}'
-    if failing.name == "callable":
+    if failing.name == StageId.CALLABLE:
         return f'add "{name}" to modes.lists.{mode} in {registry}'
     return None
 

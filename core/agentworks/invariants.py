@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from toolscope.core.agentworks.names import normalize_server_name, normalize_tool_name
 from toolscope.core.agentworks.pipeline import StepPipeline
+from toolscope.core.enums import FindingKind, Severity, ToolKind
 from toolscope.core.verdicts import Finding
 
 NO_SERVERS = "NO_SERVERS"
@@ -31,7 +32,7 @@ def _duplicates(pipeline: StepPipeline) -> list[Finding]:
     source = pipeline.universe.source
     return [
         Finding(
-            "duplicate_name",
+            FindingKind.DUPLICATE_NAME,
             f'tool "{tool}" is defined twice in {source}: {first} and {second}',
             tool=tool,
             source=f"{source}: {second}",
@@ -43,7 +44,7 @@ def _duplicates(pipeline: StepPipeline) -> list[Finding]:
 def _outages(pipeline: StepPipeline) -> list[Finding]:
     return [
         Finding(
-            "mcp_outage",
+            FindingKind.MCP_OUTAGE,
             f'MCP server "{server}" failed: {reason}; its tools are unknown, not absent',
             entry=server,
             source=pipeline.universe.source,
@@ -67,7 +68,7 @@ def _allow_listed_unregistered(pipeline: StepPipeline, modes: Sequence[str | Non
     source = pipeline.universe.source
     return [
         Finding(
-            "allow_listed_unregistered",
+            FindingKind.ALLOW_LISTED_UNREGISTERED,
             f'allow-listed tool "{tool}" (mode {", ".join(ms)}) is registered nowhere in {source}: '
             "it would be invisible through get_api_spec",
             tool=tool,
@@ -87,7 +88,7 @@ def _registered_not_allow_listed(pipeline: StepPipeline) -> list[Finding]:
     source = pipeline.universe.source
     out = []
     for entry in pipeline.universe.tools:
-        if entry.kind == "mcp" and not table.applies_to_mcp:
+        if entry.kind == ToolKind.MCP and not table.applies_to_mcp:
             continue
         if entry.name in allowed_anywhere:
             continue
@@ -95,7 +96,7 @@ def _registered_not_allow_listed(pipeline: StepPipeline) -> list[Finding]:
         if stage.passed:
             out.append(
                 Finding(
-                    "registered_not_allow_listed",
+                    FindingKind.REGISTERED_NOT_ALLOW_LISTED,
                     f'"{entry.name}" ({entry.namespace}) is registered for this step but allow-listed in no mode: '
                     f"every mode denies it (add it to modes.system or a mode list in {source})",
                     tool=entry.name,
@@ -126,18 +127,18 @@ def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
         if entry != entry.strip():
             out.append(
                 Finding(
-                    "whitespace_entry",
+                    FindingKind.WHITESPACE_ENTRY,
                     f'"{entry}" has surrounding whitespace, which AgentWorks does not trim '
                     f'("tavily:* " is a specific entry for the tool "* ", not a wildcard)',
                     entry=entry,
                     source=where,
-                    severity="warning",
+                    severity=Severity.WARNING,
                 )
             )
         if ":" not in entry:
             out.append(
                 Finding(
-                    "bare_entry",
+                    FindingKind.BARE_ENTRY,
                     f'"{entry}" has no namespace: it selects nothing but switches strict filtering on '
                     '(write "server:tool" or "server:*")',
                     entry=entry,
@@ -149,7 +150,7 @@ def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
         if not _matches(pipeline, namespace, tool):
             out.append(
                 Finding(
-                    "dead_rule",
+                    FindingKind.DEAD_RULE,
                     f'selected_tools entry "{entry}" matches no tool in {pipeline.universe.source}',
                     entry=entry,
                     source=where,
@@ -160,17 +161,17 @@ def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
             and configs.selected_tools
             and namespace not in servers
             and normalize_server_name(namespace) not in servers
-            and pipeline.universe.names_by_kind.get("mcp")
+            and pipeline.universe.names_by_kind.get(ToolKind.MCP)
             and namespace not in pipeline.universe.categories
         ):
             out.append(
                 Finding(
-                    "server_not_selected",
+                    FindingKind.SERVER_NOT_SELECTED,
                     f'"{entry}" names server "{namespace}", which is not in selected_servers: '
                     "AgentWorks will not connect to it",
                     entry=entry,
                     source=where,
-                    severity="warning",
+                    severity=Severity.WARNING,
                 )
             )
     return out
@@ -179,7 +180,9 @@ def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
 def _selected_servers_entries(pipeline: StepPipeline) -> list[Finding]:
     step = pipeline.step
     servers = step.step.agent_configs.selected_servers
-    known = {e.namespace for e in pipeline.universe.tools if e.kind == "mcp"} | set(pipeline.universe.server_errors)
+    known = {e.namespace for e in pipeline.universe.tools if e.kind == ToolKind.MCP} | set(
+        pipeline.universe.server_errors
+    )
     known_norm = {normalize_server_name(s) for s in known}
     out = []
     for index, server in enumerate(servers):
@@ -188,12 +191,12 @@ def _selected_servers_entries(pipeline: StepPipeline) -> list[Finding]:
             if len(servers) > 1:
                 out.append(
                     Finding(
-                        "no_servers_mixed",
+                        FindingKind.NO_SERVERS_MIXED,
                         "NO_SERVERS mixed with server names is treated as an unknown server name "
                         "(it means zero servers only as the whole list)",
                         entry=server,
                         source=where,
-                        severity="warning",
+                        severity=Severity.WARNING,
                     )
                 )
             continue
@@ -204,7 +207,7 @@ def _selected_servers_entries(pipeline: StepPipeline) -> list[Finding]:
         ):
             out.append(
                 Finding(
-                    "dead_rule",
+                    FindingKind.DEAD_RULE,
                     f'selected_servers entry "{server}" names no server in {pipeline.universe.source}',
                     entry=server,
                     source=where,
@@ -215,14 +218,14 @@ def _selected_servers_entries(pipeline: StepPipeline) -> list[Finding]:
 
 def _enabled_custom_entries(pipeline: StepPipeline) -> list[Finding]:
     step = pipeline.step
-    custom_names = pipeline.universe.names_by_kind.get("custom", frozenset())
+    custom_names = pipeline.universe.names_by_kind.get(ToolKind.CUSTOM, frozenset())
     out = []
     for index, entry in enumerate(step.step.agent_configs.enabled_custom_tools):
         where = step.where("enabled_custom_tools", index)
         if ":" not in entry:
             out.append(
                 Finding(
-                    "bare_entry",
+                    FindingKind.BARE_ENTRY,
                     f'"{entry}" has no category: it enables nothing but makes the list strict '
                     '(write "category:tool" or "category:*")',
                     entry=entry,
@@ -235,7 +238,7 @@ def _enabled_custom_entries(pipeline: StepPipeline) -> list[Finding]:
             if category not in pipeline.universe.category_tools:
                 out.append(
                     Finding(
-                        "unknown_category",
+                        FindingKind.UNKNOWN_CATEGORY,
                         f'"{entry}": unknown category "{category}" expands to nothing '
                         f"(categories: {', '.join(sorted(pipeline.universe.categories))})",
                         entry=entry,
@@ -246,18 +249,21 @@ def _enabled_custom_entries(pipeline: StepPipeline) -> list[Finding]:
         if tool not in custom_names:
             out.append(
                 Finding(
-                    "dead_rule", f'enabled_custom_tools entry "{entry}" names no custom tool', entry=entry, source=where
+                    FindingKind.DEAD_RULE,
+                    f'enabled_custom_tools entry "{entry}" names no custom tool',
+                    entry=entry,
+                    source=where,
                 )
             )
         elif category not in pipeline.universe.categories:
             out.append(
                 Finding(
-                    "unknown_category",
+                    FindingKind.UNKNOWN_CATEGORY,
                     f'"{entry}": unknown category "{category}" (ignored: category:tool entries enable the '
                     "tool by name alone)",
                     entry=entry,
                     source=where,
-                    severity="warning",
+                    severity=Severity.WARNING,
                 )
             )
     return out

@@ -19,6 +19,7 @@ from toolscope.core.agentworks.registry import (
 from toolscope.core.agentworks.step_config import LoadedStep, load_step_config
 from toolscope.core.agentworks.universe import Universe, build_universe
 from toolscope.core.documents import Document
+from toolscope.core.enums import FindingKind, InputKind, RuleCode
 from toolscope.core.errors import InputError, Problem
 from toolscope.core.verdicts import (
     AGENTWORKS_STAGES,
@@ -56,7 +57,7 @@ class AgentWorksSubject:
             *extra_files,
         )
         self.loaded = LoadedInput(
-            kind="step_config",
+            kind=InputKind.STEP_CONFIG,
             label=f"AgentWorks step config {step.file_name} · step {step.step.id} · registry {registry_doc.name}",
             files=files,
             step=step.step.id,
@@ -112,7 +113,7 @@ class AgentWorksSubject:
         """
         checklist = build_checklist(self.pipeline, self.evaluate(mode).tools, tool, mode, self.check_args)
         verdict = checklist.verdict
-        if self.discovery is None or verdict is None or verdict.stages[0].code != "mcp.outage":
+        if self.discovery is None or verdict is None or verdict.stages[0].code != RuleCode.MCP_OUTAGE:
             return checklist
         from toolscope.core.mcp.outage import get_api_spec_outage_text
 
@@ -148,7 +149,7 @@ class AgentWorksSubject:
             parts += [f"renamed {', '.join(f'{a} -> {b}' for a, b in server.renamed)}"] if server.renamed else []
             findings.append(
                 Finding(
-                    "mcp_drift",
+                    FindingKind.MCP_DRIFT,
                     f'server "{server.server}" drifted since {snapshot.name}: ' + "; ".join(parts),
                     entry=server.server,
                     source=snapshot.name,

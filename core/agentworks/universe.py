@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from toolscope.core.agentworks.names import normalize_tool_name
 from toolscope.core.agentworks.registry import McpServer, RegistryModel
+from toolscope.core.enums import ToolKind
 from toolscope.core.errors import InputError, Problem
 
 
@@ -23,8 +24,7 @@ class ToolEntry:
     name: str
     namespace: str
     """MCP server, custom display group, ``virtual``, or the other-registration label."""
-    kind: str
-    """mcp, custom, virtual, other."""
+    kind: ToolKind
     description: str = ""
     duplicate_of: str | None = None
     """For an MCP tool dropped because an earlier server has the same name: that server."""
@@ -120,7 +120,7 @@ def build_universe(
     for server, spec in servers.items():
         for tool in spec.tools:
             first = mcp_owner.get(tool)
-            tools.append(ToolEntry(tool, server, "mcp", spec.descriptions.get(tool, ""), duplicate_of=first))
+            tools.append(ToolEntry(tool, server, ToolKind.MCP, spec.descriptions.get(tool, ""), duplicate_of=first))
             if first is None:
                 mcp_owner[tool] = server
             define(tool, f"mcp_servers.{server}")
@@ -128,7 +128,7 @@ def build_universe(
     for server, reason in errors.items():
         for tool in (expected or {}).get(server, ()):
             if tool not in servers.get(server, McpServer()).tools:
-                tools.append(ToolEntry(tool, server, "mcp", outage=reason))
+                tools.append(ToolEntry(tool, server, ToolKind.MCP, outage=reason))
 
     categories = dict(model.custom_tools)
     expansion: dict[str, tuple[str, ...]] = {}
@@ -141,7 +141,7 @@ def build_universe(
             continue
         expansion[name] = cat.tools
         for tool in (*cat.tools, *cat.also_registered):
-            tools.append(ToolEntry(tool, name, "custom", cat.descriptions.get(tool, "")))
+            tools.append(ToolEntry(tool, name, ToolKind.CUSTOM, cat.descriptions.get(tool, "")))
             define(tool, f"custom_tools.{name}")
     for name, cat in categories.items():
         if not cat.alias_of:
@@ -163,11 +163,11 @@ def build_universe(
         expansion[name] = tuple(merged)
 
     for tool in model.virtual_tools:
-        tools.append(ToolEntry(tool, "virtual", "virtual"))
+        tools.append(ToolEntry(tool, "virtual", ToolKind.VIRTUAL))
         define(tool, "virtual_tools")
     for label, names in model.other_tools.items():
         for tool in names:
-            tools.append(ToolEntry(tool, label, "other"))
+            tools.append(ToolEntry(tool, label, ToolKind.OTHER))
             define(tool, f"other_tools.{label}")
 
     mode_table = _build_modes(model, problems)

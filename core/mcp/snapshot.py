@@ -21,7 +21,6 @@ first (smallest distance), each name used once; the rest are added or removed.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import tempfile
@@ -37,44 +36,51 @@ from toolscope.core.mcp.results import (
     Provenance,
     ServerResult,
 )
+from toolscope.core.schemas.base import render
+from toolscope.core.schemas.mcp_snapshot import (
+    SnapshotConfig,
+    SnapshotDuplicate,
+    SnapshotEnvelope,
+    SnapshotServer,
+    SnapshotTool,
+)
 
 SCHEMA = "toolscope.mcp-snapshot/1"
 
 
-def snapshot_to_json(result: DiscoveryResult) -> dict[str, Any]:
+def snapshot_document(result: DiscoveryResult) -> SnapshotEnvelope:
     """The snapshot document for a discovery result (already redacted)."""
     from toolscope import __version__
 
     src = result.source
-    return {
-        "schema": SCHEMA,
-        "taken_at": src.taken_at,
-        "toolscope_version": __version__,
-        "config": {
-            "file": src.config_file,
-            "sha256": src.config_sha256,
-            "user_file": src.user_config_file,
-            "user_sha256": src.user_config_sha256,
-        },
-        "timeout": result.timeout,
-        "elapsed": result.elapsed,
-        "servers": [
-            {
-                "name": s.name,
-                "protocol": s.protocol,
-                "ok": s.ok,
-                "error": s.error,
-                "elapsed": s.elapsed,
-                "launch": s.launch,
-                "tools": [{"name": t, "description": s.descriptions.get(t, "")} for t in s.tools],
-            }
+    return SnapshotEnvelope(
+        taken_at=src.taken_at,
+        toolscope_version=__version__,
+        config=SnapshotConfig(
+            file=src.config_file,
+            sha256=src.config_sha256,
+            user_file=src.user_config_file,
+            user_sha256=src.user_config_sha256,
+        ),
+        timeout=result.timeout,
+        elapsed=result.elapsed,
+        servers=[
+            SnapshotServer(
+                name=s.name,
+                protocol=s.protocol,
+                ok=s.ok,
+                error=s.error,
+                elapsed=s.elapsed,
+                launch=s.launch,
+                tools=[SnapshotTool(name=t, description=s.descriptions.get(t, "")) for t in s.tools],
+            )
             for s in result.servers
         ],
-        "duplicates": [
-            {"tool": d.tool, "kept_server": d.kept_server, "dropped_server": d.dropped_server}
+        duplicates=[
+            SnapshotDuplicate(tool=d.tool, kept_server=d.kept_server, dropped_server=d.dropped_server)
             for d in result.duplicates
         ],
-    }
+    )
 
 
 def write_snapshot(result: DiscoveryResult, path: Path, protect: tuple[Path, ...] = ()) -> None:
@@ -86,7 +92,7 @@ def write_snapshot(result: DiscoveryResult, path: Path, protect: tuple[Path, ...
             raise InputError(str(path), "refusing to overwrite an input file with the snapshot")
     if path.is_dir():
         raise InputError(str(path), "is a directory, expected a file name for the snapshot")
-    text = json.dumps(snapshot_to_json(result), indent=2, ensure_ascii=False) + "\n"
+    text = render(snapshot_document(result))
     folder = target.parent
     if not folder.is_dir():
         raise InputError(str(path), f"folder {folder} does not exist")

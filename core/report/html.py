@@ -11,6 +11,7 @@ import html
 from collections.abc import Iterable, Sequence
 from importlib import resources
 
+from toolscope.core.enums import Verdict
 from toolscope.core.report.markdown import visible_format_chars
 from toolscope.core.report.model import ModeSection, ReportData, Transcript, mode_label
 from toolscope.core.safe_text import inert
@@ -87,7 +88,7 @@ def _section(section: ModeSection) -> str:
     if section.notes:
         parts.append("<ul>" + "".join(f"<li>{esc(n)}</li>" for n in section.notes) + "</ul>")
     hidden = section.hidden
-    visible = [t for t in section.tools if t.verdict == "visible"]
+    visible = [t for t in section.tools if t.verdict == Verdict.VISIBLE]
     if hidden:
         parts.append(f"<h3>Not visible in mode {label}</h3>")
         parts.append(_fold(f"{len(hidden)} tools not visible", _tool_table(section, hidden), len(hidden) > FOLD_ROWS))

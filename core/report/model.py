@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
+from toolscope.core.enums import InputKind, Severity, Verdict
 from toolscope.core.report.diff import (
     DiffRow,
     ModeDiff,
@@ -103,7 +104,7 @@ class ModeSection:
     @property
     def hidden(self) -> tuple[ToolVerdict, ...]:
         """Tools that are not visible (hidden or unknown)."""
-        return tuple(t for t in self.tools if t.verdict != "visible")
+        return tuple(t for t in self.tools if t.verdict != Verdict.VISIBLE)
 
 
 @dataclass(frozen=True)
@@ -165,7 +166,7 @@ class ReportData:
                 names = ", ".join(f"{t.name} ({_title(t.first_failing.name)})" for t in later[:10] if t.first_failing)
                 more = f" and {len(later) - 10} more" if len(later) > 10 else ""
                 lines.append(f"Registered but not visible in mode {mode_label(section.mode)}: {names}{more}.")
-        errors = sum(1 for f in self.findings if f.severity == "error")
+        errors = sum(1 for f in self.findings if f.severity == Severity.ERROR)
         warnings = len(self.findings) - errors
         lines.append(
             f"Invariant checks: {errors} error(s), {warnings} warning(s)."
@@ -208,7 +209,7 @@ def current_environment(kind: str) -> Environment:
 
     agentscope_version = None
     reset_tools: tuple[tuple[str, str], ...] = ()
-    if kind != "step_config":
+    if kind != InputKind.STEP_CONFIG:
         from importlib.metadata import PackageNotFoundError, version
 
         try:
