@@ -166,8 +166,13 @@ def format_location(loc: Sequence[int | str], prefix: str = "") -> str:
     return out or "(top level)"
 
 
-def validation_problems(exc: ValidationError, prefix: str = "", drop: Iterable[str] = ()) -> list[Problem]:
-    """Pydantic errors as Problems; ``drop`` removes tagged-union noise from paths."""
+def validation_problems(
+    exc: ValidationError, prefix: str = "", drop: Iterable[str] = (), model: type[BaseModel] | None = None
+) -> list[Problem]:
+    """Pydantic errors as Problems; ``drop`` removes tagged-union noise from paths.
+
+    With ``model``, an unknown field also names the fields allowed there and the closest one.
+    """
     dropped = set(drop)
     problems = []
     for error in exc.errors(include_url=False):
@@ -176,8 +181,61 @@ def validation_problems(exc: ValidationError, prefix: str = "", drop: Iterable[s
         got = error.get("input")
         if error["type"] not in {"missing", "extra_forbidden"} and _is_short_scalar(got):
             message += f" (got {json.dumps(got)})"
+        if error["type"] == "extra_forbidden" and model is not None and loc:
+            message += _allowed_hint(model, loc)
         problems.append(Problem(format_location(loc, prefix), message))
     return problems
+
+
+def _allowed_hint(model: type[BaseModel], loc: Sequence[int | str]) -> str:
+    """ "; did you mean X? (allowed: a, b, c)" for an unknown key at ``loc``."""
+    from toolscope.core.suggest import did_you_mean
+
+    allowed = allowed_keys(model, loc[:-1])
+    if not allowed:
+        return ""
+    close = did_you_mean(str(loc[-1]), allowed, limit=1)
+    hint = f"; did you mean {close[0]}?" if close else ""
+    return f"{hint} (allowed here: {', '.join(sorted(allowed))})"
+
+
+def allowed_keys(model: type[BaseModel], path: Sequence[int | str]) -> tuple[str, ...]:
+    """The field names (aliases where set) of the object at ``path`` inside ``model``; () if unknown."""
+    import types
+    import typing
+
+    current: Any = model
+    parts = list(path)
+    while True:
+        origin = typing.get_origin(current)
+        if origin in (typing.Union, types.UnionType):
+            members = [m for m in typing.get_args(current) if m is not type(None)]
+            current = next((m for m in members if _is_model(m) or typing.get_origin(m) is not None), None)
+            if current is None:
+                return ()
+            continue
+        if not parts:
+            break
+        part = parts.pop(0)
+        if _is_model(current):
+            fields = current.model_fields
+            name = next((n for n, f in fields.items() if (f.alias or n) == part), None)
+            if name is None:
+                return ()
+            current = fields[name].annotation
+        elif origin in (dict, typing.Mapping) or origin is not None and str(origin).endswith("Mapping'>"):
+            current = typing.get_args(current)[-1]
+        elif origin in (tuple, list, typing.Sequence) and isinstance(part, int):
+            current = typing.get_args(current)[0]
+        else:
+            return ()
+    if _is_model(current):
+        return tuple(f.alias or n for n, f in current.model_fields.items())
+    return ()
+
+
+def _is_model(value: Any) -> bool:
+    return isinstance(value, type) and issubclass(value, BaseModel)
 
 
 # Pydantic's wording names Python types ("instance of McpServer", "valid tuple"); users
@@ -208,4 +266,4 @@ def validate_model(model: type[ModelT], data: Any, source: str, what: str, prefi
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise InputError(source, f"not a valid {what}", validation_problems(exc, prefix)) from None
+        raise InputError(source, f"not a valid {what}", validation_problems(exc, prefix, model=model)) from None

@@ -96,6 +96,8 @@ class FindingKind(StrEnum):
     SERVER_NOT_SELECTED = "server_not_selected"
     NO_SERVERS_MIXED = "no_servers_mixed"
     MCP_DRIFT = "mcp_drift"
+    UNKNOWN_KEY = "unknown_key"
+    """A step-config or mcpServers key AgentWorks does not read (``config_findings``)."""
     # AgentScope toolkits
     UNKNOWN_ACTIVE_GROUP = "unknown_active_group"
     NEVER_CALLABLE = "never_callable"

@@ -41,10 +41,13 @@ def check_expectations(
             matches = evaluation.find(expectation.tool)
             where = f" in mode {mode!r}" if mode else ""
             if not matches:
+                # The same candidates `explain` offers for this name.
+                close = subject.checklist(expectation.tool, mode).did_you_mean
+                hint = f" (did you mean {', '.join(close)}?)" if close else ""
                 findings.append(
                     Finding(
                         FindingKind.EXPECTATION_FAILED,
-                        f"expected {expectation.tool!r} to be {expectation.want}{where}, but no tool has that name",
+                        f"expected {expectation.tool!r} to be {expectation.want}{where}, but no tool has that name{hint}",
                         tool=expectation.tool,
                     )
                 )

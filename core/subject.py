@@ -16,6 +16,8 @@ class Subject(Protocol):
     """A loaded configuration whose tools can be evaluated in a mode."""
 
     loaded: LoadedInput
+    config_findings: tuple[Finding, ...]
+    """Mistakes in the configuration itself (unknown keys, misplaced fields), shown before any answer."""
 
     @property
     def mode_names(self) -> tuple[str, ...]:

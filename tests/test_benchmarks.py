@@ -28,3 +28,28 @@ def test_engine_benchmark_runs_and_prints_a_ratio():
     assert out.returncode == 0, out.stderr
     assert "ratio evaluate / json.loads:" in out.stdout
     assert "universe: 3005 tools" in out.stdout
+
+
+def test_cli_benchmark_runs_every_row_and_prints_ratios():
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "benchmarks" / "cli_bench.py"),
+            "--tools",
+            "1000",
+            "--servers",
+            "10",
+            "--runs",
+            "1",
+            "--only",
+            "tools,report,explain,help",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    for row in ("tools STEP --json", "report STEP --format json", "explain SEED", "toolscope --help"):
+        assert row in out.stdout
+    assert out.stdout.count("ratio ") == 4
+    assert "memory per tool:" in out.stdout and "bytes per tool" in out.stdout

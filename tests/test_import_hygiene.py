@@ -47,3 +47,40 @@ def test_cli_on_a_step_config_never_imports_agentscope_or_textual(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
     assert out.strip().splitlines()[-1] == "MODULES"
+
+
+def _modules_after_cli(args: list[str]) -> set[str]:
+    # A fresh interpreter runs the CLI as the console script does, then lists sys.modules.
+    code = (
+        "import sys\n"
+        "from toolscope.app import app\n"
+        f"try:\n    app({args!r})\n"
+        "except SystemExit:\n    pass\n"
+        "print('MODULES', *sorted(sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
+    line = [ln for ln in out.splitlines() if ln.startswith("MODULES")][-1]
+    return set(line.split()[1:])
+
+
+def _under(modules: set[str], *packages: str) -> list[str]:
+    return sorted(m for m in modules if any(m == p or m.startswith(p + ".") for p in packages))
+
+
+def test_explain_on_a_step_config_imports_no_report_mcp_textual_or_agentscope_module():
+    from pathlib import Path
+
+    step = Path(__file__).resolve().parent.parent / "sample_configs" / "seed" / "step_config.json"
+    modules = _modules_after_cli(["explain", str(step), "notify_user", "--mode", "build"])
+    assert "toolscope.core.agentworks.pipeline" in modules  # it did run
+    assert (
+        _under(modules, "toolscope.core.report", "toolscope.core.mcp", "toolscope.tui", "textual", "agentscope", "mcp")
+        == []
+    )
+
+
+def test_help_imports_no_engine_no_pydantic_models_and_no_rich_tables():
+    modules = _modules_after_cli(["--help"])
+    assert "toolscope.commands.report" in modules  # every command is registered
+    assert _under(modules, "toolscope.core.agentworks", "toolscope.core.report", "toolscope.core.mcp") == []
+    assert _under(modules, "pydantic.main", "rich.table", "yaml", "textual", "agentscope") == []

@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.text import Text
 
 from toolscope.app import app
 from toolscope.commands.common import (
@@ -19,9 +18,7 @@ from toolscope.commands.common import (
 )
 from toolscope.core.enums import FindingKind, Severity
 from toolscope.core.errors import EXIT_NEGATIVE, InputError
-from toolscope.core.expectations import check_expectations, parse_expectation
-from toolscope.inputs import open_subject
-from toolscope.output import handle_errors, plain, print_document, stdout_console
+from toolscope.output import handle_errors
 
 
 @app.command("check")
@@ -50,6 +47,12 @@ def check_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Run the invariant checks and expectations; exit 1 when one fails."""
+    from rich.text import Text
+
+    from toolscope.core.expectations import check_expectations, parse_expectation
+    from toolscope.inputs import open_subject
+    from toolscope.output import plain, print_document, print_findings, stdout_console
+
     expectations = [parse_expectation(e) for e in expect or []]
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     # Aliases of one mode (build, builder) are checked once.
@@ -74,11 +77,7 @@ def check_command(
         console.print(Text("modes checked: " + ", ".join(str(m) for m in modes), style="dim"))
         if drift_from is not None and not any(f.kind == FindingKind.MCP_DRIFT for f in findings):
             console.print(plain(f"MCP tools: no drift since {drift_from.name}", "dim"))
-        for finding in findings:
-            style = "bold red" if finding.severity == Severity.ERROR else "yellow"
-            line = Text(f"{finding.severity:<7} {finding.kind}: ", style=style)
-            line.append_text(plain(finding.message))
-            console.print(line)
+        print_findings(findings, console)
         console.print(Text("ok" if ok else f"{len(failing)} failing", style="green" if ok else "bold red"))
     if not ok:
         raise typer.Exit(EXIT_NEGATIVE)

@@ -35,6 +35,17 @@ GroupsOpt = Annotated[
 SnapshotOpt = Annotated[
     Path | None, typer.Option("--snapshot", help="Use a saved MCP discovery snapshot instead of live discovery.")
 ]
+SessionOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--session",
+        help="Toolkits: a recorded AgentScope 2.x session (AgentState JSON, Msg JSON/JSONL, app storage "
+        "SQLite with --session-id, or a toolscope tap file) to replay.",
+    ),
+]
+SessionIdOpt = Annotated[
+    str | None, typer.Option("--session-id", help="With --session DATABASE: the app storage session to read.")
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
 

@@ -6,8 +6,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
-from rich.text import Text
 
 from toolscope.app import app
 from toolscope.commands.common import JsonOpt
@@ -64,6 +62,9 @@ def discover_command(
 
 
 def _print_human(result, output: Path | None) -> None:  # noqa: ANN001 - DiscoveryResult, imported lazily
+    from rich.table import Table
+    from rich.text import Text
+
     console = stdout_console()
     source = result.source
     head = f"{source.config_file}"

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.text import Text
 
 from toolscope.app import app
 from toolscope.commands.common import (
@@ -19,8 +18,6 @@ from toolscope.commands.common import (
 )
 from toolscope.core.enums import Verdict
 from toolscope.core.errors import EXIT_NEGATIVE
-from toolscope.core.verdicts import STAGE_TITLES, Checklist
-from toolscope.inputs import open_subject
 from toolscope.output import (
     STYLE,
     SYMBOL,
@@ -28,8 +25,12 @@ from toolscope.output import (
     handle_errors,
     plain,
     print_document,
+    print_findings,
     stdout_console,
 )
+
+if TYPE_CHECKING:
+    from toolscope.core.verdicts import Checklist
 
 
 @app.command("explain")
@@ -48,13 +49,17 @@ def explain_command(
 
     Exit 0 when the tool is visible, 1 when it is hidden or unknown.
     """
+    from toolscope.inputs import open_subject
+
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     checklist = subject.checklist(tool, subject.resolve_mode(mode))
     if as_json:
         from toolscope.core.schemas.verdicts import ExplainEnvelope
 
-        print_document(ExplainEnvelope.of(checklist))
+        print_document(ExplainEnvelope.of(checklist, subject.config_findings))
     else:
+        console = stdout_console()
+        print_findings(subject.config_findings, console)
         print_checklist(checklist, subject.loaded.label)
     if checklist.outcome != Verdict.VISIBLE:
         raise typer.Exit(EXIT_NEGATIVE)
@@ -62,6 +67,10 @@ def explain_command(
 
 def print_checklist(checklist: Checklist, label: str) -> None:
     """Human form: the verdict, each stage with its rule, the checklist, the fix."""
+    from rich.text import Text
+
+    from toolscope.core.verdicts import STAGE_TITLES
+
     console = stdout_console()
     console.print(Text(label, style="dim"))
     head = Text("tool ")

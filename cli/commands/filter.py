@@ -9,21 +9,16 @@ ShouldIncludeServer instead. Exit 0 when every query is included, 1 when one is 
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
-from rich.text import Text
 
 from toolscope.app import app
-from toolscope.core.agentworks.filter_decisions import FilterDecision
-from toolscope.core.agentworks.tool_filter import (
-    DEFAULT_SYSTEM_CATEGORY_BASES,
-    ToolFilter,
-)
 from toolscope.core.errors import EXIT_NEGATIVE, InputError
-from toolscope.core.schemas.filter import FilterEnvelope, ServerAnswer, ToolAnswer
 from toolscope.output import handle_errors, plain, print_document, stdout_console
+
+if TYPE_CHECKING:
+    from toolscope.core.agentworks.filter_decisions import FilterDecision
 
 
 @app.command("filter")
@@ -47,6 +42,9 @@ def filter_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Evaluate ShouldIncludeTool / ShouldIncludeServer for the given selected_tools and selected_servers."""
+    from toolscope.core.agentworks.tool_filter import DEFAULT_SYSTEM_CATEGORY_BASES, ToolFilter
+    from toolscope.core.schemas.filter import FilterEnvelope, ServerAnswer, ToolAnswer
+
     if not queries and not servers:
         raise InputError("filter", "nothing to ask: give package:tool queries or --server NAME")
     bases = system_categories if system_categories is not None else DEFAULT_SYSTEM_CATEGORY_BASES
@@ -64,6 +62,9 @@ def filter_command(
     if as_json:
         print_document(FilterEnvelope(answers=answers))
     else:
+        from rich.table import Table
+        from rich.text import Text
+
         table = Table(header_style="bold")
         for column in ("query", "include", "code", "reason"):
             table.add_column(column, overflow="fold")

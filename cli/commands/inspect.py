@@ -18,7 +18,6 @@ from toolscope.commands.common import (
 )
 from toolscope.core.enums import InputKind
 from toolscope.core.errors import InputError, Problem
-from toolscope.inputs import open_subject
 from toolscope.output import handle_errors
 
 VIEWS = ("pipeline", "checklist", "activation")
@@ -49,6 +48,8 @@ def inspect_command(
     ] = Path("."),
 ) -> None:
     """Open the interactive view: pipeline, live mode switching, checklist, export (F1 for keys)."""
+    from toolscope.inputs import open_subject
+
     first_view = view or ("checklist" if tool else "activation" if script else "pipeline")
     if first_view not in VIEWS:
         raise InputError("--view", f"unknown view {first_view!r}", [Problem("", "expected " + ", ".join(VIEWS))])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -13,20 +13,25 @@ from toolscope.app import app
 from toolscope.commands.common import (
     GroupsOpt,
     RegistryOpt,
+    SessionIdOpt,
+    SessionOpt,
     SnapshotOpt,
     StepOpt,
     split_groups,
 )
 from toolscope.core.errors import InputError
-from toolscope.core.report.model import Environment, ReportData, build_report
-from toolscope.core.report.redaction import secret_values_in_files
-from toolscope.core.report.writer import STDOUT, check_output, write_report
-from toolscope.core.subject import Subject
-from toolscope.inputs import open_subject
 from toolscope.output import handle_errors
+
+# The report modules are imported by the functions that use them: registering this
+# command must not cost every other command their import time.
+if TYPE_CHECKING:
+    from toolscope.core.report.model import Environment, ReportData
+    from toolscope.core.subject import Subject
 
 FORMATS = ("md", "html", "json", "svg")
 _SUFFIX_FORMAT = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".json": "json", ".svg": "svg"}
+STDOUT = "-"
+"""``-o -``: write to stdout (``core.report.writer.STDOUT``)."""
 _SIZE = re.compile(r"^(\d{2,4})x(\d{2,4})$")
 
 
@@ -124,6 +129,8 @@ def make_report(
     modes: list[str] | None = None,
     tools: list[str] | None = None,
     script: Path | None = None,
+    session: Path | None = None,
+    session_id: str | None = None,
     step: str | None = None,
     registry: Path | None = None,
     groups: str | None = None,
@@ -135,8 +142,12 @@ def make_report(
 
     ``environment`` replaces the running software's versions (golden tests).
     """
+    from toolscope.core.report.model import build_report
+    from toolscope.core.report.redaction import secret_values_in_files
+    from toolscope.inputs import open_subject
+
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
-    inputs = input_files(config, subject, registry, snapshot, script)
+    inputs = input_files(config, subject, registry, snapshot, script, session)
     transcript = None
     extra_files: list[tuple[str, str]] = []
     if script is not None:
@@ -144,6 +155,11 @@ def make_report(
 
         transcript, script_file = run_transcript(subject, script)
         extra_files.append(script_file)
+    elif session is not None:
+        from toolscope.core.report.adapters import run_session_transcript
+
+        transcript, session_file = run_session_transcript(subject, session, session_id, groups is not None)
+        extra_files.append(session_file)
     report = build_report(
         subject,
         modes or (),
@@ -177,6 +193,8 @@ def report_command(
         Path | None,
         typer.Option("--script", help="Toolkits: a reset_tools script to step through, stock vs guarded."),
     ] = None,
+    session: SessionOpt = None,
+    session_id: SessionIdOpt = None,
     step: StepOpt = None,
     registry: RegistryOpt = None,
     groups: GroupsOpt = None,
@@ -197,21 +215,29 @@ def report_command(
     The same inputs give byte-identical Markdown and JSON. Secrets from MCP server configs
     are shown as ***. The output file is written atomically and never over an input file.
     """
+    from toolscope.core.report.writer import check_output, write_report
+
     kind = pick_format(fmt, output)
     columns_rows = parse_size(size) if kind == "svg" else None
     # Fail fast on the output before loading anything; checked again once the subject
     # has said which files it read (e.g. a registry found next to the config).
-    check_output(output, force=force, inputs=input_files(config, None, registry, snapshot, script))
+    check_output(output, force=force, inputs=input_files(config, None, registry, snapshot, script, session))
 
+    if script is not None and session is not None:
+        raise InputError("--session", "give one of --script or --session, not both")
+    if session_id is not None and session is None:
+        raise InputError("--session-id", "--session-id goes with --session DATABASE")
     if kind == "svg":
-        if script is not None or tool:
+        if script is not None or session is not None or tool:
             raise InputError(
                 "--format svg", "is a screenshot of the pipeline view; --script and --tool need md, html or json"
             )
         if mode and len(mode) > 1:
             raise InputError("--format svg", "shows one mode; give a single --mode")
+        from toolscope.inputs import open_subject
+
         subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
-        inputs = input_files(config, subject, registry, snapshot, script)
+        inputs = input_files(config, subject, registry, snapshot, script, session)
         check_output(output, force=force, inputs=inputs)
         assert columns_rows is not None
         svg = _render_svg(subject, subject.resolve_mode(mode[0] if mode else None), columns_rows)
@@ -223,6 +249,8 @@ def report_command(
         modes=mode,
         tools=tool,
         script=script,
+        session=session,
+        session_id=session_id,
         step=step,
         registry=registry,
         groups=groups,

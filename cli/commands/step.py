@@ -11,14 +11,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
-from rich.text import Text
 
 from toolscope.app import app
-from toolscope.commands.common import GroupsOpt, JsonOpt, split_groups
+from toolscope.commands.common import GroupsOpt, JsonOpt, SessionIdOpt, SessionOpt, split_groups
 from toolscope.core.enums import InputKind
 from toolscope.core.errors import InputError
-from toolscope.inputs import detect_kind
 from toolscope.output import handle_errors, plain, print_document, stdout_console
 
 STATE_STYLE = {"success": "green", "error": "bold red", "denied": "bold red"}
@@ -28,15 +25,40 @@ STATE_STYLE = {"success": "green", "error": "bold red", "denied": "bold red"}
 @handle_errors
 def step_command(
     toolkit: Annotated[str, typer.Argument(help="Toolkit spec (YAML/JSON) or module:function / file.py:function.")],
-    script: Annotated[Path, typer.Option("--script", "-s", help="Script: a JSON/YAML list of reset_tools calls.")],
+    script: Annotated[
+        Path | None, typer.Option("--script", "-s", help="Script: a JSON/YAML list of reset_tools calls.")
+    ] = None,
+    session: SessionOpt = None,
+    session_id: SessionIdOpt = None,
     groups: GroupsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Step a reset_tools script through the stock and the guarded meta tool, side by side."""
+    """Step reset_tools calls (a script, or a recorded session) through the stock and the guarded meta tool."""
+    from toolscope.inputs import detect_kind
+
     kind = detect_kind(toolkit)
     if kind == InputKind.STEP_CONFIG:
         raise InputError(toolkit, "step works on AgentScope toolkits", [])
+    if (script is None) == (session is None):
+        raise InputError(
+            "--script" if script is not None else "--session",
+            "give exactly one of --script (a reset_tools script) or --session (a recorded AgentScope session)",
+        )
+    if session_id is not None and session is None:
+        raise InputError("--session-id", "--session-id goes with --session DATABASE")
     from toolscope.core.agentscope.probe import probe_stock_reset_tools
+
+    if session is not None:
+        from toolscope.commands.step_session import open_replay, print_session_human, print_session_json
+
+        subject, replay = open_replay(toolkit, kind, session, session_id, split_groups(groups))
+        probe = probe_stock_reset_tools()
+        if as_json:
+            print_session_json(subject, replay, probe)
+        else:
+            print_session_human(subject, replay, probe)
+        return
+    assert script is not None
     from toolscope.core.agentscope.script import load_script
     from toolscope.core.agentscope.subject import load_toolkit_subject
 
@@ -49,6 +71,7 @@ def step_command(
         from toolscope.core.schemas.step import StepEnvelope
 
         body = session.to_json()
+        # Validated: lanes and events are assembled by core.agentscope.turns as plain data.
         print_document(
             StepEnvelope.model_validate(
                 {
@@ -76,6 +99,9 @@ def _names(items: Any) -> str:
 
 
 def _print_human(subject: Any, session: Any, probe: Any, script_name: str) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
     console = stdout_console()
     console.print(plain(f"{subject.loaded.label} · script {script_name}", "bold"))
     console.print(Text("stock   ", style="bold").append_text(plain(probe.summary())))

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.text import Text
 
 from toolscope.app import app
 from toolscope.commands.common import (
@@ -18,8 +17,7 @@ from toolscope.commands.common import (
     split_groups,
 )
 from toolscope.core.enums import Verdict
-from toolscope.inputs import open_subject
-from toolscope.output import handle_errors, print_document, stdout_console, verdict_table
+from toolscope.output import handle_errors
 
 
 @app.command("tools")
@@ -35,15 +33,23 @@ def tools_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Print every tool of the config with one column per stage and the verdict."""
+    from toolscope.inputs import open_subject
+    from toolscope.output import print_document
+
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     evaluation = subject.evaluate(subject.resolve_mode(mode))
     tools = [t for t in evaluation.tools if not hidden_only or t.verdict != Verdict.VISIBLE]
     if as_json:
         from toolscope.core.schemas.verdicts import ToolsEnvelope
 
-        print_document(ToolsEnvelope.of(evaluation, tools))
+        print_document(ToolsEnvelope.of(evaluation, tools, subject.config_findings))
         return
+    from rich.text import Text
+
+    from toolscope.output import print_findings, stdout_console, verdict_table
+
     console = stdout_console()
+    print_findings(subject.config_findings, console)
     console.print(Text(evaluation.loaded.label, style="bold"))
     for note in evaluation.notes:
         console.print(Text(note, style="dim"))

@@ -57,6 +57,8 @@ class ToolkitSubject:
         self.loaded = loaded
         self._collected: Collected | None = None
         self._rows: dict[str, list[ToolRow]] = {}
+        self.config_findings: tuple[Finding, ...] = ()
+        """Toolkit specs are toolscope's own format: unknown keys are refused at load, not reported."""
 
     # -- Subject protocol -----------------------------------------------------
     @property

@@ -17,9 +17,10 @@ from toolscope.core.agentworks.registry import (
     load_registry_model,
 )
 from toolscope.core.agentworks.step_config import LoadedStep, load_step_config
+from toolscope.core.agentworks.step_keys import unknown_key_findings
 from toolscope.core.agentworks.universe import Universe, build_universe
 from toolscope.core.documents import Document
-from toolscope.core.enums import FindingKind, InputKind, RuleCode
+from toolscope.core.enums import FindingKind, InputKind, RuleCode, Severity
 from toolscope.core.errors import InputError, Problem
 from toolscope.core.verdicts import (
     AGENTWORKS_STAGES,
@@ -50,6 +51,8 @@ class AgentWorksSubject:
         self.universe = universe
         enabled = effective_enabled_entries(step, registry.profile, registry_doc.name)
         self.pipeline = StepPipeline(universe, step, enabled, registry.denial_texts)
+        self.config_findings: tuple[Finding, ...] = tuple(unknown_key_findings(step))
+        """Mistakes in the configuration itself (unknown keys), shown before any answer."""
         self._cache: dict[str | None, Evaluation] = {}
         files = (
             (step.document.path.name, step.document.sha256),
@@ -123,7 +126,7 @@ class AgentWorksSubject:
 
     def findings(self, modes: Sequence[str | None]) -> list[Finding]:
         """Invariant checks for this step and these modes."""
-        return check_invariants(self.pipeline, modes)
+        return [*self.config_findings, *check_invariants(self.pipeline, modes)]
 
     def all_tool_names(self) -> tuple[str, ...]:
         """Every tool name of the universe, sorted."""
@@ -178,9 +181,31 @@ def load_agentworks_subject(
     universe = build_universe(model, registry_doc.name, discovered, errors, _expected_tools(loaded_step, errors))
     subject = AgentWorksSubject(loaded_step, registry_doc, model, universe, extra_files, notes)
     subject.discovery = discovery
+    if model.mcp_config is not None:
+        subject.config_findings += tuple(_mcp_key_findings(registry_path.parent / model.mcp_config))
     if registry is not None:
         subject.check_args += f" --registry {registry_path.name}"
     return subject
+
+
+def _mcp_key_findings(config_path: Path) -> list[Finding]:
+    """``unknown_key`` findings for server keys AgentWorks' MCP config loader does not read."""
+    from toolscope.core.mcp.config import unknown_server_keys
+
+    out = []
+    for location, key, suggestion in unknown_server_keys(config_path):
+        hint = f" (did you mean {suggestion}?)" if suggestion else ""
+        out.append(
+            Finding(
+                FindingKind.UNKNOWN_KEY,
+                f'"{key}" is not a key AgentWorks reads in an mcpServers entry{hint}; '
+                "Go's encoding/json drops it, so the server starts as if it were absent",
+                entry=key,
+                source=location,
+                severity=Severity.WARNING,
+            )
+        )
+    return out
 
 
 def _expected_tools(step: LoadedStep, failed: dict[str, str]) -> dict[str, tuple[str, ...]]:
@@ -203,12 +228,11 @@ def _discover(registry_path: Path, model: RegistryModel, snapshot: Path | None, 
     Returns the servers as the registry would list them, the failed servers with their
     reasons, the input files read (name, sha256), and notes about the discovery.
     """
-    from toolscope.core.mcp.universe import (
-        load_mcp_universe,  # deferred: discovery pulls in the MCP SDK
-    )
-
     if model.mcp_config is None and snapshot is None:
         return None, {}, (), (), None
+    # Deferred past the common case: a static registry never loads the MCP modules.
+    from toolscope.core.mcp.universe import load_mcp_universe
+
     config_path = registry_path.parent / model.mcp_config if model.mcp_config else None
     if snapshot is None and config_path is not None and not config_path.is_file():
         raise InputError(

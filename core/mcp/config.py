@@ -151,3 +151,43 @@ def config_from_dict(data: dict[str, Any], source: str = "<config>") -> McpConfi
 
     digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
     return McpConfig(parse_config(data, source), None, digest)
+
+
+SERVER_KEYS = frozenset(
+    {"command", "args", "env", "working_dir", "description", "protocol", "pool_config", "url", "headers", "oauth"}
+)
+"""Keys of an ``mcpServers`` entry that AgentWorks' ``mcpclient/config.go`` reads (reference §7.1)."""
+TOOLSCOPE_ALIASES = {"cwd": "working_dir"}
+"""Keys toolscope accepts for other clients but AgentWorks does not read."""
+
+
+def unknown_server_keys(path: Path) -> list[tuple[str, str, str | None]]:
+    """(location, key, suggestion) for each ``mcpServers`` entry key AgentWorks does not read.
+
+    Reads ``path`` and its ``_user.json`` override; unreadable files yield nothing here
+    (loading them reports the error).
+    """
+    from toolscope.core.suggest import did_you_mean
+
+    out: list[tuple[str, str, str | None]] = []
+    user = user_override_path(path)
+    for file in (path, user):
+        if file is None or not file.is_file():
+            continue
+        try:
+            data = parse_json(read_text(file, "MCP config")[0], str(file))
+        except InputError:
+            continue
+        servers = data.get("mcpServers") if isinstance(data, dict) else None
+        if not isinstance(servers, dict):
+            continue
+        for name, entry in servers.items():
+            if not isinstance(entry, dict):
+                continue
+            for key in entry:
+                if key in SERVER_KEYS:
+                    continue
+                close = did_you_mean(key, SERVER_KEYS, limit=1)
+                suggestion = TOOLSCOPE_ALIASES.get(key) or (close[0] if close else None)
+                out.append((f"{file.name}: mcpServers.{name}.{key}", key, suggestion))
+    return out

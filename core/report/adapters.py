@@ -13,7 +13,7 @@ from typing import Any
 
 from toolscope.core.enums import InputKind
 from toolscope.core.errors import InputError
-from toolscope.core.report.model import Transcript, Turn, TurnSide, shown_name
+from toolscope.core.report.model import LostToolLink, SessionSummary, Transcript, Turn, TurnSide, shown_name
 from toolscope.core.subject import Subject
 
 # A refusal lists every real group name; keep the report's cells readable.
@@ -102,4 +102,51 @@ def run_transcript(subject: Subject, script: Path) -> tuple[Transcript, tuple[st
     )
     name = shown_name(str(script))
     transcript = Transcript(name, tuple(turns), tuple(final["stock"]), tuple(final["guarded"]), notes)
+    return transcript, (name, digest)
+
+
+def run_session_transcript(
+    subject: Subject, session: Path, session_id: str | None, groups_given: bool
+) -> tuple[Transcript, tuple[str, str]]:
+    """Replay a recorded AgentScope session's reset_tools calls, stock and guarded, with its lost-tool links.
+
+    Returns the transcript and the session file's (name, sha256). Nothing is written to
+    the session source; the subject's own state is not changed (the replay starts on a copy).
+    """
+    if subject.loaded.kind == "step_config":
+        raise InputError("--session", "applies to AgentScope toolkits (reset_tools calls), not AgentWorks step configs")
+    built = _built_toolkit(subject)
+    if built is None:
+        raise InputError("--session", "the step-through session is not available for this input in this build")
+    from toolscope.core.agentscope.session_replay import replay_session
+    from toolscope.core.agentscope.session_source import load_session
+
+    recorded = load_session(session, session_id=session_id)
+    digest = hashlib.sha256(session.read_bytes()).hexdigest()
+    replay = replay_session(built, recorded, groups_given=groups_given)
+    turns = []
+    for t in replay.turns:
+        stock, guarded = t.turn.stock, t.turn.guarded
+        sides = [
+            TurnSide(tuple(lane.visible_tools), _outcome(lane), tuple(lane.groups_after)) for lane in (stock, guarded)
+        ]
+        label = f"turn {t.call.model_turn}: reset_tools {t.call.raw_input}"
+        turns.append(Turn(t.index, label, sides[0], sides[1]))
+    notes = [f"turn {t.call.model_turn}: {t.differs}" for t in replay.diverged]
+    notes.append(
+        "Every recorded reset_tools call is replayed through the installed reset_tools (stock) and through "
+        "GroupActivationGuard (guarded)."
+    )
+    name = shown_name(str(session))
+    summary = SessionSummary(
+        source=name,
+        kind=recorded.kind,
+        agentscope_version=recorded.agentscope_version,
+        starting_groups=replay.starting_groups,
+        starting_from=replay.starting_from,
+        diverged_turns=tuple(t.call.model_turn for t in replay.diverged),
+        links=tuple(LostToolLink(link.summary(), link.guarded()) for link in replay.links),
+    )
+    final = {lane: tuple(replay.session.active_groups(lane)) for lane in replay.session.lanes}
+    transcript = Transcript(name, tuple(turns), final["stock"], final["guarded"], tuple(notes), summary)
     return transcript, (name, digest)

@@ -163,6 +163,29 @@ def _names(names: Sequence[str]) -> str:
     return ", ".join(esc(n) for n in names) or "(none)"
 
 
+def _session(transcript: Transcript) -> str:
+    session = transcript.session
+    if session is None:
+        return ""
+    items = []
+    for link in session.links:
+        guarded = f"<br><small>{esc(link.guarded)}</small>" if link.guarded else ""
+        items.append(f"<li><strong>{esc(link.summary)}</strong>{guarded}</li>")
+    links = (
+        f"<p>Lost tools:</p><ul>{''.join(items)}</ul>"
+        if items
+        else "<p>No lost tools: no recorded call failed because the recording had turned its group off.</p>"
+    )
+    diverged = ", ".join(str(t) for t in session.diverged_turns)
+    facts = (
+        f"<li>Source: {esc(session.kind)}; AgentScope version of the recording: "
+        f"{esc(session.agentscope_version or 'not recorded')}</li>"
+        f"<li>Starting groups: {_names(session.starting_groups)} ({esc(session.starting_from)})</li>"
+        + (f"<li>The stock replay differs from the recording at turn(s) {diverged}</li>" if diverged else "")
+    )
+    return f"<section><h2>Recorded session: {esc(session.source)}</h2>\n{links}\n<ul>{facts}</ul></section>\n"
+
+
 def _transcript(transcript: Transcript) -> str:
     rows = [
         [
@@ -179,7 +202,7 @@ def _transcript(transcript: Transcript) -> str:
         ["turn", "call", "stock: visible after", "stock: outcome", "guarded: visible after", "guarded: outcome"], rows
     )
     notes = "".join(f"<li>{esc(n)}</li>" for n in transcript.notes)
-    return (
+    return _session(transcript) + (
         f"<section><h2>Step-through: {esc(transcript.script)}, stock vs guarded</h2>\n{table}\n<ul>"
         f"<li>Active groups at the end, stock: {_names(transcript.stock_final_groups)}</li>"
         f"<li>Active groups at the end, guarded: {_names(transcript.guarded_final_groups)}</li>"

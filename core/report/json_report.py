@@ -23,8 +23,10 @@ from toolscope.core.schemas.report import (
     PairJson,
     ProvenanceJson,
     ReportEnvelope,
+    ReportSessionJson,
     ReportToolJson,
     ResetToolsFact,
+    SessionTranscriptJson,
     SideJson,
     TranscriptJson,
     TurnJson,
@@ -62,15 +64,32 @@ def _side(side: TurnSide) -> SideJson:
 
 
 def _transcript(transcript: Transcript) -> TranscriptJson:
-    return TranscriptJson(
-        script=transcript.script,
-        turns=[
+    fields: dict[str, Any] = {
+        "script": transcript.script,
+        "turns": [
             TurnJson(turn=t.index, call=t.call, stock=_side(t.stock), guarded=_side(t.guarded))
             for t in transcript.turns
         ],
-        stock_final_groups=list(transcript.stock_final_groups),
-        guarded_final_groups=list(transcript.guarded_final_groups),
-        notes=list(transcript.notes),
+        "stock_final_groups": list(transcript.stock_final_groups),
+        "guarded_final_groups": list(transcript.guarded_final_groups),
+        "notes": list(transcript.notes),
+    }
+    session = transcript.session
+    if session is None:  # a --script report keeps the shape it always had
+        return TranscriptJson(**fields)
+    return SessionTranscriptJson(
+        **fields,
+        session=ReportSessionJson.model_validate(
+            {
+                "source": session.source,
+                "kind": session.kind,
+                "agentscope_version": session.agentscope_version,
+                "starting_groups": list(session.starting_groups),
+                "starting_from": session.starting_from,
+                "diverged_turns": list(session.diverged_turns),
+                "lost_tool_links": [{"summary": link.summary, "guarded": link.guarded} for link in session.links],
+            }
+        ),
     )
 
 

@@ -191,8 +191,34 @@ def _names(names: Sequence[str]) -> str:
     return ", ".join(md(n) for n in names) or "(none)"
 
 
+def _session(transcript: Transcript) -> list[str]:
+    session = transcript.session
+    if session is None:
+        return []
+    out = [f"## Recorded session: {md(session.source)}", ""]
+    if session.links:
+        out += ["Lost tools:", ""]
+        for link in session.links:
+            out.append(f"- {md(link.summary)}")
+            if link.guarded:
+                out.append(f"  - {md(link.guarded)}")
+    else:
+        out.append("No lost tools: no recorded call failed because the recording had turned its group off.")
+    version = session.agentscope_version or "not recorded"
+    out += [
+        "",
+        f"- Source: {md(session.kind)}; AgentScope version of the recording: {md(version)}",
+        f"- Starting groups: {_names(session.starting_groups)} ({md(session.starting_from)})",
+    ]
+    if session.diverged_turns:
+        turns = ", ".join(str(t) for t in session.diverged_turns)
+        out.append(f"- The stock replay differs from the recording at turn(s) {turns}")
+    return out + [""]
+
+
 def _transcript(transcript: Transcript) -> list[str]:
-    out = [f"## Step-through: {md(transcript.script)}, stock vs guarded", ""]
+    out = _session(transcript)
+    out += [f"## Step-through: {md(transcript.script)}, stock vs guarded", ""]
     rows = [
         [
             str(t.index),

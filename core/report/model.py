@@ -129,14 +129,37 @@ class Turn:
 
 
 @dataclass(frozen=True)
+class LostToolLink:
+    """A recorded session's lost-tool link: the sentence, and what the guard did with that call."""
+
+    summary: str
+    guarded: str | None = None
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    """Where a replayed session came from, and the answer it gives (``report --session``)."""
+
+    source: str
+    kind: str
+    agentscope_version: str | None
+    starting_groups: tuple[str, ...]
+    starting_from: str
+    diverged_turns: tuple[int, ...]
+    """Model turns where the stock replay differs from the recording."""
+    links: tuple[LostToolLink, ...] = ()
+
+
+@dataclass(frozen=True)
 class Transcript:
-    """The step-through of a reset_tools script: stock vs guarded, turn by turn."""
+    """The step-through of a reset_tools script (or a recorded session): stock vs guarded, turn by turn."""
 
     script: str
     turns: tuple[Turn, ...]
     stock_final_groups: tuple[str, ...] = ()
     guarded_final_groups: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    session: SessionSummary | None = None
 
 
 @dataclass(frozen=True)
@@ -154,6 +177,9 @@ class ReportData:
     def summary_lines(self) -> list[str]:
         """The short plain-text summary every format starts with (untrusted text unescaped)."""
         lines = []
+        session = self.transcript.session if self.transcript is not None else None
+        if session is not None:  # the answer first
+            lines += [f"Lost tool: {link.summary}" for link in session.links]
         for section in self.sections:
             counts = section.counts()
             lines.append(
@@ -183,7 +209,12 @@ class ReportData:
             lines.append(line + ".")
         if self.diff is not None:
             lines.append(f"{len(self.diff.rows)} tool(s) change visibility between the modes.")
-        if self.transcript is not None:
+        if session is not None:
+            lines.append(
+                f"Replay of {len(self.transcript.turns)} recorded reset_tools call(s) from session {session.source}, "
+                f"stock vs guarded; {len(session.links)} lost-tool link(s)."
+            )
+        elif self.transcript is not None:
             lines.append(f"Step-through of {len(self.transcript.turns)} scripted turn(s), stock vs guarded.")
         return lines
 

@@ -7,7 +7,7 @@ toolscope.explain/1      verdicts.ExplainEnvelope        ``explain --json``
 toolscope.tools/1        verdicts.ToolsEnvelope          ``tools --json``
 toolscope.check/1        verdicts.CheckEnvelope          ``check --json``
 toolscope.filter/1       filter.FilterEnvelope           ``filter --json``
-toolscope.step/1         step.StepEnvelope               ``step --json``
+toolscope.step/1         step.StepDocument               ``step --json``
 toolscope.mcp-snapshot/1 mcp_snapshot.SnapshotEnvelope   ``discover --json`` / ``-o``
 toolscope.report/1       report.ReportEnvelope           ``report --format json``
 =======================  ==============================  =====================================
@@ -55,7 +55,7 @@ ENVELOPES: dict[str, str] = {
     "toolscope.tools/1": "verdicts:ToolsEnvelope",
     "toolscope.check/1": "verdicts:CheckEnvelope",
     "toolscope.filter/1": "filter:FilterEnvelope",
-    "toolscope.step/1": "step:StepEnvelope",
+    "toolscope.step/1": "step:StepDocument",
     "toolscope.mcp-snapshot/1": "mcp_snapshot:SnapshotEnvelope",
     "toolscope.report/1": "report:ReportEnvelope",
 }

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
+from toolscope.core.agentscope.recorded import SourceKind
+from toolscope.core.agentscope.session_replay import StartFrom
 from toolscope.core.enums import InputKind, StageId, Verdict
 from toolscope.core.schemas.base import Model
 from toolscope.core.schemas.verdicts import ChecklistJson, FindingJson, ToolJson, VerdictCounts
@@ -126,6 +128,32 @@ class TranscriptJson(Model):
     notes: list[str]
 
 
+class LostToolLinkJson(Model):
+    """A recorded call that failed because an earlier reset_tools turn removed its group."""
+
+    summary: str
+    guarded: str | None
+    """What the guard would have done with that turn."""
+
+
+class ReportSessionJson(Model):
+    """Where a replayed session came from, and the answer it gives (``report --session``)."""
+
+    source: str
+    kind: SourceKind
+    agentscope_version: str | None
+    starting_groups: list[str]
+    starting_from: StartFrom
+    diverged_turns: list[Annotated[int, Field(ge=1)]]
+    lost_tool_links: list[LostToolLinkJson]
+
+
+class SessionTranscriptJson(TranscriptJson):
+    """The transcript of a replayed session: the step-through plus the ``session`` block."""
+
+    session: ReportSessionJson
+
+
 class ReportEnvelope(Model):
     """``toolscope report --format json``."""
 
@@ -138,4 +166,5 @@ class ReportEnvelope(Model):
     findings: list[FindingJson]
     checklists: list[ChecklistJson]
     diff: DiffJson | None
-    transcript: TranscriptJson | None
+    transcript: SessionTranscriptJson | TranscriptJson | None
+    """A --script step-through, or a --session replay (with ``session``); None without either."""

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, RootModel
 
+from toolscope.core.agentscope.recorded import Failure, SourceKind
+from toolscope.core.agentscope.session_replay import StartFrom, Visibility
 from toolscope.core.enums import InputKind, TurnKind
 from toolscope.core.schemas.base import Model
 
@@ -92,16 +94,107 @@ class FinalGroups(Model):
     guarded: list[str]
 
 
+class SessionSource(Model):
+    """Where the recorded session came from."""
+
+    path: str
+    kind: SourceKind
+    session_id: str | None
+
+
+class StartingGroups(Model):
+    """The groups the replay started from, and where they came from."""
+
+    groups: list[str]
+    from_: StartFrom = Field(alias="from")
+
+
+class RecordedResult(Model):
+    """What the recording says the reset_tools call returned."""
+
+    state: str | None
+    text: str | None
+    groups_after: list[str] | None
+
+
+class ReplayedTurnJson(Model):
+    """A recorded reset_tools call, replayed on both lanes."""
+
+    turn: int = Field(ge=1)
+    model_turn: int
+    call: str | None
+    assistant_text: str
+    recorded: RecordedResult
+    stock_matches_recording: bool
+    difference: str | None
+    note: str | None
+
+
+class OtherCallJson(Model):
+    """A recorded call of another tool, and whether its group was active at that point."""
+
+    position: int
+    model_turn: int
+    tool: str
+    recorded_state: str | None
+    failure: Failure | None
+    after_turn: int | None
+    group: str | None
+    visibility: Visibility
+    lost_to_turn: int | None
+
+
+class LostToolLinkJson(Model):
+    """A failed call linked to the reset_tools turn that removed its group."""
+
+    turn: int | None
+    model_turn: int | None
+    call: str | None
+    removed_groups: list[str]
+    tools: list[str]
+    failed_calls: list[int]
+    failed_model_turns: list[int]
+    summary: str
+    guarded: str | None
+    """What the guard would have done with that call."""
+
+
+class SessionJson(Model):
+    """The ``session`` block of ``step --session --json``."""
+
+    source: SessionSource
+    agentscope_version: str | None
+    starting_groups: StartingGroups
+    recorded_final_groups: list[str] | None
+    model_turns: int
+    turns: list[ReplayedTurnJson]
+    other_calls: list[OtherCallJson]
+    diverged_turns: list[int]
+    lost_tool_links: list[LostToolLinkJson]
+    headline: list[str]
+    notes: list[str]
+
+
 class StepEnvelope(Model):
-    """``toolscope step --json``."""
+    """``toolscope step --script S --json``."""
 
     schema_: Literal["toolscope.step/1"] = Field("toolscope.step/1", alias="schema")
     input: StepInput
-    script: str
-    """The script's file name."""
+    script: str | None
+    """The script's file name (None for a recorded session)."""
     agentscope_version: str
     initial_groups: list[str]
     probe: ProbeJson
     lanes: Lanes
     events: list[EventJson]
     final_groups: FinalGroups
+
+
+class SessionStepEnvelope(StepEnvelope):
+    """``toolscope step --session FILE --json``: the same document plus the ``session`` block."""
+
+    session: SessionJson
+
+
+class StepDocument(RootModel[SessionStepEnvelope | StepEnvelope]):
+    """``toolscope.step/1``: a scripted step-through, or a replayed session (with ``session``)."""

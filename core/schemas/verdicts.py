@@ -17,6 +17,29 @@ from toolscope.core.schemas.base import Model
 from toolscope.core.verdicts import Checklist, ChecklistStep, Evaluation, Finding, Stage, ToolVerdict
 
 
+class FindingJson(Model):
+    """One finding of ``check``."""
+
+    kind: FindingKind
+    severity: Severity
+    message: str
+    tool: str | None
+    entry: str | None
+    source: str | None
+
+    @classmethod
+    def of(cls, finding: Finding) -> FindingJson:
+        """From the core finding."""
+        return cls(
+            kind=finding.kind,
+            severity=finding.severity,
+            message=finding.message,
+            tool=finding.tool,
+            entry=finding.entry,
+            source=finding.source,
+        )
+
+
 class ToolJson(Model):
     """One tool: its verdict, the first stage that did not pass, every stage."""
 
@@ -58,10 +81,14 @@ class ToolsEnvelope(Model):
     mode: str | None
     stages: tuple[StageId, ...]
     counts: VerdictCounts
+    config_findings: list[FindingJson]
+    """Configuration mistakes found while loading (unknown keys), also printed first by the table."""
     tools: list[ToolJson]
 
     @classmethod
-    def of(cls, evaluation: Evaluation, tools: Iterable[ToolVerdict]) -> ToolsEnvelope:
+    def of(
+        cls, evaluation: Evaluation, tools: Iterable[ToolVerdict], config_findings: Iterable[Finding] = ()
+    ) -> ToolsEnvelope:
         """The document for these tools of the evaluation (all of them, or the hidden ones)."""
         loaded = evaluation.loaded
         return cls(
@@ -70,6 +97,7 @@ class ToolsEnvelope(Model):
             mode=loaded.mode,
             stages=evaluation.stage_names,
             counts=VerdictCounts(**evaluation.counts()),
+            config_findings=[FindingJson.of(f) for f in config_findings],
             tools=[ToolJson.of(t) for t in tools],
         )
 
@@ -137,33 +165,13 @@ class ExplainEnvelope(ChecklistJson, _ExplainSchema):
     (pydantic orders inherited fields from the last base to the first, so ``schema`` leads.)
     """
 
+    config_findings: list[FindingJson]
+    """Configuration mistakes found while loading (unknown keys)."""
+
     @classmethod
-    def of(cls, checklist: Checklist) -> ExplainEnvelope:
+    def of(cls, checklist: Checklist, config_findings: Iterable[Finding] = ()) -> ExplainEnvelope:
         """The document for one checklist."""
-        return cls(**cls.fields_of(checklist))
-
-
-class FindingJson(Model):
-    """One finding of ``check``."""
-
-    kind: FindingKind
-    severity: Severity
-    message: str
-    tool: str | None
-    entry: str | None
-    source: str | None
-
-    @classmethod
-    def of(cls, finding: Finding) -> FindingJson:
-        """From the core finding."""
-        return cls(
-            kind=finding.kind,
-            severity=finding.severity,
-            message=finding.message,
-            tool=finding.tool,
-            entry=finding.entry,
-            source=finding.source,
-        )
+        return cls(**cls.fields_of(checklist), config_findings=[FindingJson.of(f) for f in config_findings])
 
 
 class CheckEnvelope(Model):

@@ -1,0 +1,92 @@
+"""Read a session kept by AgentScope's app storage (its SQLAlchemy storage over SQLite).
+
+Only through AgentScope's storage API (``agentscope.app.storage.AsyncSQLAlchemyStorage``,
+``list_messages``), never by guessing its tables. The database is opened read-only
+(SQLite ``mode=ro``) and with ``create_tables=False``: toolscope never writes to it.
+
+That API lives behind AgentScope's optional extras (``service`` for the ``agentscope.app``
+package, ``storage-sql`` for SQLAlchemy) plus an async SQLite driver; toolscope's extra
+``app`` pulls them in: ``pip install "toolscope[app]"``. Without them, an InputError says so.
+
+The SQL backend's ``list_messages`` is scoped by session id (the user id is enforced by the
+app's callers, not by the storage), so ``--session-id`` alone addresses a session.
+
+Public API::
+
+    load_app_session(path, session_id) -> RecordedSession
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from toolscope.core.agentscope.aio import run_sync
+from toolscope.core.agentscope.recorded import RecordedSession, calls_from_messages
+from toolscope.core.errors import InputError, Problem
+
+EXTRA_HINT = 'reading AgentScope app storage needs toolscope\'s "app" extra: pip install "toolscope[app]"'
+PAGE = 200
+
+
+def _storage_class(source: str) -> Any:
+    try:
+        import aiosqlite  # noqa: F401  (the async SQLite driver SQLAlchemy needs)
+        from agentscope.app.storage import AsyncSQLAlchemyStorage
+    except (ImportError, AttributeError) as exc:
+        raise InputError(
+            source,
+            "this is a SQLite database (AgentScope app storage?), but its storage API is not installed",
+            [Problem("", f"{EXTRA_HINT} (missing: {getattr(exc, 'name', None) or exc})")],
+        ) from None
+    return AsyncSQLAlchemyStorage
+
+
+def read_only_url(path: Path) -> str:
+    """A SQLAlchemy aiosqlite URL that opens ``path`` read-only (never creates or writes it)."""
+    return f"sqlite+aiosqlite:///file:{quote(str(path.resolve()))}?mode=ro&uri=true"
+
+
+async def _read_messages(storage_class: Any, path: Path, session_id: str) -> list[Any]:
+    messages: list[Any] = []
+    async with storage_class(read_only_url(path), create_tables=False) as storage:
+        before = None
+        while True:
+            page, has_more = await storage.list_messages("", session_id, limit=PAGE, before=before)
+            messages[:0] = page  # pages come newest first, each in chronological order
+            if not has_more or not page:
+                return messages
+            before = page[0].id
+
+
+def load_app_session(path: Path, session_id: str | None) -> RecordedSession:
+    """The session's messages, read through AgentScope's storage API."""
+    source = str(path)
+    storage_class = _storage_class(source)
+    if not session_id:
+        raise InputError(
+            source,
+            "an AgentScope app storage database holds many sessions: say which one",
+            [Problem("--session-id", "give the session id (the id in the app's session URL / SessionRecord.id)")],
+        )
+    try:
+        messages = run_sync(_read_messages(storage_class, path, session_id))
+    except Exception as exc:  # SQLAlchemy wraps sqlite3 errors; any failure here is the database's
+        message = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        raise InputError(
+            source,
+            "not an AgentScope app storage database (AgentScope's storage could not read it)",
+            [Problem("", f"{type(exc).__name__}: {message}")],
+        ) from None
+    if not messages:
+        raise InputError(
+            source,
+            f"no session {session_id!r} in this database (no messages are stored under that id)",
+            [Problem("--session-id", "check the id; the app shows it in the session's URL")],
+        )
+    dumped = [m.model_dump(mode="json") for m in messages]
+    calls, turns = calls_from_messages(dumped)
+    return RecordedSession(
+        source=source, kind="app_storage", calls=tuple(calls), model_turns=turns, session_id=session_id
+    )

@@ -1,0 +1,154 @@
+"""Read what the toolscope tap (``tap.py``) writes: whole, or as it grows.
+
+The format (JSONL, one object per line, appended by the running agent):
+
+- a header when the tap opens the file:
+  ``{"toolscope_tap": 1, "agentscope": "2.0.11", "session_id": "...", "groups": [...], "pid": 123}``
+  (``groups``: the agent's active groups when the tap first saw it);
+- one record per finished tool call:
+  ``{"call": 3, "turn": 2, "tool": "reset_tools", "state": "success", "args": {"web_search": true}, "groups": [...]}``
+  where ``groups`` are the agent's real active groups after the call. ``reset_tools``
+  records carry ``args`` (group flags: booleans kept, any other value recorded as null and
+  its name listed in ``redacted``; ``unparseable: true`` when the text was no JSON object);
+  other tools carry only ``failure`` (``not_found`` / ``inactive_group`` / null).
+
+Pure (no AgentScope import): the TUI polls it while the agent runs.
+
+Public API::
+
+    session_from_tap_records(source, items) -> RecordedSession
+    TapFollower(path).poll() -> list[RecordedCall]   (new complete records since the last poll)
+    TapFollower.header -> dict | None
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from toolscope.core.agentscope.recorded import META_TOOL, RecordedCall, RecordedSession
+from toolscope.core.errors import InputError, Problem
+
+TAP_VERSION = 1
+UNPARSEABLE_REPLAY = "[]"
+"""Sent in place of unparseable argument text the tap did not keep: AgentScope refuses a
+list on every version (``ToolJSONDecodeError``), as it refused the original."""
+
+
+def call_from_record(record: Mapping[str, Any], where: str, source: str) -> RecordedCall:
+    """One tap record as a RecordedCall; InputError names the line when it is not one."""
+    tool = record.get("tool")
+    position = record.get("call")
+    if not isinstance(tool, str) or not isinstance(position, int):
+        raise InputError(source, "not a toolscope tap record", [Problem(where, "expected 'call' (int) and 'tool'")])
+    groups = record.get("groups")
+    groups_t = tuple(str(g) for g in groups) if isinstance(groups, list) else None
+    turn = record.get("turn") if isinstance(record.get("turn"), int) else 0
+    state = record.get("state") if isinstance(record.get("state"), str) else None
+    if tool != META_TOOL:
+        failure = record.get("failure")
+        return RecordedCall(
+            position=position,
+            model_turn=turn,
+            name=tool,
+            raw_input=None,
+            result_state=state,
+            failure=failure if failure in ("not_found", "inactive_group") else None,
+            groups_after=groups_t,
+        )
+    note = None
+    if record.get("unparseable"):
+        raw = UNPARSEABLE_REPLAY
+        note = "the argument text was not a JSON object (the tap keeps no text); replayed as []"
+    else:
+        args = record.get("args") if isinstance(record.get("args"), dict) else {}
+        raw = json.dumps(args, ensure_ascii=False)
+        redacted = record.get("redacted") or []
+        if redacted:
+            note = "non-boolean value(s) not recorded, replayed as null: " + ", ".join(map(str, redacted))
+    return RecordedCall(
+        position=position,
+        model_turn=turn,
+        name=META_TOOL,
+        raw_input=raw,
+        result_state=state,
+        groups_after=groups_t,
+        note=note,
+    )
+
+
+def session_from_tap_records(source: str, items: list[Any]) -> RecordedSession:
+    """A whole tap file (already split into JSON objects) as a RecordedSession."""
+    header = items[0]
+    calls = []
+    notes = []
+    for index, item in enumerate(items[1:], start=2):
+        if not isinstance(item, dict):
+            raise InputError(source, "not a toolscope tap record", [Problem(f"line {index}", "expected an object")])
+        if "toolscope_tap" in item:
+            notes.append(f"line {index}: the tap was reopened (the agent restarted?)")
+            continue
+        calls.append(call_from_record(item, f"line {index}", source))
+    groups = header.get("groups")
+    initial = tuple(groups) if isinstance(groups, list) else None
+    final = next((c.groups_after for c in reversed(calls) if c.groups_after is not None), initial)
+    return RecordedSession(
+        source=source,
+        kind="tap",
+        calls=tuple(calls),
+        model_turns=max((c.model_turn for c in calls), default=0),
+        session_id=header.get("session_id") if isinstance(header.get("session_id"), str) else None,
+        agentscope_version=header.get("agentscope") if isinstance(header.get("agentscope"), str) else None,
+        initial_groups=initial,
+        final_groups=final,
+        notes=tuple(notes),
+    )
+
+
+class TapFollower:
+    """Reads the complete lines a running agent's tap appended since the last poll.
+
+    Read-only; a missing file is simply "nothing yet" (the agent may not have started).
+    A partial last line is left for the next poll. Lines that are not tap records are
+    skipped (counted in ``skipped``): the follower must keep following.
+    """
+
+    def __init__(self, path: Path | str) -> None:
+        """Follow ``path`` from its beginning."""
+        self.path = Path(path)
+        self.header: dict[str, Any] | None = None
+        self.skipped = 0
+        self._offset = 0
+        self._buffer = b""
+
+    def poll(self) -> list[RecordedCall]:
+        """New calls since the last poll (possibly none)."""
+        try:
+            with self.path.open("rb") as handle:
+                if handle.seek(0, 2) < self._offset:  # truncated or replaced: start over
+                    self._offset, self._buffer, self.header = 0, b"", None
+                handle.seek(self._offset)
+                chunk = handle.read(4 * 1024 * 1024)
+        except OSError:
+            return []
+        self._offset += len(chunk)
+        data = self._buffer + chunk
+        lines = data.split(b"\n")
+        self._buffer = lines.pop()  # incomplete (or empty) tail
+        calls = []
+        for line in lines:
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+                if not isinstance(record, dict):
+                    raise ValueError
+                if "toolscope_tap" in record:
+                    self.header = self.header or record
+                    continue
+                calls.append(call_from_record(record, "", str(self.path)))
+            except (ValueError, InputError):
+                self.skipped += 1
+        return calls

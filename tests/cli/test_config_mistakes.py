@@ -1,0 +1,120 @@
+"""Configuration mistakes are caught, not absorbed: unknown keys, typos in --expect, a bare .py."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from toolscope.app import app
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_configs"
+runner = CliRunner()
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def _step(tmp_path: Path, configs: dict, registry: str = "seed") -> str:
+    shutil.copy(SAMPLES / registry / "toolscope.registry.yaml", tmp_path / "toolscope.registry.yaml")
+    path = tmp_path / "step_config.json"
+    path.write_text(json.dumps({"steps": [{"id": "x", "agent_configs": configs}]}))
+    return str(path)
+
+
+def test_misspelled_selected_servers_is_a_finding_with_place_and_suggestion(tmp_path):
+    step = _step(tmp_path, {"selected_server": ["github"]})
+    result = run("check", step, "--json")
+    found = [f for f in json.loads(result.stdout)["findings"] if f["kind"] == "unknown_key"]
+    assert len(found) == 1
+    assert found[0]["source"] == "step_config.json: steps[0].agent_configs.selected_server"
+    assert "did you mean selected_servers?" in found[0]["message"]
+    assert "selected_servers stays empty" in found[0]["message"]
+    assert found[0]["severity"] == "warning"
+    strict = run("check", step, "--strict")
+    assert strict.exit_code == 1 and "unknown_key" in strict.output
+
+
+def test_provider_directly_under_agent_configs_points_at_execution_llm(tmp_path):
+    step = _step(tmp_path, {"provider": "claude-code"})
+    result = run("check", step, "--json")
+    (found,) = [f for f in json.loads(result.stdout)["findings"] if f["kind"] == "unknown_key"]
+    assert "did you mean execution_llm.provider?" in found["message"]
+
+
+def test_explain_and_tools_print_unknown_keys_before_the_answer(tmp_path):
+    step = _step(tmp_path, {"selected_server": ["github"]})
+    explained = run("explain", step, "create_issue")
+    assert explained.output.index("unknown_key") < explained.output.index("VISIBLE")
+    listed = run("tools", step)
+    assert listed.output.index("unknown_key") < listed.output.index("create_issue")
+    data = json.loads(run("tools", step, "--json").stdout)
+    assert [f["entry"] for f in data["config_findings"]] == ["selected_server"]
+
+
+def test_keys_the_real_struct_had_in_any_era_stay_silent(tmp_path):
+    configs = {
+        "use_tool_search_mode": True,  # 7f547b8e
+        "db_access": "read",  # 42579dba
+        "review_notes": "ok",  # HEAD
+        "execution_llm": {"provider": "openai", "model_id": "x", "published_llm_id": "p", "fallbacks": []},
+    }
+    result = run("check", _step(tmp_path, configs), "--json")
+    assert not [f for f in json.loads(result.stdout)["findings"] if f["kind"] == "unknown_key"]
+
+
+def test_unknown_step_and_execution_llm_keys(tmp_path):
+    shutil.copy(SAMPLES / "seed" / "toolscope.registry.yaml", tmp_path / "toolscope.registry.yaml")
+    path = tmp_path / "s.json"
+    data = {"steps": [{"id": "x", "titel": "t", "agent_configs": {"execution_llm": {"provder": "openai"}}}]}
+    path.write_text(json.dumps(data))
+    found = {f["source"]: f for f in json.loads(run("check", str(path), "--json").stdout)["findings"]}
+    assert "did you mean title?" in found["s.json: steps[0].titel"]["message"]
+    assert "did you mean provider?" in found["s.json: steps[0].agent_configs.execution_llm.provder"]["message"]
+
+
+def test_mcp_config_unknown_server_key_is_a_finding(tmp_path):
+    (tmp_path / "mcp.json").write_text(json.dumps({"mcpServers": {"t": {"command": "x", "arg": ["--a"]}}}))
+    (tmp_path / "snap.json").write_text("{}")
+    (tmp_path / "toolscope.registry.yaml").write_text("mcp_config: mcp.json\n")
+    from toolscope.core.agentworks.subject import _mcp_key_findings
+
+    (found,) = _mcp_key_findings(tmp_path / "mcp.json")
+    assert found.kind == "unknown_key" and found.source == "mcp.json: mcpServers.t.arg"
+    assert "did you mean args?" in found.message
+
+
+def test_own_formats_refuse_unknown_keys_with_did_you_mean(tmp_path):
+    registry = tmp_path / "r.yaml"
+    registry.write_text("custom_tool: {x: [y]}\nmodes: {sytem: [a]}\n")
+    step = tmp_path / "s.json"
+    step.write_text('{"id": "x", "agent_configs": {}}')
+    result = run("tools", str(step), "--registry", str(registry))
+    assert result.exit_code == 2
+    assert "custom_tool: unknown field; did you mean custom_tools?" in result.output
+    assert "modes.sytem: unknown field; did you mean system?" in result.output
+    spec = tmp_path / "tk.yaml"
+    spec.write_text("groups:\n  - name: g\n    tols: []\n")
+    result = run("tools", str(spec))
+    assert result.exit_code == 2 and "groups[0].tols: unknown field; did you mean tools?" in result.output
+    script = tmp_path / "sc.json"
+    script.write_text('[{"call": {"tool": "reset_tools", "arg": {}}}]')
+    result = run("step", str(SAMPLES / "agentscope" / "toolkit.yaml"), "--script", str(script))
+    assert result.exit_code == 2 and "[0].call.arg: unknown field; did you mean args?" in result.output
+
+
+def test_check_expect_offers_did_you_mean():
+    result = run("check", str(SAMPLES / "seed" / "step_config.json"), "--expect", "visible:notfy_user", "-m", "build")
+    assert result.exit_code == 1
+    assert "did you mean notify_user?" in result.output
+
+
+def test_py_without_function_lists_candidate_factories():
+    result = run("tools", str(SAMPLES / "agentscope" / "my_agent.py"))
+    assert result.exit_code == 2
+    assert "needs :function" in result.output
+    assert "my_agent.py:build_toolkit" in result.output
+    assert "YAML" not in result.output and "Traceback" not in result.output
