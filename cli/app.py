@@ -60,6 +60,20 @@ def _register_commands() -> None:
 _register_commands()
 
 
+def _use_word_metavars() -> None:
+    # Every command's help names its arguments by words (see help_format).
+    from typer.core import TyperCommand
+
+    from toolscope.help_format import ToolscopeCommand
+
+    for info in app.registered_commands:
+        if info.cls is None or info.cls is TyperCommand:
+            info.cls = ToolscopeCommand
+
+
+_use_word_metavars()
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

@@ -22,10 +22,9 @@ from toolscope.core.errors import EXIT_INTERNAL, ToolscopeError
 if TYPE_CHECKING:
     from pydantic import BaseModel
     from rich.console import Console
-    from rich.table import Table
     from rich.text import Text
 
-    from toolscope.core.verdicts import Evaluation, Finding, Stage, ToolVerdict
+    from toolscope.core.verdicts import Finding
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -35,10 +34,49 @@ VERDICT_STYLE = {"visible": "green", "hidden": "bold red", "unknown": "yellow"}
 
 
 def stdout_console() -> Console:
-    """Console for results; wide enough that tables don't wrap names when piped."""
+    """Console for results, as wide as ``output_width()``: the terminal, COLUMNS, or a
+    stable width when piped."""
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=False, width=None if sys.stdout.isatty() else 160)
+    from toolscope.layout import output_width
+
+    return Console(highlight=False, soft_wrap=False, width=output_width())
+
+
+def print_lines(console: Console, lines: Iterable[list[tuple[str, str]]]) -> None:
+    """Print laid-out lines of (text, style) segments, never re-wrapped. Without colour
+    (piped, a file) they are written as plain text in one go: fast for 50k rows."""
+    if console.color_system is None:
+        console.file.write("".join("".join(text for text, _ in line) + "\n" for line in lines))
+        return
+    from rich.text import Text
+
+    for line in lines:
+        console.print(Text.assemble(*line), soft_wrap=True, crop=False)
+
+
+def print_wrapped(console: Console, head: Text, body: str, style: str = "", *, indent: int | None = None) -> None:
+    """``head`` then ``body`` (untrusted, made inert) wrapped at word boundaries; the
+    continuation lines hang under the body's start (or at ``indent`` cells)."""
+    from rich.cells import cell_len
+    from rich.text import Text
+
+    from toolscope.core.safe_text import inert
+    from toolscope.layout import wrap_words
+
+    hang = cell_len(head.plain) if indent is None else indent
+    if hang > console.width // 2:
+        hang = 4
+    lines = wrap_words(inert(body), max(console.width - hang, 20))
+    first = head.copy()
+    if cell_len(head.plain) + cell_len(lines[0]) > console.width and head.plain.strip():
+        # The head is longer than the hang: the body starts on the next line.
+        console.print(first, soft_wrap=True, crop=False)
+        first = Text(" " * hang)
+    first.append(lines[0], style=style)
+    console.print(first, soft_wrap=True, crop=False)
+    for line in lines[1:]:
+        console.print(Text(" " * hang).append(line, style=style), soft_wrap=True, crop=False)
 
 
 def stderr_console() -> Console:
@@ -100,53 +138,15 @@ def plain(text: str, style: str = "", *, single_line: bool = False) -> Text:
     return Text(inert(text, single_line=single_line), style=style)
 
 
-def stage_cell(stage: Stage | None) -> Text:
-    """A table cell for one stage: symbol plus word, readable without colour."""
-    from rich.text import Text
-
-    if stage is None:
-        return Text("-")
-    word = {True: "pass", False: "FAIL", None: "unknown"}[stage.passed]
-    return Text(f"{SYMBOL[stage.passed]} {word}", style=STYLE[stage.passed])
-
-
-def verdict_table(evaluation: Evaluation, tools: Iterable[ToolVerdict] | None = None) -> Table:
-    """The per-tool table: one column per stage, then the verdict and the deciding rule."""
-    from rich.table import Table
-    from rich.text import Text
-
-    from toolscope.core.verdicts import STAGE_TITLES
-
-    table = Table(show_lines=False, header_style="bold", expand=False)
-    table.add_column("tool", overflow="fold")
-    table.add_column("namespace", overflow="fold")
-    for name in evaluation.stage_names:
-        table.add_column(STAGE_TITLES.get(name, name), no_wrap=True)
-    table.add_column("verdict", no_wrap=True)
-    table.add_column("decided by", overflow="fold", max_width=70)
-    for tool in tools if tools is not None else evaluation.tools:
-        failing = tool.first_failing
-        table.add_row(
-            plain(tool.name, "bold", single_line=True),
-            plain(tool.namespace, single_line=True),
-            *(stage_cell(tool.stage(name)) for name in evaluation.stage_names),
-            Text(tool.verdict, style=VERDICT_STYLE[tool.verdict]),
-            plain(f"{STAGE_TITLES.get(failing.name, failing.name)}: {failing.rule}")
-            if failing
-            else Text("", style="dim"),
-        )
-    return table
-
-
 def print_findings(findings: Iterable[Finding], console: Console | None = None) -> None:
-    """One line per finding: severity, kind, message (untrusted parts printed inert)."""
+    """Each finding: severity and kind, then its message below (untrusted parts printed inert)."""
     from rich.text import Text
 
     console = console or stdout_console()
     for finding in findings:
+        # The kind on the first line, the message below it, indented and wrapped at word
+        # boundaries: a finding kind is a code to search for and must not be split.
         style = "bold red" if finding.severity == Severity.ERROR else "yellow"
-        line = Text(f"{finding.severity:<7} {finding.kind}: ", style=style)
-        line.append_text(plain(finding.message))
-        if finding.source:
-            line.append_text(plain(f" [{finding.source}]", "dim"))
-        console.print(line)
+        console.print(Text(f"{finding.severity:<7} {finding.kind}", style=style), soft_wrap=True, crop=False)
+        message = finding.message + (f" [{finding.source}]" if finding.source else "")
+        print_wrapped(console, Text("        "), message)

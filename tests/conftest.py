@@ -5,6 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+# mcp's stdio_client takes ``errlog=sys.stderr`` as a default bound when the module is
+# first imported: import it now, not first inside a CliRunner (whose stderr has no file
+# descriptor, which later real MCP clients would then inherit).
+import mcp.client.stdio  # noqa: F401, E402
 import pytest
 from click.testing import Result
 

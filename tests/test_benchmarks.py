@@ -53,3 +53,15 @@ def test_cli_benchmark_runs_every_row_and_prints_ratios():
         assert row in out.stdout
     assert out.stdout.count("ratio ") == 4
     assert "memory per tool:" in out.stdout and "bytes per tool" in out.stdout
+
+
+def test_tap_benchmark_runs_a_real_agent_and_prints_the_ratio():
+    out = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "tap_bench.py"), "--calls", "20", "--repeat", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "ratio with / without:" in out.stdout
+    assert "tool calls per run: 20" in out.stdout

@@ -34,7 +34,9 @@ def test_schema_is_valid_and_names_its_id(schema_id: str) -> None:
     schema = committed_schema(schema_id)
     jsonschema.Draft202012Validator.check_schema(schema)
     # A document is one object shape, or a choice of shapes (step/1: scripted or replayed session).
-    shapes = [schema] if "properties" in schema else [schema["$defs"][r["$ref"].split("/")[-1]] for r in schema["anyOf"]]
+    shapes = (
+        [schema] if "properties" in schema else [schema["$defs"][r["$ref"].split("/")[-1]] for r in schema["anyOf"]]
+    )
     for shape in shapes:
         assert shape["properties"]["schema"]["const"] == schema_id
         assert shape["additionalProperties"] is False

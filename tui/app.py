@@ -25,8 +25,13 @@ class ToolscopeApp(App[None]):
     TITLE = "toolscope"
     COMMANDS = App.COMMANDS | {ToolProvider}
 
+    # lazygit / k9s conventions: ? for help, q to quit. While a text box has the focus those
+    # two keys type into it (the screen drops them from footer and F1), and the footer shows
+    # F1 and ctrl+q instead: the footer lists the first binding of each action.
     BINDINGS = [
+        Binding("question_mark", "toggle_help", "Help", id="help-question-mark"),
         Binding("f1", "toggle_help", "Help", id="help"),
+        Binding("q", "quit", "Quit", id="quit-q"),
         Binding("ctrl+q", "quit", "Quit", id="quit"),
     ]
 

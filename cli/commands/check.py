@@ -21,7 +21,7 @@ from toolscope.core.errors import EXIT_NEGATIVE, InputError
 from toolscope.output import handle_errors
 
 
-@app.command("check")
+@app.command("check", short_help="Invariant checks and expectations, for CI.")
 @handle_errors
 def check_command(
     config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
@@ -51,7 +51,7 @@ def check_command(
 
     from toolscope.core.expectations import check_expectations, parse_expectation
     from toolscope.inputs import open_subject
-    from toolscope.output import plain, print_document, print_findings, stdout_console
+    from toolscope.output import print_document, print_findings, print_wrapped, stdout_console
 
     expectations = [parse_expectation(e) for e in expect or []]
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
@@ -73,10 +73,10 @@ def check_command(
         print_document(CheckEnvelope.of(ok, modes, drift_from.name if drift_from is not None else None, findings))
     else:
         console = stdout_console()
-        console.print(Text(subject.loaded.label, style="dim"))
-        console.print(Text("modes checked: " + ", ".join(str(m) for m in modes), style="dim"))
+        print_wrapped(console, Text(""), subject.loaded.label, "dim")
+        print_wrapped(console, Text(""), "modes checked: " + ", ".join(str(m) for m in modes), "dim")
         if drift_from is not None and not any(f.kind == FindingKind.MCP_DRIFT for f in findings):
-            console.print(plain(f"MCP tools: no drift since {drift_from.name}", "dim"))
+            print_wrapped(console, Text(""), f"MCP tools: no drift since {drift_from.name}", "dim")
         print_findings(findings, console)
         console.print(Text("ok" if ok else f"{len(failing)} failing", style="green" if ok else "bold red"))
     if not ok:

@@ -10,10 +10,10 @@ import typer
 from toolscope.app import app
 from toolscope.commands.common import JsonOpt
 from toolscope.core.errors import EXIT_NEGATIVE, EXIT_OK, InputError
-from toolscope.output import handle_errors, plain, print_document, stdout_console
+from toolscope.output import handle_errors, print_document, stdout_console
 
 
-@app.command("discover")
+@app.command("discover", short_help="Connect to every MCP server and list its tools.")
 @handle_errors
 def discover_command(
     mcp_config: Annotated[
@@ -62,8 +62,11 @@ def discover_command(
 
 
 def _print_human(result, output: Path | None) -> None:  # noqa: ANN001 - DiscoveryResult, imported lazily
-    from rich.table import Table
     from rich.text import Text
+
+    from toolscope.core.safe_text import inert
+    from toolscope.layout import Cell, Column, layout_table
+    from toolscope.output import print_lines, print_wrapped
 
     console = stdout_console()
     source = result.source
@@ -71,32 +74,38 @@ def _print_human(result, output: Path | None) -> None:  # noqa: ANN001 - Discove
     if source.user_config_file:
         head += f" (+ {source.user_config_file})"
     ok = sum(1 for s in result.servers if s.ok)
-    console.print(plain(f"{head}: {ok}/{len(result.servers)} servers connected in {result.elapsed:.2f}s", "bold"))
+    print_wrapped(
+        console, Text(""), f"{head}: {ok}/{len(result.servers)} servers connected in {result.elapsed:.2f}s", "bold"
+    )
     for note in source.notes:
-        console.print(plain(note, "dim"))
-    table = Table(header_style="bold")
-    table.add_column("server", overflow="fold")
-    table.add_column("status", no_wrap=True)
-    table.add_column("time", justify="right", no_wrap=True)
-    table.add_column("tools", justify="right", no_wrap=True)
-    table.add_column("error / tools", overflow="fold", max_width=90)
-    for server in result.servers:
-        status = Text("✓ connected", style="green") if server.ok else Text("✗ failed", style="bold red")
+        print_wrapped(console, Text(""), note, "dim")
+    # One line per server (kubectl style), then its tools or its error below it,
+    # wrapped at word boundaries: a server's error is the answer, never shortened.
+    columns = [Column("SERVER"), Column("STATUS"), Column("TIME", "right"), Column("TOOLS", "right")]
+    rows = [
+        [
+            Cell(inert(server.name, single_line=True), "bold"),
+            Cell("✓ connected", "green") if server.ok else Cell("✗ failed", "bold red"),
+            Cell(f"{server.elapsed:.2f}s"),
+            Cell(str(len(server.tools))),
+        ]
+        for server in result.servers
+    ]
+    layout = layout_table(columns, rows, console.width)
+    print_lines(console, layout.lines[:1])
+    for server, line in zip(result.servers, layout.lines[1:], strict=True):
+        print_lines(console, [line])
         if server.ok:
             shown = ", ".join(server.tools[:8]) + (f", … (+{len(server.tools) - 8})" if len(server.tools) > 8 else "")
-            detail = plain(shown or "(no tools advertised)", "dim" if server.tools else "yellow")
+            print_wrapped(console, Text("    "), shown or "(no tools advertised)", "dim" if server.tools else "yellow")
         else:
-            detail = plain(server.error or "", "red")
-        table.add_row(
-            plain(server.name, "bold"), status, Text(f"{server.elapsed:.2f}s"), Text(str(len(server.tools))), detail
-        )
-    console.print(table)
+            print_wrapped(console, Text("    "), server.error or "", "red")
     for dup in result.duplicates:
-        console.print(
-            plain(
-                f"duplicate tool {dup.tool!r}: kept from {dup.kept_server!r}, dropped from {dup.dropped_server!r}",
-                "yellow",
-            )
+        print_wrapped(
+            console,
+            Text(""),
+            f"duplicate tool {dup.tool!r}: kept from {dup.kept_server!r}, dropped from {dup.dropped_server!r}",
+            "yellow",
         )
     if output is not None:
-        console.print(plain(f"snapshot written to {output}", "dim"))
+        print_wrapped(console, Text(""), f"snapshot written to {output}", "dim")

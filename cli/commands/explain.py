@@ -26,14 +26,16 @@ from toolscope.output import (
     plain,
     print_document,
     print_findings,
+    print_wrapped,
     stdout_console,
 )
 
 if TYPE_CHECKING:
+    from toolscope.core.agentworks.selection_rewrite import SelectionRewrite
     from toolscope.core.verdicts import Checklist
 
 
-@app.command("explain")
+@app.command("explain", short_help="Why one tool is or is not usable, and the fix.")
 @handle_errors
 def explain_command(
     config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
@@ -53,26 +55,52 @@ def explain_command(
 
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     checklist = subject.checklist(tool, subject.resolve_mode(mode))
+    rewrite = getattr(subject, "selection_rewrite", None)
     if as_json:
         from toolscope.core.schemas.verdicts import ExplainEnvelope
 
-        print_document(ExplainEnvelope.of(checklist, subject.config_findings))
+        print_document(ExplainEnvelope.of(checklist, subject.config_findings, rewrite))
     else:
         console = stdout_console()
         print_findings(subject.config_findings, console)
-        print_checklist(checklist, subject.loaded.label)
+        print_checklist(checklist, subject.loaded.label, rewrite)
     if checklist.outcome != Verdict.VISIBLE:
         raise typer.Exit(EXIT_NEGATIVE)
 
 
-def print_checklist(checklist: Checklist, label: str) -> None:
-    """Human form: the verdict, each stage with its rule, the checklist, the fix."""
+def print_rewrite(rewrite: SelectionRewrite) -> None:
+    """The step's selected_servers / selected_tools before and after the app's rewrite."""
     from rich.text import Text
 
-    from toolscope.core.verdicts import STAGE_TITLES
+    from toolscope.core.agentworks.filter_decisions import quote_list
 
     console = stdout_console()
-    console.print(Text(label, style="dim"))
+    console.print()
+    console.print(Text("Before the filter (the app's rewrite, controller_agent_factory.go)", style="bold underline"))
+    if not rewrite.modelled:
+        print_wrapped(console, Text("  "), rewrite.note, "dim")
+        return
+    for listed in (rewrite.servers, rewrite.tools):
+        line = Text(f"  {listed.field:<17} ")
+        line.append_text(plain(quote_list(listed.before)))
+        line.append(" → " if listed.changed else " (unchanged)")
+        if listed.changed:
+            line.append_text(plain(quote_list(listed.after), "bold"))
+        console.print(line)
+        for rule in listed.rules:
+            print_wrapped(console, Text("     "), rule, "dim")
+
+
+def print_checklist(checklist: Checklist, label: str, rewrite: SelectionRewrite | None = None) -> None:
+    """Human form: the verdict, each stage with its rule, the app's rewrite, the checklist, the fix."""
+    from rich.text import Text
+
+    from toolscope.core.safe_text import inert
+    from toolscope.core.verdicts import STAGE_TITLES
+    from toolscope.layout import wrap_words
+
+    console = stdout_console()
+    print_wrapped(console, Text(""), label, "dim")
     head = Text("tool ")
     head.append_text(plain(checklist.tool, "bold"))
     if checklist.mode:
@@ -85,26 +113,30 @@ def print_checklist(checklist: Checklist, label: str) -> None:
     if verdict is not None:
         console.print()
         for stage in verdict.stages:
-            line = Text(
+            head = Text(
                 f"  {SYMBOL[stage.passed]} {STAGE_TITLES.get(stage.name, stage.name):<13} ", style=STYLE[stage.passed]
             )
-            line.append_text(plain(stage.rule))
-            console.print(line)
+            print_wrapped(console, head, stage.rule)
+    if rewrite is not None:
+        print_rewrite(rewrite)
     console.print()
     console.print(Text("Checklist", style="bold underline"))
     for number, item in enumerate(checklist.steps, 1):
-        line = Text(f"{number}. ")
-        line.append_text(plain(item.question))
-        line.append(" ")
-        line.append(item.answer, style=STYLE[item.passed] if item.passed is not None or item.answer != "n/a" else "dim")
-        console.print(line)
+        answer_style = STYLE[item.passed] if item.passed is not None or item.answer != "n/a" else "dim"
+        lines = wrap_words(inert(f"{item.question} {item.answer}"), max(console.width - 3, 20))
+        for index, text in enumerate(lines):
+            line = Text(f"{number}. " if index == 0 else "   ")
+            if index == len(lines) - 1 and text.endswith(item.answer):
+                line.append(text[: len(text) - len(item.answer)])
+                line.append(item.answer, style=answer_style)
+            else:
+                line.append(text)
+            console.print(line, soft_wrap=True, crop=False)
         for evidence in item.evidence:
-            console.print(Text("     ").append_text(plain(evidence, "dim")))
+            print_wrapped(console, Text("     "), evidence, "dim")
     if checklist.did_you_mean:
         console.print()
-        console.print(plain("Did you mean: " + ", ".join(checklist.did_you_mean), "yellow"))
+        print_wrapped(console, Text("Did you mean: ", style="yellow"), ", ".join(checklist.did_you_mean), "yellow")
     if checklist.fix:
         console.print()
-        fix = Text("Fix: ", style="bold")
-        fix.append_text(plain(checklist.fix))
-        console.print(fix)
+        print_wrapped(console, Text("Fix: ", style="bold"), checklist.fix)

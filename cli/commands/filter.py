@@ -1,84 +1,200 @@
 """``toolscope filter``: ask AgentWorks' ToolFilter directly, without a step config or registry.
 
-    toolscope filter -t github:create_issue -s github github:create_issue github:list_issues
-    toolscope filter -t tavily:* --server tavily --server gmail --json
+    toolscope filter --selected-tools github:create_issue --selected-servers github github:create_issue
+    toolscope filter --selected-tools 'tavily:*' --server tavily --server gmail --json
+    toolscope filter --queries queries.json      # [{"package": "a:b", "tool": "t", "virtual": true}]
 
-Each query is ``package:tool`` (split on the first ':'); ``--server NAME`` asks
-ShouldIncludeServer instead. Exit 0 when every query is included, 1 when one is not.
+Each QUERY is ``package:tool`` (split on the first ':'; a query starting with '-' goes
+after ``--``); ``--server NAME`` asks ShouldIncludeServer instead. A query file asks
+about any package name (one containing ':' too) and sets ``virtual`` per query. Exit 0
+when every query is included, 1 when one is not.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from toolscope.app import app
-from toolscope.core.errors import EXIT_NEGATIVE, InputError
-from toolscope.output import handle_errors, plain, print_document, stdout_console
+from toolscope.core.errors import EXIT_NEGATIVE, InputError, Problem
+from toolscope.output import handle_errors, print_document, stdout_console
 
 if TYPE_CHECKING:
     from toolscope.core.agentworks.filter_decisions import FilterDecision
+    from toolscope.core.schemas.filter import Answer
 
 
-@app.command("filter")
+@app.command(
+    "filter",
+    short_help="Ask AgentWorks' ToolFilter about tools and servers directly.",
+    epilog="A QUERY starting with '-' goes after --: toolscope filter --selected-tools a:* -- a:-x",
+)
 @handle_errors
 def filter_command(
-    queries: Annotated[list[str] | None, typer.Argument(help="package:tool queries for ShouldIncludeTool.")] = None,
+    queries: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="[QUERY]...", help="PACKAGE:TOOL to ask ShouldIncludeTool about (split on the first :)."
+        ),
+    ] = None,
     selected_tools: Annotated[
-        list[str] | None, typer.Option("--selected-tools", "-t", help="A selected_tools entry (repeatable).")
+        list[str] | None,
+        typer.Option("--selected-tools", metavar="ENTRY", help="A selected_tools entry (repeatable)."),
     ] = None,
     selected_servers: Annotated[
-        list[str] | None, typer.Option("--selected-servers", "-s", help="A selected_servers entry (repeatable).")
+        list[str] | None,
+        typer.Option("--selected-servers", metavar="SERVER", help="A selected_servers entry (repeatable)."),
     ] = None,
     servers: Annotated[
-        list[str] | None, typer.Option("--server", help="Ask ShouldIncludeServer for this name (repeatable).")
+        list[str] | None,
+        typer.Option("--server", metavar="NAME", help="Ask ShouldIncludeServer for this name (repeatable)."),
     ] = None,
-    virtual: Annotated[bool, typer.Option("--virtual", help="The queried tools are virtual tools.")] = False,
+    query_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--queries",
+            metavar="FILE",
+            help='JSON/YAML list of queries: {"package": P, "tool": T, "virtual": true|false}, {"server": S} '
+            "or \"P:T\"; for package names with ':' and a per-query virtual flag.",
+        ),
+    ] = None,
+    virtual: Annotated[bool, typer.Option("--virtual", help="The QUERY tools are virtual tools.")] = False,
     system_categories: Annotated[
         list[str] | None,
-        typer.Option("--system-category", help="System category bases (repeatable); default: mcpagent HEAD's list."),
+        typer.Option(
+            "--system-category",
+            metavar="BASE",
+            help="System category bases (repeatable); default: mcpagent HEAD's list.",
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Evaluate ShouldIncludeTool / ShouldIncludeServer for the given selected_tools and selected_servers."""
     from toolscope.core.agentworks.tool_filter import DEFAULT_SYSTEM_CATEGORY_BASES, ToolFilter
-    from toolscope.core.schemas.filter import FilterEnvelope, ServerAnswer, ToolAnswer
+    from toolscope.core.schemas.filter import FilterEnvelope, ServerAnswer, ToolAnswer, VirtualToolAnswer
 
-    if not queries and not servers:
-        raise InputError("filter", "nothing to ask: give package:tool queries or --server NAME")
+    asked: list[Query] = [_split_query(q, virtual) for q in queries or []]
+    if query_file is not None:
+        asked += load_queries(query_file)
+    asked += [Query(server=name) for name in servers or []]
+    if not asked:
+        raise InputError("filter", "nothing to ask: give PACKAGE:TOOL queries, --queries FILE or --server NAME")
     bases = system_categories if system_categories is not None else DEFAULT_SYSTEM_CATEGORY_BASES
     tool_filter = ToolFilter(selected_tools or [], selected_servers or [], bases)
-    answers: list[ToolAnswer | ServerAnswer] = []
-    for query in queries or []:
-        package, sep, tool = query.partition(":")
-        if not sep:
-            raise InputError(query, "expected package:tool")
-        decision = tool_filter.should_include_tool(package, tool, is_virtual=virtual)
-        answers.append(ToolAnswer(package=package, tool=tool, **_decision_fields(decision)))
-    for server in servers or []:
-        decision = tool_filter.should_include_server(server)
-        answers.append(ServerAnswer(server=server, **_decision_fields(decision)))
+    answers: list[Answer] = []
+    for query in asked:
+        if query.server is not None:
+            decision = tool_filter.should_include_server(query.server)
+            answers.append(ServerAnswer(server=query.server, **_decision_fields(decision)))
+        else:
+            decision = tool_filter.should_include_tool(query.package, query.tool, is_virtual=query.virtual)
+            # The "virtual" key is written only for virtual queries (VirtualToolAnswer).
+            model = VirtualToolAnswer if query.virtual else ToolAnswer
+            answers.append(model(package=query.package, tool=query.tool, **_decision_fields(decision)))
     if as_json:
         print_document(FilterEnvelope(answers=answers))
     else:
-        from rich.table import Table
-        from rich.text import Text
-
-        table = Table(header_style="bold")
-        for column in ("query", "include", "code", "reason"):
-            table.add_column(column, overflow="fold")
-        for answer in answers:
-            query = f"{answer.package}:{answer.tool}" if isinstance(answer, ToolAnswer) else f"server {answer.server}"
-            table.add_row(
-                plain(query, single_line=True),
-                Text("✓ yes" if answer.include else "✗ no", style="green" if answer.include else "bold red"),
-                Text(answer.code),
-                plain(answer.reason),
-            )
-        stdout_console().print(table)
+        _print_answers(answers)
     if not all(a.include for a in answers):
         raise typer.Exit(EXIT_NEGATIVE)
+
+
+def _print_answers(answers: list[Answer]) -> None:
+    from rich.text import Text
+
+    from toolscope.core.safe_text import inert
+    from toolscope.core.schemas.filter import ToolAnswer, VirtualToolAnswer
+    from toolscope.layout import Cell, Column, layout_table
+    from toolscope.output import print_lines, print_wrapped
+
+    console = stdout_console()
+    columns = [Column("QUERY"), Column("INCLUDE"), Column("CODE")]
+    rows, notes = [], []
+    for answer in answers:
+        if isinstance(answer, ToolAnswer):
+            query = f"{answer.package}:{answer.tool}" + (" (virtual)" if isinstance(answer, VirtualToolAnswer) else "")
+        else:
+            query = f"server {answer.server}"
+        rows.append(
+            [
+                Cell(inert(query, single_line=True)),
+                Cell("✓ yes", "green") if answer.include else Cell("✗ no", "bold red"),
+                Cell(answer.code),
+            ]
+        )
+        notes.append(Cell(inert(answer.reason, single_line=True)))
+    layout = layout_table(columns, rows, console.width, note=Column("REASON"), notes=notes, min_note=40)
+    if layout.inline and not layout.shortened:
+        print_lines(console, layout.lines)
+        return
+    # The reason is the answer: never shortened; wrapped below its row instead.
+    layout = layout_table(columns, rows, console.width)
+    print_lines(console, layout.lines[:1])
+    for line, note in zip(layout.lines[1:], notes, strict=True):
+        print_lines(console, [line])
+        print_wrapped(console, Text("    "), note.text)
+
+
+@dataclass(frozen=True)
+class Query:
+    """One question: a tool (package, tool, virtual) or a server."""
+
+    package: str = ""
+    tool: str = ""
+    virtual: bool = False
+    server: str | None = None
+
+
+def _split_query(text: str, virtual: bool) -> Query:
+    package, sep, tool = text.partition(":")
+    if not sep:
+        raise InputError(text, "expected PACKAGE:TOOL (a package name with ':' goes in a --queries file)")
+    return Query(package, tool, virtual)
+
+
+def load_queries(path: Path) -> list[Query]:
+    """Queries from a JSON/YAML list: objects with package/tool[/virtual] or server, or
+    "package:tool" strings. Every problem is reported with its place in the list."""
+    from toolscope.core.documents import load_document
+
+    data = load_document(path, "query file").data
+    if not isinstance(data, list):
+        raise InputError(str(path), "expected a list of queries", [Problem("", f"got {type(data).__name__}")])
+    queries, problems = [], []
+    for index, item in enumerate(data):
+        where = f"[{index}]"
+        if isinstance(item, str):
+            package, sep, tool = item.partition(":")
+            if sep:
+                queries.append(Query(package, tool))
+            else:
+                problems.append(Problem(where, f'expected "PACKAGE:TOOL", got {item!r}'))
+            continue
+        if not isinstance(item, dict):
+            problems.append(Problem(where, 'expected an object or a "PACKAGE:TOOL" string'))
+            continue
+        unknown = sorted(set(item) - {"package", "tool", "virtual", "server"})
+        if unknown:
+            problems.append(Problem(where, f"unknown key(s) {', '.join(map(repr, unknown))}"))
+        if "server" in item:
+            if not isinstance(item["server"], str) or set(item) - {"server"}:
+                problems.append(Problem(where, 'a server query is {"server": NAME} alone'))
+            else:
+                queries.append(Query(server=item["server"]))
+            continue
+        package, tool, virtual = item.get("package"), item.get("tool"), item.get("virtual", False)
+        if not isinstance(package, str) or not isinstance(tool, str):
+            problems.append(Problem(where, "expected string values for both package and tool"))
+        elif not isinstance(virtual, bool):
+            problems.append(Problem(f"{where}.virtual", f"expected true or false, got {virtual!r}"))
+        else:
+            queries.append(Query(package, tool, virtual))
+    if problems:
+        raise InputError(str(path), "is not a valid query file", problems)
+    return queries
 
 
 def _decision_fields(decision: FilterDecision) -> dict[str, Any]:

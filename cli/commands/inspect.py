@@ -23,7 +23,7 @@ from toolscope.output import handle_errors
 VIEWS = ("pipeline", "checklist", "activation")
 
 
-@app.command("inspect")
+@app.command("inspect", short_help="Open the interactive terminal app (or take a screenshot).")
 @handle_errors
 def inspect_command(
     config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
@@ -32,11 +32,11 @@ def inspect_command(
     registry: RegistryOpt = None,
     groups: GroupsOpt = None,
     snapshot: SnapshotOpt = None,
-    tool: Annotated[str | None, typer.Option("--tool", help="Open the checklist on this tool.")] = None,
+    tool: Annotated[str | None, typer.Option("--tool", "-t", help="Open the checklist on this tool.")] = None,
     view: Annotated[str | None, typer.Option("--view", help="First view: pipeline, checklist or activation.")] = None,
     script: Annotated[
         Path | None,
-        typer.Option("--script", help="Toolkits: a reset_tools script to load into the activation view."),
+        typer.Option("--script", "-s", help="Toolkits: a reset_tools script to load into the activation view."),
     ] = None,
     screenshot: Annotated[
         Path | None,

@@ -173,7 +173,7 @@ def make_report(
     return report, inputs
 
 
-@app.command("report")
+@app.command("report", short_help="Write a shareable report: Markdown, HTML, JSON or SVG.")
 @handle_errors
 def report_command(
     config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
@@ -191,7 +191,7 @@ def report_command(
     ] = None,
     script: Annotated[
         Path | None,
-        typer.Option("--script", help="Toolkits: a reset_tools script to step through, stock vs guarded."),
+        typer.Option("--script", "-s", help="Toolkits: a reset_tools script to step through, stock vs guarded."),
     ] = None,
     session: SessionOpt = None,
     session_id: SessionIdOpt = None,
@@ -241,7 +241,7 @@ def report_command(
         check_output(output, force=force, inputs=inputs)
         assert columns_rows is not None
         svg = _render_svg(subject, subject.resolve_mode(mode[0] if mode else None), columns_rows)
-        write_report(svg, output, force=force, inputs=inputs)
+        _say_written(write_report(svg, output, force=force, inputs=inputs), kind, svg)
         return
 
     report, inputs = make_report(
@@ -257,4 +257,17 @@ def report_command(
         snapshot=snapshot,
         timestamp=timestamp,
     )
-    write_report(render(report, kind), output, force=force, inputs=inputs)
+    text = render(report, kind)
+    _say_written(write_report(text, output, force=force, inputs=inputs), kind, text)
+
+
+FORMAT_NAMES = {"md": "Markdown", "html": "HTML", "json": "JSON", "svg": "SVG", "png": "PNG"}
+
+
+def _say_written(path: Path | None, kind: str, payload: str | bytes) -> None:
+    # Like inspect --screenshot and discover -o: a file written is named (never when the
+    # report itself went to stdout).
+    if path is None:
+        return
+    size = len(payload.encode("utf-8") if isinstance(payload, str) else payload)
+    typer.echo(f"wrote {path} ({FORMAT_NAMES.get(kind, kind)} report, {size:,} bytes)")

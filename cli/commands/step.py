@@ -8,7 +8,7 @@ says which behaviour the installed AgentScope has, probed on a throwaway state.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -16,12 +16,15 @@ from toolscope.app import app
 from toolscope.commands.common import GroupsOpt, JsonOpt, SessionIdOpt, SessionOpt, split_groups
 from toolscope.core.enums import InputKind
 from toolscope.core.errors import InputError
-from toolscope.output import handle_errors, plain, print_document, stdout_console
+from toolscope.output import handle_errors, print_document, stdout_console
+
+if TYPE_CHECKING:
+    from rich.text import Text
 
 STATE_STYLE = {"success": "green", "error": "bold red", "denied": "bold red"}
 
 
-@app.command("step")
+@app.command("step", short_help="Step a reset_tools script: stock vs guarded, turn by turn.")
 @handle_errors
 def step_command(
     toolkit: Annotated[str, typer.Argument(help="Toolkit spec (YAML/JSON) or module:function / file.py:function.")],
@@ -99,55 +102,75 @@ def _names(items: Any) -> str:
 
 
 def _print_human(subject: Any, session: Any, probe: Any, script_name: str) -> None:
-    from rich.table import Table
     from rich.text import Text
 
+    from toolscope.output import print_wrapped
+
     console = stdout_console()
-    console.print(plain(f"{subject.loaded.label} · script {script_name}", "bold"))
-    console.print(Text("stock   ", style="bold").append_text(plain(probe.summary())))
-    console.print(
-        Text("guarded ", style="bold").append(
-            "GroupActivationGuard on reset_tools: validates names and booleans first; a refusal changes nothing"
-        )
+    print_wrapped(console, Text(""), f"{subject.loaded.label} · script {script_name}", "bold")
+    print_wrapped(console, Text("stock    ", style="bold"), probe.summary())
+    print_wrapped(
+        console,
+        Text("guarded  ", style="bold"),
+        "GroupActivationGuard on reset_tools: validates names and booleans first; a refusal changes nothing",
     )
-    console.print(Text(f"initial active groups: {_names(subject.active_groups())}", style="dim"))
-    table = Table(header_style="bold", show_lines=True)
-    for column in ("turn", "call", "lane", "result", "groups before → after", "model sees after (≈tokens)"):
-        table.add_column(column, overflow="fold")
+    print_wrapped(console, Text(""), f"initial active groups: {_names(subject.active_groups())}", "dim")
+    # A block per turn (the call on its own line, then each lane's outcome indented below):
+    # reads at 80 columns, where a six-column table would fold every cell.
     for turn in session.history:
+        console.print()
         if turn.kind == "register_group":
-            table.add_row(str(turn.index), plain(turn.description), "both", Text("registered", style="cyan"), "", "")
+            print_wrapped(console, Text(f"turn {turn.index}  ", style="bold"), turn.description, "cyan")
             continue
+        head = Text(f"turn {turn.index}  ", style="bold")
+        if turn.diverged:
+            head = Text(f"turn {turn.index}  ≠ ", style="bold red")
+        print_wrapped(console, head, turn.stock.call if turn.stock else turn.description)
         for lane in session.lanes:
             lt = turn.lanes[lane]
-            result = Text(
+            result = Text(f"  {lane:<8} ", style="bold")
+            result.append(
                 ("✓ " if lt.accepted else "✗ ") + lt.response_state, style=STATE_STYLE.get(lt.response_state, "")
             )
+            result.append("  groups ")
+            print_wrapped(console, result, f"{_names(lt.groups_before)} → {_names(lt.groups_after)}", "cyan")
             if lane == "guarded" and lt.plan is not None:
-                result.append("\n")
-                result.append_text(plain(lt.plan.summary(), "dim"))
+                print_wrapped(console, Text(" " * 11), lt.plan.summary(), "dim")
             elif not lt.accepted or lane == "stock" and _looks_refused(lt.response_text):
-                result.append("\n")
-                result.append_text(plain(lt.response_text.splitlines()[0] if lt.response_text else "", "dim"))
-            table.add_row(
-                str(turn.index) if lane == "stock" else "",
-                plain(lt.call) if lane == "stock" else Text(""),
-                lane,
-                result,
-                plain(f"{_names(lt.groups_before)} → {_names(lt.groups_after)}"),
-                plain(f"{_names(lt.visible_tools)} (≈{lt.token_estimate})"),
+                first = lt.response_text.splitlines()[0] if lt.response_text else ""
+                print_wrapped(console, Text(" " * 11), first, "dim")
+            print_wrapped(
+                console, Text(" " * 11 + "sees "), f"{_names(lt.visible_tools)} (≈{lt.token_estimate} tokens)"
             )
-    console.print(table)
+    console.print()
     # The seed's comparison, in the seed's own shape.
     for lane in session.lanes:
         console.print(Text(f"-- {lane} reset_tools", style="bold"))
         for turn in session.history:
             if turn.kind == "register_group":
-                console.print(plain(f"   turn {turn.index}: ({turn.description})", "dim"))
+                print_wrapped(console, Text("   "), f"turn {turn.index}: ({turn.description})", "dim")
                 continue
-            console.print(plain(f"   turn {turn.index}: {', '.join(turn.lanes[lane].visible_tools)}"))
-        console.print(plain(f"   activated_groups at the end: {list(session.active_groups(lane))}"))
+            print_wrapped(console, Text("   "), f"turn {turn.index}: {', '.join(turn.lanes[lane].visible_tools)}")
+        print_wrapped(console, Text("   "), f"activated_groups at the end: {list(session.active_groups(lane))}")
     console.print(Text("tokens: ≈ len(compact JSON of the offered schemas) / 4", style="dim"))
+    console.print(divergence_summary(session.history))
+
+
+def divergence_summary(history: Any) -> Text:
+    """One line: whether the stock and guarded lanes diverged, and at which turns."""
+    from rich.text import Text
+
+    calls = [t for t in history if t.kind == "call"]
+    turns = [t.index for t in calls if t.diverged]
+    if not calls:
+        return Text("no reset_tools calls in the script", style="bold")
+    if not turns:
+        return Text(f"lanes agree: same groups and outcome at every turn ({len(calls)} calls)", style="bold green")
+    which = "turn" if len(turns) == 1 else "turns"
+    return Text(
+        f"lanes diverged at {which} {', '.join(map(str, turns))} of {len(calls)} calls (groups or outcome differ; ≠ above)",
+        style="bold red",
+    )
 
 
 def _looks_refused(text: str) -> bool:

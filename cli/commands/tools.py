@@ -20,7 +20,7 @@ from toolscope.core.enums import Verdict
 from toolscope.output import handle_errors
 
 
-@app.command("tools")
+@app.command("tools", short_help="Every tool: a mark per stage, the verdict, the rule.")
 @handle_errors
 def tools_command(
     config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
@@ -30,6 +30,9 @@ def tools_command(
     groups: GroupsOpt = None,
     snapshot: SnapshotOpt = None,
     hidden_only: Annotated[bool, typer.Option("--hidden", help="Only tools that are not visible.")] = False,
+    wide: Annotated[
+        bool, typer.Option("--wide", help="Print each deciding rule whole, however long the line gets.")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Print every tool of the config with one column per stage and the verdict."""
@@ -46,13 +49,22 @@ def tools_command(
         return
     from rich.text import Text
 
-    from toolscope.output import print_findings, stdout_console, verdict_table
+    from toolscope.output import print_findings, print_lines, print_wrapped, stdout_console
+    from toolscope.verdict_table import verdict_layout
 
     console = stdout_console()
     print_findings(subject.config_findings, console)
-    console.print(Text(evaluation.loaded.label, style="bold"))
+    print_wrapped(console, Text(""), evaluation.loaded.label, "bold")
     for note in evaluation.notes:
-        console.print(Text(note, style="dim"))
-    console.print(verdict_table(evaluation, tools))
+        print_wrapped(console, Text(""), note, "dim")
+    layout = verdict_layout(evaluation, tools, console.width, wide=wide)
+    print_lines(console, layout.lines)
     counts = evaluation.counts()
     console.print(Text(f"{counts['visible']} visible, {counts['hidden']} hidden, {counts['unknown']} unknown"))
+    if layout.shortened:
+        print_wrapped(
+            console,
+            Text(""),
+            f"Rules shortened to {console.width} columns: toolscope explain CONFIG TOOL shows one whole, --wide all.",
+            "dim",
+        )

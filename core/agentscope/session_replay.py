@@ -80,6 +80,8 @@ class LostToolLink:
     """None: the group was never active in the recording."""
     removed: tuple[str, ...]
     calls: tuple[OtherCall, ...]
+    remaining: tuple[str, ...] = ()
+    """Registered groups still active after the turn, per the recording."""
 
     def summary(self) -> str:
         """The headline sentence, e.g. turn 14: reset_tools(...) cleared a and b; turns 15–17 then called x and got 'doesn't exist'."""
@@ -90,7 +92,8 @@ class LostToolLink:
         if self.turn is None:
             group_names = _and(sorted({c.group for c in self.calls if c.group}))
             return f"{turns} called {tools} and got {got}: group {group_names} was never activated in this session"
-        verb = "cleared" if not self.turn.recorded_after else "deactivated"
+        # "cleared": no registered group is left (2.0.6 keeps a misspelled name, which activates nothing).
+        verb = "cleared" if not self.remaining else "deactivated"
         return (
             f"turn {self.turn.call.model_turn}: reset_tools({self.turn.call.raw_input}) {verb} {_and(self.removed)}; "
             f"{turns} then called {tools} and got {got}"
@@ -276,12 +279,16 @@ async def areplay_session(built: Any, recorded: RecordedSession, starting_from: 
         turns.append(ReplayedTurn(index, call, turn, before, after, differs))
         recorded_groups = after
 
-    others, links = _classify(recorded, turns, group_of, starting)
+    others, links = _classify(recorded, turns, group_of, starting, session.known_groups())
     return SessionReplay(recorded, session, starting, starting_from, turns, others, links)
 
 
 def _classify(
-    recorded: RecordedSession, turns: list[ReplayedTurn], group_of: dict[str, str], starting: tuple[str, ...]
+    recorded: RecordedSession,
+    turns: list[ReplayedTurn],
+    group_of: dict[str, str],
+    starting: tuple[str, ...],
+    known: tuple[str, ...],
 ) -> tuple[list[OtherCall], list[LostToolLink]]:
     by_position = {t.call.position: t for t in turns}
     previous: ReplayedTurn | None = None
@@ -312,7 +319,8 @@ def _classify(
         failed = tuple(o for o in others if o.lost_to == turn.index)
         if failed:
             removed = tuple(g for g in (turn.recorded_before or ()) if g not in (turn.recorded_after or ()))
-            links.append(LostToolLink(turn, removed, failed))
+            remaining = tuple(g for g in (turn.recorded_after or ()) if g in known)
+            links.append(LostToolLink(turn, removed, failed, remaining))
     never_calls = tuple(o for o in others if o.never_activated)
     if never_calls:
         links.append(LostToolLink(None, (), never_calls))

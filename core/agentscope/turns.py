@@ -94,6 +94,15 @@ class Turn:
         """The guarded lane's side (None for a register_group turn)."""
         return self.lanes.get("guarded")
 
+    @property
+    def diverged(self) -> bool:
+        """The lanes ended this call turn differently: other groups active, or one lane
+        accepted the call and the other did not."""
+        stock, guarded = self.stock, self.guarded
+        if stock is None or guarded is None:
+            return False
+        return stock.groups_after != guarded.groups_after or stock.accepted != guarded.accepted
+
     def to_json(self) -> dict[str, Any]:
         """The turn as JSON: kind, description, and each lane's side (or the group)."""
         out: dict[str, Any] = {"turn": self.index, "kind": self.kind, "description": self.description}

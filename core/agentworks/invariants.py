@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from toolscope.core.agentworks.names import normalize_server_name, normalize_tool_name
 from toolscope.core.agentworks.pipeline import StepPipeline
+from toolscope.core.agentworks.tool_filter import ToolFilter
 from toolscope.core.enums import FindingKind, Severity, ToolKind
 from toolscope.core.verdicts import Finding
 
@@ -25,7 +26,52 @@ def check_invariants(pipeline: StepPipeline, modes: Sequence[str | None]) -> lis
     findings += _selected_tools_entries(pipeline)
     findings += _selected_servers_entries(pipeline)
     findings += _enabled_custom_entries(pipeline)
+    findings += rewrite_changes(pipeline)
     return findings
+
+
+def rewrite_changes(pipeline: StepPipeline) -> list[Finding]:
+    """``app_rewrite`` findings: tools whose stage 1 differs between the lists as written and as rewritten.
+
+    One finding per namespace and direction. Tools that only the app's own appended
+    entries bring in (``workflow_db:record_run_concern``) are the point of that rule, not news.
+    """
+    rewrite = pipeline.rewrite
+    if not rewrite.changed:
+        return []
+    configs = pipeline.step.step.agent_configs
+    as_written = ToolFilter(configs.selected_tools, configs.selected_servers, pipeline.system_bases)
+    appended = {e.partition(":")[2] for e in rewrite.tools.after if e not in rewrite.tools.before}
+    changed: dict[tuple[str, bool], list[str]] = {}
+    for tool in pipeline.universe.tools:
+        if tool.kind not in ("mcp", "custom") or tool.outage is not None or tool.duplicate_of is not None:
+            continue
+        if tool.kind == ToolKind.CUSTOM and not pipeline.custom[tool.name].include:
+            continue
+        now = pipeline.filter.should_include_tool(tool.namespace, tool.name).include
+        if now == as_written.should_include_tool(tool.namespace, tool.name).include:
+            continue
+        if now and tool.name in appended:
+            continue
+        changed.setdefault((tool.namespace, now), []).append(tool.name)
+    fields = [f.field for f in (rewrite.servers, rewrite.tools) if f.changed]
+    source = pipeline.step.where(fields[0]) if fields else pipeline.step.file_name
+    out = []
+    for (namespace, now), names in changed.items():
+        shown = ", ".join(names[:5]) + (f" (+{len(names) - 5} more)" if len(names) > 5 else "")
+        how = "hidden as the step is written, registered" if now else "registered as the step is written, hidden"
+        out.append(
+            Finding(
+                FindingKind.APP_REWRITE,
+                f"the app's rewrite of the step's lists changes {len(names)} tool(s) of \"{namespace}\": {how} "
+                f"after the rewrite: {shown}. {rewrite.note}",
+                tool=names[0],
+                entry=namespace,
+                source=source,
+                severity=Severity.WARNING,
+            )
+        )
+    return out
 
 
 def _duplicates(pipeline: StepPipeline) -> list[Finding]:
@@ -235,7 +281,23 @@ def _enabled_custom_entries(pipeline: StepPipeline) -> list[Finding]:
             continue
         category, _, tool = entry.partition(":")
         if tool == "*":
-            if category not in pipeline.universe.category_tools:
+            registered = [
+                t.name for t in pipeline.universe.tools if t.kind == ToolKind.CUSTOM and t.namespace == category
+            ]
+            if category in pipeline.universe.category_tools and not pipeline.universe.category_tools[category]:
+                named = ", ".join(f'"{category}:{name}"' for name in registered[:3])
+                out.append(
+                    Finding(
+                        FindingKind.UNKNOWN_CATEGORY,
+                        f'"{entry}" expands to nothing: the app expands category:* only for the categories '
+                        f'getToolNamesByCategory knows, and the tools with display group "{category}" '
+                        f"({', '.join(registered[:5])}{', …' if len(registered) > 5 else ''}) are registered but no wildcard expands to them; "
+                        f"enable them by name ({named}{', …' if len(registered) > 3 else ''})",
+                        entry=entry,
+                        source=where,
+                    )
+                )
+            elif category not in pipeline.universe.category_tools:
                 out.append(
                     Finding(
                         FindingKind.UNKNOWN_CATEGORY,

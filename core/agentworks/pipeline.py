@@ -18,8 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from toolscope.core.agentworks.custom_filter import CustomDecision, filter_custom_tools
+from toolscope.core.agentworks.filter_decisions import quote_list
 from toolscope.core.agentworks.profile import EnabledEntry
 from toolscope.core.agentworks.registry import DenialTexts
+from toolscope.core.agentworks.selection_rewrite import WHERE, SelectionRewrite, rewrite_selection
 from toolscope.core.agentworks.step_config import LoadedStep
 from toolscope.core.agentworks.tool_filter import (
     DEFAULT_SYSTEM_CATEGORY_BASES,
@@ -68,18 +70,24 @@ class StepPipeline:
         step: LoadedStep,
         enabled: tuple[EnabledEntry, ...],
         denial_texts: DenialTexts | None = None,
+        rewrite: SelectionRewrite | None = None,
     ) -> None:
         self.universe = universe
         self.denial_texts = denial_texts or DenialTexts()
         self.step = step
         self.enabled = enabled
-        configs = step.step.agent_configs
+        self.rewrite = rewrite or rewrite_selection(step, None, universe.source)
+        """The app's rewrite of selected_servers/selected_tools: the filter sees its ``after`` lists."""
         bases = universe.system_category_bases
-        self.filter = ToolFilter(
-            configs.selected_tools,
-            configs.selected_servers,
-            DEFAULT_SYSTEM_CATEGORY_BASES if bases is None else bases,
+        self.system_bases = DEFAULT_SYSTEM_CATEGORY_BASES if bases is None else bases
+        self.filter = ToolFilter(self.rewrite.tools.after, self.rewrite.servers.after, self.system_bases)
+        configs = step.step.agent_configs
+        self.written_filter = (
+            ToolFilter(configs.selected_tools, configs.selected_servers, self.system_bases)
+            if self.rewrite.changed
+            else self.filter
         )
+        """The filter as the step's lists are written (differs from ``filter`` only when the app rewrote them)."""
         self.enabled_origin: dict[str, str] = {}
         for item in enabled:
             self.enabled_origin.setdefault(item.entry, item.origin)
@@ -91,7 +99,6 @@ class StepPipeline:
         self._registered: dict[tuple, Stage] = {}
         self._shared: dict[tuple, Stage] = {}
         self._later: dict[tuple, tuple[Stage, Stage, Stage]] = {}
-        self._positions: dict[str, dict[str, int]] = {}
 
     # -- stage 1 -------------------------------------------------------------
     def registered(self, tool: ToolEntry) -> Stage:
@@ -150,35 +157,62 @@ class StepPipeline:
         else:
             custom = None
         decision = self.filter.should_include_tool(tool.namespace, tool.name)
-        key = ("f", custom.reason if custom else None, decision.include, decision.code, decision.reason, decision.entry)
+        # The rewrite is part of the rule only where it changed the answer for this tool.
+        rewritten = False
+        if self.written_filter is not self.filter:
+            written = self.written_filter.should_include_tool(tool.namespace, tool.name)
+            rewritten = (written.include, written.code) != (decision.include, decision.code)
+        key = (
+            "f",
+            custom.reason if custom else None,
+            decision.include,
+            decision.code,
+            decision.reason,
+            decision.entry,
+            rewritten,
+        )
         stage = self._registered.get(key)
         if stage is None:
-            stage = self._custom_stage(custom, decision) if custom else self._filter_stage(decision)
+            stage = (
+                self._custom_stage(custom, decision, rewritten) if custom else self._filter_stage(decision, rewritten)
+            )
             self._registered[key] = stage
         return stage
 
     def _entry_source(self, entry: str | None, field: str | None) -> str | None:
         if entry is None or field is None:
             return self.step.file_name
-        positions = self._positions.get(field)
-        if positions is None:
-            positions = self._positions[field] = {}
-            for index, value in enumerate(getattr(self.step.step.agent_configs, field)):
-                positions.setdefault(value, index)
-        return self.step.where(field, positions.get(entry))
+        listed = self.rewrite.list_for(field)
+        return listed.origins.get(entry) or self.step.where(field)
 
-    def _filter_stage(self, decision: FilterDecision) -> Stage:
+    def _rewrite_part(self, decision: FilterDecision, rewritten: bool) -> str:
+        """What the app did to the lists, when that changed this tool's answer (the stage-1 sub-step)."""
+        if not rewritten:
+            return ""
+        parts = []
+        for field in ("selected_servers", "selected_tools"):
+            listed = self.rewrite.list_for(field)
+            if listed.changed:
+                parts.append(f"{field} {quote_list(listed.before)} → {quote_list(listed.after)}")
+        if not parts:
+            return ""
+        return (
+            f"; as the step is written the answer would differ, but the app rewrote its lists before the filter "
+            f"({'; '.join(parts)}; {WHERE})"
+        )
+
+    def _filter_stage(self, decision: FilterDecision, rewritten: bool = False) -> Stage:
         source = self._entry_source(decision.entry, decision.field)
         return Stage(
             StageId.REGISTERED,
             decision.include,
             f"filter.{decision.code}",
-            f"{decision.reason} ({source})",
+            f"{decision.reason} ({source}){self._rewrite_part(decision, rewritten)}",
             entry=decision.entry,
             source=source,
         )
 
-    def _custom_stage(self, custom: CustomDecision, decision: FilterDecision | None) -> Stage:
+    def _custom_stage(self, custom: CustomDecision, decision: FilterDecision | None, rewritten: bool = False) -> Stage:
         origin = self.enabled_origin.get(custom.entry) if custom.entry else None
         custom_part = (
             f"{custom.reason} ({origin})" if origin else f"{custom.reason} ({self.step.where('enabled_custom_tools')})"
@@ -198,7 +232,8 @@ class StepPipeline:
                 StageId.REGISTERED,
                 False,
                 f"filter.{decision.code}",
-                f"{custom_part}, but the tool filter excludes it: {decision.reason} ({source})",
+                f"{custom_part}, but the tool filter excludes it: {decision.reason} ({source})"
+                f"{self._rewrite_part(decision, rewritten)}",
                 entry=decision.entry,
                 source=source,
             )
@@ -206,7 +241,7 @@ class StepPipeline:
             StageId.REGISTERED,
             True,
             f"custom.{custom.code}+filter.{decision.code}",
-            f"{custom_part}; tool filter: {decision.reason}",
+            f"{custom_part}; tool filter: {decision.reason}{self._rewrite_part(decision, rewritten)}",
             entry=custom.entry,
             source=origin,
         )

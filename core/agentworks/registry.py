@@ -81,6 +81,18 @@ class Profile(_Frozen):
     """Entries starting with one of these are dropped (legacy categories)."""
 
 
+class Workflow(_Frozen):
+    """The workflow a step belongs to: what the app rewrites the step's server and tool lists against
+    (``controller_agent_factory.go``: ``filterServersByWorkflow``, reference §2.3)."""
+
+    servers: tuple[str, ...] = ()
+    """The workflow-level selected servers (names exactly as the app compares them)."""
+    selected_tools: tuple[str, ...] = ()
+    """The workflow-level selected_tools, used when the step has none."""
+    append_selected_tools: tuple[str, ...] = ()
+    """Entries the app appends to selected_tools when missing (HEAD: ``workflow_db:record_run_concern``)."""
+
+
 class DenialTexts(_Frozen):
     """The era's error texts, with ``{tool}`` and ``{mode}`` placeholders."""
 
@@ -112,6 +124,8 @@ class RegistryModel(_Frozen):
     modes: Modes | None = None
     code_execution_providers: tuple[str, ...] = ()
     profile: Profile = Profile()
+    workflow: Workflow | None = None
+    """The workflow's servers; unset = the app's rewrite of selected_servers/selected_tools cannot be modelled."""
     denial_texts: DenialTexts = DenialTexts()
 
     @field_validator("mcp_servers", "custom_tools", "other_tools", mode="before")

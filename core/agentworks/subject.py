@@ -16,6 +16,7 @@ from toolscope.core.agentworks.registry import (
     find_registry,
     load_registry_model,
 )
+from toolscope.core.agentworks.selection_rewrite import SelectionRewrite, rewrite_selection
 from toolscope.core.agentworks.step_config import LoadedStep, load_step_config
 from toolscope.core.agentworks.step_keys import unknown_key_findings
 from toolscope.core.agentworks.universe import Universe, build_universe
@@ -50,7 +51,8 @@ class AgentWorksSubject:
         self.registry = registry
         self.universe = universe
         enabled = effective_enabled_entries(step, registry.profile, registry_doc.name)
-        self.pipeline = StepPipeline(universe, step, enabled, registry.denial_texts)
+        rewrite = rewrite_selection(step, registry.workflow, registry_doc.name)
+        self.pipeline = StepPipeline(universe, step, enabled, registry.denial_texts, rewrite)
         self.config_findings: tuple[Finding, ...] = tuple(unknown_key_findings(step))
         """Mistakes in the configuration itself (unknown keys), shown before any answer."""
         self._cache: dict[str | None, Evaluation] = {}
@@ -67,6 +69,11 @@ class AgentWorksSubject:
             registry=registry_doc.name,
             extra=(("execution", self.pipeline.execution.why),),
         )
+
+    @property
+    def selection_rewrite(self) -> SelectionRewrite:
+        """selected_servers / selected_tools before and after the app's rewrite (stage 1's first sub-step)."""
+        return self.pipeline.rewrite
 
     @property
     def mode_names(self) -> tuple[str, ...]:

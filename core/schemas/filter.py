@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
 from pydantic import Field
 
@@ -22,6 +22,12 @@ class ToolAnswer(Model):
     field: str | None
 
 
+class VirtualToolAnswer(ToolAnswer):
+    """ShouldIncludeTool for a query asked with --virtual (the only answers with ``virtual``)."""
+
+    virtual: Literal[True] = True
+
+
 class ServerAnswer(Model):
     """ShouldIncludeServer for one ``--server`` name."""
 
@@ -34,7 +40,8 @@ class ServerAnswer(Model):
     field: str | None
 
 
-Answer = Annotated[ToolAnswer | ServerAnswer, Field(discriminator="kind")]
+Answer = VirtualToolAnswer | ToolAnswer | ServerAnswer
+"""An answer; ``kind`` says which question, ``virtual`` is written only for virtual tool queries."""
 
 
 class FilterEnvelope(Model):

@@ -8,9 +8,12 @@ A stage is ``core.verdicts.Stage`` itself (a dataclass pydantic serializes as it
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
+
+if TYPE_CHECKING:
+    from toolscope.core.agentworks.selection_rewrite import SelectionRewrite
 
 from toolscope.core.enums import FindingKind, InputKind, Severity, StageId, ToolKind, Verdict
 from toolscope.core.schemas.base import Model
@@ -155,6 +158,24 @@ class ChecklistJson(Model):
         return cls(**cls.fields_of(checklist))
 
 
+class ListRewriteJson(Model):
+    """One list as the step wrote it and as the filter receives it."""
+
+    before: list[str]
+    after: list[str]
+    rules: list[str]
+    """One sentence per change the app made."""
+
+
+class SelectionRewriteJson(Model):
+    """The app's rewrite of selected_servers / selected_tools before ToolFilter sees them."""
+
+    modelled: bool
+    note: str
+    selected_servers: ListRewriteJson
+    selected_tools: ListRewriteJson
+
+
 class _ExplainSchema(Model):
     schema_: Literal["toolscope.explain/1"] = Field("toolscope.explain/1", alias="schema")
 
@@ -167,11 +188,22 @@ class ExplainEnvelope(ChecklistJson, _ExplainSchema):
 
     config_findings: list[FindingJson]
     """Configuration mistakes found while loading (unknown keys)."""
+    selection_rewrite: SelectionRewriteJson | None
+    """AgentWorks: the lists ToolFilter receives after the app's rewrite (None for toolkits)."""
 
     @classmethod
-    def of(cls, checklist: Checklist, config_findings: Iterable[Finding] = ()) -> ExplainEnvelope:
+    def of(
+        cls,
+        checklist: Checklist,
+        config_findings: Iterable[Finding] = (),
+        rewrite: SelectionRewrite | None = None,
+    ) -> ExplainEnvelope:
         """The document for one checklist."""
-        return cls(**cls.fields_of(checklist), config_findings=[FindingJson.of(f) for f in config_findings])
+        return cls(
+            **cls.fields_of(checklist),
+            config_findings=[FindingJson.of(f) for f in config_findings],
+            selection_rewrite=None if rewrite is None else SelectionRewriteJson.model_validate(rewrite.to_json()),
+        )
 
 
 class CheckEnvelope(Model):

@@ -12,7 +12,8 @@ Re-record the shipped sample (agentscope 2.0.6 needs mcp<2, in a venv of its own
     .venv-as206/bin/python sample_configs/agentscope/record_session.py sample_configs/agentscope/session_typo.json
 
 Other forms (``--format msgs`` writes a JSON array of Msg, ``--format jsonl`` one Msg per
-line); ``--delay S`` pauses before each model call.
+line), and the live tap (``--tap FILE``: the agent gets ``SessionTap(FILE)`` as a
+middleware; ``--delay S`` pauses before each model call so a follower can watch).
 No network, no API key: the model is a script.
 """
 
@@ -80,7 +81,11 @@ def scripted_model(turns: list[list[Any]], delay: float = 0.0) -> Any:
 
 
 async def run_agent(
-    toolkit_path: Path = TOOLKIT, middlewares: list[Any] | None = None, delay: float = 0.0, turns: Any = None
+    toolkit_path: Path = TOOLKIT,
+    middlewares: list[Any] | None = None,
+    delay: float = 0.0,
+    turns: Any = None,
+    max_iters: int = 20,
 ) -> Any:
     """Run the scripted conversation on a real Agent; returns the agent (its state holds the session)."""
     from agentscope.agent import Agent, ReActConfig
@@ -96,7 +101,7 @@ async def run_agent(
         toolkit=built.toolkit,
         state=built.state.model_copy(deep=True),
         middlewares=middlewares or [],
-        react_config=ReActConfig(max_iters=20),
+        react_config=ReActConfig(max_iters=max_iters),
     )
     await agent.reply(UserMsg(name="user", content="Read the example.org pages a, b and c and note what you find."))
     return agent
@@ -119,9 +124,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path, nargs="?", help="where to write the session")
     parser.add_argument("--format", choices=("state", "msgs", "jsonl"), default="state")
+    parser.add_argument("--tap", type=Path, help="also record through toolscope's SessionTap to this file")
     parser.add_argument("--delay", type=float, default=0.0, help="seconds to wait before each model call")
     args = parser.parse_args(argv)
-    agent = asyncio.run(run_agent(delay=args.delay))
+    middlewares = []
+    if args.tap is not None:
+        from toolscope.tap import SessionTap
+
+        middlewares.append(SessionTap(args.tap))
+    agent = asyncio.run(run_agent(middlewares=middlewares, delay=args.delay))
     if args.out is not None:
         write_session(agent, args.out, args.format)
     print("activated_groups at the end:", agent.state.tool_context.activated_groups, file=sys.stderr)

@@ -54,7 +54,7 @@ def test_explain_unknown_tool_suggests_names():
 def test_tools_table_and_json():
     table = run("tools", SEED_STEP, "--mode", "build")
     assert table.exit_code == 0
-    for column in ("registered", "allow-listed", "discoverable", "callable", "verdict"):
+    for column in ("REGISTERED", "ALLOW-LISTED", "DISCOVERABLE", "CALLABLE", "VERDICT"):
         assert column in table.output
     data = json.loads(run("tools", SEED_STEP, "--mode", "build", "--json").stdout)
     assert data["schema"] == "toolscope.tools/1"

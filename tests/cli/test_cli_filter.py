@@ -17,7 +17,9 @@ def answers(*args: str) -> tuple[int, list[dict]]:
 
 
 def test_specific_entries_beat_selected_servers():
-    code, out = answers("-t", "gmail:read_email", "-s", "gmail", "gmail:read_email", "gmail:send_email")
+    code, out = answers(
+        "--selected-tools", "gmail:read_email", "--selected-servers", "gmail", "gmail:read_email", "gmail:send_email"
+    )
     assert [a["include"] for a in out] == [True, False]
     assert [a["code"] for a in out] == ["specific_match", "specific_miss"]
     assert code == 1
@@ -25,15 +27,15 @@ def test_specific_entries_beat_selected_servers():
 
 def test_server_question_differs_from_tool_rules():
     """Only selected_tools set: an unmentioned server passes ShouldIncludeServer, its tools do not pass."""
-    code, out = answers("-t", "github:*", "slack:post", "--server", "slack")
+    code, out = answers("--selected-tools", "github:*", "slack:post", "--server", "slack")
     assert (out[0]["code"], out[0]["include"]) == ("strict_exclude", False)
     assert (out[1]["code"], out[1]["include"]) == ("servers_unrestricted", True)
 
 
 def test_no_servers_is_an_ordinary_name_and_virtual_always_passes():
-    code, out = answers("-s", "NO_SERVERS", "github:x", "human_tools:notify_user")
+    code, out = answers("--selected-servers", "NO_SERVERS", "github:x", "human_tools:notify_user")
     assert [a["include"] for a in out] == [False, True]
-    code, out = answers("-s", "NO_SERVERS", "--virtual", "anything:get_api_spec")
+    code, out = answers("--selected-servers", "NO_SERVERS", "--virtual", "anything:get_api_spec")
     assert code == 0 and out[0]["code"] == "virtual"
 
 

@@ -9,13 +9,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, Input, OptionList, TabbedContent, TabPane
+from textual.widgets import Footer, HelpPanel, Input, OptionList, TabbedContent, TabPane
 
 from toolscope.core.errors import ToolscopeError
 from toolscope.core.safe_text import inert
 from toolscope.core.subject import Subject
 from toolscope.core.verdicts import Checklist, Evaluation
 from toolscope.tui import export
+from toolscope.tui.keys import types_into_box
 from toolscope.tui.options import TuiOptions
 from toolscope.tui.rows import ModeChange, compare
 from toolscope.tui.widgets.activation_view import ActivationView
@@ -39,8 +40,9 @@ class MainScreen(Screen[None]):
         Binding("2", "show_view('checklist')", "Checklist", show=False, id="view-checklist"),
         Binding("3", "show_view('activation')", "Activation", show=False, id="view-activation"),
         Binding("e", "export", "Export", id="export"),
-        # Shown (footer, F1) only while a text box or the candidate list has the focus.
-        Binding("escape", "back", "Leave box", id="back"),
+        # Shown (footer, F1) only while it does something: the help panel is open, a text box
+        # or the candidate list has the focus, or the pipeline's filter holds text.
+        Binding("escape", "back", "Back", id="back"),
     ]
 
     def __init__(self, subject: Subject, mode: str | None, options: TuiOptions) -> None:
@@ -133,7 +135,8 @@ class MainScreen(Screen[None]):
         self._show_header()
         self.pipeline.show_evaluation(evaluation, self.change, self.previous)
         if self.checklist is not None:
-            self._run_checklist(self.checklist.tool)
+            # Quietly: a mode switch never changes the view or the focus.
+            self._run_checklist(self.checklist.tool, take_focus=False)
         # Mode names come from the config: inert before they reach the terminal.
         summary = self.change.summary(old_mode, mode)
         self.notify(inert(summary, single_line=True), title="mode switched", markup=False)
@@ -157,13 +160,29 @@ class MainScreen(Screen[None]):
 
     # -- views --------------------------------------------------------------------------
 
+    @property
+    def active_bindings(self):  # noqa: ANN201 - Textual's dict[str, ActiveBinding]
+        """The keys in force (footer and F1 list these): a focused text box takes printable keys
+        as text, so ``q``, ``?``, ``h``… are left out while it has the focus."""
+        bindings = super().active_bindings
+        if isinstance(self.focused, Input):
+            return {key: active for key, active in bindings.items() if not types_into_box(key)}
+        # The footer shows the first key of each action: q before ctrl+q, ? before F1.
+        one_key = {active.binding.action for key, active in bindings.items() if types_into_box(key)}
+        later = {k: a for k, a in bindings.items() if a.binding.action in one_key and not types_into_box(k)}
+        return {k: a for k, a in bindings.items() if k not in later} | later
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide the key of a view this input does not have (footer, F1 and palette follow)."""
         if action == "show_view" and parameters and not self.query(f"TabPane#{parameters[0]}"):
             return False
         if action == "back":
-            # Escape only means something in a box; elsewhere it stays off the footer.
-            return isinstance(self.focused, (Input, OptionList))
+            # Escape only means something when there is something to leave, close or clear.
+            return bool(
+                self.query(HelpPanel)
+                or isinstance(self.focused, (Input, OptionList))
+                or (self.current_view == "pipeline" and self.pipeline.query_state.text)
+            )
         return True
 
     def action_show_view(self, view: str) -> None:
@@ -176,7 +195,17 @@ class MainScreen(Screen[None]):
         self._focus_view(view)
 
     def action_back(self) -> None:
-        """Leave a text box for the view's main widget (the walk area in the checklist view)."""
+        """Escape: close the help panel; else clear the pipeline's filter (and leave its box);
+        else leave a text box for the view's main widget (the walk area in the checklist view)."""
+        if self.query(HelpPanel):
+            self.app.action_hide_help_panel()
+            return
+        if self.current_view == "pipeline" and (
+            self.focused is self.pipeline.filter_box or self.pipeline.query_state.text
+        ):
+            self.pipeline.clear_filter_text()
+            self._focus_view("pipeline")
+            return
         if self.current_view == "checklist":
             # Not ``_focus_view``: before a tool is picked that is the name box itself.
             self.checklist_view.query_one("#walk").focus()
@@ -192,13 +221,13 @@ class MainScreen(Screen[None]):
     def _checklist_asked(self, event: ChecklistView.Asked) -> None:
         self._run_checklist(event.tool)
 
-    def _run_checklist(self, tool: str) -> None:
+    def _run_checklist(self, tool: str, *, take_focus: bool = True) -> None:
         try:
             self.checklist = self.subject.checklist(tool, self.mode)
         except ToolscopeError as exc:
             self.notify(inert(exc.render()), title="checklist", severity="error", markup=False)
             return
-        self.checklist_view.show_checklist(self.checklist)
+        self.checklist_view.show_checklist(self.checklist, take_focus=take_focus)
 
     # -- export -------------------------------------------------------------------------
 

@@ -63,6 +63,17 @@ def checklist_renderable(checklist: Checklist, revealed: int) -> Group:
     return Group(*parts)
 
 
+class Candidates(OptionList):
+    """The name candidates. Opened by "did you mean" with nothing highlighted, so that ↓ lands on
+    the first name; Enter with nothing highlighted also opens the first (the likeliest) name."""
+
+    def action_select(self) -> None:
+        """Open the highlighted name, or the first one when none is highlighted."""
+        if self.highlighted is None and self.option_count:
+            self.highlighted = 0
+        super().action_select()
+
+
 class ChecklistView(Vertical):
     """Owns the typed name and how far the walkthrough has got; the screen runs the checklist."""
 
@@ -103,23 +114,29 @@ class ChecklistView(Vertical):
 
     def compose(self) -> ComposeResult:
         yield safe_input(placeholder="tool name (fuzzy: type a few letters, ↓ to pick, Enter)", id="tool-name")
-        yield OptionList(id="candidates")
+        yield Candidates(id="candidates")
         with VerticalScroll(id="walk", can_focus=True):
             yield Static(Text("Pick a tool to walk through the checklist.", style="dim"), id="steps")
 
-    def show_checklist(self, checklist: Checklist) -> None:
-        """Start the walkthrough of a new checklist at its first question."""
+    def show_checklist(self, checklist: Checklist, *, take_focus: bool = True) -> None:
+        """Start the walkthrough of a new checklist at its first question.
+
+        ``take_focus`` is False when the checklist is re-run for another mode: the user may be
+        in another view, and a mode switch never moves the focus.
+        """
         self.checklist = checklist
         self.revealed = 1
         self._close_candidates()
         self._redraw()
         if checklist.did_you_mean:
-            # The likely names, ready to pick with Enter.
+            # The likely names, for the hint's "↓ Enter": the list gets the focus with nothing
+            # highlighted, so ↓ highlights the first name and Enter opens that one.
             self._open_candidates(list(checklist.did_you_mean))
             options = self.query_one("#candidates", OptionList)
-            options.highlighted = 0
-            options.focus()
-        else:
+            options.highlighted = None
+            if take_focus:
+                options.focus()
+        elif take_focus:
             self.query_one("#walk").focus()
 
     def ask(self, tool: str) -> None:

@@ -171,6 +171,17 @@ class PipelineView(Vertical):
         """Jump to the filter box."""
         self.query_one("#filter", Input).focus()
 
+    @property
+    def filter_box(self) -> Input:
+        """The filter text box."""
+        return self.query_one("#filter", Input)
+
+    def clear_filter_text(self) -> None:
+        """Empty the filter box; the only-hidden / grouping toggles stay as they are."""
+        self.filter_box.value = ""
+        q = self.query_state
+        self.set_query(RowQuery("", q.only_hidden, q.grouped))
+
     def clear_filter(self) -> None:
         """Empty the filter box and drop the toggles: every tool again."""
         self.query_one("#filter", Input).value = ""

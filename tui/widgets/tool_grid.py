@@ -145,11 +145,8 @@ class ToolGrid(ScrollView, can_focus=True):
         self.rows = rows
         self.layout_ = layout
         self.changed = changed
-        self.cursor = 0
-        if selected is not None:
-            self.cursor = _position(rows, selected)
-        if self.cursor == 0:
-            self.cursor = self._next_tool_row(0, 1)
+        self.cursor = _position(rows, selected) if selected is not None else 0
+        self.cursor = self._nearest_tool_row(self.cursor, 1) or 0
         self._update_virtual_size()
         self._scroll_cursor_into_view()
         self.refresh()
@@ -166,20 +163,31 @@ class ToolGrid(ScrollView, can_focus=True):
 
     # -- movement ---------------------------------------------------------------------
 
-    def _next_tool_row(self, start: int, step: int) -> int:
+    def _tool_row_from(self, start: int, step: int) -> int | None:
+        """The first tool row at or after ``start`` going in direction ``step`` (None: only headings)."""
         index = start
-        while 0 <= index < len(self.rows) and isinstance(self.rows[index], GroupRow):
+        while 0 <= index < len(self.rows):
+            if isinstance(self.rows[index], ToolVerdict):
+                return index
             index += step
-        return index if 0 <= index < len(self.rows) else start
+        return None
+
+    def _nearest_tool_row(self, index: int, step: int) -> int | None:
+        """A tool row near ``index``: onwards in direction ``step``, else back the other way.
+
+        Headings are never selected: moving up from the first tool of the first group stays on it.
+        """
+        found = self._tool_row_from(index, step)
+        return found if found is not None else self._tool_row_from(index, -step)
 
     def move_to(self, index: int, step: int = 1) -> None:
         """Put the cursor on row ``index`` (skipping headings in direction ``step``)."""
         if not self.rows:
             return
         index = max(0, min(index, len(self.rows) - 1))
-        index = self._next_tool_row(index, step)
-        if index != self.cursor:
-            self.cursor = index
+        target = self._nearest_tool_row(index, step)
+        if target is not None and target != self.cursor:
+            self.cursor = target
             self._scroll_cursor_into_view()
             self.refresh()
             self.post_message(self.Highlighted(self.selected_tool))

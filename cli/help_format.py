@@ -1,0 +1,91 @@
+"""Help that reads like a CLI's: arguments and option values named by words (CONFIG,
+TOOL, FILE), never by Python types (``<list[str]>``) or braces (``{config}``).
+
+Typer renders an argument as ``{name}`` in the usage line and adds its Python type in
+the Arguments section; this command class names each argument by its metavar (or its
+name in capitals) in both places. Options get their words from ``metavar=``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from typer.core import TyperCommand
+
+
+def _is_argument(param: Any) -> bool:
+    # Typer ships its own copy of Click: compare by kind, not by class.
+    return param.param_type_name == "argument"
+
+
+def argument_word(param: Any) -> str:
+    """``CONFIG``, ``[QUERY]...``: the argument's metavar, else its name in capitals."""
+    word = param.metavar or (param.name or "ARG").upper()
+    if param.metavar is None:
+        if not param.required:
+            word = f"[{word}]"
+        if param.nargs != 1:
+            word += "..."
+    return word
+
+
+# Option values named by what they are, where the option's own name is not that word.
+OPTION_WORDS = {
+    "registry": "FILE",
+    "snapshot": "FILE",
+    "script": "FILE",
+    "screenshot": "FILE",
+    "output": "FILE",
+    "export_dir": "DIR",
+    "drift_from": "SNAPSHOT",
+    "expect": "visible|hidden:NAME",
+    "step": "ID",
+    "size": "COLSxROWS",
+    "timeout": "SECONDS",
+    "fmt": "FORMAT",
+    "groups": "GROUP,...",
+}
+
+
+def option_word(param: Any) -> str:
+    """``FILE``, ``MODE``: what an option's value is, in capitals."""
+    name = param.name or "value"
+    return OPTION_WORDS.get(name, name.upper())
+
+
+class ToolscopeCommand(TyperCommand):
+    """A Typer command whose help names arguments by words."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        """``[OPTIONS] CONFIG TOOL``."""
+        pieces = [self.options_metavar] if self.options_metavar else []
+        return pieces + [argument_word(p) for p in self.get_params(ctx) if _is_argument(p)]
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        """The Arguments section (word, help, [required]) and the Options section."""
+        arguments = []
+        options = []
+        for param in self.get_params(ctx):
+            if _is_argument(param):
+                if getattr(param, "hidden", False):
+                    continue
+                help_text = getattr(param, "help", None) or ""
+                if param.required:
+                    help_text = f"{help_text}  [required]" if help_text else "[required]"
+                arguments.append((argument_word(param), help_text))
+            else:
+                if (
+                    param.metavar is None
+                    and not getattr(param, "is_flag", False)
+                    and not getattr(param, "count", False)
+                ):
+                    param.metavar = option_word(param)
+                record = param.get_help_record(ctx)
+                if record is not None:
+                    options.append(record)
+        if arguments:
+            with formatter.section("Arguments"):
+                formatter.write_dl(arguments)
+        if options:
+            with formatter.section("Options"):
+                formatter.write_dl(options)

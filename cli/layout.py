@@ -1,0 +1,182 @@
+"""Terminal layout: the output width, word wrapping that never splits a word, and
+borderless column tables in the style of ``kubectl get`` / ``docker ps``.
+
+Everything here works on plain strings that were already made inert; widths are in
+terminal cells (``rich.cells.cell_len``), so wide characters keep columns aligned.
+The table is laid out in one pass over the rows (linear in their number): 50,000
+tools print as fast as they can be written.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rich.cells import cell_len
+
+# When stdout is not a terminal and COLUMNS is not set: a fixed width, so piped output
+# (files, CI logs, grep) is the same wherever it is produced.
+PIPED_WIDTH = 120
+GAP = "  "
+ELLIPSIS = "…"
+
+
+def output_width(*, stream=None) -> int:  # noqa: ANN001 - a text stream
+    """The width to lay out for: COLUMNS when set, the terminal's width on a terminal,
+    else ``PIPED_WIDTH``."""
+    columns = os.environ.get("COLUMNS", "").strip()
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    stream = stream or sys.stdout
+    try:
+        if stream.isatty():
+            return os.get_terminal_size(stream.fileno()).columns or PIPED_WIDTH
+    except (OSError, ValueError, AttributeError):
+        pass
+    return PIPED_WIDTH
+
+
+def wrap_words(text: str, width: int) -> list[str]:
+    """Greedy word wrap at spaces. A word longer than the width stays whole on its own
+    line (a name, path or rule code is never broken in the middle)."""
+    width = max(width, 1)
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split(" "):
+            if not line:
+                line = word
+            elif cell_len(line) + 1 + cell_len(word) <= width:
+                line += " " + word
+            else:
+                lines.append(line)
+                line = word
+        lines.append(line)
+    return lines
+
+
+def shorten(text: str, width: int) -> tuple[str, bool]:
+    """``text`` cut to ``width`` cells at a word boundary, ending in ``…``; and whether
+    it was cut. A cut inside a single overlong word keeps its start."""
+    if cell_len(text) <= width:
+        return text, False
+    if width <= 1:
+        return ELLIPSIS[:width], True
+    budget = width - 1
+    cut = text[:budget]
+    while cell_len(cut) > budget:  # wide characters
+        cut = cut[:-1]
+    space = cut.rfind(" ")
+    if space >= budget // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:(") + ELLIPSIS, True
+
+
+def pad(text: str, width: int, justify: str = "left") -> str:
+    """``text`` padded with spaces to ``width`` cells (never cut)."""
+    gap = width - cell_len(text)
+    if gap <= 0:
+        return text
+    return " " * gap + text if justify == "right" else text + " " * gap
+
+
+@dataclass
+class Cell:
+    """One cell: its plain text and a Rich style name (empty for none)."""
+
+    text: str
+    style: str = ""
+
+
+@dataclass
+class Column:
+    """A column: its header, and whether its cells are right-aligned."""
+
+    header: str
+    justify: str = "left"
+
+
+@dataclass
+class Layout:
+    """A laid-out table: each line is a list of (text, style) segments."""
+
+    lines: list[list[tuple[str, str]]] = field(default_factory=list)
+    shortened: bool = False
+    fixed: int = 0  # cells taken by the columns before the note
+    inline: bool = False  # the note is on the row's line
+
+
+def layout_table(
+    columns: Sequence[Column],
+    rows: Sequence[Sequence[Cell]],
+    width: int,
+    *,
+    note: Column | None = None,
+    notes: Sequence[Cell] | None = None,
+    min_note: int = 24,
+    indent: int = 4,
+    whole_notes: bool = False,
+    groups: Sequence[str] | None = None,
+) -> Layout:
+    """Lay out ``rows`` as aligned columns, two spaces apart, one line per row.
+
+    Every column is as wide as its widest cell: values are never cut or split. The
+    optional last ``note`` column (a sentence, like the rule that decided a verdict)
+    gets the rest of the line, shortened at a word boundary with ``…``; when less than
+    ``min_note`` cells are left it goes on a line of its own below the row, indented.
+    ``whole_notes`` never shortens it (``--wide``). ``groups`` (one label per row)
+    prints a heading line each time the label changes, instead of a column.
+    """
+    widths = [cell_len(c.header) for c in columns]
+    for row in rows:
+        for i, cell in enumerate(row):
+            n = cell_len(cell.text)
+            if n > widths[i]:
+                widths[i] = n
+    fixed = sum(widths) + len(GAP) * (len(columns) - 1)
+    note_width = width - fixed - len(GAP)
+    inline = note is not None and (whole_notes or note_width >= min_note)
+    out = Layout(fixed=fixed, inline=inline)
+
+    def row_line(cells: Sequence[tuple[str, str]], note_cell: tuple[str, str] | None) -> list[tuple[str, str]]:
+        segments: list[tuple[str, str]] = []
+        last = len(cells) - 1
+        for i, (text, style) in enumerate(cells):
+            trailing = i == last and note_cell is None
+            body = text if trailing and columns[i].justify == "left" else pad(text, widths[i], columns[i].justify)
+            segments.append((body, style))
+            if not trailing:
+                segments.append((GAP, ""))
+        if note_cell is not None:
+            segments.append(note_cell)
+        return segments
+
+    header_note = (note.header, "bold") if inline and note is not None else None
+    out.lines.append(row_line([(c.header, "bold") for c in columns], header_note))
+    group = None
+    for index, row in enumerate(rows):
+        if groups is not None and groups[index] != group:
+            group = groups[index]
+            out.lines.append([(group + ":", "bold underline")])
+        text = notes[index].text if notes is not None else ""
+        style = notes[index].style if notes is not None else ""
+        if inline:
+            if text and not whole_notes:
+                text, cut = shorten(text, note_width)
+                out.shortened |= cut
+            out.lines.append(row_line([(c.text, c.style) for c in row], (text, style) if text else None))
+        else:
+            out.lines.append(row_line([(c.text, c.style) for c in row], None))
+            if text:
+                text, cut = shorten(text, max(width - indent, min_note))
+                out.shortened |= cut
+                out.lines.append([(" " * indent, ""), (text, style)])
+    for line in out.lines:  # no trailing spaces
+        while line and not line[-1][0].strip():
+            line.pop()
+        if line:
+            text, style = line[-1]
+            line[-1] = (text.rstrip(" "), style)
+    return out

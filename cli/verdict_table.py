@@ -1,0 +1,84 @@
+"""The per-tool verdict table of ``toolscope tools``, laid out for the terminal's width.
+
+Layout (chosen to read like ``kubectl get`` / ``docker ps``): no borders, a header in
+capitals, one line per tool, columns two spaces apart, every value whole. TOOL, NAMESPACE,
+one mark per stage (✓ pass, ✗ fail, ? unknown, - not reached), VERDICT, then DECIDED BY:
+the first failing stage's title and rule, on the rest of the line and shortened to fit
+(``--wide`` prints it whole), or on a line of its own below the row when the terminal is
+narrow. When even short stage headers leave no room for a namespace column next to whole
+names, namespaces become heading lines. Linear in the number of tools.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from toolscope.core.safe_text import inert
+from toolscope.layout import Cell, Column, Layout, layout_table
+from toolscope.output import STYLE, SYMBOL, VERDICT_STYLE
+
+if TYPE_CHECKING:
+    from toolscope.core.verdicts import Evaluation, ToolVerdict
+
+# Stage headers when the full titles leave too little room for the deciding rule.
+STAGE_SHORT = {
+    "registered": "REG",
+    "allow_listed": "ALLOW",
+    "discoverable": "DISC",
+    "callable": "CALL",
+    "visible": "VIS",
+}
+# The deciding rule goes on the row only when at least this many cells are left for it.
+MIN_RULE = 40
+
+
+def verdict_layout(
+    evaluation: Evaluation, tools: Iterable[ToolVerdict] | None, width: int, *, wide: bool = False
+) -> Layout:
+    """The table for ``tools`` (default: every tool of the evaluation) at ``width`` cells."""
+    from toolscope.core.verdicts import STAGE_TITLES
+
+    names = list(evaluation.stage_names)
+    rows: list[list[Cell]] = []
+    notes: list[Cell] = []
+    for tool in tools if tools is not None else evaluation.tools:
+        cells = [Cell(inert(tool.name, single_line=True), "bold"), Cell(inert(tool.namespace, single_line=True))]
+        for name in names:
+            stage = tool.stage(name)
+            cells.append(Cell("-") if stage is None else Cell(SYMBOL[stage.passed], STYLE[stage.passed]))
+        cells.append(Cell(tool.verdict, VERDICT_STYLE[tool.verdict]))
+        rows.append(cells)
+        failing = tool.first_failing
+        rule = f"{STAGE_TITLES.get(failing.name, failing.name)}: {failing.rule}" if failing else ""
+        notes.append(Cell(inert(rule, single_line=True), "dim" if failing and failing.passed is None else ""))
+
+    def columns(titles: dict[str, str], namespace: bool = True) -> list[Column]:
+        return [
+            Column("TOOL"),
+            *([Column("NAMESPACE")] if namespace else []),
+            *(Column(titles.get(n, n).upper()) for n in names),
+            Column("VERDICT"),
+        ]
+
+    note = Column("DECIDED BY")
+    # Preferred, in order: full titles with the rule on the row; short titles with the
+    # rule on the row; full titles with the rule below; short titles with the rule below.
+    full = layout_table(columns(STAGE_TITLES), rows, width, note=note, notes=notes, min_note=MIN_RULE, whole_notes=wide)
+    if full.inline:
+        return full
+    short = layout_table(columns(STAGE_SHORT), rows, width, note=note, notes=notes, min_note=MIN_RULE)
+    if short.inline or full.fixed <= width:
+        return short if short.inline else full
+    if short.fixed <= width:
+        return short
+    # Too narrow for a namespace column next to whole names: namespaces become headings.
+    return layout_table(
+        columns(STAGE_SHORT, namespace=False),
+        [[r[0], *r[2:]] for r in rows],
+        width,
+        note=note,
+        notes=notes,
+        min_note=MIN_RULE,
+        groups=[r[1].text for r in rows],
+    )

@@ -1,0 +1,185 @@
+"""Keys and focus as lazygit / k9s / posting users expect them (issue 9, "Keys, focus, conventions").
+
+Each test drives the real app with Pilot on the seed sample and failed before its fix.
+"""
+
+from __future__ import annotations
+
+from textual.widgets import HelpPanel, Input, OptionList
+from tui_helpers import SIZE, make_app, static_text
+
+from toolscope.tui.keys import types_into_box
+from toolscope.tui.rows import GroupRow
+from toolscope.tui.widgets.tool_detail import ToolDetail
+
+
+async def test_a_mode_switch_never_changes_the_view_or_the_focus() -> None:
+    """With an unknown name in the checklist, m used to jump into the checklist's candidate list."""
+    app = make_app(mode="build")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        await pilot.press("2", *"notify_usr", "enter")
+        await pilot.pause()
+        assert screen.checklist is not None and screen.checklist.did_you_mean
+        await pilot.press("1")
+        await pilot.pause()
+        grid = screen.pipeline.grid
+        assert app.focused is grid
+        for key in ("m", "M"):
+            await pilot.press(key)
+            await pilot.pause()
+            assert screen.current_view == "pipeline"
+            assert app.focused is grid, (key, app.focused)
+        # The palette's mode switch too.
+        screen.set_mode("run")
+        await pilot.pause()
+        assert screen.current_view == "pipeline" and app.focused is grid
+        # The checklist followed the mode all the same.
+        assert screen.checklist.mode == "run"
+
+
+async def test_the_grouped_cursor_never_lands_on_a_group_header() -> None:
+    app = make_app(mode="build")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        grid = screen.pipeline.grid
+        await pilot.press("g")
+        await pilot.pause()
+        assert isinstance(grid.rows[0], GroupRow)
+        first = grid.selected_tool
+        assert first is not None and grid.cursor == 1
+        for keys in (["up"], ["k"], ["pageup"], ["home"], ["down", "pageup"]):
+            await pilot.press(*keys)
+            await pilot.pause()
+            assert isinstance(grid.rows[grid.cursor], type(first)), keys
+            assert grid.selected_tool is first, keys
+        assert "No tool selected" not in static_text(screen.pipeline.query_one(ToolDetail))
+        # Moving down across a heading skips it; moving up across it skips it too.
+        heading = next(i for i, row in enumerate(grid.rows) if i > 0 and isinstance(row, GroupRow))
+        grid.move_to(heading - 1)
+        await pilot.press("down")
+        assert grid.cursor == heading + 1
+        await pilot.press("up")
+        assert grid.cursor == heading - 1
+        # A click on a heading selects the tool under it.
+        grid.move_to(heading)
+        assert grid.cursor == heading + 1
+        await pilot.press("c")
+        await pilot.pause()
+        assert screen.current_view == "checklist" and screen.checklist.tool == grid.selected_tool.name
+
+
+async def test_did_you_mean_down_enter_opens_the_highlighted_suggestion() -> None:
+    app = make_app(mode="build")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        await pilot.press("2", *"get_isue", "enter")
+        await pilot.pause()
+        suggestions = screen.checklist.did_you_mean
+        assert suggestions[:2] == ("get_issue", "get_api_spec")
+        options = screen.checklist_view.query_one("#candidates", OptionList)
+        assert app.focused is options
+        await pilot.press("down")  # the hint: ↓ Enter
+        highlighted = options.highlighted
+        assert highlighted == 0
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.checklist.tool == suggestions[highlighted] == suggestions[0]
+
+
+async def test_q_quits_unless_a_text_box_has_the_focus() -> None:
+    app = make_app(mode="build")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        box = app.screen.pipeline.filter_box
+        await pilot.press("slash", "q")
+        await pilot.pause()
+        assert box.value == "q" and app.is_running
+        await pilot.press("escape")  # clears the filter, back on the grid
+        await pilot.pause()
+        assert box.value == "" and app.focused is app.screen.pipeline.grid
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running
+
+
+async def test_question_mark_shows_help_like_f1_and_escape_closes_it() -> None:
+    app = make_app(mode="build")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert screen.query(HelpPanel)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not screen.query(HelpPanel)
+        await pilot.press("f1")
+        await pilot.pause()
+        assert screen.query(HelpPanel)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert not screen.query(HelpPanel)
+        # In the filter box ? is text; F1 still opens the help (the footer says F1 there).
+        await pilot.press("slash", "question_mark")
+        await pilot.pause()
+        assert screen.pipeline.filter_box.value == "?" and not screen.query(HelpPanel)
+        await pilot.press("f1")
+        await pilot.pause()
+        assert screen.query(HelpPanel) and screen.pipeline.filter_box.value == "?"
+
+
+async def test_escape_clears_the_filter_from_the_box_and_from_the_grid() -> None:
+    app = make_app(mode="build")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        pipeline = app.screen.pipeline
+        total = len(pipeline.shown_tools())
+        await pilot.press("slash", *"github", "enter")  # Enter keeps the filter, back to the grid
+        await pilot.pause()
+        assert app.focused is pipeline.grid and len(pipeline.shown_tools()) < total
+        assert "escape" in app.screen.active_bindings
+        await pilot.press("escape")
+        await pilot.pause()
+        assert pipeline.filter_box.value == "" and len(pipeline.shown_tools()) == total
+        assert "escape" not in app.screen.active_bindings  # nothing left to clear
+
+
+def footer_keys(app) -> list[str]:  # noqa: ANN001
+    """The keys the footer shows now."""
+    from textual.widgets._footer import FooterKey
+
+    return [key.key for key in app.screen.query(FooterKey)]
+
+
+async def test_a_focused_box_never_swallows_an_advertised_key() -> None:
+    """Footer and F1 list only keys that work where the focus is: none that would type into a box."""
+    app = make_app(mode="build")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        grid_keys = footer_keys(app)
+        assert {"q", "question_mark", "h", "m", "e"} <= set(grid_keys)
+        boxes = [
+            ("1", "slash", screen.pipeline.filter_box),
+            ("2", "slash", screen.checklist_view.query_one("#tool-name", Input)),
+        ]
+        for view_key, focus_key, box in boxes:
+            await pilot.press("escape", view_key, focus_key)
+            await pilot.pause()
+            assert app.focused is box
+            shown = footer_keys(app)
+            assert shown, "the footer shows the keys that still work"
+            assert not [k for k in shown if types_into_box(k)], shown
+            assert not [k for k in screen.active_bindings if types_into_box(k)]
+            assert {"f1", "ctrl+q", "escape"} <= set(shown)
+            # Every advertised key does something other than typing: the box stays empty.
+            box.value = ""
+            await pilot.press("f1")
+            await pilot.pause()
+            assert screen.query(HelpPanel) and box.value == ""
+            await pilot.press("f1")
+            await pilot.pause()
