@@ -76,4 +76,10 @@ _use_word_metavars()
 
 def main() -> None:
     """Console-script entry point."""
-    app()
+    from toolscope import signals
+
+    signals.install()
+    try:
+        app()
+    finally:
+        signals.end_by_received_signal()

@@ -16,8 +16,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import ConfigDict
-
 from toolscope.core.enums import (
     AGENTSCOPE_STAGES,
     AGENTWORKS_STAGES,
@@ -67,7 +65,8 @@ class Stage:
     key order of every ``stages`` array, and nothing converts 50,000 stages on the way out.
     """
 
-    __pydantic_config__ = ConfigDict(extra="forbid", json_schema_serialization_defaults_required=True)
+    # pydantic's ConfigDict, as a plain dict so this module does not import pydantic.
+    __pydantic_config__ = {"extra": "forbid", "json_schema_serialization_defaults_required": True}
 
     name: StageId
     passed: bool | None
@@ -244,6 +243,13 @@ class VerdictList(Sequence[ToolVerdict]):
     def __iter__(self):  # type: ignore[no-untyped-def]
         for index in range(len(self._rows)):
             yield self._build(index)
+
+    def entry_rows(self) -> list[tuple[Any, tuple[Stage, ...]]]:
+        """(entry, stages) per tool, in order, without building ToolVerdicts (fast JSON writers).
+
+        An entry has ``name``, ``namespace``, ``kind`` and ``description`` like a ToolVerdict.
+        """
+        return list(zip(self._entries, self._rows, strict=True))
 
     def verdict_counts(self) -> dict[str, int]:
         """visible / hidden / unknown counts without building ToolVerdicts (one look per distinct row)."""

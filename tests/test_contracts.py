@@ -51,10 +51,12 @@ def test_validation_rejects_a_document_its_schema_does_not_allow(in_repo: Path) 
     """The suite-wide check can fail: an extra key, a verdict outside the enum, a wrong schema id."""
     result = CliRunner().invoke(app, ["tools", SEED, "--json"])
     good = validated(result.stdout)
+    assert good["schema"] == "toolscope.tools/2"
     for mutate in (
         lambda d: d.update(surprise=1),
         lambda d: d["tools"][0].update(verdict="maybe"),
-        lambda d: d["tools"][0]["stages"][0].update(name="reachable"),
+        lambda d: d["stage_results"][0].update(name="reachable"),
+        lambda d: d["tools"][0]["stages"].append("registered"),
         lambda d: d["counts"].pop("unknown"),
     ):
         bad = json.loads(result.stdout)
@@ -65,11 +67,40 @@ def test_validation_rejects_a_document_its_schema_does_not_allow(in_repo: Path) 
             validate_output(json.dumps(bad))
     with pytest.raises(AssertionError):
         validate_document({**good, "schema": "toolscope.tools/9"})
+    with pytest.raises(AssertionError):
+        validate_output(json.dumps({**good, "schema": "toolscope.tools/9"}))
+
+
+@pytest.mark.parametrize("config", [SEED, "sample_configs/agentscope/toolkit.yaml"])
+def test_tools_writer_follows_its_model(config: str, in_repo: Path) -> None:
+    """core.tools_json writes tools/2 as text; read back through ToolsEnvelope it is the same document."""
+    from toolscope.core.schemas.base import render
+    from toolscope.core.schemas.verdicts import ToolsEnvelope
+    from toolscope.core.tools_json import write_tools_document
+    from toolscope.inputs import open_subject
+
+    subject = open_subject(config)
+    evaluation = subject.evaluate(subject.default_mode)
+    for hidden_only in (False, True):
+        pieces: list[str] = []
+        write_tools_document(
+            pieces.append, evaluation, hidden_only=hidden_only, config_findings=subject.config_findings
+        )
+        text = "".join(pieces)
+        model = ToolsEnvelope.model_validate_json(text)
+        assert json.loads(render(model)) == json.loads(text)
+        indented: list[str] = []
+        write_tools_document(indented.append, evaluation, hidden_only=hidden_only, indent=True)
+        assert "".join(indented).startswith('{\n  "schema": "toolscope.tools/2"')
 
 
 def test_subprocess_json_outputs_validate(in_repo: Path) -> None:
     """The installed console entry point prints documents that match their schemas."""
-    for args in (["explain", SEED, "notify_user", "-m", "build"], ["check", SEED], ["filter", "a:b", "-t", "a:*"]):
+    for args in (
+        ["explain", SEED, "notify_user", "-m", "build"],
+        ["check", SEED],
+        ["filter", "a:b", "--selected-tools", "a:*", "--virtual"],
+    ):
         proc = subprocess.run(
             [sys.executable, "-m", "toolscope", *args, "--json"], capture_output=True, text=True, timeout=60
         )

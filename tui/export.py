@@ -8,11 +8,11 @@ escaped with the report's own ``md`` so both outputs treat names alike.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from toolscope.core.output_file import write_new
 from toolscope.core.report.markdown import md
 from toolscope.core.verdicts import STAGE_TITLES, Checklist, Evaluation, ToolVerdict
 
@@ -110,30 +110,6 @@ def checklist_markdown(evaluation: Evaluation, mode: str | None, checklist: Chec
     return "\n".join(lines) + "\n"
 
 
-def _write_new(path: Path, text: str) -> None:
-    """Write ``path`` atomically and only if it does not exist (FileExistsError otherwise).
-
-    The text goes to a temporary file in the same directory first, so a reader never sees
-    half a file; ``os.link`` then publishes it and fails if the name was taken meanwhile.
-    """
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        try:
-            os.link(temporary, path)
-        except FileExistsError:
-            raise  # the name is taken: the caller moves on to the next suffix
-        except OSError:
-            # No hard links on this file system: check, then replace (a small race remains).
-            if path.exists():
-                raise FileExistsError(path) from None
-            os.replace(temporary, path)
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-
-
 def write_export(directory: Path, stem: str, svg: str, markdown: str) -> ExportPaths:
     """Write ``stem.svg`` and ``stem.md``; never overwrites: ``stem-2``, ``stem-3``… instead.
 
@@ -142,14 +118,14 @@ def write_export(directory: Path, stem: str, svg: str, markdown: str) -> ExportP
     for number in range(1, 10_000):
         name = stem if number == 1 else f"{stem}-{number}"
         paths = ExportPaths(directory / f"{name}.svg", directory / f"{name}.md")
-        if paths.svg.exists() or paths.markdown.exists():
+        if os.path.lexists(paths.svg) or os.path.lexists(paths.markdown):
             continue
         try:
-            _write_new(paths.svg, svg)
+            write_new(paths.svg, svg)
         except FileExistsError:
             continue
         try:
-            _write_new(paths.markdown, markdown)
+            write_new(paths.markdown, markdown)
         except FileExistsError:
             paths.svg.unlink()  # ours, written just now: the pair moves on to the next suffix
             continue

@@ -14,9 +14,10 @@ if TYPE_CHECKING:
 
 def _default_activation_view(subject: Subject, options: TuiOptions) -> Widget | None:
     """The activation view, only for AgentScope toolkits that offer a step-through session."""
+    from toolscope.tui.session_feed import feed_for
     from toolscope.tui.widgets.activation_view import activation_view_for
 
-    return activation_view_for(subject, options.script, options.run_script)
+    return activation_view_for(subject, options.script, options.run_script, feed=feed_for(options))
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,12 @@ class TuiOptions:
     """Activation view: a script to load at start (see ``core.agentscope.script``)."""
     run_script: bool = False
     """Activation view: run the whole script at start (headless screenshots)."""
+    session: str | None = None
+    """Activation view: a recorded AgentScope session to step through (``core.agentscope.session_source``)."""
+    session_id: str | None = None
+    """With ``session`` naming an app storage database: the session id."""
+    follow: str | None = None
+    """Activation view: a running agent's tap file to follow live (``core.agentscope.tap``)."""
     activation_factory: Callable[[Any, Any], Any] = _default_activation_view
     """Builds the activation view for a subject and these options (None when it has none)."""
 

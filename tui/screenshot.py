@@ -18,18 +18,31 @@ async def render_svg(
     tool: str | None = None,
     deterministic: bool = True,
     script: str | None = None,
+    session: str | None = None,
+    session_id: str | None = None,
 ) -> str:
     """The SVG of ``view`` after the first paint, at ``size`` (columns, rows).
 
     ``deterministic`` leaves versions and directories off the picture (default: on, since
     these images end up in reports, READMEs and CI artefacts). ``script`` (toolkits) is
-    loaded into the activation view and run to its end before the picture is taken; with
+    loaded into the activation view and run to its end before the picture is taken (so is a
+    recorded ``session``); with
     ``tool`` the checklist view shows every question and the fix.
     """
     from toolscope.tui.app import ToolscopeApp
 
     app = ToolscopeApp(
-        subject, mode, TuiOptions(view=view, tool=tool, deterministic=deterministic, script=script, run_script=True)
+        subject,
+        mode,
+        TuiOptions(
+            view=view,
+            tool=tool,
+            deterministic=deterministic,
+            script=script,
+            session=session,
+            session_id=session_id,
+            run_script=True,
+        ),
     )
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
@@ -49,9 +62,21 @@ def render_svg_sync(
     tool: str | None = None,
     deterministic: bool = True,
     script: str | None = None,
+    session: str | None = None,
+    session_id: str | None = None,
 ) -> str:
     """``render_svg`` from synchronous code (also when an event loop is already running)."""
-    coroutine = render_svg(subject, mode, size, view, tool=tool, deterministic=deterministic, script=script)
+    coroutine = render_svg(
+        subject,
+        mode,
+        size,
+        view,
+        tool=tool,
+        deterministic=deterministic,
+        script=script,
+        session=session,
+        session_id=session_id,
+    )
     try:
         asyncio.get_running_loop()
     except RuntimeError:

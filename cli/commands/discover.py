@@ -39,7 +39,7 @@ def discover_command(
     from toolscope.core.mcp.config import load_config
     from toolscope.core.mcp.discovery import discover_sync
     from toolscope.core.mcp.snapshot import snapshot_document, write_snapshot
-    from toolscope.core.report.writer import STDOUT, check_output
+    from toolscope.core.output_file import STDOUT, check_output
 
     if not timeout > 0:
         raise InputError("--timeout", f"must be a positive number of seconds (got {timeout:g})")
@@ -53,7 +53,7 @@ def discover_command(
     result = discover_sync(config, timeout)
     if output is not None:
         check_output(str(output), force=force, inputs=config.input_paths, what="the snapshot")
-        write_snapshot(result, output, protect=config.input_paths)
+        write_snapshot(result, output, protect=config.input_paths, force=force)
     if as_json:
         print_document(snapshot_document(result))
     else:

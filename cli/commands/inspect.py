@@ -12,13 +12,15 @@ from toolscope.commands.common import (
     GroupsOpt,
     ModeOpt,
     RegistryOpt,
+    SessionIdOpt,
+    SessionOpt,
     SnapshotOpt,
     StepOpt,
     split_groups,
 )
 from toolscope.core.enums import InputKind
 from toolscope.core.errors import InputError, Problem
-from toolscope.output import handle_errors
+from toolscope.output import handle_errors, plain, stdout_console
 
 VIEWS = ("pipeline", "checklist", "activation")
 
@@ -38,11 +40,21 @@ def inspect_command(
         Path | None,
         typer.Option("--script", "-s", help="Toolkits: a reset_tools script to load into the activation view."),
     ] = None,
+    session: SessionOpt = None,
+    session_id: SessionIdOpt = None,
+    follow: Annotated[
+        Path | None,
+        typer.Option(
+            "--follow",
+            help="Toolkits: follow a running agent live through its tap file (toolscope.tap.SessionTap).",
+        ),
+    ] = None,
     screenshot: Annotated[
         Path | None,
         typer.Option("--screenshot", help="Render the first view headless to this SVG file and exit."),
     ] = None,
     size: Annotated[str, typer.Option("--size", help="Terminal size for --screenshot, COLUMNSxROWS.")] = "120x36",
+    force: Annotated[bool, typer.Option("--force", help="--screenshot: replace an existing file.")] = False,
     export_dir: Annotated[
         Path, typer.Option("--export-dir", help="Where the export key (e) writes its SVG and Markdown.")
     ] = Path("."),
@@ -50,17 +62,28 @@ def inspect_command(
     """Open the interactive view: pipeline, live mode switching, checklist, export (F1 for keys)."""
     from toolscope.inputs import open_subject
 
-    first_view = view or ("checklist" if tool else "activation" if script else "pipeline")
+    feeds = [name for name, value in (("--script", script), ("--session", session), ("--follow", follow)) if value]
+    if len(feeds) > 1:
+        raise InputError(feeds[1], f"give one of --script, --session or --follow, not {' and '.join(feeds)}")
+    if session_id is not None and session is None:
+        raise InputError("--session-id", "--session-id goes with --session DATABASE")
+    first_view = view or ("checklist" if tool else "activation" if feeds else "pipeline")
     if first_view not in VIEWS:
         raise InputError("--view", f"unknown view {first_view!r}", [Problem("", "expected " + ", ".join(VIEWS))])
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     resolved_mode = subject.resolve_mode(mode)
-    if (first_view == "activation" or script is not None) and subject.loaded.kind == InputKind.STEP_CONFIG:
+    if (first_view == "activation" or feeds) and subject.loaded.kind == InputKind.STEP_CONFIG:
         raise InputError(
-            "--view activation" if script is None else "--script",
+            feeds[0] if feeds else "--view activation",
             "the activation view steps reset_tools calls: it is for AgentScope toolkits, not step configs",
         )
+    if session is not None:  # bad input is exit 2 here, not a notification inside the app
+        from toolscope.core.agentscope.session_source import load_session
+
+        load_session(session, session_id=session_id)
     # Textual is imported here only: every other command starts without it.
+    if screenshot is not None and follow is not None:
+        raise InputError("--screenshot", "a screenshot is one picture; --follow watches an agent over time")
     if screenshot is not None:
         from toolscope.tui.screenshot import parse_size, render_svg_sync
 
@@ -68,17 +91,35 @@ def inspect_command(
             dimensions = parse_size(size)
         except ValueError as exc:
             raise InputError("--size", str(exc)) from None
-        if Path(config).exists() and screenshot.resolve() == Path(config).resolve():
-            raise InputError("--screenshot", "would overwrite the input file; pick another path")
+        from toolscope.commands.report import input_files
+        from toolscope.core.output_file import check_output, write_output
+
+        # The same rules as report -o: never an input, an existing file only with --force.
+        inputs = input_files(config, subject, registry, snapshot, script, session)
+        check_output(str(screenshot), force=force, inputs=inputs, what="the screenshot")
         svg = render_svg_sync(
-            subject, resolved_mode, dimensions, first_view, tool=tool, script=str(script) if script else None
+            subject,
+            resolved_mode,
+            dimensions,
+            first_view,
+            tool=tool,
+            script=str(script) if script else None,
+            session=str(session) if session else None,
+            session_id=session_id,
         )
-        screenshot.parent.mkdir(parents=True, exist_ok=True)
-        screenshot.write_text(svg, encoding="utf-8")
-        typer.echo(f"wrote {screenshot}")
+        written = write_output(svg, str(screenshot), force=force, inputs=inputs, what="the screenshot")
+        stdout_console().print(plain(f"wrote {written}"))
         return
     from toolscope.tui.app import ToolscopeApp
     from toolscope.tui.options import TuiOptions
 
-    options = TuiOptions(view=first_view, tool=tool, export_dir=str(export_dir), script=str(script) if script else None)
+    options = TuiOptions(
+        view=first_view,
+        tool=tool,
+        export_dir=str(export_dir),
+        script=str(script) if script else None,
+        session=str(session) if session else None,
+        session_id=session_id,
+        follow=str(follow) if follow else None,
+    )
     ToolscopeApp(subject, resolved_mode, options).run()

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 FORMATS = ("md", "html", "json", "svg")
 _SUFFIX_FORMAT = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".json": "json", ".svg": "svg"}
 STDOUT = "-"
-"""``-o -``: write to stdout (``core.report.writer.STDOUT``)."""
+"""``-o -``: write to stdout (``core.output_file.STDOUT``)."""
 _SIZE = re.compile(r"^(\d{2,4})x(\d{2,4})$")
 
 
@@ -94,9 +94,14 @@ def _mcp_configs(paths: list[Path]) -> list[Path]:
         except InputError:
             continue
         if isinstance(data, dict) and isinstance(data.get("mcp_config"), str):
+            from toolscope.core.mcp.config import user_override_path
+
             mcp_path = path.parent / data["mcp_config"]
-            if mcp_path.is_file():
-                found.append(mcp_path)
+            # The config and its _user.json override: inputs even when --snapshot means
+            # neither was read this time.
+            for candidate in (mcp_path, user_override_path(mcp_path)):
+                if candidate is not None and candidate.is_file():
+                    found.append(candidate)
     return found
 
 
@@ -215,7 +220,7 @@ def report_command(
     The same inputs give byte-identical Markdown and JSON. Secrets from MCP server configs
     are shown as ***. The output file is written atomically and never over an input file.
     """
-    from toolscope.core.report.writer import check_output, write_report
+    from toolscope.core.output_file import check_output, write_output
 
     kind = pick_format(fmt, output)
     columns_rows = parse_size(size) if kind == "svg" else None
@@ -241,7 +246,7 @@ def report_command(
         check_output(output, force=force, inputs=inputs)
         assert columns_rows is not None
         svg = _render_svg(subject, subject.resolve_mode(mode[0] if mode else None), columns_rows)
-        _say_written(write_report(svg, output, force=force, inputs=inputs), kind, svg)
+        _say_written(write_output(svg, output, force=force, inputs=inputs), kind, svg)
         return
 
     report, inputs = make_report(
@@ -258,7 +263,7 @@ def report_command(
         timestamp=timestamp,
     )
     text = render(report, kind)
-    _say_written(write_report(text, output, force=force, inputs=inputs), kind, text)
+    _say_written(write_output(text, output, force=force, inputs=inputs), kind, text)
 
 
 FORMAT_NAMES = {"md": "Markdown", "html": "HTML", "json": "JSON", "svg": "SVG", "png": "PNG"}

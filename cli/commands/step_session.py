@@ -141,6 +141,17 @@ def _result(state: str | None, text: str | None) -> Text:
     return out
 
 
+def _plan_short(plan: Any) -> str:
+    if plan.accepted:
+        return "accepted"
+    parts = []
+    if plan.unknown:
+        parts.append("unknown: " + ", ".join(plan.unknown))
+    if plan.non_bool:
+        parts.append("not a boolean: " + ", ".join(plan.non_bool))
+    return "refused; " + "; ".join(parts)
+
+
 def _print_turns(console: Any, replay: Any) -> None:
     if not replay.turns:
         console.print(Text("The session has no reset_tools call.", style="dim"))
@@ -159,9 +170,9 @@ def _print_turns(console: Any, replay: Any) -> None:
             call.append_text(plain(t.call.note, "dim"))
         marker = "≠ " if t.differs else ""
         guarded_cell = _result(guarded.response_state, None)
-        if guarded.plan is not None:
+        if guarded.plan is not None:  # the short form; the headline quotes the whole refusal
             guarded_cell.append("\n")
-            guarded_cell.append_text(plain(guarded.plan.summary(), "dim"))
+            guarded_cell.append_text(plain(_plan_short(guarded.plan), "dim"))
         recorded_after = _names(t.recorded_after) if t.recorded_after is not None else "?"
         table.add_row(
             Text(f"{marker}{t.call.model_turn}", style="yellow" if t.differs else ""),

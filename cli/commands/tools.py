@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 import typer
@@ -16,7 +17,6 @@ from toolscope.commands.common import (
     StepOpt,
     split_groups,
 )
-from toolscope.core.enums import Verdict
 from toolscope.output import handle_errors
 
 
@@ -37,20 +37,28 @@ def tools_command(
 ) -> None:
     """Print every tool of the config with one column per stage and the verdict."""
     from toolscope.inputs import open_subject
-    from toolscope.output import print_document
 
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     evaluation = subject.evaluate(subject.resolve_mode(mode))
-    tools = [t for t in evaluation.tools if not hidden_only or t.verdict != Verdict.VISIBLE]
     if as_json:
-        from toolscope.core.schemas.verdicts import ToolsEnvelope
+        from toolscope.core.tools_json import write_tools_document
 
-        print_document(ToolsEnvelope.of(evaluation, tools, subject.config_findings))
+        # Indented for a person at a terminal; compact for pipes and files (50,000 tools
+        # make a 6 MB document that is written in pieces, never held whole).
+        write_tools_document(
+            sys.stdout.write,
+            evaluation,
+            hidden_only=hidden_only,
+            config_findings=subject.config_findings,
+            indent=sys.stdout.isatty(),
+        )
         return
     from rich.text import Text
 
     from toolscope.output import print_findings, print_lines, print_wrapped, stdout_console
     from toolscope.verdict_table import verdict_layout
+
+    tools = [t for t in evaluation.tools if not hidden_only or t.verdict != "visible"]
 
     console = stdout_console()
     print_findings(subject.config_findings, console)

@@ -39,6 +39,7 @@ from typing import Any
 
 from toolscope.core.agentscope.aio import run_sync
 from toolscope.core.agentscope.spec import BuiltToolkit
+from toolscope.core.documents import record_input
 from toolscope.core.errors import InputError, Problem, UserCodeError
 
 EXPECTED = "a Toolkit, or a (Toolkit, AgentState) tuple"
@@ -85,6 +86,7 @@ def _import_file(path: Path, target: str) -> ModuleType:
     if not path.is_file():
         raise InputError(target, "no such file", [Problem("", f"{path} does not exist")])
     root = path.resolve().parent
+    record_input(path)  # the user's code is an input: no output may overwrite it
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))  # sibling modules of their file stay importable
     name = f"toolscope_user_{path.stem}_{abs(hash(str(path.resolve())))}"
@@ -109,7 +111,7 @@ def _import_dotted(dotted: str, target: str) -> ModuleType:
     if cwd not in sys.path:
         sys.path.insert(0, cwd)  # the user's project directory
     try:
-        return importlib.import_module(dotted)
+        module = importlib.import_module(dotted)
     except ModuleNotFoundError as exc:
         # Missing *their* module is bad input; a missing import inside their module is
         # their code failing.
@@ -126,6 +128,9 @@ def _import_dotted(dotted: str, target: str) -> ModuleType:
         raise
     except BaseException as exc:  # SystemExit too (see the module docstring)
         raise user_failure(f"importing {dotted}", exc, Path.cwd()) from None
+    if getattr(module, "__file__", None):
+        record_input(Path(module.__file__))
+    return module
 
 
 def _resolve_attr(module: ModuleType, attr: str, target: str, shown: str) -> Any:

@@ -233,6 +233,11 @@ class SessionReplay:
         }
 
 
+def _label(call: RecordedCall) -> str:
+    """How a recorded call reads in the turn list: its model turn, the call, what was recorded."""
+    return f"turn {call.model_turn}: reset_tools {call.raw_input}  [recorded: {call.result_state or 'no result'}]"
+
+
 def _difference(call: RecordedCall, turn: Turn) -> str | None:
     stock = turn.stock
     assert stock is not None
@@ -260,7 +265,7 @@ async def areplay_session(built: Any, recorded: RecordedSession, starting_from: 
     group_of = {e.name: e.group for e in collected.entries}
     starting = tuple(built.state.tool_context.activated_groups)
     resets = recorded.resets
-    session = StepSession(built, [CallStep(raw=c.raw_input or "", label=None) for c in resets])
+    session = StepSession(built, [CallStep(raw=c.raw_input or "", label=_label(c)) for c in resets])
     turns: list[ReplayedTurn] = []
     recorded_groups: tuple[str, ...] | None = recorded.initial_groups or starting
     for index, call in enumerate(resets, start=1):

@@ -87,7 +87,9 @@ def load_session(path: Path | str, session_id: str | None = None) -> RecordedSes
 def _json_error(source: str, text: str, exc: json.JSONDecodeError, line_offset: int = 0) -> InputError:
     """Truncated (the document stops early) or malformed, with line:column."""
     where = f"{exc.lineno + line_offset}:{exc.colno}"
-    if exc.pos >= len(text.rstrip()):
+    # Cut short: the parser ran out of text, possibly inside a string ("Unterminated string"
+    # reports where the string started, and is only raised when no closing quote follows).
+    if exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string"):
         return InputError(
             source,
             "truncated file: the JSON ends before the document is complete",

@@ -147,6 +147,12 @@ class ToolkitSubject:
         self.state.tool_context.activated_groups[:] = _without_basic(groups)
         self._rows.clear()
 
+    def follow_active_groups(self, groups: Sequence[str]) -> None:
+        """Take a running agent's real active groups (not validated: AgentScope ignores
+        names it doesn't know, e.g. a misspelled group 2.0.6 stored) and drop cached verdicts."""
+        self.state.tool_context.activated_groups[:] = _without_basic(groups)
+        self._rows.clear()
+
     def session(self, steps: Sequence[Any] = ()) -> Any:
         """A step-through session over this toolkit (lanes start from this state)."""
         from toolscope.core.agentscope.session import StepSession

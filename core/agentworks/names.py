@@ -18,6 +18,7 @@ __all__ = [
     "go_lower",
     "normalize_server_name",
     "normalize_tool_name",
+    "normalize_tool_names",
     "system_categories",
 ]
 
@@ -93,6 +94,19 @@ def normalize_tool_name(name: str) -> str:
             return normalized  # no capitals at all: nothing to split (the common case)
         return _CAMEL_SPLIT.sub("_", normalized).lower()
     return go_lower(_CAMEL_SPLIT.sub("_", normalized))
+
+
+def normalize_tool_names(names: Iterable[str]) -> tuple[str, ...]:
+    """``normalize_tool_name`` of each name, for a whole universe at once.
+
+    The common snake_case ASCII name is lowered inline; the rest go through the function
+    uncached (a universe's names are distinct: caching them would only fill the cache).
+    """
+    slow = normalize_tool_name.__wrapped__
+    return tuple(
+        name.lower() if "_" in name and "-" not in name and name.isascii() else slow(name)  # type: ignore[misc]
+        for name in names
+    )
 
 
 def system_categories(bases: Iterable[str]) -> frozenset[str]:

@@ -21,9 +21,7 @@ first (smallest distance), each name used once; the rest are added or removed.
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,27 +81,12 @@ def snapshot_document(result: DiscoveryResult) -> SnapshotEnvelope:
     )
 
 
-def write_snapshot(result: DiscoveryResult, path: Path, protect: tuple[Path, ...] = ()) -> None:
-    """Write atomically (temp file in the same folder, then rename); never over an input file."""
-    path = Path(path)
-    target = path.resolve()
-    for input_path in protect:
-        if input_path.exists() and target == input_path.resolve():
-            raise InputError(str(path), "refusing to overwrite an input file with the snapshot")
-    if path.is_dir():
-        raise InputError(str(path), "is a directory, expected a file name for the snapshot")
+def write_snapshot(result: DiscoveryResult, path: Path, protect: tuple[Path, ...] = (), *, force: bool = True) -> None:
+    """Write the snapshot by the output rules of ``output_file`` (atomic, never over an input)."""
+    from toolscope.core.output_file import write_output
+
     text = render(snapshot_document(result))
-    folder = target.parent
-    if not folder.is_dir():
-        raise InputError(str(path), f"folder {folder} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_output(text, str(path), force=force, inputs=protect, what="the snapshot")
 
 
 def snapshot_from_json(data: Any, source: str, snapshot_file: str | None = None) -> DiscoveryResult:

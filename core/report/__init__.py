@@ -8,8 +8,6 @@ Public API::
     html.render_html(report) -> str              # one self-contained page
     json_report.render_json(report) -> str       # "toolscope.report/1"
     json_report.to_document(report) -> dict;  json_report.report_schema() -> dict
-    writer.write_report(text, output, *, force, inputs=()) -> Path | None   # "-" = stdout
-    writer.check_output(output, *, force, inputs=(), what="the report") -> Path | None
     redaction.secret_values_in_files(paths) -> set[str];  redaction.Redactor(secrets, public=())
     diff.mode_diff(sections) -> ModeDiff   # DiffRow / ModePair / ModeDiff, re-exported by model
     adapters.run_transcript(subject, script) -> (Transcript, (name, sha256))
@@ -17,6 +15,7 @@ Public API::
 
 ``toolscope.commands.report.make_report(config, modes=, tools=, script=, …)`` opens a
 CONFIG and builds its report the way the CLI does. What is a secret and how it is masked
-is decided in ``toolscope.core.mcp.redact`` (see ``redaction``). SVG is the TUI's screenshot
+is decided in ``toolscope.core.mcp.redact`` (see ``redaction``); files are written by
+``toolscope.core.output_file`` (the same rules for every output). SVG is the TUI's screenshot
 (``toolscope.tui.screenshot.render_svg_sync``), not built here: core never imports the TUI.
 """

@@ -4,7 +4,7 @@
 schema id                model                           printed by
 =======================  ==============================  =====================================
 toolscope.explain/1      verdicts.ExplainEnvelope        ``explain --json``
-toolscope.tools/1        verdicts.ToolsEnvelope          ``tools --json``
+toolscope.tools/2        verdicts.ToolsEnvelope          ``tools --json``
 toolscope.check/1        verdicts.CheckEnvelope          ``check --json``
 toolscope.filter/1       filter.FilterEnvelope           ``filter --json``
 toolscope.step/1         step.StepDocument               ``step --json``
@@ -12,8 +12,9 @@ toolscope.mcp-snapshot/1 mcp_snapshot.SnapshotEnvelope   ``discover --json`` / `
 toolscope.report/1       report.ReportEnvelope           ``report --format json``
 =======================  ==============================  =====================================
 
-Commands build these models and print ``base.render(model)``; nothing assembles a
-``--json`` document as a dict. Each schema is committed next to this file as
+Commands build these models and print ``base.render(model)``, except ``tools --json``:
+``core.tools_json`` writes that document as text for speed, following its model (a test
+reads the writer's output back through the model). Each schema is committed next to this file as
 ``<name>-<version>.schema.json`` (shipped as package data) and ``tests/test_contracts.py``
 fails when a committed schema differs from its model; the test suite validates every
 ``--json`` output it produces against its schema (``tests/json_contracts.py``).
@@ -32,8 +33,9 @@ How to add a JSON field:
 How to add a finding kind (or a stage id, tool kind, …): add it to ``core.enums``
 (see that module), emit the member, regenerate the schemas, list it in the README.
 
-Hot path: ``tools/1`` and ``report/1`` hold one object per tool; their builders use
-``model_construct`` (no validation) and stages are the core ``Stage`` dataclasses,
+Hot path: ``tools/2`` and ``report/1`` hold one object per tool. ``tools/2`` is written by
+``core.tools_json`` (add a new field there too); ``report/1``'s builder uses
+``model_construct`` (no validation) and its stages are the core ``Stage`` dataclasses,
 serialized as they are. Keep new per-tool fields cheap to fill.
 """
 
@@ -52,7 +54,7 @@ __all__ = ["ENVELOPES", "committed_schema", "envelope_model", "generate_schema",
 # schema id → "module:Model" (imported on demand: each command loads only its own model).
 ENVELOPES: dict[str, str] = {
     "toolscope.explain/1": "verdicts:ExplainEnvelope",
-    "toolscope.tools/1": "verdicts:ToolsEnvelope",
+    "toolscope.tools/2": "verdicts:ToolsEnvelope",
     "toolscope.check/1": "verdicts:CheckEnvelope",
     "toolscope.filter/1": "filter:FilterEnvelope",
     "toolscope.step/1": "step:StepDocument",

@@ -1,4 +1,4 @@
-"""Per-tool JSON: ``toolscope.tools/1``, ``explain/1`` and ``check/1``, and the pieces
+"""Per-tool JSON: ``toolscope.tools/2``, ``explain/1`` and ``check/1``, and the pieces
 ``report/1`` reuses (a tool with its stages, a checklist, a finding).
 
 A stage is ``core.verdicts.Stage`` itself (a dataclass pydantic serializes as it is), so a
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 from toolscope.core.enums import FindingKind, InputKind, Severity, StageId, ToolKind, Verdict
 from toolscope.core.schemas.base import Model
-from toolscope.core.verdicts import Checklist, ChecklistStep, Evaluation, Finding, Stage, ToolVerdict
+from toolscope.core.verdicts import Checklist, ChecklistStep, Finding, Stage, ToolVerdict
 
 
 class FindingJson(Model):
@@ -75,10 +75,27 @@ class VerdictCounts(Model):
     unknown: int = Field(ge=0)
 
 
-class ToolsEnvelope(Model):
-    """``toolscope tools --json``: every tool of one input in one mode."""
+class ToolRefJson(Model):
+    """One tool of ``tools/2``: its stages are indexes into the document's ``stage_results``."""
 
-    schema_: Literal["toolscope.tools/1"] = Field("toolscope.tools/1", alias="schema")
+    tool: str
+    namespace: str
+    kind: ToolKind
+    verdict: Verdict
+    first_failing_stage: StageId | None
+    stages: list[int]
+    """Indexes into ``stage_results``, in pipeline order."""
+
+
+class ToolsEnvelope(Model):
+    """``toolscope tools --json``: every tool of one input in one mode.
+
+    Written by ``core.tools_json`` as text for speed (50,000 tools); this model is the
+    contract that writer follows (``tests/test_contracts.py`` reads its output back
+    through this model).
+    """
+
+    schema_: Literal["toolscope.tools/2"] = Field("toolscope.tools/2", alias="schema")
     input: InputKind
     step: str | None
     mode: str | None
@@ -86,23 +103,9 @@ class ToolsEnvelope(Model):
     counts: VerdictCounts
     config_findings: list[FindingJson]
     """Configuration mistakes found while loading (unknown keys), also printed first by the table."""
-    tools: list[ToolJson]
-
-    @classmethod
-    def of(
-        cls, evaluation: Evaluation, tools: Iterable[ToolVerdict], config_findings: Iterable[Finding] = ()
-    ) -> ToolsEnvelope:
-        """The document for these tools of the evaluation (all of them, or the hidden ones)."""
-        loaded = evaluation.loaded
-        return cls(
-            input=loaded.kind,
-            step=loaded.step,
-            mode=loaded.mode,
-            stages=evaluation.stage_names,
-            counts=VerdictCounts(**evaluation.counts()),
-            config_findings=[FindingJson.of(f) for f in config_findings],
-            tools=[ToolJson.of(t) for t in tools],
-        )
+    stage_results: list[Stage]
+    """Every distinct stage result once, in order of first use."""
+    tools: list[ToolRefJson]
 
 
 class ChecklistStepJson(Model):

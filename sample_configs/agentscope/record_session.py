@@ -50,6 +50,26 @@ def scripted_turns() -> list[list[Any]]:
     ]
 
 
+def drop_turns() -> list[list[Any]]:
+    """A loss on every version: the model keeps only scraping, then calls page_fetch."""
+    from agentscope.message import TextBlock, ToolCallBlock
+
+    def turn(text: str | None, name: str, args: dict[str, Any], call_id: str) -> list[Any]:
+        blocks: list[Any] = [TextBlock(text=text)] if text else []
+        return blocks + [ToolCallBlock(id=call_id, name=name, input=json.dumps(args))]
+
+    return [
+        turn("Web tools, please.", "reset_tools", {"web_search": True, "scraping": True}, "a1"),
+        turn(None, "web_search", {"query": "secret-query-value"}, "a2"),
+        turn("Scraping only now.", "reset_tools", {"scraping": True}, "a3"),
+        turn(None, "page_fetch", {"url": "https://example.org/private"}, "a4"),
+        [TextBlock(text="I can't fetch pages.")],
+    ]
+
+
+SCENARIOS = {"typo": scripted_turns, "drop": drop_turns}
+
+
 def scripted_model(turns: list[list[Any]], delay: float = 0.0) -> Any:
     """A ChatModelBase that replays ``turns`` (no network)."""
     from agentscope.credential import CredentialBase
@@ -125,6 +145,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", type=Path, nargs="?", help="where to write the session")
     parser.add_argument("--format", choices=("state", "msgs", "jsonl"), default="state")
     parser.add_argument("--tap", type=Path, help="also record through toolscope's SessionTap to this file")
+    parser.add_argument(
+        "--scenario",
+        choices=sorted(SCENARIOS),
+        default="typo",
+        help="typo (the sample) or drop (lost on every version)",
+    )
     parser.add_argument("--delay", type=float, default=0.0, help="seconds to wait before each model call")
     args = parser.parse_args(argv)
     middlewares = []
@@ -132,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         from toolscope.tap import SessionTap
 
         middlewares.append(SessionTap(args.tap))
-    agent = asyncio.run(run_agent(middlewares=middlewares, delay=args.delay))
+    agent = asyncio.run(run_agent(middlewares=middlewares, delay=args.delay, turns=SCENARIOS[args.scenario]()))
     if args.out is not None:
         write_session(agent, args.out, args.format)
     print("activated_groups at the end:", agent.state.tool_context.activated_groups, file=sys.stderr)

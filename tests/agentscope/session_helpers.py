@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import json
 from pathlib import Path
 
 
@@ -17,15 +16,4 @@ def recorder(samples: Path):
 
 def drop_web_turns():
     """Activate both groups, search, then keep only scraping, then fetch: lost on every version."""
-    from agentscope.message import TextBlock, ToolCallBlock
-
-    def tc(text, name, args, call_id):
-        return ([TextBlock(text=text)] if text else []) + [ToolCallBlock(id=call_id, name=name, input=json.dumps(args))]
-
-    return [
-        tc("Web tools, please.", "reset_tools", {"web_search": True, "scraping": True}, "a1"),
-        tc(None, "web_search", {"query": "secret-query-value"}, "a2"),
-        tc("Scraping only now.", "reset_tools", {"scraping": True}, "a3"),
-        tc(None, "page_fetch", {"url": "https://example.org/private"}, "a4"),
-        [TextBlock(text="I can't fetch pages.")],
-    ]
+    return recorder(Path(__file__).resolve().parents[2] / "sample_configs" / "agentscope").drop_turns()

@@ -140,9 +140,10 @@ def test_agentscope_1x_messages_and_truncated_files_exit_2(samples, tmp_path) ->
     assert v1.exit_code == 2 and "AgentScope 1.x" in v1.output
     whole = (samples / "session_typo.json").read_bytes()
     cut = tmp_path / "cut.json"
-    cut.write_bytes(whole[: len(whole) // 2])
-    result = run("step", str(samples / "toolkit.yaml"), "--session", str(cut))
-    assert result.exit_code == 2 and "truncated file" in result.output, result.output
+    for end in (len(whole) // 2, whole.index(b"web_serch") + 3):  # anywhere, and inside a string
+        cut.write_bytes(whole[:end])
+        result = run("step", str(samples / "toolkit.yaml"), "--session", str(cut))
+        assert result.exit_code == 2 and "truncated file" in result.output, result.output
     lines = [json.dumps(m) for m in json.loads(whole)["context"]]
     jsonl = tmp_path / "cut.jsonl"
     jsonl.write_text("\n".join(lines)[:-20])

@@ -57,10 +57,12 @@ def test_tools_table_and_json():
     for column in ("REGISTERED", "ALLOW-LISTED", "DISCOVERABLE", "CALLABLE", "VERDICT"):
         assert column in table.output
     data = json.loads(run("tools", SEED_STEP, "--mode", "build", "--json").stdout)
-    assert data["schema"] == "toolscope.tools/1"
+    assert data["schema"] == "toolscope.tools/2"
     names = {t["tool"]: t for t in data["tools"]}
     assert names["notify_user"]["verdict"] == "hidden"
     assert names["create_issue"]["first_failing_stage"] is None
+    allow_listed = data["stage_results"][names["notify_user"]["stages"][1]]
+    assert (allow_listed["name"], allow_listed["passed"]) == ("allow_listed", False)
 
 
 def test_check_and_expectations_exit_codes():

@@ -46,11 +46,14 @@ def test_failing_mcp_client_is_an_outage_row(tmp_path: Path):
     # A real process: the MCP stdio client hands the server sys.stderr, which CliRunner replaces.
     result = toolscope("tools", f"{factory}:build", "--json")
     assert result.returncode == 0, result.stderr
-    tools = {t["tool"]: t for t in json.loads(result.stdout)["tools"]}
+    document = json.loads(result.stdout)
+    tools = {t["tool"]: t for t in document["tools"]}
     assert tools["mcp__tickets__open_ticket"]["verdict"] == "visible"
     outage = tools["mcp__docs__*"]
     assert outage["verdict"] == "unknown"
-    assert outage["stages"][0]["rule"].startswith("group active but empty: MCP client 'docs' failed:")
+    assert document["stage_results"][outage["stages"][0]]["rule"].startswith(
+        "group active but empty: MCP client 'docs' failed:"
+    )
     check = toolscope("check", f"{factory}:build", "--json")
     kinds = [f["kind"] for f in json.loads(check.stdout)["findings"]]
     assert "mcp_outage" in kinds and check.returncode == 1

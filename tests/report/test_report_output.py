@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from toolscope.app import app
-from toolscope.core.report.writer import write_report
+from toolscope.core.output_file import write_output as write_report
 
 SEED = "sample_configs/seed/step_config.json"
 

@@ -15,7 +15,7 @@ runner = CliRunner()
 
 
 def test_screenshot_writes_an_svg_of_the_pipeline(tmp_path: Path) -> None:
-    out = tmp_path / "shots" / "pipeline.svg"
+    out = tmp_path / "pipeline.svg"
     result = runner.invoke(app, ["inspect", str(SEED), "--mode", "run", "--screenshot", str(out), "--size", "100x30"])
     assert result.exit_code == 0, result.output
     svg = out.read_text()

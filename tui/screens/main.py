@@ -142,6 +142,16 @@ class MainScreen(Screen[None]):
         self.notify(inert(summary, single_line=True), title="mode switched", markup=False)
         return self.change
 
+    def follow_groups(self, groups: tuple[str, ...]) -> None:
+        """The pipeline follows a running agent's real active groups (``inspect --follow``)."""
+        follow = getattr(self.subject, "follow_active_groups", None)
+        if follow is None or tuple(self.subject.active_groups()) == tuple(groups):
+            return
+        follow(groups)
+        self.previous, self.evaluation = self.evaluation, self.subject.evaluate(self.mode)
+        self.change = compare(self.previous, self.evaluation)
+        self.pipeline.show_evaluation(self.evaluation, self.change, self.previous)
+
     def _cycle_mode(self, step: int) -> None:
         modes = self.subject.mode_names
         if not modes:

@@ -30,11 +30,16 @@ GUARD_SUMMARY = "GroupActivationGuard on reset_tools: validates names and boolea
 LANE_TITLES = {"stock": "stock reset_tools", "guarded": "guarded reset_tools"}
 
 
-def activation_view_for(subject: Any, script: str | None = None, run_script: bool = False) -> ActivationView | None:
-    """An activation view for subjects that offer a step-through session (toolkits)."""
+def activation_view_for(
+    subject: Any, script: str | None = None, run_script: bool = False, feed: Any = None
+) -> ActivationView | None:
+    """An activation view for subjects that offer a step-through session (toolkits).
+
+    ``feed`` (``tui.session_feed``) hands the view a recorded session or a running agent's turns.
+    """
     if not callable(getattr(subject, "session", None)) or not hasattr(subject, "group_names"):
         return None
-    return ActivationView(subject, script=script, run_script=run_script, id="activation-view")
+    return ActivationView(subject, script=script, run_script=run_script, feed=feed, id="activation-view")
 
 
 def _names(items: tuple[str, ...] | list[str]) -> str:
@@ -148,10 +153,17 @@ class ActivationView(Vertical):
     """
 
     def __init__(
-        self, subject: Any, *, script: str | None = None, run_script: bool = False, id: str | None = None
+        self,
+        subject: Any,
+        *,
+        script: str | None = None,
+        run_script: bool = False,
+        feed: Any = None,
+        id: str | None = None,
     ) -> None:
         super().__init__(id=id)
         self.subject = subject
+        self.feed = feed
         self.start_script = script
         self.run_start_script = run_script
         self.session = subject.session(())
@@ -186,6 +198,8 @@ class ActivationView(Vertical):
             await self.load_script(self.start_script)
             if self.run_start_script:
                 await self._run(on_shared_loop(self.session.arun_all()))
+        if self.feed is not None:
+            await self.feed.start(self)
         await self.refresh_lanes()
 
     # -- composer -------------------------------------------------------------------------

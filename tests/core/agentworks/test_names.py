@@ -9,6 +9,7 @@ from toolscope.core.agentworks.names import (
     go_lower,
     normalize_server_name,
     normalize_tool_name,
+    normalize_tool_names,
     system_categories,
 )
 
@@ -37,38 +38,44 @@ def test_normalize_server_name(raw: str, expected: str) -> None:
     assert normalize_server_name(raw) == expected
 
 
-@pytest.mark.parametrize(
-    ("raw", "expected"),
-    [
-        # reference §1.2 table
-        ("GetSheetData", "get_sheet_data"),
-        ("getSheetData", "get_sheet_data"),
-        ("HTTPGet", "h_t_t_p_get"),
-        ("read-file", "read_file"),
-        ("Read_File", "read_file"),
-        # more camelCase edges
-        ("get_sheet_data", "get_sheet_data"),
-        ("getÄpfel", "getäpfel"),  # only ASCII capitals split
-        ("ÄpfelGet", "äpfel_get"),
-        ("A", "a"),
-        ("AB", "a_b"),
-        ("a", "a"),
-        ("", ""),
-        ("X1Y2", "x1_y2"),
-        ("get-SheetData", "get_sheetdata"),  # hyphen becomes '_', so no camel split
-        ("Get_SheetData", "get_sheetdata"),
-        ("getSheet Data", "get_sheet _data"),  # spaces kept, split before 'D'
-        ("* ", "* "),
-        ("*", "*"),
-        ("İsOK", "is_o_k"),  # U+0130 is not ASCII: no split before it, lowers to 'i'
-        ("ΟΔΟΣ", "οδοσ"),
-        ("getΣ", "getσ"),
-        (" readFile ", " read_file "),
-        ("getUrlHTTPS", "get_url_h_t_t_p_s"),
-    ],
-)
+TOOL_NAME_CASES = [
+    # reference §1.2 table
+    ("GetSheetData", "get_sheet_data"),
+    ("getSheetData", "get_sheet_data"),
+    ("HTTPGet", "h_t_t_p_get"),
+    ("read-file", "read_file"),
+    ("Read_File", "read_file"),
+    # more camelCase edges
+    ("get_sheet_data", "get_sheet_data"),
+    ("getÄpfel", "getäpfel"),  # only ASCII capitals split
+    ("ÄpfelGet", "äpfel_get"),
+    ("A", "a"),
+    ("AB", "a_b"),
+    ("a", "a"),
+    ("", ""),
+    ("X1Y2", "x1_y2"),
+    ("get-SheetData", "get_sheetdata"),  # hyphen becomes '_', so no camel split
+    ("Get_SheetData", "get_sheetdata"),
+    ("getSheet Data", "get_sheet _data"),  # spaces kept, split before 'D'
+    ("* ", "* "),
+    ("*", "*"),
+    ("İsOK", "is_o_k"),  # U+0130 is not ASCII: no split before it, lowers to 'i'
+    ("ΟΔΟΣ", "οδοσ"),
+    ("getΣ", "getσ"),
+    (" readFile ", " read_file "),
+    ("getUrlHTTPS", "get_url_h_t_t_p_s"),
+]
+
+
+@pytest.mark.parametrize(("raw", "expected"), TOOL_NAME_CASES)
 def test_normalize_tool_name(raw: str, expected: str) -> None:
     assert normalize_tool_name(raw) == expected
+
+
+def test_normalize_tool_names_of_a_whole_universe_matches_one_by_one() -> None:
+    raws = [raw for raw, _ in TOOL_NAME_CASES] + ["Snake_İ_Name", "a_b-c", "read_FILE", "ΟΔΟΣ_x"]
+    assert normalize_tool_names(raws) == tuple(normalize_tool_name(raw) for raw in raws)
+    assert normalize_tool_names(raw for raw, _ in TOOL_NAME_CASES) == tuple(e for _, e in TOOL_NAME_CASES)
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,153 @@
+"""The ``toolscope.tools/2`` document (``tools --json``), written fast for 50,000-tool universes.
+
+Version 2 shares stage results by reference: ``stage_results`` lists every distinct stage
+result once (``name``, ``passed``, ``code``, ``rule``, ``entry``, ``source``) and each tool's
+``stages`` holds indexes into it, in pipeline order. In version 1 every tool repeated its
+four rule sentences (about 1.5 KB per tool, 77 MB for 50,000 tools, most of a run spent
+encoding them); a real universe has a few hundred distinct decisions, so version 2 carries
+the same facts in about a tenth of the bytes.
+
+The text is built from strings: each distinct row of stages is encoded once (the engine
+shares stage tuples between tools decided by the same rules), and per tool only its name
+and namespace are escaped. No per-tool dict or ``ToolVerdict`` is created for a
+``VerdictList``. The compact text is what pipes and files get; ``indent`` re-encodes it
+with two-space indentation for a terminal, so both carry exactly the same data.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from json.encoder import encode_basestring  # type: ignore[attr-defined]  # the C escaper json.dumps uses
+from typing import Any
+
+from toolscope.core.verdicts import Evaluation, Finding, Stage, ToolVerdict, VerdictList
+
+SCHEMA = "toolscope.tools/2"
+"""The document follows ``core.schemas.verdicts.ToolsEnvelope`` (see ``tests/test_contracts.py``)."""
+
+# A stage's keys are its dataclass fields in order, as every other document serializes it.
+_STAGE_FIELDS = tuple(f.name for f in dataclasses.fields(Stage))
+
+# Tools per written chunk: large enough that writes are few, small enough that the
+# document never exists as one string (memory stays flat in the number of tools).
+CHUNK_TOOLS = 4096
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _findings_json(findings: Iterable[Finding]) -> list[dict[str, Any]]:
+    findings = list(findings)
+    if not findings:
+        return []  # the common case: no JSON models to load
+    from toolscope.core.schemas.verdicts import FindingJson
+
+    return [FindingJson.of(f).model_dump(mode="json") for f in findings]
+
+
+def _verdict(row: Sequence[Stage]) -> tuple[str, str | None]:
+    for stage in row:
+        if stage.passed is not True:
+            return ("hidden" if stage.passed is False else "unknown"), stage.name
+    return "visible", None
+
+
+def _tool_rows(tools: Sequence[ToolVerdict]) -> list[tuple[Any, Sequence[Stage]]]:
+    """(object with name, namespace and kind; its stages) per tool, without building verdicts."""
+    if isinstance(tools, VerdictList):
+        return tools.entry_rows()
+    return [(tool, tool.stages) for tool in tools]
+
+
+class _Rows:
+    """Each distinct row of stages, decided and encoded once; stage results numbered in order of first use."""
+
+    def __init__(self) -> None:
+        self.stage_index: dict[Stage, int] = {}
+        self.stage_texts: list[str] = []
+
+    def tail(self, row: Sequence[Stage]) -> str:
+        """The row's JSON after the tool's labels: verdict, first failing stage, stage indexes."""
+        indexes = []
+        for stage in row:
+            index = self.stage_index.get(stage)
+            if index is None:
+                index = self.stage_index[stage] = len(self.stage_texts)
+                self.stage_texts.append(_compact({name: getattr(stage, name) for name in _STAGE_FIELDS}))
+            indexes.append(str(index))
+        verdict, failing = _verdict(row)
+        return f'"verdict":"{verdict}","first_failing_stage":{_compact(failing)},"stages":[{",".join(indexes)}]}}'
+
+
+def tools_document_chunks(
+    evaluation: Evaluation,
+    *,
+    hidden_only: bool = False,
+    config_findings: Iterable[Finding] = (),
+) -> Iterator[str]:
+    """The compact ``toolscope.tools/2`` text in pieces (concatenated: one JSON document, no newline).
+
+    ``stage_results`` comes before ``tools``, so a reader streaming the document has the
+    table before the first reference. The rows are shared objects (a few hundred for
+    50,000 tools): each is encoded once, keyed by identity, and kept alive by ``rows``.
+    """
+    rows = _tool_rows(evaluation.tools)
+    distinct = {id(row): row for _tool, row in rows}
+    encoder = _Rows()
+    # id(row) -> the row's JSON tail, or None for a visible row left out by hidden_only.
+    tails: dict[int, str | None] = {
+        key: None if hidden_only and _verdict(row)[0] == "visible" else encoder.tail(row)
+        for key, row in distinct.items()
+    }
+    loaded = evaluation.loaded
+    head = {
+        "schema": SCHEMA,
+        "input": loaded.kind,
+        "step": loaded.step,
+        "mode": loaded.mode,
+        "stages": list(evaluation.stage_names),
+        "counts": evaluation.counts(),
+        "config_findings": _findings_json(config_findings),
+    }
+    yield _compact(head)[:-1] + ',"stage_results":[' + ",".join(encoder.stage_texts) + '],"tools":['
+    escape: Callable[[str], str] = encode_basestring
+    # Namespaces and kinds repeat across thousands of tools: escaped once each.
+    labels: dict[str, str] = {}
+    chunk: list[str] = []
+    add = chunk.append
+    separator = ""
+    for tool, row in rows:
+        tail = tails[id(row)]
+        if tail is None:
+            continue
+        namespace = labels.get(tool.namespace) or labels.setdefault(tool.namespace, escape(tool.namespace))
+        kind = labels.get(tool.kind) or labels.setdefault(tool.kind, escape(tool.kind))
+        add(f'{separator}{{"tool":{escape(tool.name)},"namespace":{namespace},"kind":{kind},{tail}')
+        separator = ","
+        if len(chunk) >= CHUNK_TOOLS:
+            yield "".join(chunk)
+            chunk.clear()
+    if chunk:
+        yield "".join(chunk)
+    yield "]}"
+
+
+def write_tools_document(
+    write: Callable[[str], Any],
+    evaluation: Evaluation,
+    *,
+    hidden_only: bool = False,
+    config_findings: Iterable[Finding] = (),
+    indent: bool = False,
+) -> None:
+    """Write the document and a final newline: compact, or indented by two spaces (terminals)."""
+    chunks = tools_document_chunks(evaluation, hidden_only=hidden_only, config_findings=config_findings)
+    if indent:
+        write(json.dumps(json.loads("".join(chunks)), indent=2, ensure_ascii=False) + "\n")
+        return
+    for piece in chunks:
+        write(piece)
+    write("\n")

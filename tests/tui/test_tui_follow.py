@@ -1,0 +1,133 @@
+"""The activation view following a real agent: the agent runs in a subprocess with the tap,
+the app (through Pilot) shows each reset_tools call as a turn, says when a tool was lost,
+and the pipeline follows the agent's real groups. Also ``--session`` in the activation view."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import time
+
+import pytest
+from tui_helpers import REPO, SIZE, make_app
+
+from toolscope.tui.rows import tool_key
+from toolscope.tui.widgets.activation_view import ActivationView
+
+pytestmark = pytest.mark.agentscope
+
+SAMPLES = REPO / "sample_configs" / "agentscope"
+TOOLKIT = SAMPLES / "toolkit.yaml"
+
+
+def _verdicts(app) -> dict[str, str]:
+    return {tool_key(t)[-1]: t.verdict for t in app.screen.evaluation.tools}
+
+
+async def test_follow_shows_a_running_agents_calls_as_they_happen(tmp_path) -> None:
+    tap = tmp_path / "agent.tap.jsonl"
+    app = make_app(TOOLKIT, view="activation", follow=str(tap))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        view = app.screen.query_one(ActivationView)
+        assert view.session.history == []  # nothing yet: the agent has not started
+        agent = subprocess.Popen(
+            [sys.executable, str(SAMPLES / "record_session.py"), "--tap", str(tap), "--scenario", "drop"]
+            + ["--delay", "0.6"],
+            stderr=subprocess.PIPE,
+        )
+        seen_at: dict[int, float] = {}
+        started = time.monotonic()
+        try:
+            while time.monotonic() - started < 60:
+                await pilot.pause(0.05)
+                for index in range(len(view.session.history)):
+                    seen_at.setdefault(index, time.monotonic())
+                if agent.poll() is not None and len(seen_at) >= 2 and view.feed.live.lost:
+                    break
+        finally:
+            agent.kill() if agent.poll() is None else None
+            agent.wait()
+        assert agent.returncode == 0, agent.stderr.read().decode()
+        history = view.session.history
+        assert [t.description.split("  [")[0] for t in history] == [
+            'turn 1: reset_tools {"web_search": true, "scraping": true}',
+            'turn 3: reset_tools {"scraping": true}',
+        ]
+        assert "[agent: success → scraping]" in history[1].description
+        assert history[1].guarded.plan is not None and history[1].guarded.plan.accepted
+        # The tap's records reached the view within a second of being written.
+        records = tap.read_text().splitlines()
+        assert len(records) == 5
+        assert seen_at[1] - seen_at[0] >= 0.5  # the calls came in one by one, as the agent made them
+        [lost] = view.feed.live.lost
+        assert lost.startswith("turn 4: page_fetch got ") and "turned off at turn 3" in lost
+        # The pipeline follows the agent's real groups: only scraping is left.
+        assert app.screen.subject.active_groups() == ("scraping",)
+        verdicts = _verdicts(app)
+        assert verdicts["page_fetch"] == "hidden" and verdicts["note_write"] == "visible"
+
+
+async def test_follow_shows_new_calls_within_a_second(tmp_path) -> None:
+    import json
+
+    tap = tmp_path / "t.jsonl"
+    app = make_app(TOOLKIT, view="activation", follow=str(tap))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        view = app.screen.query_one(ActivationView)
+        header = {"toolscope_tap": 1, "agentscope": "x", "groups": [], "pid": 1}
+        record = {"call": 1, "turn": 1, "tool": "reset_tools", "state": "success"}
+        record |= {"args": {"web_search": True}, "groups": ["web_search"]}
+        tap.write_text(json.dumps(header) + "\n" + json.dumps(record) + "\n")
+        written = time.monotonic()
+
+        def shown() -> bool:
+            return bool(view.session.history) and app.screen.subject.active_groups() == ("web_search",)
+
+        while not shown() and time.monotonic() - written < 5:
+            await asyncio.sleep(0.02)
+        assert shown() and time.monotonic() - written < 1.0
+
+
+async def test_session_in_the_activation_view_steps_through_the_recorded_calls() -> None:
+    app = make_app(TOOLKIT, view="activation", session=str(SAMPLES / "session_typo.json"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        view = app.screen.query_one(ActivationView)
+        assert view.session.cursor == 0 and len(view.feed.replay.turns) == 2
+        await pilot.press("n", "n")
+        await pilot.pause()
+        assert [t.description for t in view.session.history] == [
+            'turn 1: reset_tools {"web_search": true, "scraping": true}  [recorded: success]',
+            'turn 4: reset_tools {"web_serch": true}  [recorded: success]',
+        ]
+        assert view.feed.replay.links[0].summary().startswith('turn 4: reset_tools({"web_serch": true}) cleared')
+
+
+def test_inspect_session_and_follow_options_are_checked(tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from toolscope.app import app
+
+    runner = CliRunner()
+    tap = str(tmp_path / "t.jsonl")
+    both = runner.invoke(app, ["inspect", str(TOOLKIT), "--follow", tap, "--script", str(SAMPLES / "typo.json")])
+    assert both.exit_code == 2 and "give one of --script, --session or --follow" in both.output
+    shot = runner.invoke(app, ["inspect", str(TOOLKIT), "--follow", tap, "--screenshot", str(tmp_path / "x.svg")])
+    assert shot.exit_code == 2 and "--follow watches an agent over time" in shot.output
+    step_config = runner.invoke(app, ["inspect", str(REPO / "sample_configs/seed/step_config.json"), "--follow", tap])
+    assert step_config.exit_code == 2 and "not step configs" in step_config.output
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"a": 1}')
+    refused = runner.invoke(app, ["inspect", str(TOOLKIT), "--session", str(bad)])
+    assert refused.exit_code == 2 and "not an AgentScope session" in refused.output
+    svg = tmp_path / "s.svg"
+    ok = runner.invoke(
+        app, ["inspect", str(TOOLKIT), "--session", str(SAMPLES / "session_typo.json"), "--screenshot", str(svg)]
+    )
+    assert ok.exit_code == 0, ok.output
+    assert "web_serch" in svg.read_text()
