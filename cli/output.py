@@ -150,3 +150,15 @@ def print_findings(findings: Iterable[Finding], console: Console | None = None) 
         console.print(Text(f"{finding.severity:<7} {finding.kind}", style=style), soft_wrap=True, crop=False)
         message = finding.message + (f" [{finding.source}]" if finding.source else "")
         print_wrapped(console, Text("        "), message)
+
+
+def mode_sentence(subject: Any, given: str | None, resolved: str | None) -> str:
+    """Which mode a command used and why: named with --mode (and what it canonicalized to),
+    the config's default, or none because the config has no modes."""
+    if resolved is None:
+        return "mode: none (this config has no modes)"
+    if given is None:
+        return f"mode: {resolved} (the default; choose another with --mode: {', '.join(subject.mode_names)})"
+    if given != resolved:
+        return f"mode: {resolved} (--mode {given} canonicalizes to {resolved})"
+    return f"mode: {resolved} (--mode)"

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from toolscope.core.enums import StageId, Verdict
-from toolscope.core.verdicts import Evaluation, ToolVerdict
+from toolscope.core.verdicts import STAGE_TITLES, Evaluation, ToolVerdict
 
 ToolKey = tuple[str, str]
 """(namespace, name): a tool's identity across evaluations of the same subject."""
@@ -36,6 +36,11 @@ def priority(tool: ToolVerdict) -> int:
     return 2 if verdict == Verdict.UNKNOWN else 3
 
 
+def count_of(number: int, noun: str) -> str:
+    """``1 tool``, ``50,005 tools``: thousands separated, singular for one."""
+    return f"{number:,} {noun if number == 1 else noun + 's'}"
+
+
 @dataclass(frozen=True, slots=True)
 class GroupRow:
     """A namespace heading when rows are grouped."""
@@ -53,37 +58,54 @@ class RowQuery:
     """What the user asked the pipeline view to show."""
 
     text: str = ""
-    """Space-separated terms; each must appear in the name, namespace or verdict."""
+    """Space-separated terms; each must appear in the name, namespace, ``namespace:name``, the
+    verdict or the title of the stage that decided it (``allow-listed``)."""
     only_hidden: bool = False
     """Show only tools whose verdict is not visible."""
     grouped: bool = False
     """Group rows under a heading per namespace / group."""
+    only_changed: bool = False
+    """Show only tools whose verdict changed with the last mode switch (Δ)."""
+
+
+def search_text(tool: ToolVerdict) -> str:
+    """What the filter searches for one tool, lower-cased: the columns as shown, plus the
+    config's own ``namespace:name`` spelling. NUL separators keep a term from matching across
+    the end of one field."""
+    failing = tool.first_failing
+    decided = STAGE_TITLES.get(failing.name, failing.name) if failing is not None else ""
+    return f"{tool.name}\0{tool.namespace}\0{tool.namespace}:{tool.name}\0{tool.verdict}\0{decided}".lower()
 
 
 class RowIndex:
     """One evaluation's tools in display order, with precomputed search text."""
 
-    def __init__(self, evaluation: Evaluation) -> None:
+    def __init__(self, evaluation: Evaluation, changed: frozenset[ToolKey] = frozenset()) -> None:
         ordered = sorted(evaluation.tools, key=lambda t: (priority(t), t.namespace, t.name))
         self.tools: tuple[ToolVerdict, ...] = tuple(ordered)
-        # NUL separators keep a term from matching across the end of one field.
-        self._haystacks: tuple[str, ...] = tuple(f"{t.name}\0{t.namespace}\0{t.verdict}".lower() for t in ordered)
+        self._haystacks: tuple[str, ...] = tuple(search_text(t) for t in ordered)
         self._hidden_positions: list[int] = [i for i, t in enumerate(ordered) if t.verdict != Verdict.VISIBLE]
-        # (lower-cased text, only_hidden, positions) of the previous query.
-        self._last: tuple[str, bool, list[int]] = ("", False, list(range(len(ordered))))
+        self._changed_positions: list[int] = (
+            [i for i, t in enumerate(ordered) if tool_key(t) in changed] if changed else []
+        )
+        # (lower-cased text, only_hidden, only_changed, positions) of the previous query.
+        self._last: tuple[str, bool, bool, list[int]] = ("", False, False, list(range(len(ordered))))
 
     def select(self, query: RowQuery) -> list[Row]:
         """The rows to show for this query, group headings included."""
-        picked = [self.tools[i] for i in self._matching(query.text, query.only_hidden)]
+        picked = [self.tools[i] for i in self._matching(query.text, query.only_hidden, query.only_changed)]
         return _grouped(picked) if query.grouped else list(picked)
 
-    def _matching(self, text: str, only_hidden: bool) -> list[int]:
+    def _matching(self, text: str, only_hidden: bool, only_changed: bool) -> list[int]:
         """Positions of the tools matching; narrows the previous answer while the user types."""
         terms = text.lower().split()
-        last_text, last_hidden, last_positions = self._last
-        if only_hidden == last_hidden and text.lower().startswith(last_text):
+        last_text, last_hidden, last_changed, last_positions = self._last
+        if (only_hidden, only_changed) == (last_hidden, last_changed) and text.lower().startswith(last_text):
             # Typing on: every old term is part of a new term, so matches can only shrink.
             candidates: Iterable[int] = last_positions
+        elif only_changed:
+            hidden = set(self._hidden_positions) if only_hidden else None
+            candidates = [i for i in self._changed_positions if hidden is None or i in hidden]
         elif only_hidden:
             candidates = self._hidden_positions
         else:
@@ -92,7 +114,7 @@ class RowIndex:
         positions = list(candidates)
         for term in terms:
             positions = [i for i in positions if term in haystacks[i]]
-        self._last = (text.lower(), only_hidden, positions)
+        self._last = (text.lower(), only_hidden, only_changed, positions)
         return positions
 
 
@@ -125,7 +147,7 @@ class ModeChange:
     became_unknown: int
 
     def summary(self, old_mode: str | None, new_mode: str | None) -> str:
-        """E.g. ``mode build → run: 3 tools became hidden, 1 visible``."""
+        """E.g. ``mode build → run: 3 tools became hidden, 1 visible`` (counts as ``1,234``)."""
         moves = [
             (count, verdict)
             for count, verdict in (
@@ -138,8 +160,8 @@ class ModeChange:
         if not moves:
             return f"mode {old_mode} → {new_mode}: no verdict changed"
         first_count, first_verdict = moves[0]
-        parts = [f"{first_count} {'tool' if first_count == 1 else 'tools'} became {first_verdict}"]
-        parts += [f"{count} {verdict}" for count, verdict in moves[1:]]
+        parts = [f"{count_of(first_count, 'tool')} became {first_verdict}"]
+        parts += [f"{count:,} {verdict}" for count, verdict in moves[1:]]
         return f"mode {old_mode} → {new_mode}: " + ", ".join(parts)
 
 

@@ -263,16 +263,20 @@ def report_command(
         timestamp=timestamp,
     )
     text = render(report, kind)
-    _say_written(write_output(text, output, force=force, inputs=inputs), kind, text)
+    from toolscope.core.report.model import mode_label
+
+    used = ", ".join(mode_label(section.mode) for section in report.sections)
+    default = " (the default)" if not mode and report.provenance.default_mode is not None else ""
+    _say_written(write_output(text, output, force=force, inputs=inputs), kind, text, f"mode {used}{default}")
 
 
 FORMAT_NAMES = {"md": "Markdown", "html": "HTML", "json": "JSON", "svg": "SVG", "png": "PNG"}
 
 
-def _say_written(path: Path | None, kind: str, payload: str | bytes) -> None:
+def _say_written(path: Path | None, kind: str, payload: str | bytes, modes: str = "") -> None:
     # Like inspect --screenshot and discover -o: a file written is named (never when the
     # report itself went to stdout).
     if path is None:
         return
     size = len(payload.encode("utf-8") if isinstance(payload, str) else payload)
-    typer.echo(f"wrote {path} ({FORMAT_NAMES.get(kind, kind)} report, {size:,} bytes)")
+    typer.echo(f"wrote {path} ({FORMAT_NAMES.get(kind, kind)} report, {size:,} bytes{'; ' + modes if modes else ''})")

@@ -122,8 +122,9 @@ def print_session_human(subject: Any, replay: Any, probe: Any) -> None:
         )
     else:
         console.print(plain("= the stock replay matches the recording at every turn", "dim"))
+    ignored = "; --groups ignored" if replay.groups_option_ignored else ""
     console.print(
-        plain(f"starting groups: {_names(replay.starting_groups)} — {FROM_TEXT[replay.starting_from]}", "dim")
+        plain(f"starting groups: {_names(replay.starting_groups)} — {FROM_TEXT[replay.starting_from]}{ignored}", "dim")
     )
     if rec.final_groups is not None:
         console.print(plain(f"recorded final groups: {_names(rec.final_groups)}", "dim"))

@@ -39,7 +39,8 @@ def tools_command(
     from toolscope.inputs import open_subject
 
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
-    evaluation = subject.evaluate(subject.resolve_mode(mode))
+    resolved = subject.resolve_mode(mode)
+    evaluation = subject.evaluate(resolved)
     if as_json:
         from toolscope.core.tools_json import write_tools_document
 
@@ -55,7 +56,7 @@ def tools_command(
         return
     from rich.text import Text
 
-    from toolscope.output import print_findings, print_lines, print_wrapped, stdout_console
+    from toolscope.output import mode_sentence, print_findings, print_lines, print_wrapped, stdout_console
     from toolscope.verdict_table import verdict_layout
 
     tools = [t for t in evaluation.tools if not hidden_only or t.verdict != "visible"]
@@ -63,6 +64,7 @@ def tools_command(
     console = stdout_console()
     print_findings(subject.config_findings, console)
     print_wrapped(console, Text(""), evaluation.loaded.label, "bold")
+    print_wrapped(console, Text(""), mode_sentence(subject, mode, resolved), "bold")
     for note in evaluation.notes:
         print_wrapped(console, Text(""), note, "dim")
     layout = verdict_layout(evaluation, tools, console.width, wide=wide)

@@ -170,6 +170,8 @@ class SessionReplay:
     turns: list[ReplayedTurn]
     others: list[OtherCall]
     links: list[LostToolLink]
+    groups_option_ignored: bool = False
+    """--groups was given, but the session records its own starting groups (which win)."""
 
     @property
     def diverged(self) -> list[ReplayedTurn]:
@@ -361,4 +363,6 @@ def starting_point(built: Any, recorded: RecordedSession, groups_given: bool) ->
 def replay_session(built: Any, recorded: RecordedSession, groups_given: bool = False) -> SessionReplay:
     """Pick the starting point and replay (sync, for the CLI and the report)."""
     start_built, starting_from = starting_point(built, recorded, groups_given)
-    return run_sync(areplay_session(start_built, recorded, starting_from))
+    replay = run_sync(areplay_session(start_built, recorded, starting_from))
+    replay.groups_option_ignored = groups_given and starting_from == "session"
+    return replay

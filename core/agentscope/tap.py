@@ -62,7 +62,11 @@ class SessionTap(MiddlewareBase):
         """Pass every event on unchanged; record finished tool calls on the side."""
         self._safely(self._open, agent)
         async for item in next_handler(**input_kwargs):
-            self._safely(self._observe, agent, item)
+            # Most events (text and argument deltas) are none of the tap's business: one
+            # attribute read and two comparisons each, nothing else (EventType is a StrEnum).
+            kind = getattr(item, "type", None)
+            if (kind == _TOOL_RESULT_END or kind == _MODEL_CALL_START) and self.error is None:
+                self._safely(self._observe, agent, item)
             yield item
 
     # -- recording (every entry point goes through _safely) ----------------------------
@@ -94,8 +98,7 @@ class SessionTap(MiddlewareBase):
         )
 
     def _observe(self, agent: Any, item: Any) -> None:
-        kind = getattr(item, "type", None)
-        kind = getattr(kind, "value", kind)
+        kind = item.type
         if kind == _MODEL_CALL_START:
             self._turn += 1
         elif kind == _TOOL_RESULT_END:

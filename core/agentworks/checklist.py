@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from toolscope.core.agentworks.filter_decisions import CODE_SERVER_NOT_SELECTED
 from toolscope.core.agentworks.names import normalize_tool_name
 from toolscope.core.agentworks.pipeline import StepPipeline
 from toolscope.core.enums import RuleCode, RuleFamily, StageId, ToolKind
@@ -118,54 +119,106 @@ def _other_modes(pipeline: StepPipeline, verdict: ToolVerdict, mode: str | None)
 
 
 def _fix(pipeline: StepPipeline, verdict: ToolVerdict, mode: str | None) -> str | None:
-    failing = verdict.first_failing
-    if failing is None:
-        return None
+    """Every change the tool needs, in gate order (a gate that fails only because an earlier
+    one did adds nothing of its own)."""
+    changes: list[str] = []
+    for stage in verdict.stages:
+        if stage.passed is True:
+            continue
+        for change in _stage_fixes(pipeline, verdict, stage, mode):
+            if change not in changes:
+                changes.append(change)
+    if len(changes) <= 1:
+        return changes[0] if changes else None
+    return " ".join(f"({number}) {change};" for number, change in enumerate(changes, 1))[:-1]
+
+
+# Stage codes that only repeat an earlier gate's failure (their fix is that gate's fix).
+_CONSEQUENCES = {
+    "discovery.not_registered",
+    "discovery.outage",
+    "execution.not_registered",
+    "execution.outage",
+    "discovery.not_allowed",
+    "discovery.native_blocked",
+}
+
+
+def _stage_fixes(pipeline: StepPipeline, verdict: ToolVerdict, failing, mode: str | None) -> list[str]:  # type: ignore[no-untyped-def]
+    if failing.code in _CONSEQUENCES:
+        return []
     step = pipeline.step
     registry = pipeline.universe.source
     name, namespace = verdict.name, verdict.namespace
+    allow_fix = (
+        f'add "{name}" to modes.lists.{mode} in {registry} (or to modes.system to allow it in every mode); '
+        "in AgentWorks that is GetToolsForWorkshopMode in interactive_workshop_manager.go"
+    )
     if failing.name == StageId.REGISTERED:
         code = failing.code
         if code == RuleCode.MCP_OUTAGE:
-            return (
+            return [
                 f'server "{namespace}" failed; the name is probably right: this is an outage. '
                 f"Fix the server (see `toolscope discover`), then check again."
-            )
+            ]
         if code == RuleCode.MCP_DUPLICATE:
-            return (
+            return [
                 f'rename or drop one of the two "{name}" tools: server "{failing.entry}"\'s copy is skipped '
                 "because an earlier server registered the same name"
-            )
+            ]
+        out = []
         if RuleFamily.of(code) is RuleFamily.CUSTOM:
-            return (
-                f'add "{namespace}:{name}" (or "{namespace}:*") to {step.location("enabled_custom_tools")} '
-                f"in {step.file_name}"
+            # Offer the wildcard only where the real code expands it to this tool (§3.2).
+            wildcard = f' (or "{namespace}:*")' if name in pipeline.universe.category_tools.get(namespace, ()) else ""
+            out.append(
+                f'add "{namespace}:{name}"{wildcard} to {step.location("enabled_custom_tools")} in {step.file_name}'
             )
-        if verdict.kind == ToolKind.CUSTOM:
-            return f'add "{namespace}:{name}" to {step.location("selected_tools")} in {step.file_name}'
-        if code == RuleCode.FILTER_SERVER_NOT_SELECTED:
-            return (
-                f'add "{namespace}" to {step.location("selected_servers")} in {step.file_name} '
-                f'(or "{namespace}:{name}" to selected_tools)'
-            )
-        return f'add "{namespace}:{name}" to {step.location("selected_tools")} in {step.file_name}'
+            # The tool filter decides too: enabling alone is not enough when it drops the category.
+            if pipeline.filter.should_include_tool(namespace, name).include:
+                return out
+        return out + [_filter_fix(pipeline, verdict)]
     if failing.name == StageId.ALLOW_LISTED:
-        return (
-            f'add "{name}" to modes.lists.{mode} in {registry} (or to modes.system to allow it in every mode); '
-            "in AgentWorks that is GetToolsForWorkshopMode in interactive_workshop_manager.go"
-        )
+        return [allow_fix]
     if failing.name == StageId.DISCOVERABLE:
         if failing.code == RuleCode.DISCOVERY_SERVER_EXCLUDED:
-            return f'add "{namespace}" to {step.location("selected_servers")} in {step.file_name}'
+            return [f'add "{namespace}" to {step.location("selected_servers")} in {step.file_name}']
         if failing.code == RuleCode.DISCOVERY_VIRTUAL_CUT:
-            return (
+            return [
                 "nothing to add: in code-execution mode only get_api_spec stays in the native list; "
                 "call the tool through the bridge"
-            )
-        return f'add "{name}" to modes.lists.{mode} in {registry}'
+            ]
+        return [allow_fix]
     if failing.name == StageId.CALLABLE:
-        return f'add "{name}" to modes.lists.{mode} in {registry}'
-    return None
+        return [allow_fix]
+    return []
+
+
+def _filter_fix(pipeline: StepPipeline, verdict: ToolVerdict) -> str:
+    """The selected_servers / selected_tools change that lets the tool filter include the tool,
+    as the app will see it (it keeps only entries for the workflow's servers, compared exactly)."""
+    step = pipeline.step
+    name, namespace = verdict.name, verdict.namespace
+    rewrite = pipeline.rewrite
+    registry = pipeline.universe.source
+    if rewrite.modelled and namespace not in rewrite.workflow_servers:
+        if verdict.kind == ToolKind.CUSTOM:
+            return (
+                f"no step entry can register it: the app keeps only selected_tools entries for the workflow's "
+                f'servers ({registry}: workflow.servers) and "{namespace}" is not a system category'
+            )
+        return (
+            f'add "{namespace}" to the workflow\'s servers ({registry}: workflow.servers; the app drops step '
+            f"entries for other servers), then to {step.location('selected_servers')} in {step.file_name}"
+        )
+    if (
+        verdict.kind != ToolKind.CUSTOM
+        and pipeline.filter.should_include_tool(namespace, name).code == CODE_SERVER_NOT_SELECTED
+    ):
+        return (
+            f'add "{namespace}" to {step.location("selected_servers")} in {step.file_name} '
+            f'(or "{namespace}:{name}" to selected_tools)'
+        )
+    return f'add "{namespace}:{name}" to {step.location("selected_tools")} in {step.file_name}'
 
 
 def _unknown(pipeline: StepPipeline, tool: str, mode: str | None, verdicts: Sequence[ToolVerdict]) -> Checklist:

@@ -57,6 +57,8 @@ class SelectionRewrite:
     tools: ListRewrite
     note: str
     """One sentence: what the rewrite did, or why it could not be modelled."""
+    workflow_servers: tuple[str, ...] = ()
+    """The workflow's servers the lists were compared against (empty when not modelled)."""
 
     @property
     def changed(self) -> bool:
@@ -104,7 +106,7 @@ def rewrite_selection(step: LoadedStep, workflow: Workflow | None, registry_name
         )
     else:
         note = f"the app's rewrite against the workflow's servers ({WHERE}) leaves the step's lists unchanged"
-    return SelectionRewrite(True, servers, tools, note)
+    return SelectionRewrite(True, servers, tools, note, workflow.servers)
 
 
 def _step_origins(step: LoadedStep, field_name: str, values: tuple[str, ...]) -> dict[str, str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -46,8 +47,11 @@ class AgentWorksSubject:
     ) -> None:
         self.step = step
         self.discovery_notes = discovery_notes
-        self.check_args = step.file_name + (f" --step {step.step.id}" if step.index is not None else "")
-        """How a suggested ``toolscope check`` command names this config."""
+        self.check_args = shlex.quote(str(step.document.path)) + (
+            f" --step {shlex.quote(step.step.id)}" if step.index is not None else ""
+        )
+        """How a suggested ``toolscope check`` command names this config: the path as the user typed it,
+        shell-quoted, so the command works when copied from where it was run."""
         self.registry = registry
         self.universe = universe
         enabled = effective_enabled_entries(step, registry.profile, registry_doc.name)
@@ -191,7 +195,7 @@ def load_agentworks_subject(
     if model.mcp_config is not None:
         subject.config_findings += tuple(_mcp_key_findings(registry_path.parent / model.mcp_config))
     if registry is not None:
-        subject.check_args += f" --registry {registry_path.name}"
+        subject.check_args += f" --registry {shlex.quote(str(registry))}"
     return subject
 
 

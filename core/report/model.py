@@ -182,8 +182,14 @@ class ReportData:
             lines += [f"Lost tool: {link.summary}" for link in session.links]
         for section in self.sections:
             counts = section.counts()
+            # Say which mode the report used, and when it is the config's default (no --mode needed).
+            default = (
+                " (the default mode)"
+                if section.mode is not None and section.mode == self.provenance.default_mode
+                else ""
+            )
             lines.append(
-                f"Mode {mode_label(section.mode)}: {len(section.tools)} tools, "
+                f"Mode {mode_label(section.mode)}{default}: {len(section.tools)} tools, "
                 f"{counts['visible']} visible, {counts['hidden']} hidden, {counts['unknown']} unknown."
             )
             # Registered but hidden by a later gate: the easiest kind to miss (notify_user).

@@ -66,6 +66,10 @@ def test_tap_records_flags_names_states_and_real_groups(samples, tmp_path) -> No
     assert session["starting_groups"] == {"groups": [], "from": "session"}
     assert session["agentscope_version"] == agentscope.__version__
     assert [link["model_turn"] for link in session["lost_tool_links"]] == [3]
+    human = CliRunner().invoke(
+        app, ["step", str(samples / "toolkit.yaml"), "--session", str(path), "--groups", "web_search"]
+    )
+    assert "starting groups: (none) — recorded in the session; --groups ignored" in human.output
 
 
 def test_tap_keeps_no_non_boolean_value(samples, tmp_path) -> None:

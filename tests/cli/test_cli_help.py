@@ -107,6 +107,6 @@ def test_report_says_what_it_wrote(tmp_path: Path) -> None:
     result = invoke("report", SEED, "-o", str(target))
     assert result.exit_code == 0, result.output
     size = target.stat().st_size
-    assert result.stdout == f"wrote {target} (Markdown report, {size:,} bytes)\n"
+    assert result.stdout == f"wrote {target} (Markdown report, {size:,} bytes; mode build (the default))\n"
     to_stdout = invoke("report", SEED)
     assert "wrote" not in to_stdout.stdout.splitlines()[-1]

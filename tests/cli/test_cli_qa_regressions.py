@@ -65,15 +65,24 @@ def test_checklist_does_not_say_no_mode_when_the_current_mode_allows_it():
     assert "also allow-listed in: run" in evidence
 
 
-def test_suggested_check_command_runs_as_printed():
-    data = json.loads(
-        run("explain", str(SEED / "steps.json"), "notify_user", "--step", "triage", "--mode", "run", "--json").stdout
-    )
+def test_suggested_check_command_runs_as_printed(monkeypatch, tmp_path: Path):
+    """The command names the config as the user typed it (shell-quoted), so it runs when copied."""
+    import shlex
+    import shutil
+
+    monkeypatch.chdir(SEED.parent.parent)
+    typed = "sample_configs/seed/steps.json"
+    data = json.loads(run("explain", typed, "notify_user", "--step", "triage", "--mode", "run", "--json").stdout)
     command = data["checklist"][3]["evidence"][0]
-    assert command == "toolscope check steps.json --step triage --mode run --expect visible:notify_user"
-    args = command.split()[2:]
-    args[0] = str(SEED / "steps.json")
-    assert run("check", *args).exit_code == 1  # runs (exit 1: notify_user is hidden), not a usage error
+    assert command == f"toolscope check {typed} --step triage --mode run --expect visible:notify_user"
+    assert run(*shlex.split(command)[1:]).exit_code == 1  # runs (exit 1: notify_user is hidden), not a usage error
+    spaced = tmp_path / "my configs"
+    shutil.copytree(SEED, spaced)
+    monkeypatch.chdir(tmp_path)
+    data = json.loads(run("explain", "my configs/steps.json", "notify_user", "--step", "triage", "--json").stdout)
+    command = data["checklist"][3]["evidence"][0]
+    assert command.startswith("toolscope check 'my configs/steps.json' --step triage")
+    assert run(*shlex.split(command)[1:]).exit_code == 1
 
 
 def test_single_mode_without_default_is_used(tmp_path: Path):

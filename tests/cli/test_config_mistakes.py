@@ -118,3 +118,55 @@ def test_py_without_function_lists_candidate_factories():
     assert "needs :function" in result.output
     assert "my_agent.py:build_toolkit" in result.output
     assert "YAML" not in result.output and "Traceback" not in result.output
+
+
+def test_seed_incident_2_from_the_corrected_model():
+    """Pulse tools: registered (named in enabled_custom_tools), allow-listed in no mode."""
+    steps = str(SAMPLES / "seed" / "steps.json")
+    result = run("check", steps, "--step", "pulse-monitor", "--mode", "build", "--json")
+    found = {f["tool"] for f in json.loads(result.stdout)["findings"] if f["kind"] == "registered_not_allow_listed"}
+    assert found == {"get_pulse_module_state", "record_pulse_worklist", "mark_pulse_module_result"}
+    data = json.loads(run("explain", steps, "record_pulse_worklist", "--step", "pulse-monitor", "--json").stdout)
+    assert data["stages"][0]["passed"] is True and data["first_failing_stage"] == "allow_listed"
+    assert "workflow:record_pulse_worklist" in data["stages"][0]["rule"]
+
+
+def test_workflow_wildcard_expands_to_nothing_and_says_how_to_enable_them(tmp_path):
+    step = _step(tmp_path, {"selected_servers": ["NO_SERVERS"], "enabled_custom_tools": ["workflow:*"]})
+    result = run("check", step, "--json")
+    (found,) = [f for f in json.loads(result.stdout)["findings"] if f["kind"] == "unknown_category"]
+    assert '"workflow:*" expands to nothing' in found["message"]
+    assert '"workflow:get_pulse_module_state"' in found["message"]
+    data = json.loads(run("explain", step, "get_pulse_module_state", "--json").stdout)
+    assert data["first_failing_stage"] == "registered"
+
+
+def test_fix_names_every_failing_gate_in_order(tmp_path):
+    """Not enabled and not allow-listed: the fix says both, registration first."""
+    steps = str(SAMPLES / "seed" / "steps.json")
+    data = json.loads(run("explain", steps, "read_image", "--step", "sheets-report", "-m", "run", "--json").stdout)
+    fix = data["fix"]
+    assert fix.startswith('(1) add "workspace_advanced:read_image" (or "workspace_advanced:*") to steps[1]')
+    assert '(2) add "read_image" to modes.lists.run' in fix
+
+
+def test_fix_for_a_non_workflow_server_says_to_add_it_to_the_workflow_first(tmp_path):
+    shutil.copy(SAMPLES / "realistic" / "toolscope.registry.yaml", tmp_path / "toolscope.registry.yaml")
+    registry = tmp_path / "toolscope.registry.yaml"
+    registry.write_text(
+        registry.read_text().replace(
+            "servers: [github, google-sheets, slack, tavily, postgres]",
+            "servers: [github, google-sheets, slack, tavily]",
+        )
+    )
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"id": "s", "agent_configs": {"selected_servers": ["github"]}}))
+    data = json.loads(run("explain", str(path), "list_tables", "--json").stdout)
+    assert "to the workflow's servers" in data["fix"] and "workflow.servers" in data["fix"]
+
+
+def test_tools_says_which_mode_it_used():
+    seed = str(SAMPLES / "seed" / "step_config.json")
+    assert "mode: build (the default; choose another with --mode: build, run)" in run("tools", seed).output
+    assert "mode: build (--mode builder canonicalizes to build)" in run("tools", seed, "-m", "builder").output
+    assert "mode: run (--mode)" in run("tools", seed, "-m", "run").output

@@ -117,7 +117,7 @@ def test_plain_env_values_do_not_mask_ordinary_words(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     text = result.stdout
     assert "\\*\\*\\*" not in text and "***" not in text
-    assert "Mode build:" in text and "get\\_current\\_time" in text and "| time |" in text
+    assert "Mode build (the default mode):" in text and "get\\_current\\_time" in text and "| time |" in text
     assert "sk-live" not in text and "example-secret-value" not in text
 
 

@@ -15,8 +15,16 @@ SIZE = (120, 36)
 
 
 def make_app(config: Path = SEED, mode: str | None = None, **options: object) -> ToolscopeApp:
-    """The app as ``inspect`` builds it, in deterministic mode (no versions, no directories)."""
-    subject = open_subject(str(config))
+    """The app as ``inspect`` builds it, in deterministic mode (no versions, no directories).
+
+    The config is opened as typed from the repository root, so the paths it shows (suggested
+    commands name the config as the user typed it) do not depend on where the checkout lives.
+    """
+    import contextlib
+    import os
+
+    with contextlib.chdir(REPO):
+        subject = open_subject(os.path.relpath(config, REPO))
     return ToolscopeApp(subject, mode, TuiOptions(deterministic=True, **options))  # type: ignore[arg-type]
 
 

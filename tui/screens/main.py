@@ -14,7 +14,7 @@ from textual.widgets import Footer, HelpPanel, Input, OptionList, TabbedContent,
 from toolscope.core.errors import ToolscopeError
 from toolscope.core.safe_text import inert
 from toolscope.core.subject import Subject
-from toolscope.core.verdicts import Checklist, Evaluation
+from toolscope.core.verdicts import Checklist, Evaluation, ToolVerdict
 from toolscope.tui import export
 from toolscope.tui.keys import types_into_box
 from toolscope.tui.options import TuiOptions
@@ -55,6 +55,7 @@ class MainScreen(Screen[None]):
         self.change: ModeChange | None = None
         self.checklist: Checklist | None = None
         self.initial_view = options.view if options.view in VIEWS else "pipeline"
+        self._fixes: dict[tuple[str | None, str, str], str | None] = {}
 
     # -- layout -------------------------------------------------------------------------
 
@@ -65,7 +66,7 @@ class MainScreen(Screen[None]):
             self.initial_view = "pipeline"
         with TabbedContent(initial=self.initial_view, id="views"):
             with TabPane("1 Pipeline", id="pipeline"):
-                yield PipelineView(id="pipeline-view")
+                yield PipelineView(fix_for=self.fix_for, id="pipeline-view")
             with TabPane("2 Checklist", id="checklist"):
                 yield ChecklistView(self.subject.all_tool_names(), id="checklist-view")
             if activation is not None:
@@ -119,6 +120,20 @@ class MainScreen(Screen[None]):
         else:
             self.query_one(ActivationView).focus_main()
 
+    def fix_for(self, tool: ToolVerdict) -> str | None:
+        """The checklist's fix for one tool in the current mode (cached: the cursor comes back)."""
+        key = (self.mode, tool.namespace, tool.name)
+        if key not in self._fixes:
+            try:
+                # ``namespace:name`` picks this very tool when two namespaces share the name.
+                checklist = self.subject.checklist(f"{tool.namespace}:{tool.name}", self.mode)
+                if checklist.verdict is None:
+                    checklist = self.subject.checklist(tool.name, self.mode)
+            except ToolscopeError:
+                checklist = None
+            self._fixes[key] = checklist.fix if checklist is not None else None
+        return self._fixes[key]
+
     # -- modes --------------------------------------------------------------------------
 
     def set_mode(self, mode: str | None) -> ModeChange | None:
@@ -132,13 +147,14 @@ class MainScreen(Screen[None]):
         old_mode = self.mode
         self.previous, self.evaluation, self.mode = self.evaluation, evaluation, mode
         self.change = compare(self.previous, evaluation)
+        # Mode names come from the config: inert before they reach the terminal.
+        summary = self.change.summary(old_mode, mode)
         self._show_header()
-        self.pipeline.show_evaluation(evaluation, self.change, self.previous)
+        # The summary also stays in the pipeline's summary lines until the next switch.
+        self.pipeline.show_evaluation(evaluation, self.change, self.previous, summary)
         if self.checklist is not None:
             # Quietly: a mode switch never changes the view or the focus.
             self._run_checklist(self.checklist.tool, take_focus=False)
-        # Mode names come from the config: inert before they reach the terminal.
-        summary = self.change.summary(old_mode, mode)
         self.notify(inert(summary, single_line=True), title="mode switched", markup=False)
         return self.change
 
@@ -272,6 +288,7 @@ class MainScreen(Screen[None]):
             for part in (
                 f"filter {query.text!r}" if query.text else "",
                 "only not-visible" if query.only_hidden else "",
+                "only changed (Δ)" if query.only_changed else "",
                 "grouped by namespace" if query.grouped else "",
             )
             if part

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.console import Group, RenderableType
 from rich.padding import Padding
+from rich.style import Style
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -16,14 +17,13 @@ from textual.widgets.option_list import Option
 from toolscope.core.safe_text import inert
 from toolscope.core.verdicts import Checklist
 from toolscope.tui.completion import complete
+from toolscope.tui.palette import DARK, Palette, palette_for
 from toolscope.tui.widgets.safe_input import safe_input
 
 SYMBOL = {True: "✓", False: "✗", None: "?"}
-STYLE = {True: "green", False: "bold red", None: "yellow"}
-VERDICT_STYLE = {"visible": "bold green", "hidden": "bold red", "unknown": "bold yellow"}
 
 
-def checklist_renderable(checklist: Checklist, revealed: int) -> Group:
+def checklist_renderable(checklist: Checklist, revealed: int, palette: Palette = DARK) -> Group:
     """The first ``revealed`` questions with evidence; the fix once all are revealed."""
     head = Text()
     head.append(inert(checklist.tool, single_line=True), style="bold")
@@ -31,12 +31,14 @@ def checklist_renderable(checklist: Checklist, revealed: int) -> Group:
         head.append(" in mode ")
         head.append(inert(checklist.mode, single_line=True), style="bold")
     head.append(": ")
-    head.append(checklist.outcome.upper(), style=VERDICT_STYLE[checklist.outcome])
+    head.append(checklist.outcome.upper(), style=palette.verdict(checklist.outcome) + Style(bold=True))
     if checklist.verdict is None:
-        head.append("  (not in the tool universe)", style="yellow")
+        head.append("  (not in the tool universe)", style=palette.unknown)
     if checklist.did_you_mean:
-        head.append("\nDid you mean: ", style="yellow")
-        head.append(inert(", ".join(checklist.did_you_mean), single_line=True), style="bold yellow")
+        head.append("\nDid you mean: ", style=palette.unknown)
+        head.append(
+            inert(", ".join(checklist.did_you_mean), single_line=True), style=palette.unknown + Style(bold=True)
+        )
         head.append("  (↓ Enter picks one)", style="dim")
     parts: list[RenderableType] = [head]
     total = len(checklist.steps)
@@ -44,7 +46,7 @@ def checklist_renderable(checklist: Checklist, revealed: int) -> Group:
         question = Text(f"\n{number}/{total}. ", style="bold")
         question.append(inert(step.question))
         question.append("  ")
-        answer_style = STYLE[step.passed] if step.passed is not None or step.answer != "n/a" else "dim"
+        answer_style = palette.stage(step.passed) if step.passed is not None or step.answer != "n/a" else "dim"
         question.append(f"{SYMBOL[step.passed]} {step.answer}", style=answer_style)
         parts.append(question)
         for evidence in step.evidence:
@@ -59,7 +61,7 @@ def checklist_renderable(checklist: Checklist, revealed: int) -> Group:
         fix.append(inert(checklist.fix), style="bold")
         parts.append(fix)
     else:
-        parts.append(Text("\nNothing to fix: the tool is visible in this mode.", style="green"))
+        parts.append(Text("\nNothing to fix: the tool is visible in this mode.", style=palette.passed))
     return Group(*parts)
 
 
@@ -91,7 +93,8 @@ class ChecklistView(Vertical):
     ChecklistView > #tool-name { margin: 0 1; }
     ChecklistView > #candidates { height: auto; max-height: 8; margin: 0 1; display: none; }
     ChecklistView > #candidates.-open { display: block; }
-    ChecklistView > #walk { height: 1fr; padding: 0 1; }
+    ChecklistView > #walk { height: 1fr; padding: 0 1; border-top: solid $panel; }
+    ChecklistView > #walk:focus { border-top: heavy $accent; }
     """
 
     class Asked(Message):
@@ -159,7 +162,9 @@ class ChecklistView(Vertical):
 
     def _redraw(self) -> None:
         if self.checklist is not None:
-            self.query_one("#steps", Static).update(checklist_renderable(self.checklist, self.revealed))
+            self.query_one("#steps", Static).update(
+                checklist_renderable(self.checklist, self.revealed, palette_for(self.app))
+            )
 
     def action_step(self, delta: int) -> None:
         """Reveal the next question (or the fix), or hide the last one."""

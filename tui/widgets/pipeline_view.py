@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -12,11 +15,13 @@ from textual.widgets import Input, Static
 
 from toolscope.core.safe_text import inert
 from toolscope.core.verdicts import STAGE_TITLES, Evaluation, ToolVerdict
+from toolscope.tui.palette import DARK, Palette, palette_for
 from toolscope.tui.rows import (
     ModeChange,
     Row,
     RowIndex,
     RowQuery,
+    count_of,
     is_registered_but_hidden,
     tool_key,
 )
@@ -25,37 +30,54 @@ from toolscope.tui.widgets.tool_detail import ToolDetail
 from toolscope.tui.widgets.tool_grid import GridLayout, ToolGrid
 
 
-def summary_text(counts: dict[str, int], shown: int, query: RowQuery, alerts: list[ToolVerdict]) -> Text:
-    """Counts, what the filter shows, and the registered-but-hidden tools named up front."""
-    text = Text()
-    text.append(f"{sum(counts.values())} tools: ")
-    text.append(f"{counts['visible']} visible", style="green")
+def summary_text(
+    counts: dict[str, int],
+    shown: int,
+    query: RowQuery,
+    alerts: list[ToolVerdict],
+    change: str | None = None,
+    palette: Palette = DARK,
+) -> Text:
+    """Counts, what the filter shows, the registered-but-hidden tools named up front, and the
+    last mode switch's changes (``change``: its summary, shown until the next switch).
+
+    One line each, cut with an ellipsis: a wrapped alert line would push the change line out.
+    """
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(f"{count_of(sum(counts.values()), 'tool')}: ")
+    text.append(f"{counts['visible']:,} visible", style=palette.passed)
     text.append(", ")
-    text.append(f"{counts['hidden']} hidden", style="bold red" if counts["hidden"] else "")
+    text.append(f"{counts['hidden']:,} hidden", style=palette.failed if counts["hidden"] else "")
     text.append(", ")
-    text.append(f"{counts['unknown']} unknown", style="yellow" if counts["unknown"] else "")
-    text.append(f"  │ showing {shown}")
+    text.append(f"{counts['unknown']:,} unknown", style=palette.unknown if counts["unknown"] else "")
+    text.append(f"  │ showing {shown:,}")
     if query.text:
         text.append(" matching ")
         text.append(repr(inert(query.text, single_line=True)), style="bold")
     if query.only_hidden:
         text.append(" · only not-visible", style="bold")
+    if query.only_changed:
+        text.append(" · only Δ", style="bold")
     if query.grouped:
         text.append(" · grouped by namespace")
     text.append("\n")
     if alerts:
-        text.append(f"! {len(alerts)} registered but hidden: ", style="bold red")
+        text.append(f"! {len(alerts):,} registered but hidden: ", style=palette.failed)
         for index, tool in enumerate(alerts[:4]):
             if index:
                 text.append(", ")
             text.append(inert(tool.name, single_line=True), style="bold")
             failing = tool.first_failing
             if failing is not None:
-                text.append(f" ({STAGE_TITLES.get(failing.name, failing.name)} ✗)", style="red")
+                text.append(f" ({STAGE_TITLES.get(failing.name, failing.name)} ✗)", style=palette.failed)
         if len(alerts) > 4:
-            text.append(f", … {len(alerts) - 4} more", style="red")
+            text.append(f", … {len(alerts) - 4:,} more", style=palette.failed)
     else:
         text.append("no tool is registered but hidden", style="dim")
+    if change:
+        text.append("\nΔ ", style="bold")
+        text.append(inert(change, single_line=True), style="bold")
+        text.append("   ] next Δ  [ previous  d only Δ", style="dim")
     return text
 
 
@@ -72,15 +94,21 @@ class PipelineView(Vertical):
         Binding("h", "toggle_hidden", "Hidden", id="only-hidden"),
         Binding("g", "toggle_grouped", "Group", id="group-by-namespace"),
         Binding("c", "checklist_for_selected", "Checklist", id="checklist-selected"),
+        # After a mode switch: the changed (Δ) rows, like vim's ]c / [c between changes.
+        Binding("right_square_bracket", "jump_changed(1)", "Next Δ", id="next-changed"),
+        Binding("left_square_bracket", "jump_changed(-1)", "Previous Δ", show=False, id="previous-changed"),
+        Binding("d", "toggle_changed", "Only Δ", show=False, id="only-changed"),
     ]
 
     DEFAULT_CSS = """
     PipelineView { height: 1fr; }
     PipelineView > #filter { border: none; height: 1; padding: 0 1; background: $boost; }
     PipelineView > #filter:focus { background: $primary 30%; }
-    PipelineView > #summary { height: 2; padding: 0 1; }
+    PipelineView > #summary { height: auto; max-height: 3; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     /* The grid gets most of the height: on a small terminal the trace pane shrinks first. */
     PipelineView > #detail-scroll { height: 38%; min-height: 4; max-height: 13; border-top: solid $primary; }
+    /* Focused, the trace pane's rule turns heavy and accent-coloured (visible without colour too). */
+    PipelineView > #detail-scroll:focus { border-top: heavy $accent; }
     """
 
     class ChecklistRequested(Message):
@@ -90,9 +118,12 @@ class PipelineView(Vertical):
             self.tool = tool
             super().__init__()
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, fix_for: Callable[[ToolVerdict], str | None] | None = None, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.fix_for = fix_for
+        """The fix for a tool that is not visible (from the screen's checklist), for the trace pane."""
         self.query_state = RowQuery()
+        self.change_summary: str | None = None
         self.evaluation: Evaluation | None = None
         self.change: ModeChange | None = None
         self.previous_verdicts: dict[tuple[str, str], str] = {}
@@ -114,21 +145,29 @@ class PipelineView(Vertical):
         """The tool grid."""
         return self.query_one(ToolGrid)
 
-    def show_evaluation(self, evaluation: Evaluation, change: ModeChange | None, previous: Evaluation | None) -> None:
-        """New data from the screen (first load or a mode switch)."""
+    def show_evaluation(
+        self,
+        evaluation: Evaluation,
+        change: ModeChange | None,
+        previous: Evaluation | None,
+        change_summary: str | None = None,
+    ) -> None:
+        """New data from the screen (first load or a mode switch, with the switch's summary)."""
         self.evaluation = evaluation
         self.change = change
+        self.change_summary = change_summary
         self.previous_verdicts = (
             {tool_key(t): t.verdict for t in previous.tools}
             if previous is not None and change and change.changed
             else {}
         )
-        self._index = RowIndex(evaluation)
+        self._index = RowIndex(evaluation, change.changed if change else frozenset())
         self._layout = GridLayout.measure(evaluation.stage_names, self._index.tools)
         self._alerts = [t for t in self._index.tools if is_registered_but_hidden(t)]
         # Once per evaluation: counting 50,000 verdicts on every keystroke costs ~40 ms.
         self._counts = evaluation.counts()
         self.refresh_rows()
+        self.refresh_bindings()  # the Δ keys come and go with the changes
 
     def refresh_rows(self) -> None:
         """Re-select rows for the current query and redraw the grid and summary."""
@@ -140,7 +179,11 @@ class PipelineView(Vertical):
         shown = (
             sum(1 for row in self.rows if isinstance(row, ToolVerdict)) if self.query_state.grouped else len(self.rows)
         )
-        self.query_one("#summary", Static).update(summary_text(self._counts, shown, self.query_state, self._alerts))
+        self.query_one("#summary", Static).update(
+            summary_text(
+                self._counts, shown, self.query_state, self._alerts, self.change_summary, palette_for(self.app)
+            )
+        )
 
     def shown_tools(self) -> list[ToolVerdict]:
         """The tools the current query shows, in display order (for the export)."""
@@ -154,7 +197,7 @@ class PipelineView(Vertical):
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
-        self.set_query(RowQuery(event.value, self.query_state.only_hidden, self.query_state.grouped))
+        self.set_query(replace(self.query_state, text=event.value))
 
     @on(Input.Submitted, "#filter")
     def _filter_done(self) -> None:
@@ -164,7 +207,8 @@ class PipelineView(Vertical):
     def _tool_highlighted(self, event: ToolGrid.Highlighted) -> None:
         tool = event.tool
         previous = self.previous_verdicts.get(tool_key(tool)) if tool is not None else None
-        self.query_one(ToolDetail).show_tool(tool, previous)
+        fix = self.fix_for(tool) if tool is not None and tool.verdict != "visible" and self.fix_for else None
+        self.query_one(ToolDetail).show_tool(tool, previous, fix, palette_for(self.app))
         self.query_one("#detail-scroll", VerticalScroll).scroll_home(animate=False)
 
     def action_focus_filter(self) -> None:
@@ -179,8 +223,7 @@ class PipelineView(Vertical):
     def clear_filter_text(self) -> None:
         """Empty the filter box; the only-hidden / grouping toggles stay as they are."""
         self.filter_box.value = ""
-        q = self.query_state
-        self.set_query(RowQuery("", q.only_hidden, q.grouped))
+        self.set_query(replace(self.query_state, text=""))
 
     def clear_filter(self) -> None:
         """Empty the filter box and drop the toggles: every tool again."""
@@ -189,13 +232,26 @@ class PipelineView(Vertical):
 
     def action_toggle_hidden(self) -> None:
         """Show only tools that are not visible, or everything."""
-        q = self.query_state
-        self.set_query(RowQuery(q.text, not q.only_hidden, q.grouped))
+        self.set_query(replace(self.query_state, only_hidden=not self.query_state.only_hidden))
 
     def action_toggle_grouped(self) -> None:
         """Group rows by namespace / group, or not."""
-        q = self.query_state
-        self.set_query(RowQuery(q.text, q.only_hidden, not q.grouped))
+        self.set_query(replace(self.query_state, grouped=not self.query_state.grouped))
+
+    def action_toggle_changed(self) -> None:
+        """Show only the tools whose verdict changed with the last mode switch, or everything."""
+        self.set_query(replace(self.query_state, only_changed=not self.query_state.only_changed))
+
+    def action_jump_changed(self, direction: int) -> None:
+        """Select the next (1) or previous (-1) changed row."""
+        if not self.grid.jump_changed(direction):
+            self.notify("No changed (Δ) row shown: switch the mode with m first.", severity="warning")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The Δ keys only show (footer, F1) once a mode switch changed a verdict."""
+        if action in ("jump_changed", "toggle_changed"):
+            return bool(self.change and self.change.changed) or self.query_state.only_changed
+        return True
 
     def action_checklist_for_selected(self) -> None:
         """Open the checklist view on the selected tool."""

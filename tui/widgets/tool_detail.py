@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from rich.console import Group
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
 from toolscope.core.safe_text import inert
 from toolscope.core.verdicts import STAGE_TITLES, ToolVerdict
+from toolscope.tui.palette import DARK, Palette
 from toolscope.tui.rows import is_registered_but_hidden
 
 SYMBOL = {True: "✓", False: "✗", None: "?"}
-STYLE = {True: "green", False: "bold red", None: "yellow"}
-VERDICT_STYLE = {"visible": "bold green", "hidden": "bold red", "unknown": "bold yellow"}
 
 
 def plain(text: str, style: str = "") -> Text:
@@ -21,21 +21,30 @@ def plain(text: str, style: str = "") -> Text:
     return Text(inert(text), style=style)
 
 
-def trace_renderable(tool: ToolVerdict, previous_verdict: str | None = None) -> Group:
-    """The trace: a title line, then one row per stage (rule, entry, source, rule code)."""
+def trace_renderable(
+    tool: ToolVerdict, previous_verdict: str | None = None, fix: str | None = None, palette: Palette = DARK
+) -> Group:
+    """The trace: a title line, the fix (when the tool is not visible), then one row per stage
+    (rule, entry, source, rule code). The fix comes before the stages so that the small pane
+    shows it without scrolling."""
     head = Text()
     head.append_text(plain(tool.name, "bold"))
     head.append("  in ")
     head.append_text(plain(tool.namespace))
     head.append(f" ({inert(tool.kind)})  ")
-    head.append(tool.verdict.upper(), style=VERDICT_STYLE[tool.verdict])
+    head.append(tool.verdict.upper(), style=palette.verdict(tool.verdict) + Style(bold=True))
     if previous_verdict is not None and previous_verdict != tool.verdict:
         head.append(f"  (was {previous_verdict} before the mode switch)", style="italic")
     if is_registered_but_hidden(tool):
-        head.append("  ! registered but not usable: a later gate hides it", style="bold red")
+        head.append("  ! registered but not usable: a later gate hides it", style=palette.failed)
     if tool.description:
         head.append("\n")
         head.append_text(plain(tool.description.strip().splitlines()[0], "dim"))
+    if fix:
+        head.append("\n")
+        head.append(" Fix ", style="bold reverse")
+        head.append(" ")
+        head.append_text(plain(fix, "bold"))
     stages = Table.grid(padding=(0, 1))
     stages.add_column(no_wrap=True, width=14)
     stages.add_column(ratio=1)
@@ -52,7 +61,7 @@ def trace_renderable(tool: ToolVerdict, previous_verdict: str | None = None) -> 
         details.append("  rule " if stage.entry is not None or stage.source else "\nrule ")
         details.append_text(plain(stage.code, "italic"))
         body.append_text(details)
-        stages.add_row(Text(f"{SYMBOL[stage.passed]} {title}", style=STYLE[stage.passed]), body)
+        stages.add_row(Text(f"{SYMBOL[stage.passed]} {title}", style=palette.stage(stage.passed)), body)
     return Group(head, stages)
 
 
@@ -63,9 +72,15 @@ class ToolDetail(Static):
     ToolDetail { height: auto; padding: 0 1; }
     """
 
-    def show_tool(self, tool: ToolVerdict | None, previous_verdict: str | None = None) -> None:
-        """Display one tool's trace, or a hint when nothing is selected."""
+    def show_tool(
+        self,
+        tool: ToolVerdict | None,
+        previous_verdict: str | None = None,
+        fix: str | None = None,
+        palette: Palette = DARK,
+    ) -> None:
+        """Display one tool's trace (with its fix), or a hint when nothing is selected."""
         if tool is None:
             self.update(Text("No tool selected (the filter matches nothing?)", style="dim"))
         else:
-            self.update(trace_renderable(tool, previous_verdict))
+            self.update(trace_renderable(tool, previous_verdict, fix, palette))

@@ -6,6 +6,7 @@ plain list and draws each visible line on demand in ``render_line``.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 
 from rich.cells import cell_len, set_cell_size
@@ -20,10 +21,12 @@ from textual.strip import Strip
 
 from toolscope.core.safe_text import inert
 from toolscope.core.verdicts import STAGE_TITLES, ToolVerdict
+from toolscope.tui.palette import palette_for
 from toolscope.tui.rows import (
     GroupRow,
     Row,
     ToolKey,
+    count_of,
     is_registered_but_hidden,
     tool_key,
 )
@@ -38,12 +41,8 @@ SHORT_TITLE = {
     "visible": "vis",
 }
 VERDICT_LABEL = {"visible": "✓ visible", "hidden": "✗ HIDDEN", "unknown": "? unknown"}
-_PASS = Style(color="green")
-_FAIL = Style(color="red", bold=True)
-_UNKNOWN = Style(color="yellow")
-_STAGE_STYLE = {True: _PASS, False: _FAIL, None: _UNKNOWN}
-_VERDICT_STYLE = {"visible": _PASS, "hidden": _FAIL, "unknown": _UNKNOWN}
 _DIM = Style(dim=True)
+_BOLD = Style(bold=True)
 
 
 def short_title(stage: str) -> str:
@@ -113,13 +112,17 @@ class ToolGrid(ScrollView, can_focus=True):
         "tool-grid--changed",
     }
 
+    # The cursor row is drawn in one colour pair (marks keep their shape and bold): green or
+    # red marks on the cursor colour were unreadable (1.2:1). Focused, the header row turns
+    # to the accent colour too, so the focused pane is visible without colour (reverse).
     DEFAULT_CSS = """
     ToolGrid { height: 1fr; overflow-x: hidden; }
     ToolGrid > .tool-grid--header { text-style: bold; background: $panel; }
-    ToolGrid > .tool-grid--cursor { background: $accent 40%; }
-    ToolGrid:focus > .tool-grid--cursor { background: $accent; }
+    ToolGrid:focus > .tool-grid--header { text-style: bold reverse; }
+    ToolGrid > .tool-grid--cursor { background: $accent 30%; color: $foreground; text-style: bold; }
+    ToolGrid:focus > .tool-grid--cursor { background: $accent; color: auto 100%; text-style: bold; }
     ToolGrid > .tool-grid--group { text-style: bold; color: $text-muted; }
-    ToolGrid > .tool-grid--alert { background: $error 20%; }
+    ToolGrid > .tool-grid--alert { background: $error-muted; }
     ToolGrid > .tool-grid--changed { text-style: italic; }
     """
 
@@ -136,6 +139,7 @@ class ToolGrid(ScrollView, can_focus=True):
         self.layout_: GridLayout = GridLayout((), 5, 10)
         self.changed: frozenset[ToolKey] = frozenset()
         self.cursor = 0
+        self._changed_rows: list[int] | None = None
 
     # -- data -------------------------------------------------------------------------
 
@@ -145,6 +149,7 @@ class ToolGrid(ScrollView, can_focus=True):
         self.rows = rows
         self.layout_ = layout
         self.changed = changed
+        self._changed_rows = None
         self.cursor = _position(rows, selected) if selected is not None else 0
         self.cursor = self._nearest_tool_row(self.cursor, 1) or 0
         self._update_virtual_size()
@@ -191,6 +196,26 @@ class ToolGrid(ScrollView, can_focus=True):
             self._scroll_cursor_into_view()
             self.refresh()
             self.post_message(self.Highlighted(self.selected_tool))
+
+    def changed_rows(self) -> list[int]:
+        """Indices of the rows marked Δ, in display order (computed on first use per set of rows)."""
+        if self._changed_rows is None:
+            changed = self.changed
+            self._changed_rows = (
+                [i for i, row in enumerate(self.rows) if isinstance(row, ToolVerdict) and tool_key(row) in changed]
+                if changed
+                else []
+            )
+        return self._changed_rows
+
+    def jump_changed(self, direction: int) -> bool:
+        """Move to the next (1) or previous (-1) Δ row, wrapping around; False when there is none."""
+        rows = self.changed_rows()
+        if not rows:
+            return False
+        after = bisect.bisect_right(rows, self.cursor) if direction > 0 else bisect.bisect_left(rows, self.cursor) - 1
+        self.move_to(rows[after % len(rows)], direction)
+        return True
 
     def action_cursor(self, delta: int) -> None:
         """Move the cursor by ``delta`` rows."""
@@ -252,7 +277,7 @@ class ToolGrid(ScrollView, can_focus=True):
         row = self.rows[index]
         if isinstance(row, GroupRow):
             base = self.get_component_rich_style("tool-grid--group")
-            text = f"▼ {inert(row.namespace, single_line=True)}  ({row.total} tools, {row.hidden} not visible)"
+            text = f"▼ {inert(row.namespace, single_line=True)}  ({count_of(row.total, 'tool')}, {row.hidden:,} not visible)"
             return Strip([Segment(fit(text, width), base)], width)
         return self._tool_strip(row, index, width)
 
@@ -274,11 +299,20 @@ class ToolGrid(ScrollView, can_focus=True):
         changed = tool_key(tool) in self.changed
         if changed:
             base = base + self.get_component_rich_style("tool-grid--changed")
+        palette = palette_for(self.app)
+        stage_style, verdict_style = palette.stage, palette.verdict
         if index == self.cursor:
             base = base + self.get_component_rich_style("tool-grid--cursor")
+
+            def stage_style(passed: bool | None) -> Style:
+                return _BOLD if passed is False else Style()
+
+            def verdict_style(verdict: str) -> Style:
+                return _BOLD if verdict != "visible" else Style()
+
         marks = ("!" if alert else " ") + ("Δ" if changed else " ") + " "
         segments = [
-            Segment(marks, base + _FAIL if alert else base),
+            Segment(marks, base + stage_style(False) if alert else base),
             Segment(fit(tool.name, layout.name_width), base + Style(bold=True)),
             Segment(fit(tool.namespace, layout.namespace_width), base),
         ]
@@ -289,9 +323,12 @@ class ToolGrid(ScrollView, can_focus=True):
                 segments.append(Segment(fit(" -", stage_width), base + _DIM))
             else:
                 symbol = " " + SYMBOL[stage.passed]
-                segments.append(Segment(fit(symbol, stage_width), base + _STAGE_STYLE[stage.passed]))
+                segments.append(Segment(fit(symbol, stage_width), base + stage_style(stage.passed)))
         verdict = tool.verdict
-        segments.append(Segment(fit(VERDICT_LABEL[verdict], 11), base + _VERDICT_STYLE[verdict]))
+        label = VERDICT_LABEL[verdict]
+        # Only the word is styled (reverse under NO_COLOR): the padding stays plain.
+        segments.append(Segment(label, base + verdict_style(verdict)))
+        segments.append(Segment(fit("", 11 - len(label)), base))
         failing = tool.first_failing
         used = sum(cell_len(segment.text) for segment in segments)
         rest = max(width - used, 0)
