@@ -10,9 +10,11 @@ from __future__ import annotations
 import typer
 
 from toolscope import __version__
+from toolscope.plain_params import PlainGroup
 
 app = typer.Typer(
     name="toolscope",
+    cls=PlainGroup,
     help=(
         "Why doesn't my agent have tool X? Per-tool visibility verdicts for AgentWorks "
         "step configs and AgentScope 2.x toolkits.\n\n"

@@ -7,6 +7,7 @@ and column; for schema errors, the path inside the document
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -14,13 +15,17 @@ import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic_core import ValidationError
 
 from toolscope.core.errors import InputError, Problem
 
-ModelT = TypeVar("ModelT", bound=BaseModel)
+if TYPE_CHECKING:
+    # Only for annotations: importing BaseModel costs every command pydantic's model machinery.
+    from pydantic import BaseModel
+
+ModelT = TypeVar("ModelT", bound="BaseModel")
 
 YAML_SUFFIXES = {".yaml", ".yml"}
 
@@ -232,7 +237,7 @@ def format_location(loc: Sequence[int | str], prefix: str = "") -> str:
 
 
 def validation_problems(
-    exc: ValidationError, prefix: str = "", drop: Iterable[str] = (), model: type[BaseModel] | None = None
+    exc: ValidationError, prefix: str = "", drop: Iterable[str] = (), model: type | None = None
 ) -> list[Problem]:
     """Pydantic errors as Problems; ``drop`` removes tagged-union noise from paths.
 
@@ -252,7 +257,7 @@ def validation_problems(
     return problems
 
 
-def _allowed_hint(model: type[BaseModel], loc: Sequence[int | str]) -> str:
+def _allowed_hint(model: type, loc: Sequence[int | str]) -> str:
     """ "; did you mean X? (allowed: a, b, c)" for an unknown key at ``loc``."""
     from toolscope.core.suggest import did_you_mean
 
@@ -264,8 +269,9 @@ def _allowed_hint(model: type[BaseModel], loc: Sequence[int | str]) -> str:
     return f"{hint} (allowed here: {', '.join(sorted(allowed))})"
 
 
-def allowed_keys(model: type[BaseModel], path: Sequence[int | str]) -> tuple[str, ...]:
-    """The field names (aliases where set) of the object at ``path`` inside ``model``; () if unknown."""
+def allowed_keys(model: type, path: Sequence[int | str]) -> tuple[str, ...]:
+    """The field names (aliases where set) of the object at ``path`` inside ``model`` (a pydantic
+    model or a ``core.validation`` dataclass); () if unknown."""
     import types
     import typing
 
@@ -283,11 +289,9 @@ def allowed_keys(model: type[BaseModel], path: Sequence[int | str]) -> tuple[str
             break
         part = parts.pop(0)
         if _is_model(current):
-            fields = current.model_fields
-            name = next((n for n, f in fields.items() if (f.alias or n) == part), None)
-            if name is None:
+            current = _model_fields(current).get(str(part))
+            if current is None:
                 return ()
-            current = fields[name].annotation
         elif origin in (dict, typing.Mapping) or origin is not None and str(origin).endswith("Mapping'>"):
             current = typing.get_args(current)[-1]
         elif origin in (tuple, list, typing.Sequence) and isinstance(part, int):
@@ -295,12 +299,23 @@ def allowed_keys(model: type[BaseModel], path: Sequence[int | str]) -> tuple[str
         else:
             return ()
     if _is_model(current):
-        return tuple(f.alias or n for n, f in current.model_fields.items())
+        return tuple(_model_fields(current))
     return ()
 
 
 def _is_model(value: Any) -> bool:
-    return isinstance(value, type) and issubclass(value, BaseModel)
+    # Duck-typed, so that checking never imports pydantic's BaseModel.
+    return isinstance(value, type) and (dataclasses.is_dataclass(value) or hasattr(value, "model_fields"))
+
+
+def _model_fields(model: type) -> dict[str, Any]:
+    """Key as written in the document (alias where set) → annotation."""
+    if dataclasses.is_dataclass(model):
+        import typing
+
+        hints = typing.get_type_hints(model)
+        return {f.name: hints[f.name] for f in dataclasses.fields(model)}
+    return {f.alias or n: f.annotation for n, f in model.model_fields.items()}  # type: ignore[attr-defined]
 
 
 # Pydantic's wording names Python types ("instance of McpServer", "valid tuple"); users

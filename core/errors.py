@@ -73,7 +73,17 @@ class UserCodeError(ToolscopeError):
         self.what = what
         self.exc = exc
         self.user_root = user_root
+        self.process_output: tuple[str, ...] = ()
+        """The last stderr lines of processes the code started, when they explain the failure."""
         super().__init__(self.render())
+
+    def add_process_output(self, lines: list[str]) -> None:
+        """Quote what a process the user's code started printed last, when the error is one
+        that hides it (an MCP server that exited at once: "Connection closed" in a TaskGroup)."""
+        leaf = _leaf(self.exc)
+        if lines and (leaf is not self.exc or "connection closed" in str(leaf).lower()):
+            self.process_output = tuple(lines[-5:])
+            self.args = (self.render(),)
 
     def render(self) -> str:
         frames = traceback.extract_tb(self.exc.__traceback__)
@@ -83,8 +93,23 @@ class UserCodeError(ToolscopeError):
         if own:
             last = own[-1]
             where = f" (at {last.filename}:{last.lineno}, in {last.name})"
-        kind = type(self.exc).__name__
-        return f"{self.what}: your code raised {kind}: {self.exc}{where}"
+        # An exception group ("unhandled errors in a TaskGroup") says nothing: name its cause.
+        leaf = _leaf(self.exc)
+        kind = type(leaf).__name__
+        inside = f" (inside {type(self.exc).__name__})" if leaf is not self.exc else ""
+        text = f"{self.what}: your code raised {kind}: {leaf}{inside}{where}"
+        if "connection closed" in str(leaf).lower():
+            text += "; an MCP server it started exited or closed its pipes before the handshake"
+        if self.process_output:
+            text += "; the process printed last: " + " | ".join(self.process_output)
+        return text
+
+
+def _leaf(exc: BaseException) -> BaseException:
+    """The first innermost exception of nested exception groups."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
 
 
 def _is_user_frame(filename: str, user_root: Path | None) -> bool:

@@ -51,7 +51,7 @@ def test_cli_benchmark_runs_every_row_and_prints_ratios():
     assert out.returncode == 0, out.stderr
     for row in ("tools STEP --json", "report STEP --format json", "explain SEED", "toolscope --help"):
         assert row in out.stdout
-    assert out.stdout.count("ratio ") == 4
+    assert out.stdout.count(": ratio ") == 4 and out.stdout.count("CPU ratio ") == 4
     assert "memory per tool:" in out.stdout and "bytes per tool" in out.stdout
 
 

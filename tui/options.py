@@ -32,6 +32,8 @@ class TuiOptions:
     """Snapshots and README images: no versions, no directories, no blinking cursor."""
     export_dir: str = "."
     """Where the export key writes its SVG and Markdown."""
+    export_png: bool = True
+    """The export key also writes a PNG of the SVG (in the background, when Chromium is installed)."""
     script: str | None = None
     """Activation view: a script to load at start (see ``core.agentscope.script``)."""
     run_script: bool = False

@@ -51,7 +51,10 @@ def inspect_command(
     ] = None,
     screenshot: Annotated[
         Path | None,
-        typer.Option("--screenshot", help="Render the first view headless to this SVG file and exit."),
+        typer.Option(
+            "--screenshot",
+            help="Render the first view headless to this file and exit: SVG, or PNG for a .png name (needs Chromium).",
+        ),
     ] = None,
     size: Annotated[str, typer.Option("--size", help="Terminal size for --screenshot, COLUMNSxROWS.")] = "120x36",
     force: Annotated[bool, typer.Option("--force", help="--screenshot: replace an existing file.")] = False,
@@ -107,7 +110,13 @@ def inspect_command(
             session=str(session) if session else None,
             session_id=session_id,
         )
-        written = write_output(svg, str(screenshot), force=force, inputs=inputs, what="the screenshot")
+        if screenshot.suffix.lower() == ".png":
+            from toolscope.core.report.png import svg_to_png
+
+            picture: str | bytes = svg_to_png(svg, what="--screenshot")
+        else:
+            picture = svg
+        written = write_output(picture, str(screenshot), force=force, inputs=inputs, what="the screenshot")
         stdout_console().print(plain(f"wrote {written}"))
         return
     from toolscope.tui.app import ToolscopeApp

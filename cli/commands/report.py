@@ -28,8 +28,16 @@ if TYPE_CHECKING:
     from toolscope.core.report.model import Environment, ReportData
     from toolscope.core.subject import Subject
 
-FORMATS = ("md", "html", "json", "svg")
-_SUFFIX_FORMAT = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".json": "json", ".svg": "svg"}
+FORMATS = ("md", "html", "json", "svg", "png")
+_SUFFIX_FORMAT = {
+    ".md": "md",
+    ".markdown": "md",
+    ".html": "html",
+    ".htm": "html",
+    ".json": "json",
+    ".svg": "svg",
+    ".png": "png",
+}
 STDOUT = "-"
 """``-o -``: write to stdout (``core.output_file.STDOUT``)."""
 _SIZE = re.compile(r"^(\d{2,4})x(\d{2,4})$")
@@ -178,7 +186,7 @@ def make_report(
     return report, inputs
 
 
-@app.command("report", short_help="Write a shareable report: Markdown, HTML, JSON or SVG.")
+@app.command("report", short_help="Write a shareable report: Markdown, HTML, JSON, SVG or PNG.")
 @handle_errors
 def report_command(
     config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
@@ -206,14 +214,18 @@ def report_command(
     snapshot: SnapshotOpt = None,
     fmt: Annotated[
         str | None,
-        typer.Option("--format", "-f", help="md, html, json or svg. Default: from the -o suffix, else md."),
+        typer.Option(
+            "--format",
+            "-f",
+            help="md, html, json, svg or png (the SVG rendered by headless Chromium). Default: from the -o suffix, else md.",
+        ),
     ] = None,
     output: Annotated[str, typer.Option("--output", "-o", help="Output file, or - for stdout.")] = STDOUT,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing output file.")] = False,
     timestamp: Annotated[
         bool, typer.Option("--timestamp", help="Record the time (reports are otherwise reproducible).")
     ] = False,
-    size: Annotated[str, typer.Option("--size", help="SVG: terminal size COLUMNSxROWS.")] = "120x36",
+    size: Annotated[str, typer.Option("--size", help="SVG and PNG: terminal size COLUMNSxROWS.")] = "120x36",
 ) -> None:
     """Write a report of the config's tool visibility: provenance, verdicts, findings, fixes.
 
@@ -223,7 +235,8 @@ def report_command(
     from toolscope.core.output_file import check_output, write_output
 
     kind = pick_format(fmt, output)
-    columns_rows = parse_size(size) if kind == "svg" else None
+    picture = kind in ("svg", "png")
+    columns_rows = parse_size(size) if picture else None
     # Fail fast on the output before loading anything; checked again once the subject
     # has said which files it read (e.g. a registry found next to the config).
     check_output(output, force=force, inputs=input_files(config, None, registry, snapshot, script, session))
@@ -232,13 +245,13 @@ def report_command(
         raise InputError("--session", "give one of --script or --session, not both")
     if session_id is not None and session is None:
         raise InputError("--session-id", "--session-id goes with --session DATABASE")
-    if kind == "svg":
+    if picture:
         if script is not None or session is not None or tool:
             raise InputError(
-                "--format svg", "is a screenshot of the pipeline view; --script and --tool need md, html or json"
+                f"--format {kind}", "is a screenshot of the pipeline view; --script and --tool need md, html or json"
             )
         if mode and len(mode) > 1:
-            raise InputError("--format svg", "shows one mode; give a single --mode")
+            raise InputError(f"--format {kind}", "shows one mode; give a single --mode")
         from toolscope.inputs import open_subject
 
         subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
@@ -246,6 +259,12 @@ def report_command(
         check_output(output, force=force, inputs=inputs)
         assert columns_rows is not None
         svg = _render_svg(subject, subject.resolve_mode(mode[0] if mode else None), columns_rows)
+        if kind == "png":
+            from toolscope.core.report.png import svg_to_png
+
+            png = svg_to_png(svg, what="--format png")
+            _say_written(write_output(png, output, force=force, inputs=inputs), kind, png)
+            return
         _say_written(write_output(svg, output, force=force, inputs=inputs), kind, svg)
         return
 
@@ -278,5 +297,8 @@ def _say_written(path: Path | None, kind: str, payload: str | bytes, modes: str 
     # report itself went to stdout).
     if path is None:
         return
+    from toolscope.core.safe_text import inert
+
     size = len(payload.encode("utf-8") if isinstance(payload, str) else payload)
-    typer.echo(f"wrote {path} ({FORMAT_NAMES.get(kind, kind)} report, {size:,} bytes{'; ' + modes if modes else ''})")
+    extra = f"; {modes}" if modes else ""
+    typer.echo(inert(f"wrote {path} ({FORMAT_NAMES.get(kind, kind)} report, {size:,} bytes{extra})", single_line=True))

@@ -90,11 +90,38 @@ def step_command(
                     "lanes": body["lanes"],
                     "events": body["events"],
                     "final_groups": {lane: list(session.active_groups(lane)) for lane in session.lanes},
+                    "mcp_outages": [
+                        {"group": group, "client": client, "error": error}
+                        for group, client, error in subject.mcp_outages()
+                    ],
+                    "call_notes": _json_call_notes(session, probe.agentscope_version),
                 }
             )
         )
         return
     _print_human(subject, session, probe, script.name)
+
+
+def _outage_notes(outages: list[tuple[str, str, str]], active: Any) -> list[str]:
+    """For each active group with a failed MCP client: its tools are missing from the list (an outage)."""
+    return [
+        f"(MCP client '{client}' of group '{group}' failed: {error}; its tools are missing from this list: "
+        "an outage, not a deactivation)"
+        for group, client, error in outages
+        if group == "basic" or group in active
+    ]
+
+
+def _json_call_notes(session: Any, version: str) -> list[dict[str, Any]]:
+    from toolscope.core.agentscope.call_notes import call_args, call_notes
+
+    out = []
+    for turn in session.history:
+        guarded = turn.lanes.get("guarded") if turn.kind == "call" else None
+        notes = call_notes(call_args(guarded.args, guarded.call), guarded.plan, version) if guarded else []
+        if notes:
+            out.append({"turn": turn.index, "notes": notes})
+    return out
 
 
 def _names(items: Any) -> str:
@@ -104,9 +131,11 @@ def _names(items: Any) -> str:
 def _print_human(subject: Any, session: Any, probe: Any, script_name: str) -> None:
     from rich.text import Text
 
+    from toolscope.core.agentscope.call_notes import call_args, call_notes
     from toolscope.output import print_wrapped
 
     console = stdout_console()
+    outages = subject.mcp_outages()
     print_wrapped(console, Text(""), f"{subject.loaded.label} · script {script_name}", "bold")
     print_wrapped(console, Text("stock    ", style="bold"), probe.summary())
     print_wrapped(
@@ -142,6 +171,12 @@ def _print_human(subject: Any, session: Any, probe: Any, script_name: str) -> No
             print_wrapped(
                 console, Text(" " * 11 + "sees "), f"{_names(lt.visible_tools)} (≈{lt.token_estimate} tokens)"
             )
+            for note in _outage_notes(outages, lt.groups_after):
+                print_wrapped(console, Text(" " * 11), note, "yellow")
+        guarded = turn.lanes.get("guarded")
+        if guarded is not None:
+            for note in call_notes(call_args(guarded.args, guarded.call), guarded.plan, probe.agentscope_version):
+                print_wrapped(console, Text("  "), note, "yellow")
     console.print()
     # The seed's comparison, in the seed's own shape.
     for lane in session.lanes:

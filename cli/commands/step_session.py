@@ -130,7 +130,7 @@ def print_session_human(subject: Any, replay: Any, probe: Any) -> None:
         console.print(plain(f"recorded final groups: {_names(rec.final_groups)}", "dim"))
     for note in rec.notes:
         console.print(plain(f"note: {note}", "dim"))
-    _print_turns(console, replay)
+    _print_turns(console, replay, probe.agentscope_version)
     _print_others(console, replay)
 
 
@@ -146,14 +146,17 @@ def _plan_short(plan: Any) -> str:
     if plan.accepted:
         return "accepted"
     parts = []
-    if plan.unknown:
-        parts.append("unknown: " + ", ".join(plan.unknown))
-    if plan.non_bool:
-        parts.append("not a boolean: " + ", ".join(plan.non_bool))
+    # Bounded like the guard's own refusal: a few names, then a count.
+    for label, names in (("unknown", plan.unknown), ("not a boolean", plan.non_bool)):
+        if names:
+            more = f" and {len(names) - 5:,} more" if len(names) > 5 else ""
+            parts.append(f"{label}: " + ", ".join(n[:60] for n in names[:5]) + more)
     return "refused; " + "; ".join(parts)
 
 
-def _print_turns(console: Any, replay: Any) -> None:
+def _print_turns(console: Any, replay: Any, version: str = "?") -> None:
+    from toolscope.core.agentscope.call_notes import call_args, call_notes
+
     if not replay.turns:
         console.print(Text("The session has no reset_tools call.", style="dim"))
         return
@@ -169,6 +172,9 @@ def _print_turns(console: Any, replay: Any) -> None:
         if t.call.note:
             call.append("\n")
             call.append_text(plain(t.call.note, "dim"))
+        for note in call_notes(call_args(guarded.args, guarded.call), guarded.plan, version):
+            call.append("\n")
+            call.append_text(plain(note, "yellow"))
         marker = "≠ " if t.differs else ""
         guarded_cell = _result(guarded.response_state, None)
         if guarded.plan is not None:  # the short form; the headline quotes the whole refusal

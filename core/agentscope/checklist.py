@@ -115,6 +115,24 @@ def _unknown_checklist(subject: ToolkitSubject, tool: str, mode: str) -> Checkli
             f"'{tool}' is a group, not a tool; its tools: "
             + ", ".join(r.entry.name for r in subject.rows(mode) if r.entry.group == tool)
         )
+    outages = subject.mcp_outages()
+    if outages:
+        # A failed client's tools cannot be listed, so a missing name is most likely one of
+        # them: an outage, not a tool to register (AgentScope only logs a warning).
+        prefixed = [o for o in outages if tool.startswith(f"mcp__{o[1]}__")]
+        failed = prefixed or outages
+        for group, client, error in failed:
+            evidence.append(
+                f"MCP client '{client}' (group '{group}') failed: {error}; its tools could not be listed, "
+                f"so '{tool}' may well be one of them: the name is probably right"
+            )
+        steps = (ChecklistStep(f"Is '{tool}' registered in a group of the Toolkit?", "unknown", None, tuple(evidence)),)
+        clients = ", ".join(f"'{client}'" for _, client, _ in failed)
+        fix = (
+            f"outage: MCP client {clients} failed; fix that server (see `toolscope discover`), then check again "
+            "(registering the tool again, or guessing other names, will not help)"
+        )
+        return Checklist(tool=tool, mode=mode, verdict=None, steps=steps, fix=fix, did_you_mean=close)
     steps = (ChecklistStep(f"Is '{tool}' registered in a group of the Toolkit?", "no", False, tuple(evidence)),)
     fix = "register it: await toolkit.add_tool(tool, group_name=...) (in a spec: under 'tools:' or a group's 'tools:')"
     return Checklist(tool=tool, mode=mode, verdict=None, steps=steps, fix=fix, did_you_mean=close)

@@ -187,15 +187,23 @@ def _check_no_arguments(func: Any, target: str) -> None:
 
 def call_factory(func: Any, what: str, user_root: Path | None) -> Any:
     """Call the user's function (sync or async); their exceptions become UserCodeError."""
-    try:
-        with user_code_output():
-            result = func()
-            if inspect.isawaitable(result):
-                result = run_sync(result)
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:  # SystemExit too (see the module docstring)
-        raise user_failure(what, exc, user_root) from None
+    from toolscope.core.agentscope.stderr_tail import tail_stderr
+
+    failure: UserCodeError | None = None
+    # MCP servers the factory starts write their reasons to our stderr: keep the tail.
+    with tail_stderr() as tail:
+        try:
+            with user_code_output():
+                result = func()
+                if inspect.isawaitable(result):
+                    result = run_sync(result)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # SystemExit too (see the module docstring)
+            failure = user_failure(what, exc, user_root)
+    if failure is not None:
+        failure.add_process_output(tail.lines())
+        raise failure from None
     return result
 
 

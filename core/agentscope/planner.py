@@ -15,7 +15,7 @@ slot, and copying it back into the transcript is a habit worth not acquiring.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,29 +50,34 @@ class ActivationPlan:
         return tuple(difflib.get_close_matches(name, self.known, n=2, cutoff=0.6))
 
     def summary(self) -> str:
-        """One paragraph for the model and the user: the refusal reasons or the diff."""
+        """One paragraph for the model and the user: the refusal reasons or the diff.
+
+        Bounded whatever the call carried: a few names are quoted (each cut to a readable
+        length) and the rest counted; the full lists stay in the plan (``to_json``).
+        """
         if not self.accepted:
             parts = ["reset_tools refused; nothing was changed."]
             if self.unknown:
                 named = []
-                for name in self.unknown:
+                for name in self.unknown[:SHOWN_NAMES]:
                     if name == BASIC:
                         named.append(f"'{name}' (always active, it cannot be toggled)")
                         continue
                     close = self.suggestions(name)
                     hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
-                    named.append(f"'{name}'{hint}")
-                parts.append("Unknown group name(s): " + ", ".join(named) + ".")
+                    named.append(f"'{_cut(name)}'{hint}")
+                parts.append("Unknown group name(s): " + ", ".join(named) + _more(self.unknown) + ".")
             if self.non_bool:
                 parts.append(
                     "Not a boolean: "
-                    + ", ".join(f"'{n}'" for n in self.non_bool)
+                    + ", ".join(f"'{_cut(n)}'" for n in self.non_bool[:SHOWN_NAMES])
+                    + _more(self.non_bool)
                     + " (each value must be true or false)."
                 )
-            known = ", ".join(self.known) if self.known else "(none)"
-            parts.append(f"The registered groups are: {known}.")
-            active = ", ".join(self.before) if self.before else "(none)"
-            parts.append(f"Still active: {active}.")
+            known = ", ".join(_cut(n) for n in self.known[:SHOWN_KNOWN]) + _more(self.known, SHOWN_KNOWN)
+            parts.append(f"The registered groups are: {known if self.known else '(none)'}.")
+            active = ", ".join(_cut(n) for n in self.before[:SHOWN_KNOWN]) + _more(self.before, SHOWN_KNOWN)
+            parts.append(f"Still active: {active if self.before else '(none)'}.")
             return " ".join(parts)
         return "reset_tools accepted. " + diff_text(self.activated, self.deactivated, self.kept)
 
@@ -91,6 +96,23 @@ class ActivationPlan:
             "kept": list(self.kept),
             "summary": self.summary(),
         }
+
+
+SHOWN_NAMES = 5
+"""Offending names quoted in a refusal; the rest are counted."""
+SHOWN_KNOWN = 20
+"""Registered (and active) group names listed in a refusal; the rest are counted."""
+NAME_CHARS = 60
+"""Longest name quoted whole in a refusal."""
+
+
+def _cut(name: str) -> str:
+    return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1] + "…"
+
+
+def _more(items: Sequence[str], shown: int = SHOWN_NAMES) -> str:
+    extra = len(items) - shown
+    return f" and {extra:,} more (the full list is in the plan)" if extra > 0 else ""
 
 
 def diff_text(activated: Iterable[str], deactivated: Iterable[str], kept: Iterable[str]) -> str:

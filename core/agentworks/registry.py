@@ -12,31 +12,33 @@ to the step config: ``toolscope.registry.yaml``, ``toolscope.registry.yml``,
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
-
-from toolscope.core.documents import Document, load_document, validate_model
+from toolscope.core.documents import Document, load_document
 from toolscope.core.errors import InputError, Problem
+from toolscope.core.validation import validate
 
 REGISTRY_FILE_NAMES = ("toolscope.registry.yaml", "toolscope.registry.yml", "toolscope.registry.json")
 
 ERA_A_EXECUTION_DENIAL = 'tool "{tool}" is not available in the current workshop mode'
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+# The models are frozen dataclasses validated by pydantic-core (``core.validation``):
+# unknown keys are errors, and pydantic's messages and error locations are kept.
 
 
-class McpServer(_Frozen):
+@dataclass(frozen=True)
+class McpServer:
     """A server's tools, with optional descriptions."""
 
     tools: tuple[str, ...] = ()
-    descriptions: dict[str, str] = Field(default_factory=dict)
+    descriptions: dict[str, str] = field(default_factory=dict)
 
 
-class CustomCategory(_Frozen):
+@dataclass(frozen=True)
+class CustomCategory:
     """A custom tool category: its tools, or an alias of other categories."""
 
     tools: tuple[str, ...] = ()
@@ -46,19 +48,20 @@ class CustomCategory(_Frozen):
     (AgentWorks' ``record_run_concern`` in ``workflow_db``)."""
     alias_of: tuple[str, ...] = ()
     """For alias categories (``workspace_tools``): the categories whose tools it expands to."""
-    descriptions: dict[str, str] = Field(default_factory=dict)
+    descriptions: dict[str, str] = field(default_factory=dict)
 
 
-class Modes(_Frozen):
+@dataclass(frozen=True)
+class Modes:
     """The workshop-mode allow-lists (``GetToolsForWorkshopMode``)."""
 
     system: tuple[str, ...] = ()
     """The slice allowed in every mode."""
-    groups: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    groups: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Named groups of tools, referenced from mode lists as ``@name``."""
-    lists: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    lists: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Each mode's own list (``@group`` entries expand)."""
-    aliases: dict[str, str] = Field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)
     """Other mode names and the mode they canonicalize to."""
     default: str | None = None
     """The mode used when none is given."""
@@ -68,20 +71,22 @@ class Modes(_Frozen):
     """Whether the allow-list also gates MCP tools (era A: custom tools only)."""
 
 
-class Profile(_Frozen):
+@dataclass(frozen=True)
+class Profile:
     """How the app rewrites ``enabled_custom_tools`` before filtering (``prepareCustomTools``)."""
 
     defaults: tuple[str, ...] = ()
     """Entries used when the step's list is empty."""
     append: tuple[str, ...] = ()
     """Entries always appended to a non-empty list (when missing)."""
-    append_unless_prefix: dict[str, str] = Field(default_factory=dict)
+    append_unless_prefix: dict[str, str] = field(default_factory=dict)
     """prefix → entry: appended when no entry starts with the prefix."""
     drop_prefixes: tuple[str, ...] = ()
     """Entries starting with one of these are dropped (legacy categories)."""
 
 
-class Workflow(_Frozen):
+@dataclass(frozen=True)
+class Workflow:
     """The workflow a step belongs to: what the app rewrites the step's server and tool lists against
     (``controller_agent_factory.go``: ``filterServersByWorkflow``, reference §2.3)."""
 
@@ -93,7 +98,8 @@ class Workflow(_Frozen):
     """Entries the app appends to selected_tools when missing (HEAD: ``workflow_db:record_run_concern``)."""
 
 
-class DenialTexts(_Frozen):
+@dataclass(frozen=True)
+class DenialTexts:
     """The era's error texts, with ``{tool}`` and ``{mode}`` placeholders."""
 
     execution: str = ERA_A_EXECUTION_DENIAL
@@ -102,43 +108,39 @@ class DenialTexts(_Frozen):
     """What ``get_api_spec`` says for a blocked tool, when the era has a text for it."""
 
 
-def _list_is_tools(value: Any) -> Any:
+def _null_map(value: Any) -> Any:
+    return {} if value is None else value
+
+
+def _tools_map(value: Any) -> Any:
     # `server: [a, b]` is shorthand for `server: {tools: [a, b]}`; normalizing before
     # validation keeps error paths free of union-member names.
-    return {"tools": value} if isinstance(value, (list, tuple)) else value
+    value = _null_map(value)
+    if isinstance(value, dict):
+        return {key: {"tools": item} if isinstance(item, (list, tuple)) else item for key, item in value.items()}
+    return value
 
 
-class RegistryModel(_Frozen):
+@dataclass(frozen=True)
+class RegistryModel:
     """The registry file."""
 
     name: str | None = None
-    mcp_servers: dict[str, McpServer] = Field(default_factory=dict)
+    mcp_servers: dict[str, McpServer] = field(default_factory=dict, metadata={"before": _tools_map})
     mcp_config: str | None = None
     """An ``mcpServers`` config to discover servers from (relative to the registry)."""
-    custom_tools: dict[str, CustomCategory] = Field(default_factory=dict)
+    custom_tools: dict[str, CustomCategory] = field(default_factory=dict, metadata={"before": _tools_map})
     virtual_tools: tuple[str, ...] = ()
-    other_tools: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    other_tools: dict[str, tuple[str, ...]] = field(default_factory=dict, metadata={"before": _null_map})
     """label → tools registered by other paths (session, sub-agent, workshop registrations)."""
     system_categories: tuple[str, ...] | None = None
     """System category bases; unset = mcpagent HEAD's list."""
     modes: Modes | None = None
     code_execution_providers: tuple[str, ...] = ()
-    profile: Profile = Profile()
+    profile: Profile = field(default_factory=Profile)
     workflow: Workflow | None = None
     """The workflow's servers; unset = the app's rewrite of selected_servers/selected_tools cannot be modelled."""
-    denial_texts: DenialTexts = DenialTexts()
-
-    @field_validator("mcp_servers", "custom_tools", "other_tools", mode="before")
-    @classmethod
-    def _null_map(cls, value: Any) -> Any:
-        return {} if value is None else value
-
-    @field_validator("mcp_servers", "custom_tools", mode="before")
-    @classmethod
-    def _shorthand(cls, value: Any) -> Any:
-        if isinstance(value, dict):
-            return {key: _list_is_tools(item) for key, item in value.items()}
-        return value
+    denial_texts: DenialTexts = field(default_factory=DenialTexts)
 
 
 def find_registry(step_config: Path, given: Path | None) -> Path:
@@ -170,4 +172,4 @@ def load_registry_model(path: Path) -> tuple[Document, RegistryModel]:
             "not a registry",
             [Problem("(top level)", "expected an object with mcp_servers, custom_tools, modes, …")],
         )
-    return document, validate_model(RegistryModel, document.data, str(path), "registry")
+    return document, validate(RegistryModel, document.data, str(path), "registry")

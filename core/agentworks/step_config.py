@@ -1,18 +1,19 @@
 """AgentWorks ``step_config.json``: models and loader.
 
 Two shapes load: ``{"steps": [...]}`` and a single step object (as in the seed). Unknown
-AgentWorks fields are kept, not rejected: real files carry two dozen of them.
+AgentWorks fields are kept, not rejected: real files carry two dozen of them. The models
+are frozen dataclasses validated by pydantic-core (``core.validation``).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
-
-from toolscope.core.documents import Document, load_document, validate_model
+from toolscope.core.documents import Document, load_document
 from toolscope.core.errors import InputError, Problem
+from toolscope.core.validation import validate
 
 
 def _null_is_empty(value: Any) -> Any:
@@ -20,54 +21,58 @@ def _null_is_empty(value: Any) -> Any:
     return [] if value is None else value
 
 
-class ExecutionLLM(BaseModel):
+def _null_is_object(value: Any) -> Any:
+    return {} if value is None else value
+
+
+_LIST = {"before": _null_is_empty}
+
+
+@dataclass(frozen=True)
+class ExecutionLLM:
     """``agent_configs.execution_llm``: which provider runs the step."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    __extra__: ClassVar[str] = "ignore"
 
     provider: str | None = None
     model_id: str | None = None
 
 
-class AgentConfigs(BaseModel):
-    """The tool fields of ``agent_configs``; other fields are kept as extras."""
+@dataclass(frozen=True)
+class AgentConfigs:
+    """The tool fields of ``agent_configs``; other fields are kept in ``extra``."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    __extra__: ClassVar[str] = "allow"
 
-    selected_servers: tuple[str, ...] = ()
+    selected_servers: tuple[str, ...] = field(default=(), metadata=_LIST)
     """Server names; each means all of that server's tools."""
-    selected_tools: tuple[str, ...] = ()
+    selected_tools: tuple[str, ...] = field(default=(), metadata=_LIST)
     """``server:tool`` / ``server:*`` entries."""
-    enabled_custom_tools: tuple[str, ...] = ()
+    enabled_custom_tools: tuple[str, ...] = field(default=(), metadata=_LIST)
     """``category:tool`` / ``category:*`` entries for custom (internal) tools."""
     use_code_execution_mode: bool | None = None
     """Code-execution mode (forced on for CLI providers)."""
     execution_llm: ExecutionLLM | None = None
-
-    _lists = field_validator("selected_servers", "selected_tools", "enabled_custom_tools", mode="before")(
-        _null_is_empty
-    )
+    extra: dict[str, Any] = field(default_factory=dict, metadata={"extras": True})
+    """Every other key of ``agent_configs``, as written."""
 
 
-class Step(BaseModel):
+@dataclass(frozen=True)
+class Step:
     """One step of the workflow."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    __extra__: ClassVar[str] = "ignore"
 
-    id: str = Field(min_length=1)
+    id: str = field(metadata={"min_length": 1})
     title: str | None = None
-    agent_configs: AgentConfigs = AgentConfigs()
-
-    @field_validator("agent_configs", mode="before")
-    @classmethod
-    def _null_configs(cls, value: Any) -> Any:
-        return {} if value is None else value
+    agent_configs: AgentConfigs = field(default_factory=AgentConfigs, metadata={"before": _null_is_object})
 
 
-class StepConfigFile(BaseModel):
+@dataclass(frozen=True)
+class StepConfigFile:
     """The ``{"steps": [...]}`` file."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    __extra__: ClassVar[str] = "ignore"
 
     steps: tuple[Step, ...]
 
@@ -105,11 +110,11 @@ def load_step_config(path: Path, step_id: str | None) -> LoadedStep:
             [Problem("(top level)", f"expected an object with 'steps', got {type(data).__name__}")],
         )
     if "steps" not in data:
-        step = validate_model(Step, data, source, "step config")
+        step = validate(Step, data, source, "step config")
         if step_id is not None and step_id != step.id:
             raise InputError(source, f"no step with id {step_id!r}", [Problem("", f"step ids: {step.id}")])
         return LoadedStep(document, step, None)
-    parsed = validate_model(StepConfigFile, data, source, "step config")
+    parsed = validate(StepConfigFile, data, source, "step config")
     if not parsed.steps:
         raise InputError(source, "has no steps", [Problem("steps", "expected at least one step")])
     seen: dict[str, int] = {}

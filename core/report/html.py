@@ -8,11 +8,12 @@ as ``\\xNN`` — so names like ``<script>`` or ``"><img onerror=…>`` stay text
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable, Sequence
 from importlib import resources
 
 from toolscope.core.enums import Verdict
-from toolscope.core.report.markdown import visible_format_chars
+from toolscope.core.report.markdown import CODE_PATTERN, SPACES, visible_format_chars
 from toolscope.core.report.model import ModeSection, ReportData, Transcript, mode_label
 from toolscope.core.safe_text import inert
 from toolscope.core.verdicts import STAGE_TITLES, Checklist, Stage
@@ -26,6 +27,31 @@ def esc(text: str | None) -> str:
     return html.escape(visible_format_chars(inert(text or "")), quote=True)
 
 
+_BREAK_AFTER = re.compile(r"([_./:-])(?=\w)")
+
+
+def name_html(text: str | None) -> str:
+    """A tool or namespace name, escaped, that may wrap after ``_ . / : -`` on a narrow
+    page (``<wbr>``: a line-break opportunity that copies as nothing), never mid-word."""
+    return _BREAK_AFTER.sub(r"\1<wbr>", esc(text))
+
+
+def prose(text: str | None) -> str:
+    """Untrusted prose as ``esc`` does, with suggested commands and JSON arguments in
+    ``<code>`` (as in the Markdown report) and line breaks as spaces."""
+    if not text:
+        return ""
+    text = SPACES.sub(" ", text.strip())
+    out = []
+    position = 0
+    for match in CODE_PATTERN.finditer(text):
+        out.append(esc(text[position : match.start()]))
+        out.append(f"<code>{esc(match.group())}</code>")
+        position = match.end()
+    out.append(esc(text[position:]))
+    return "".join(out)
+
+
 def _css() -> str:
     return resources.files("toolscope.core.report").joinpath("report.css").read_text("utf-8")
 
@@ -35,7 +61,10 @@ def _table(header: Sequence[str], rows: Iterable[Sequence[str]], cls: str = "") 
     head = "".join(f"<th>{h}</th>" for h in header)
     body = "\n".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
     klass = f' class="{cls}"' if cls else ""
-    return f"<table{klass}>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>"
+    # The wrapper scrolls a table sideways on a narrow screen instead of the whole page.
+    return (
+        f'<div class="scroll"><table{klass}>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table></div>'
+    )
 
 
 def _fold(summary: str, body: str, fold: bool = True) -> str:
@@ -49,29 +78,35 @@ def _stage(stage: Stage | None) -> str:
     if stage is None:
         return "-"
     word, cls = _MARK[stage.passed]
-    return f'<span class="{cls}">{word}</span>'
+    return f'<span class="{cls} mark">{word}</span>'
 
 
 def _verdict(verdict: str) -> str:
     cls = {"visible": "ok", "hidden": "fail", "unknown": "unk"}[verdict]
-    return f'<span class="{cls}"><strong>{verdict}</strong></span>'
+    return f'<span class="{cls} mark"><strong>{verdict}</strong></span>'
 
 
 def _tool_table(section: ModeSection, tools: Sequence) -> str:
-    header = ["tool", "namespace", *(esc(STAGE_TITLES.get(n, n)) for n in section.stage_names), "verdict", "decided by"]
+    header = [
+        "tool",
+        "namespace",
+        *(f'<span class="mark">{esc(STAGE_TITLES.get(n, n))}</span>' for n in section.stage_names),
+        "verdict",
+        "decided by",
+    ]
     rows = []
     for tool in tools:
         failing = tool.first_failing
-        name = f"<strong>{esc(tool.name)}</strong>"
+        name = f"<strong>{name_html(tool.name)}</strong>"
         if tool.description:
             name += f'<div class="desc">{esc(tool.description)}</div>'
         rows.append(
             [
                 name,
-                esc(tool.namespace),
+                name_html(tool.namespace),
                 *(_stage(tool.stage(n)) for n in section.stage_names),
                 _verdict(tool.verdict),
-                esc(f"{failing.name}: {failing.rule}") if failing else "",
+                prose(f"{STAGE_TITLES.get(failing.name, failing.name)}: {failing.rule}") if failing else "",
             ]
         )
     return _table(header, rows, "tools")
@@ -86,7 +121,7 @@ def _section(section: ModeSection) -> str:
         f"{counts['unknown']} unknown.</p>",
     ]
     if section.notes:
-        parts.append("<ul>" + "".join(f"<li>{esc(n)}</li>" for n in section.notes) + "</ul>")
+        parts.append("<ul>" + "".join(f"<li>{prose(n)}</li>" for n in section.notes) + "</ul>")
     hidden = section.hidden
     visible = [t for t in section.tools if t.verdict == Verdict.VISIBLE]
     if hidden:
@@ -102,7 +137,7 @@ def _section(section: ModeSection) -> str:
 def _findings(report: ReportData) -> str:
     if not report.findings:
         return "<section><h2>Invariant findings</h2><p>No findings.</p></section>"
-    rows = [[esc(f.severity), esc(f.kind), esc(f.tool), esc(f.message), esc(f.source)] for f in report.findings]
+    rows = [[esc(f.severity), esc(f.kind), esc(f.tool), prose(f.message), esc(f.source)] for f in report.findings]
     table = _table(["severity", "kind", "tool", "finding", "source"], rows)
     folded = _fold(f"{len(rows)} findings", table, len(rows) > FOLD_ROWS)
     return f"<section><h2>Invariant findings</h2>\n{folded}\n</section>"
@@ -115,14 +150,14 @@ def _checklist(checklist: Checklist) -> str:
     ]
     verdict = checklist.verdict
     if verdict is not None:
-        rows = [[esc(STAGE_TITLES.get(s.name, s.name)), _stage(s), esc(s.rule)] for s in verdict.stages]
+        rows = [[esc(STAGE_TITLES.get(s.name, s.name)), _stage(s), prose(s.rule)] for s in verdict.stages]
         parts.append(_table(["stage", "result", "rule"], rows))
         if verdict.description:
-            parts.append(f'<p class="desc">{esc(verdict.description)}</p>')
+            parts.append(f'<p class="desc">{prose(verdict.description)}</p>')
     if checklist.steps:
         items = []
         for step in checklist.steps:
-            evidence = "".join(f"<li>{esc(e)}</li>" for e in step.evidence)
+            evidence = "".join(f"<li>{prose(e)}</li>" for e in step.evidence)
             items.append(
                 f"<li>{esc(step.question)} <strong>{esc(step.answer)}</strong>"
                 + (f"<ul>{evidence}</ul>" if evidence else "")
@@ -130,7 +165,7 @@ def _checklist(checklist: Checklist) -> str:
             )
         parts.append("<ol>" + "\n".join(items) + "</ol>")
     if checklist.fix:
-        parts.append(f'<p class="fix"><strong>Fix:</strong> {esc(checklist.fix)}</p>')
+        parts.append(f'<p class="fix"><strong>Fix:</strong> {prose(checklist.fix)}</p>')
     if checklist.did_you_mean:
         parts.append("<p>Did you mean: " + ", ".join(esc(n) for n in checklist.did_you_mean) + "</p>")
     parts.append("</section>")
@@ -190,11 +225,11 @@ def _transcript(transcript: Transcript) -> str:
     rows = [
         [
             str(t.index),
-            esc(t.call),
+            f"<code>{esc(t.call)}</code>",
             _names(t.stock.visible),
-            esc(t.stock.outcome),
+            prose(t.stock.outcome),
             _names(t.guarded.visible),
-            esc(t.guarded.outcome),
+            prose(t.guarded.outcome),
         ]
         for t in transcript.turns
     ]
@@ -212,34 +247,18 @@ def _transcript(transcript: Transcript) -> str:
 
 def _provenance(report: ReportData) -> str:
     prov = report.provenance
-    env = prov.environment
-    rows = [
-        ["input", esc(prov.kind)],
-        ["loaded", esc(prov.label)],
-        ["step", esc(prov.step) or "-"],
-        ["registry", esc(prov.registry) or "-"],
-        ["mode(s)", ", ".join(esc(mode_label(m)) for m in prov.modes)],
-        ["default mode", esc(mode_label(prov.default_mode))],
-        *([esc(k), esc(v)] for k, v in prov.facts),
-        ["toolscope", esc(env.toolscope_version)],
-        ["Python", esc(env.python_version)],
-    ]
-    if env.agentscope_version is not None and not any(k.lower() == "agentscope" for k, _ in prov.facts):
-        rows.append(["AgentScope", esc(env.agentscope_version)])
-    if prov.generated_at:
-        rows.append(["generated at", esc(prov.generated_at)])
-    body = _table(["", ""], rows, "facts")
+    body = _table(["", ""], ([esc(key), esc(value)] for key, value in prov.rows()), "facts")
     body += "\n" + _table(["file", "sha256"], ([esc(f.name), f"<code>{esc(f.sha256)}</code>"] for f in prov.files))
-    if env.reset_tools:
+    if prov.environment.reset_tools:
         body += "\n<p>Installed stock reset_tools, probed:</p>\n"
-        body += _table(["behaviour", "observed"], ([esc(q), esc(a)] for q, a in env.reset_tools))
+        body += _table(["behaviour", "observed"], ([esc(q), esc(a)] for q, a in prov.environment.reset_tools))
     return f"<section><h2>Provenance</h2>\n{body}\n</section>"
 
 
 def render_html(report: ReportData) -> str:
     """The HTML report: a complete, self-contained document."""
     prov = report.provenance
-    summary = "".join(f"<li>{esc(line)}</li>" for line in report.summary_lines())
+    summary = "".join(f"<li>{prose(line)}</li>" for line in report.summary_lines())
     body = [
         f"<h1>toolscope report: {esc(prov.label)}</h1>",
         f'<section class="summary"><h2>Summary</h2><ul>{summary}</ul></section>',

@@ -1,10 +1,12 @@
 """The Markdown form of a report, for GitHub issues, PRs and chats.
 
-A short summary first, then tables; long sections folded in ``<details>``. The output
-is pure ASCII: toolscope's own text uses words instead of symbols, and any non-ASCII
-character from the inputs becomes a numeric character reference, which GitHub renders
-as the character. Text from the inputs is escaped so it can never become Markdown or
-HTML: ``<script>`` stays text, ``|`` cannot break a table, ``@name`` pings nobody.
+A short summary first, then tables; long sections folded in ``<details>``. UTF-8 text
+as it reads (no character references a plain-text viewer would show raw). Text from the
+inputs is escaped with backslashes so it can never become Markdown or HTML: ``<script>``
+stays text, ``|`` cannot break a table, ``@name`` pings nobody (``&#64;``, the one
+reference kept). Backslashes go only where Markdown needs them: ``0.1.0`` stays as is,
+a line-start ``1. `` or ``# `` is escaped. Suggested commands and JSON arguments go in
+code spans, verbatim, so they run when copied.
 """
 
 from __future__ import annotations
@@ -25,43 +27,64 @@ from toolscope.core.verdicts import STAGE_TITLES, Checklist, ToolVerdict
 
 # Tables longer than this are folded; the hidden-tools table is folded from here too.
 FOLD_ROWS = 25
-# Inline constructs: emphasis, code, links/images, tables, strikethrough.
-_MD_PUNCT = re.compile(r"([\\`*_\[\]|~])")
-# Block constructs only start a line: headings, list items, quotes ("> " is an entity).
-_BLOCK_START = re.compile(r"^(\d+)([.)])|^([#+\-=])")
+# Inline constructs: emphasis, code, links/images, tables, strikethrough, raw HTML and
+# entities (``<``, ``>``, ``&``).
+_MD_PUNCT = re.compile(r"([\\`*_\[\]|~<>&])")
+# Block constructs only start a line, and only with a space (or nothing) after the marker:
+# ordered and bullet list items, headings, a setext underline.
+_BLOCK_START = re.compile(r"^(\d{1,9})([.)])(?=\s|$)|^(#{1,6}|[+\-*])(?=\s|$)|^(=+)(?=\s*$)")
 # Bidirectional and invisible formatting characters reorder or hide text on screen.
 _FORMAT_CHARS = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
 _WORD = {True: "pass", False: "FAIL", None: "unknown"}
-
-
-_ENTITY = re.compile(r"[&<>@]|[^\x00-\x7e]")
-_NAMED = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "@": "&#64;"}  # "@": no @mentions from inputs
-
-
-def _entity(match: re.Match[str]) -> str:
-    ch = match.group()
-    return _NAMED.get(ch) or f"&#x{ord(ch):X};"
-
-
-def _entities(text: str) -> str:
-    """HTML-special, ``@`` and non-ASCII characters as character references."""
-    return _ENTITY.sub(_entity, text)
+# What goes in a code span, verbatim: a suggested toolscope command (a whole line), and
+# the JSON arguments of a suggested call (``call reset_tools with {"web_search": true}``).
+CODE_PATTERN = re.compile(r"^toolscope [^\n]+$|\{\"[^{}\n]*\}")
+SPACES = re.compile(r"\s*\n\s*")
 
 
 @functools.lru_cache(maxsize=65536)  # rules and namespaces repeat across thousands of rows
 def md(text: str | None) -> str:
-    """Untrusted text as inert, single-line, ASCII Markdown (safe in table cells)."""
+    """Untrusted text (a name) as inert, single-line Markdown, safe in table cells; a
+    newline in it shows as ``\\n`` (a name must read as it is stored)."""
     if text is None:
         return ""
     text = visible_format_chars(inert(text, single_line=True))
     text = _MD_PUNCT.sub(r"\\\1", text)
     text = _BLOCK_START.sub(_escape_block_start, text)
-    return _entities(text)
+    return text.replace("@", "&#64;")
+
+
+def prose(text: str | None) -> str:
+    """Untrusted prose (a rule, message, description) as ``md`` does, but its line breaks
+    become spaces, and suggested commands and JSON arguments become code spans."""
+    if text is None:
+        return ""
+    text = SPACES.sub(" ", text.strip())
+    out = []
+    position = 0
+    for match in CODE_PATTERN.finditer(text):
+        out.append(md(text[position : match.start()]) if match.start() > position else "")
+        out.append(code(match.group()))
+        position = match.end()
+    out.append(md(text[position:]) if position < len(text) else "")
+    return "".join(out)
+
+
+def code(text: str) -> str:
+    """A code span that shows ``text`` verbatim (inert, one line): fenced with more
+    backticks than any run inside it; ``|`` escaped, which GFM tables undo in code."""
+    text = visible_format_chars(inert(text, single_line=True)).replace("|", "\\|")
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def _escape_block_start(match: re.Match[str]) -> str:
     if match.group(3):
         return "\\" + match.group(3)
+    if match.group(4):
+        return "\\" + match.group(4)
     return f"{match.group(1)}\\{match.group(2)}"
 
 
@@ -72,7 +95,8 @@ def visible_format_chars(text: str) -> str:
 
 def html_inline(text: str | None) -> str:
     """Untrusted text for inside HTML elements (``<summary>``), where backslashes show."""
-    return _entities(visible_format_chars(inert(text or "", single_line=True)))
+    text = visible_format_chars(inert(text or "", single_line=True))
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("@", "&#64;")
 
 
 def _table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
@@ -97,7 +121,7 @@ def _tool_rows(section: ModeSection, tools: Sequence[ToolVerdict]) -> list[list[
             stage = tool.stage(name)
             cells.append(_WORD[stage.passed] if stage else "-")
         cells.append(f"**{tool.verdict}**" if tool.verdict != Verdict.VISIBLE else tool.verdict)
-        cells.append(md(f"{failing.name}: {failing.rule}") if failing else "")
+        cells.append(prose(f"{STAGE_TITLES.get(failing.name, failing.name)}: {failing.rule}") if failing else "")
         rows.append(cells)
     return rows
 
@@ -111,7 +135,7 @@ def _section(section: ModeSection) -> list[str]:
         f"{counts['hidden']} hidden, {counts['unknown']} unknown."
     )
     out.append("")
-    out += [f"- {md(note)}" for note in section.notes]
+    out += [f"- {prose(note)}" for note in section.notes]
     if section.notes:
         out.append("")
     header = ["tool", "namespace", *(STAGE_TITLES.get(n, n) for n in section.stage_names), "verdict", "decided by"]
@@ -135,7 +159,7 @@ def _findings(report: ReportData) -> list[str]:
     out = ["## Invariant findings", ""]
     if not report.findings:
         return out + ["No findings.", ""]
-    rows = [[f.severity, md(f.kind), md(f.tool), md(f.message), md(f.source)] for f in report.findings]
+    rows = [[f.severity, md(f.kind), md(f.tool), prose(f.message), md(f.source)] for f in report.findings]
     body = _table(["severity", "kind", "tool", "finding", "source"], rows)
     out += _fold(f"{len(rows)} findings", body, len(rows) > FOLD_ROWS)
     return out + [""]
@@ -147,18 +171,18 @@ def _checklist(checklist: Checklist) -> list[str]:
     out.append("")
     verdict = checklist.verdict
     if verdict is not None:
-        rows = [[STAGE_TITLES.get(s.name, s.name), _WORD[s.passed], md(s.rule)] for s in verdict.stages]
+        rows = [[STAGE_TITLES.get(s.name, s.name), _WORD[s.passed], prose(s.rule)] for s in verdict.stages]
         out += _table(["stage", "result", "rule"], rows)
         out.append("")
         if verdict.description:
-            out += [f"Description: {md(verdict.description)}", ""]
+            out += [f"Description: {prose(verdict.description)}", ""]
     for number, step in enumerate(checklist.steps, 1):
-        out.append(f"{number}. {md(step.question)} **{md(step.answer)}**")
-        out += [f"    - {md(evidence)}" for evidence in step.evidence]
+        out.append(f"{number}. {prose(step.question)} **{md(step.answer)}**")
+        out += [f"    - {prose(evidence)}" for evidence in step.evidence]
     if checklist.steps:
         out.append("")
     if checklist.fix:
-        out += [f"**Fix:** {md(checklist.fix)}", ""]
+        out += [f"**Fix:** {prose(checklist.fix)}", ""]
     if checklist.did_you_mean:
         out += ["Did you mean: " + ", ".join(md(name) for name in checklist.did_you_mean), ""]
     return out
@@ -199,9 +223,9 @@ def _session(transcript: Transcript) -> list[str]:
     if session.links:
         out += ["Lost tools:", ""]
         for link in session.links:
-            out.append(f"- {md(link.summary)}")
+            out.append(f"- {prose(link.summary)}")
             if link.guarded:
-                out.append(f"  - {md(link.guarded)}")
+                out.append(f"  - {prose(link.guarded)}")
     else:
         out.append("No lost tools: no recorded call failed because the recording had turned its group off.")
     version = session.agentscope_version or "not recorded"
@@ -222,11 +246,11 @@ def _transcript(transcript: Transcript) -> list[str]:
     rows = [
         [
             str(t.index),
-            md(t.call),
+            code(t.call),
             _names(t.stock.visible),
-            md(t.stock.outcome),
+            prose(t.stock.outcome),
             _names(t.guarded.visible),
-            md(t.guarded.outcome),
+            prose(t.guarded.outcome),
         ]
         for t in transcript.turns
     ]
@@ -238,33 +262,17 @@ def _transcript(transcript: Transcript) -> list[str]:
         f"- Active groups at the end, stock: {_names(transcript.stock_final_groups)}",
         f"- Active groups at the end, guarded: {_names(transcript.guarded_final_groups)}",
     ]
-    out += [f"- {md(note)}" for note in transcript.notes]
+    out += [f"- {prose(note)}" for note in transcript.notes]
     return out + [""]
 
 
 def _provenance(report: ReportData) -> list[str]:
     prov = report.provenance
-    env = prov.environment
-    rows = [
-        ["input", md(prov.kind)],
-        ["loaded", md(prov.label)],
-        ["step", md(prov.step) or "-"],
-        ["registry", md(prov.registry) or "-"],
-        ["mode(s)", ", ".join(md(mode_label(m)) for m in prov.modes)],
-        ["default mode", md(mode_label(prov.default_mode))],
-        *([md(k), md(v)] for k, v in prov.facts),
-        ["toolscope", md(env.toolscope_version)],
-        ["Python", md(env.python_version)],
-    ]
-    if env.agentscope_version is not None and not any(k.lower() == "agentscope" for k, _ in prov.facts):
-        rows.append(["AgentScope", md(env.agentscope_version)])
-    if prov.generated_at:
-        rows.append(["generated at", md(prov.generated_at)])
-    body = _table(["", ""], rows) + [""]
-    body += _table(["file", "sha256"], ([md(f.name), f.sha256] for f in prov.files))
-    if env.reset_tools:
-        body += ["", "Installed stock reset_tools, probed:", ""]
-        body += _table(["behaviour", "observed"], ([md(q), md(a)] for q, a in env.reset_tools))
+    body = _table(["", ""], ([md(key), md(value)] for key, value in prov.rows())) + [""]
+    body += _table(["file", "sha256"], ([md(f.name), code(f.sha256)] for f in prov.files))
+    if prov.environment.reset_tools:
+        body += ["", "Installed stock reset\\_tools, probed:", ""]
+        body += _table(["behaviour", "observed"], ([prose(q), md(a)] for q, a in prov.environment.reset_tools))
     return ["## Provenance", "", *body, ""]
 
 
@@ -272,7 +280,7 @@ def render_markdown(report: ReportData) -> str:
     """The Markdown report text (ASCII, ends with a newline)."""
     prov = report.provenance
     out = [f"# toolscope report: {md(prov.label)}", ""]
-    out += [f"- {md(line)}" for line in report.summary_lines()]
+    out += [f"- {prose(line)}" for line in report.summary_lines()]
     out.append("")
     out += _provenance(report)
     for section in report.sections:

@@ -57,6 +57,19 @@ class FileRef:
     sha256: str
 
 
+def why_hidden(tool: ToolVerdict) -> str:
+    """What a tool lacks, in the user's words: ``not allow-listed``; for a toolkit tool
+    whose group is off, ``group 'web_search' not active`` (not the stage's title)."""
+    failing = tool.first_failing
+    if failing is None:
+        return "visible"
+    if failing.name == "visible" and failing.passed is False:
+        return f"group '{tool.namespace}' not active"
+    if failing.passed is None:
+        return f"{_title(failing.name)} unknown"
+    return f"not {_title(failing.name)}"
+
+
 @dataclass(frozen=True)
 class Environment:
     """The software that produced the report."""
@@ -83,6 +96,30 @@ class Provenance:
     facts: tuple[tuple[str, str], ...]
     environment: Environment
     generated_at: str | None = None
+
+    def rows(self) -> list[tuple[str, str]]:
+        """The provenance table as (key, value) rows, untrusted text unescaped: each key
+        once (an input's own fact, like ``input: toolkit spec``, replaces the generic
+        one), rows that do not apply to this input (a toolkit's step) left out."""
+        facts = dict(self.facts)
+        rows: dict[str, str] = {"input": self.kind.replace("_", " ")}
+        if self.label:
+            rows["loaded"] = self.label
+        if self.step:
+            rows["step"] = self.step
+        if self.registry:
+            rows["registry"] = self.registry
+        rows["mode(s)"] = ", ".join(mode_label(m) for m in self.modes)
+        rows["default mode"] = mode_label(self.default_mode)
+        rows.update(facts)
+        env = self.environment
+        rows["toolscope"] = env.toolscope_version
+        rows["Python"] = env.python_version
+        if env.agentscope_version is not None and not any(k.lower() == "agentscope" for k in facts):
+            rows["AgentScope"] = env.agentscope_version
+        if self.generated_at:
+            rows["generated at"] = self.generated_at
+        return list(rows.items())
 
 
 @dataclass(frozen=True)
@@ -195,7 +232,7 @@ class ReportData:
             # Registered but hidden by a later gate: the easiest kind to miss (notify_user).
             later = [t for t in section.hidden if t.first_failing is not t.stages[0]]
             if later:
-                names = ", ".join(f"{t.name} ({_title(t.first_failing.name)})" for t in later[:10] if t.first_failing)
+                names = ", ".join(f"{t.name} ({why_hidden(t)})" for t in later[:10] if t.first_failing)
                 more = f" and {len(later) - 10} more" if len(later) > 10 else ""
                 lines.append(f"Registered but not visible in mode {mode_label(section.mode)}: {names}{more}.")
         errors = sum(1 for f in self.findings if f.severity == Severity.ERROR)
@@ -208,8 +245,8 @@ class ReportData:
         for checklist in self.checklists:
             line = f"Tool {checklist.tool} in mode {mode_label(checklist.mode)}: {checklist.outcome}"
             failing = checklist.verdict.first_failing if checklist.verdict else None
-            if failing is not None:
-                line += f" (first failing stage: {_title(failing.name)})"
+            if failing is not None and checklist.verdict is not None:
+                line += f" ({why_hidden(checklist.verdict)})"
             elif checklist.verdict is None:
                 line += " (not in the tool universe)"
             lines.append(line + ".")

@@ -175,8 +175,23 @@ class SessionJson(Model):
     notes: list[str]
 
 
-class StepEnvelope(Model):
-    """``toolscope step --script S --json``."""
+class McpOutageJson(Model):
+    """An MCP client of a group that failed to list its tools: an outage, not a deactivation."""
+
+    group: str
+    client: str
+    error: str
+
+
+class CallNotesJson(Model):
+    """Notes on how the installed AgentScope treats one turn's call (from the guarded lane's arguments)."""
+
+    turn: int = Field(ge=1)
+    notes: list[str]
+
+
+class _StepDocument(Model):
+    """The keys both forms of ``toolscope.step/1`` share, in order."""
 
     schema_: Literal["toolscope.step/1"] = Field("toolscope.step/1", alias="schema")
     input: StepInput
@@ -190,8 +205,16 @@ class StepEnvelope(Model):
     final_groups: FinalGroups
 
 
-class SessionStepEnvelope(StepEnvelope):
-    """``toolscope step --session FILE --json``: the same document plus the ``session`` block."""
+class StepEnvelope(_StepDocument):
+    """``toolscope step --script S --json``."""
+
+    mcp_outages: list[McpOutageJson]
+    call_notes: list[CallNotesJson]
+    """Only turns with notes."""
+
+
+class SessionStepEnvelope(_StepDocument):
+    """``toolscope step --session FILE --json``: the shared keys plus the ``session`` block."""
 
     session: SessionJson
 

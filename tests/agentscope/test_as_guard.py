@@ -141,3 +141,18 @@ async def test_tool_in_inactive_group_is_refused_by_call_tool(guarded, call, tex
     response = await call(toolkit, state, {"query": "x"}, name="web_search")
     assert response.state.value == "success"
     assert text(response).startswith("3 results")
+
+
+@pytest.mark.parametrize("name_length", [8, 200])
+async def test_refusal_text_stays_bounded_with_ten_thousand_unknown_keys(guarded, call, text, name_length) -> None:
+    """The refusal goes back to the model: a few names and a count, the full list in the plan."""
+    toolkit, state, guard, plans = guarded
+    args = {f"g{index:0{name_length - 1}d}": True for index in range(10_000)}
+    args["web_serch"] = "yes"
+    response = await call(toolkit, state, args)
+    assert response.state.value == "error"
+    body = text(response)
+    assert len(body) < 2_000, len(body)
+    assert "and 9,996 more (the full list is in the plan)" in body
+    assert len(plans[-1].unknown) == 10_001  # the full list is kept
+    assert response.metadata["toolscope_guard"]["unknown"][:1] == [next(iter(args))]

@@ -170,3 +170,22 @@ def test_tools_says_which_mode_it_used():
     assert "mode: build (the default; choose another with --mode: build, run)" in run("tools", seed).output
     assert "mode: build (--mode builder canonicalizes to build)" in run("tools", seed, "-m", "builder").output
     assert "mode: run (--mode)" in run("tools", seed, "-m", "run").output
+
+
+def test_step_warns_about_agent_state_and_notes_coercion(tmp_path):
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps([{"web_search": "yes"}, {"web_search": True, "_agent_state": {"x": 1}}]))
+    spec = str(SAMPLES / "agentscope" / "toolkit.yaml")
+    result = run("step", spec, "--script", str(script))
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "warning: the call carries '_agent_state', which AgentScope overwrites" in text
+    data = json.loads(run("step", spec, "--script", str(script), "--json").stdout)
+    notes = {item["turn"]: " ".join(item["notes"]) for item in data["call_notes"]}
+    assert "_agent_state" in notes[2] and "_agent_state" not in notes.get(1, "")
+    from toolscope.core.agentscope.probe import probe_stock_reset_tools
+
+    if probe_stock_reset_tools().coerces_yes:  # the installed version decides; the note follows it
+        assert "coerced 'web_search': \"yes\" to a boolean before the guard saw it" in notes[1]
+    else:
+        assert 1 not in notes

@@ -69,6 +69,7 @@ def test_html_escapes_every_input_text(hostile_subject) -> None:
         "details",
         "summary",
         "footer",
+        "wbr",  # a line-break opportunity inside long names
     }
     assert set(parser.tags) <= allowed
     assert not [name for name, _ in parser.attrs if name.startswith("on")]
@@ -97,16 +98,23 @@ def test_html_is_self_contained(hostile_subject) -> None:
     assert page.lower().startswith("<!doctype html>") and "@media print" in css
 
 
-def test_markdown_is_inert_ascii(hostile_subject) -> None:
-    """No raw HTML from inputs, no terminal codes, ASCII only, @mentions defused."""
+def test_markdown_is_inert_utf8(hostile_subject) -> None:
+    """No raw HTML from inputs, no terminal codes, @mentions defused; UTF-8 text as it
+    reads (a plain-text viewer shows no character references)."""
+    from markdown_it import MarkdownIt
+
     text = render_markdown(_report(hostile_subject))
-    assert text.isascii()
     assert "\x1b" not in text
-    for needle in HOSTILE:
-        assert needle not in text, needle
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+    for needle in HOSTILE:  # never unescaped: a backslash before every "<"
+        assert not re.search(r"(?<!\\)" + re.escape(needle), text), needle
+    assert "\\<script\\>alert(1)\\</script\\>" in text
+    # Rendered by a CommonMark renderer that passes raw HTML through: still no element from the inputs.
+    parser = _Elements()
+    parser.feed(MarkdownIt("commonmark", {"html": True}).enable("table").render(text))
+    assert not {"script", "img", "b", "iframe"} & set(parser.tags)
+    assert not [name for name, _ in parser.attrs if name.startswith("on")]
     assert "@everyone" not in text and "&#64;everyone" in text
-    assert "caf&#xE9;" in text  # non-ASCII as a character reference GitHub renders
+    assert "café" in text and "&#x" not in text
     assert "\\[bold red\\]rich\\[/bold red\\]" in text
 
 
@@ -124,11 +132,15 @@ def test_md_escape_unit() -> None:
     assert md("# title") == "\\# title"
     assert md("- item") == "\\- item"
     assert md("1. one") == "1\\. one"
+    assert md("0.1.0") == "0.1.0" and md("3.11.7") == "3.11.7"  # not a list item: no backslash
+    assert md("#hashtag") == "#hashtag" and md("-x") == "-x"
+    assert md("==") == "\\=="
     assert md("a|b") == "a\\|b"
     assert md("[x](javascript:alert(1))") == "\\[x\\](javascript:alert(1))"
     assert md("**bold** _it_ `code` ~~s~~") == "\\*\\*bold\\*\\* \\_it\\_ \\`code\\` \\~\\~s\\~\\~"
     assert md("a\nb") == "a\\\\nb"
-    assert md("<b>&amp;") == "&lt;b&gt;&amp;amp;"
+    assert md("<b>&amp;") == "\\<b\\>\\&amp;"
+    assert md("x · y") == "x · y"
 
 
 def test_json_keeps_text_verbatim(hostile_subject) -> None:

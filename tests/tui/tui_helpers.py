@@ -19,9 +19,12 @@ def make_app(config: Path = SEED, mode: str | None = None, **options: object) ->
 
     The config is opened as typed from the repository root, so the paths it shows (suggested
     commands name the config as the user typed it) do not depend on where the checkout lives.
+    Exports write no PNG unless a test asks (``export_png=True``): Chromium is slow.
     """
     import contextlib
     import os
+
+    options.setdefault("export_png", False)
 
     with contextlib.chdir(REPO):
         subject = open_subject(os.path.relpath(config, REPO))

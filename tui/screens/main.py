@@ -275,7 +275,33 @@ class MainScreen(Screen[None]):
             return None
         message = f"Screenshot: {inert(str(paths.svg))}\nReport: {inert(str(paths.markdown))}"
         self.notify(message, title="exported", markup=False, timeout=8)
+        if self.options.export_png:
+            # Chromium takes a few seconds: the PNG follows in a thread, the app stays responsive.
+            self.run_worker(lambda: self._export_png(svg, paths.svg.with_suffix(".png")), thread=True, name="png")
         return paths
+
+    def _export_png(self, svg: str, target: Path) -> Path | None:
+        """Write the PNG of an exported SVG beside it (never over an existing file)."""
+        from toolscope.core.errors import ToolscopeError
+        from toolscope.core.report.png import find_chromium, svg_to_png
+
+        if find_chromium() is None:
+            self.app.call_from_thread(
+                self.notify, "no Chromium installed: SVG only (apt-get install chromium)", title="PNG", markup=False
+            )
+            return None
+        try:
+            data = svg_to_png(svg, what="PNG export")
+            with open(target, "xb") as handle:
+                handle.write(data)
+        except (ToolscopeError, OSError) as exc:
+            text = exc.render() if isinstance(exc, ToolscopeError) else f"{target}: {exc}"
+            self.app.call_from_thread(
+                self.notify, inert(text), title="PNG export failed", severity="error", markup=False
+            )
+            return None
+        self.app.call_from_thread(self.notify, f"PNG: {inert(str(target))}", title="exported", markup=False)
+        return target
 
     def _export_markdown(self, view: str) -> str:
         if view == "checklist":

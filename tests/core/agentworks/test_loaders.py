@@ -68,7 +68,7 @@ def test_unknown_agentworks_fields_are_kept(tmp_path):
         },
     }
     subject = load_agentworks_subject(world(tmp_path, json.dumps(step)))
-    assert subject.step.step.agent_configs.model_extra["execution_tier"] == "high"
+    assert subject.step.step.agent_configs.extra["execution_tier"] == "high"
 
 
 def test_several_steps_need_step_and_unknown_step_lists_ids():

@@ -1,0 +1,68 @@
+"""Reports read as people read them: stage titles in "decided by", commands that run when
+copied, no character references or literal \\n, no needless backslashes, toolkit
+provenance and summary in the user's words."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from report_helpers import HandSubject, make_tool
+from typer.testing import CliRunner
+
+from toolscope.app import app
+from toolscope.core.report.html import render_html
+from toolscope.core.report.markdown import render_markdown
+from toolscope.core.report.model import build_report
+from toolscope.core.verdicts import LoadedInput
+
+REPO = Path(__file__).resolve().parents[2]
+SEED = str(REPO / "sample_configs" / "seed" / "step_config.json")
+TOOLKIT = str(REPO / "sample_configs" / "agentscope" / "toolkit.yaml")
+
+
+def _report_text(*args: str) -> str:
+    result = CliRunner().invoke(app, ["report", *args])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_seed_markdown_reads_as_text() -> None:
+    text = _report_text(SEED, "-m", "build", "-t", "notify_user")
+    assert "&#x" not in text and "\\n" not in text
+    assert "step_config.json · step step-id-1" in text.replace("\\_", "_")
+    assert "| toolscope | 0.1.0 |" in text  # a version, not 0\.1.0
+    # "decided by" names stages by their titles, as the headers do.
+    assert "| allow-listed: not in the system slice" in text
+    assert "| allow\\_listed:" not in text and "allow_listed:" not in text
+    # The suggested check runs as copied: a code span, no backslashes inside.
+    command = re.search(r"`(toolscope check [^`]+)`", text)
+    assert command and "\\" not in command.group(1)
+    assert command.group(1).endswith("--mode build --expect visible:notify_user")
+
+
+def test_toolkit_report_provenance_and_summary() -> None:
+    text = _report_text(TOOLKIT, "-t", "web_search")
+    provenance = text.split("## Provenance", 1)[1].split("\n## ", 1)[0]
+    keys = re.findall(r"^\| ([^|]+?) \|", provenance, re.M)
+    facts = keys[: keys.index("file")]
+    assert len(facts) == len(set(facts)), facts  # each row once
+    assert "step" not in facts and "registry" not in facts  # rows that do not apply to a toolkit
+    assert "| input | toolkit spec |" in provenance
+    summary = text.split("## Provenance", 1)[0]
+    assert "web\\_search (group 'web\\_search' not active)" in summary
+    assert "(visible)" not in summary
+    # The call that fixes it is a code span that runs as JSON when copied.
+    assert '`{"web_search": true}`' in text
+
+
+def test_multi_line_descriptions_read_on_one_line() -> None:
+    loaded = LoadedInput(kind="step_config", label="x.json", files=(), step=None, registry=None, mode="build")
+    tool = make_tool("fetch", "web", "allow_listed", rule="not listed", description="Fetch a page.\nReturns HTML.")
+    subject = HandSubject(loaded, {"build": [tool]})
+    report = build_report(subject, ["build"], ["fetch"])
+    text = render_markdown(report)
+    assert "Description: Fetch a page. Returns HTML." in text and "\\n" not in text
+    page = render_html(report)
+    assert "Fetch a page. Returns HTML." in page
+    assert '<span class="fail mark">FAIL</span>' in page  # stage cells never wrap
