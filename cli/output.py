@@ -36,18 +36,20 @@ VERDICT_STYLE = {"visible": "green", "hidden": "bold red", "unknown": "yellow"}
 def stdout_console() -> Console:
     """Console for results, as wide as ``output_width()``: the terminal, COLUMNS, or a
     stable width when piped."""
-    from rich.console import Console
-
+    from toolscope.inert_console import InertConsole
     from toolscope.layout import output_width
 
-    return Console(highlight=False, soft_wrap=False, width=output_width())
+    return InertConsole(highlight=False, soft_wrap=False, width=output_width())
 
 
 def print_lines(console: Console, lines: Iterable[list[tuple[str, str]]]) -> None:
     """Print laid-out lines of (text, style) segments, never re-wrapped. Without colour
     (piped, a file) they are written as plain text in one go: fast for 50k rows."""
     if console.color_system is None:
-        console.file.write("".join("".join(text for text, _ in line) + "\n" for line in lines))
+        from toolscope.core.safe_text import inert
+
+        # The fast path skips the console's rendering, so it makes the text inert itself.
+        console.file.write(inert("".join("".join(text for text, _ in line) + "\n" for line in lines)))
         return
     from rich.text import Text
 
@@ -81,9 +83,9 @@ def print_wrapped(console: Console, head: Text, body: str, style: str = "", *, i
 
 def stderr_console() -> Console:
     """Console for errors and notes."""
-    from rich.console import Console
+    from toolscope.inert_console import InertConsole
 
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return InertConsole(stderr=True, highlight=False, soft_wrap=True)
 
 
 def handle_errors(func: F) -> F:
@@ -91,6 +93,9 @@ def handle_errors(func: F) -> F:
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from toolscope.core import log_safety
+
+        log_safety.install()  # library log lines repeat server text: inert too
         try:
             return func(*args, **kwargs)
         except ToolscopeError as exc:

@@ -173,16 +173,48 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+class _NotJson(Exception):
+    pass
+
+
+def _no_constants(name: str) -> Any:
+    # Python's json accepts NaN and Infinity; JSON does not, and toolscope would echo them
+    # into its own JSON output as bare words no strict reader accepts.
+    raise _NotJson(f"{name} is not a JSON value (JSON has no NaN or Infinity)")
+
+
 def parse_json(text: str, source: str) -> Any:
     """Parse JSON text; a syntax error becomes an InputError with line:column."""
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
-    except json.JSONDecodeError as exc:
-        raise InputError(source, "invalid JSON", [Problem(f"line {exc.lineno}, column {exc.colno}", exc.msg)]) from None
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants)
+    except _NotJson as exc:
+        raise InputError(source, "invalid JSON", [Problem("", str(exc))]) from None
+    except ValueError as exc:
+        if not isinstance(exc, json.JSONDecodeError):
+            # int() over Python's digit limit: a number of thousands of digits.
+            raise InputError(source, "invalid JSON", [Problem("", _too_long(exc))]) from None
+        raise _json_error(exc, source) from None
     except _DuplicateKey as exc:
         raise InputError(
             source, "invalid JSON", [Problem("", f"key {str(exc)!r} appears twice in one object")]
         ) from None
+    except RecursionError:
+        raise InputError(source, "is nested too deeply to read (thousands of levels)") from None
+
+
+def _too_long(exc: ValueError) -> str:
+    import sys
+
+    limit = sys.get_int_max_str_digits()
+    return f"a number with more than {limit} digits is too long to read" if limit else str(exc)
+
+
+def _json_error(exc: json.JSONDecodeError, source: str) -> InputError:
+    return InputError(source, "invalid JSON", [Problem(f"line {exc.lineno}, column {exc.colno}", exc.msg)])
+
+
+MAX_YAML_NODES = 1_000_000
+"""How many nodes a YAML document may have once its aliases are expanded (billion laughs)."""
 
 
 def parse_yaml(text: str, source: str) -> Any:
@@ -198,29 +230,94 @@ def parse_yaml(text: str, source: str) -> Any:
         raise InputError(source, "invalid YAML", [Problem(where, what)]) from None
     except yaml.YAMLError as exc:
         raise InputError(source, "invalid YAML", [Problem("", str(exc))]) from None
+    except RecursionError:
+        raise InputError(source, "is nested too deeply to read (thousands of levels)") from None
+
+
+def _expanded_size(root: Any, limit: int) -> int:
+    """Nodes in the document with every alias expanded, counted without expanding them
+    (each distinct node once, memoized); stops counting past ``limit``."""
+    import yaml
+
+    sizes: dict[int, int] = {}
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if id(node) in sizes:
+            continue
+        if isinstance(node, yaml.SequenceNode):
+            children = list(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            children = [part for pair in node.value for part in pair]
+        else:
+            sizes[id(node)] = 1
+            continue
+        if not children_done:
+            stack.append((node, True))
+            stack.extend((child, False) for child in children if id(child) not in sizes)
+            continue
+        sizes[id(node)] = min(limit + 1, 1 + sum(sizes.get(id(child), 1) for child in children))
+    return sizes[id(root)]
 
 
 _STRICT_LOADER = None
+_KEY_TYPES = (str, int, float, bool, type(None))
 
 
 def _strict_loader():  # type: ignore[no-untyped-def]
-    """yaml.SafeLoader that rejects a key repeated in one mapping (with its line and column)."""
+    """yaml.SafeLoader made strict and bounded for files others wrote.
+
+    Rejected with the line and column: a key repeated in one mapping, a key that is not a
+    plain scalar (``? [a, b]``), ``!!binary``, an integer over Python's digit limit, and a
+    document whose aliases expand to more than ``MAX_YAML_NODES`` nodes.
+    """
     global _STRICT_LOADER
     if _STRICT_LOADER is None:
         import yaml
+        from yaml.constructor import ConstructorError
 
         class StrictSafeLoader(yaml.SafeLoader):
+            def construct_document(self, node):  # type: ignore[no-untyped-def]
+                if _expanded_size(node, MAX_YAML_NODES) > MAX_YAML_NODES:
+                    raise ConstructorError(
+                        None,
+                        None,
+                        f"its aliases expand to more than {MAX_YAML_NODES:,} values (a YAML alias bomb?)",
+                        node.start_mark,
+                    )
+                return super().construct_document(node)
+
             def construct_mapping(self, node, deep=False):  # type: ignore[no-untyped-def]
                 seen = set()
                 for key_node, _ in node.value:
                     key = self.construct_object(key_node, deep=deep)
-                    if isinstance(key, (str, int, float, bool)) and key in seen:
-                        raise yaml.constructor.ConstructorError(
+                    if not isinstance(key, _KEY_TYPES):
+                        raise ConstructorError(
+                            None,
+                            None,
+                            f"a mapping key must be a plain value (text or a number), not a {type(key).__name__}",
+                            key_node.start_mark,
+                        )
+                    if key in seen:
+                        raise ConstructorError(
                             None, None, f"key {key!r} appears twice in one mapping", key_node.start_mark
                         )
                     seen.add(key)
                 return super().construct_mapping(node, deep=deep)
 
+            def construct_yaml_int(self, node):  # type: ignore[no-untyped-def]
+                try:
+                    return super().construct_yaml_int(node)
+                except ValueError as exc:
+                    raise ConstructorError(None, None, _too_long(exc), node.start_mark) from None
+
+            def construct_binary(self, node):  # type: ignore[no-untyped-def]
+                raise ConstructorError(
+                    None, None, "!!binary values are not accepted in toolscope inputs", node.start_mark
+                )
+
+        StrictSafeLoader.add_constructor("tag:yaml.org,2002:int", StrictSafeLoader.construct_yaml_int)
+        StrictSafeLoader.add_constructor("tag:yaml.org,2002:binary", StrictSafeLoader.construct_binary)
         _STRICT_LOADER = StrictSafeLoader
     return _STRICT_LOADER
 

@@ -96,6 +96,8 @@ class FindingKind(StrEnum):
     SERVER_NOT_SELECTED = "server_not_selected"
     NO_SERVERS_MIXED = "no_servers_mixed"
     MCP_DRIFT = "mcp_drift"
+    ENABLED_FILTERED_OUT = "enabled_filtered_out"
+    """enabled_custom_tools enables a tool the tool filter then drops."""
     APP_REWRITE = "app_rewrite"
     """The app's rewrite of selected_servers/selected_tools changes which tools are registered."""
     UNKNOWN_KEY = "unknown_key"

@@ -141,14 +141,19 @@ def check_output(
     return OutputTarget(target, "link" if is_link else "file")
 
 
+def _umask_mode() -> int:
+    """The mode open() gives a new file: 0666 minus the process umask."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
 def _new_file_mode(target: OutputTarget) -> int:
     # Keep a replaced regular file's permissions; otherwise what open() would give (0666 - umask).
     if target.kind == "file":
         with contextlib.suppress(OSError):
             return os.lstat(target.path).st_mode & 0o7777
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
+    return _umask_mode()
 
 
 def _write_stream(target: OutputTarget, payload: bytes, shown: str) -> None:
@@ -242,6 +247,8 @@ def write_new(path: Path, text: str) -> None:
     """
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        # mkstemp makes 0600 files: give the new file what open() would (0666 minus the umask).
+        os.fchmod(handle, _umask_mode())
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
         try:

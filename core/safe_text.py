@@ -7,7 +7,9 @@ through: terminal escapes and other control characters.
 
 from __future__ import annotations
 
+import math
 import re
+from typing import Any
 
 # C0 controls except tab and newline, DEL, C1 controls (which include CSI, 0x9b), and the
 # invisible format characters that reorder or hide text on screen (bidi overrides and
@@ -30,3 +32,30 @@ def inert(text: str, *, single_line: bool = False) -> str:
     if _CONTROL.search(text) is None:
         return text
     return _CONTROL.sub(_visible, text)
+
+
+# What json.dumps(ensure_ascii=False) leaves raw although a terminal would act on it: DEL,
+# the C1 controls (0x9b is CSI) and the invisible format characters. Inside JSON strings
+# they can be written as \uXXXX: the same data, inert on screen.
+_JSON_RAW = re.compile(r"[\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+
+
+def inert_json(text: str) -> str:
+    """JSON text (from ``json.dumps``) with every terminal-active character as a ``\\uXXXX`` escape."""
+    if _JSON_RAW.search(text) is None:
+        return text
+    return _JSON_RAW.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+def finite(value: Any) -> Any:
+    """``value`` with every NaN or infinite float replaced by its name (``"NaN"``, ``"Infinity"``).
+
+    Bare ``NaN`` is not JSON: a strict reader rejects the whole document.
+    """
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, dict):
+        return {key: finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite(item) for item in value]
+    return value

@@ -2,7 +2,8 @@
 
 The Markdown here is deliberately small: the current view's data (the filtered rows or
 the checklist), not the full report that ``toolscope report`` builds. Untrusted text is
-escaped with the report's own ``md`` so both outputs treat names alike.
+escaped with ``export_text.md`` (inert like the report's, but UTF-8 instead of entities).
+Files get the permissions of any new file (0666 minus the umask), see ``write_new``.
 """
 
 from __future__ import annotations
@@ -13,8 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from toolscope.core.output_file import write_new
-from toolscope.core.report.markdown import md
 from toolscope.core.verdicts import STAGE_TITLES, Checklist, Evaluation, ToolVerdict
+from toolscope.tui.export_text import md, md_evidence, md_inline
+from toolscope.tui.rows import ToolKey, count_of, tool_key
+
+__all__ = ["ExportPaths", "checklist_markdown", "md", "pipeline_markdown", "write_export"]
 
 SYMBOL = {True: "pass", False: "FAIL", None: "unknown"}
 
@@ -38,8 +42,8 @@ def header_lines(evaluation: Evaluation, mode: str | None) -> list[str]:
     lines.append(f"- mode: {md(mode) if mode else '(none)'}")
     counts = evaluation.counts()
     lines.append(
-        f"- tools: {len(evaluation.tools)} ({counts['visible']} visible, "
-        f"{counts['hidden']} hidden, {counts['unknown']} unknown)"
+        f"- tools: {len(evaluation.tools):,} ({counts['visible']:,} visible, "
+        f"{counts['hidden']:,} hidden, {counts['unknown']:,} unknown)"
     )
     lines.extend(f"- note: {md(note)}" for note in evaluation.notes)
     return lines
@@ -51,26 +55,41 @@ def pipeline_markdown(
     tools: Sequence[ToolVerdict],
     filter_description: str,
     selected: ToolVerdict | None,
+    change_summary: str | None = None,
+    previous_verdicts: dict[ToolKey, str] | None = None,
 ) -> str:
-    """The pipeline view as Markdown: header, the rows shown, the selected tool's trace."""
+    """The pipeline view as Markdown: header, the rows shown, the selected tool's trace.
+
+    After a mode switch (``change_summary``), a first column marks the changed tools with Δ
+    and their verdict before the switch, as the grid does.
+    """
     stages = evaluation.stage_names
+    before = previous_verdicts or {}
     lines = ["# toolscope: pipeline view", "", *header_lines(evaluation, mode)]
-    lines.append(
-        f"- shown: {len(tools)} ({md(filter_description)})" if filter_description else f"- shown: {len(tools)}"
-    )
+    shown = count_of(len(tools), "tool")
+    lines.append(f"- shown: {shown} ({md(filter_description)})" if filter_description else f"- shown: {shown}")
+    if change_summary:
+        lines.append(f"- Δ {md(change_summary)}")
+    delta_header = "| Δ " if before else ""
     lines += [
         "",
-        "| tool | namespace | " + " | ".join(STAGE_TITLES.get(s, s) for s in stages) + " | verdict | decided by |",
+        delta_header
+        + "| tool | namespace | "
+        + " | ".join(STAGE_TITLES.get(s, s) for s in stages)
+        + " | verdict | decided by |",
     ]
-    lines.append("|" + "---|" * (len(stages) + 4))
+    lines.append("|" + "---|" * (len(stages) + 4 + (1 if before else 0)))
     for tool in tools:
         cells = [md(tool.name), md(tool.namespace)]
+        if before:
+            was = before.get(tool_key(tool))
+            cells.insert(0, f"Δ was {was}" if was is not None and was != tool.verdict else "")
         for name in stages:
             stage = tool.stage(name)
             cells.append(SYMBOL[stage.passed] if stage else "-")
         failing = tool.first_failing
         cells.append(tool.verdict)
-        cells.append(md(f"{failing.name}: {failing.rule}") if failing else "")
+        cells.append(md(f"{STAGE_TITLES.get(failing.name, failing.name)}: {failing.rule}") if failing else "")
         lines.append("| " + " | ".join(cells) + " |")
     if selected is not None:
         lines += ["", f"## Trace: {md(selected.name)}", ""]
@@ -104,9 +123,9 @@ def checklist_markdown(evaluation: Evaluation, mode: str | None, checklist: Chec
     lines.append("")
     for number, step in enumerate(checklist.steps, 1):
         lines.append(f"{number}. {md(step.question)} **{md(step.answer)}**")
-        lines.extend(f"   - {md(evidence)}" for evidence in step.evidence)
+        lines.extend(f"   - {md_evidence(evidence)}" for evidence in step.evidence)
     if checklist.fix:
-        lines += ["", f"**Fix:** {md(checklist.fix)}"]
+        lines += ["", f"**Fix:** {md_inline(checklist.fix)}"]
     return "\n".join(lines) + "\n"
 
 

@@ -50,6 +50,15 @@ class SessionFeed:
             self.replay.session.reset()  # start at the beginning; n redoes each recorded turn
         view.session = self.replay.session
         view.script_name = Path(self.path).name
+        if self.replay.diverged:
+            turns = ", ".join(str(t.call.model_turn) for t in self.replay.diverged)
+            view.notify(
+                f"The stock replay differs from the recording at turn {turns}: the session was recorded on "
+                "another AgentScope version, or the toolkit changed.",
+                title="≠ recording",
+                severity="warning",
+                timeout=30,
+            )
         headline = self.replay.headline()
         if headline:
             view.notify(inert("\n".join(headline)), title="lost tools", severity="error", markup=False, timeout=30)

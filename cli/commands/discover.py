@@ -50,7 +50,7 @@ def discover_command(
         # Checked before connecting, so a wrong -o costs nothing; checked again when writing
         # (the file may have appeared while the servers were starting).
         check_output(str(output), force=force, inputs=config.input_paths, what="the snapshot")
-    result = discover_sync(config, timeout)
+    result = discover_sync(config, timeout, on_result=_progress(len(config.servers)))
     if output is not None:
         check_output(str(output), force=force, inputs=config.input_paths, what="the snapshot")
         write_snapshot(result, output, protect=config.input_paths, force=force)
@@ -59,6 +59,36 @@ def discover_command(
     else:
         _print_human(result, output)
     raise typer.Exit(EXIT_OK if result.all_ok else EXIT_NEGATIVE)
+
+
+def _progress(total: int):  # noqa: ANN202 - a callback, or None
+    """A line per server on stderr as it finishes, with its time: only when stderr is a
+    terminal (a person waiting); nothing extra when piped or captured."""
+    import sys
+
+    if not (hasattr(sys.stderr, "isatty") and sys.stderr.isatty()) or total == 0:
+        return None
+    from rich.text import Text
+
+    from toolscope.core.safe_text import inert
+    from toolscope.output import stderr_console
+
+    console = stderr_console()
+    console.print(Text(f"connecting to {total} MCP server{'s' if total != 1 else ''}…", style="dim"))
+    done = 0
+
+    def report(server) -> None:  # noqa: ANN001 - ServerResult
+        nonlocal done
+        done += 1
+        line = Text(f"  [{done}/{total}] ", style="dim")
+        line.append(inert(server.name, single_line=True), style="bold")
+        if server.ok:
+            line.append(f"  ✓ {len(server.tools)} tools in {server.elapsed:.2f}s", style="green")
+        else:
+            line.append(f"  ✗ failed after {server.elapsed:.2f}s", style="red")
+        console.print(line, soft_wrap=True, crop=False)
+
+    return report
 
 
 def _print_human(result, output: Path | None) -> None:  # noqa: ANN001 - DiscoveryResult, imported lazily

@@ -18,6 +18,7 @@ from toolscope.commands.common import (
 )
 from toolscope.core.enums import Verdict
 from toolscope.core.errors import EXIT_NEGATIVE
+from toolscope.core.shell import is_command, wrap_command
 from toolscope.output import (
     STYLE,
     SYMBOL,
@@ -133,7 +134,11 @@ def print_checklist(checklist: Checklist, label: str, rewrite: SelectionRewrite 
                 line.append(text)
             console.print(line, soft_wrap=True, crop=False)
         for evidence in item.evidence:
-            print_wrapped(console, Text("     "), evidence, "dim")
+            if is_command(evidence):  # meant to be pasted: broken only with shell line continuations
+                for part in wrap_command(evidence, max(console.width - 5, 20)):
+                    console.print(Text("     ").append(inert(part), style="dim"), soft_wrap=True, crop=False)
+            else:
+                print_wrapped(console, Text("     "), evidence, "dim")
     if checklist.did_you_mean:
         console.print()
         print_wrapped(console, Text("Did you mean: ", style="yellow"), ", ".join(checklist.did_you_mean), "yellow")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -80,6 +81,8 @@ def inspect_command(
             feeds[0] if feeds else "--view activation",
             "the activation view steps reset_tools calls: it is for AgentScope toolkits, not step configs",
         )
+    if follow is not None and follow.exists() and follow.is_dir():
+        raise InputError(str(follow), "is a folder; --follow takes the tap file the agent writes (SessionTap(path))")
     if session is not None:  # bad input is exit 2 here, not a notification inside the app
         from toolscope.core.agentscope.session_source import load_session
 
@@ -119,6 +122,16 @@ def inspect_command(
         written = write_output(picture, str(screenshot), force=force, inputs=inputs, what="the screenshot")
         stdout_console().print(plain(f"wrote {written}"))
         return
+    if not sys.stdout.isatty():
+        # A full-screen app on a pipe or a file only writes escape codes until it is killed.
+        raise InputError(
+            "stdout",
+            "is not a terminal: toolscope inspect is interactive",
+            [
+                Problem("", "run it in a terminal, or give --screenshot FILE for a picture of the view"),
+                Problem("", "for text output use toolscope explain, tools or report"),
+            ],
+        )
     from toolscope.tui.app import ToolscopeApp
     from toolscope.tui.options import TuiOptions
 

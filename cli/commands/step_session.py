@@ -12,10 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rich.table import Table
 from rich.text import Text
 
-from toolscope.output import plain, print_document, stdout_console
+from toolscope.output import print_document, print_wrapped, stdout_console
 
 if TYPE_CHECKING:
     from toolscope.core.schemas.step import SessionStepEnvelope
@@ -80,66 +79,70 @@ def _names(items: Any) -> str:
 
 
 def print_session_human(subject: Any, replay: Any, probe: Any) -> None:
-    """The answer first, then the header, the turns and the other calls."""
+    """The answer first, then the header, the turns and the other calls (wrapped at word
+    boundaries for the terminal's width: a block per turn, not a table that folds words)."""
     console = stdout_console()
     rec = replay.recorded
-    console.print(
-        plain(
-            f"{subject.loaded.label} · session {Path(rec.source).name} "
-            f"({rec.describe_source()}, {rec.model_turns} model turns, {len(rec.calls)} tool calls)",
-            "bold",
-        )
+    print_wrapped(
+        console,
+        Text(""),
+        f"{subject.loaded.label} · session {Path(rec.source).name} "
+        f"({rec.describe_source()}, {rec.model_turns} model turns, {len(rec.calls)} tool calls)",
+        "bold",
     )
     headline = replay.headline()
     if headline:
         console.print(Text("Lost tools:", style="bold red"))
         for line in headline:
-            console.print(plain("  " + line))
+            indent = len(line) - len(line.lstrip(" "))
+            print_wrapped(console, Text(" " * (2 + indent)), line.strip())
     else:
-        console.print(
-            Text(
-                "No lost tools: no recorded call failed because the recording had turned its group off.", style="green"
-            )
+        print_wrapped(
+            console,
+            Text(""),
+            "No lost tools: no recorded call failed because the recording had turned its group off.",
+            "green",
         )
-    console.print(Text("stock   ", style="bold").append_text(plain(probe.summary())))
-    console.print(
-        Text("guarded ", style="bold").append(
-            "GroupActivationGuard on reset_tools: validates names and booleans first; a refusal changes nothing"
-        )
+    print_wrapped(console, Text("stock    ", style="bold"), probe.summary())
+    print_wrapped(
+        console,
+        Text("guarded  ", style="bold"),
+        "GroupActivationGuard on reset_tools: validates names and booleans first; a refusal changes nothing",
     )
     recorded_with = (
         f"AgentScope {rec.agentscope_version}" if rec.agentscope_version else "an AgentScope version it does not record"
     )
-    console.print(plain(f"recorded with {recorded_with}; replayed on AgentScope {probe.agentscope_version}", "dim"))
+    print_wrapped(
+        console, Text(""), f"recorded with {recorded_with}; replayed on AgentScope {probe.agentscope_version}", "dim"
+    )
     if replay.diverged:
         turns = ", ".join(str(t.call.model_turn) for t in replay.diverged)
-        console.print(
-            plain(
-                f"≠ the stock replay differs from the recording at turn {turns}: the session was recorded on "
-                "another AgentScope version, or the toolkit changed",
-                "yellow",
-            )
+        print_wrapped(
+            console,
+            Text("≠ ", style="yellow"),
+            f"the stock replay differs from the recording at turn {turns}: the session was recorded on "
+            "another AgentScope version, or the toolkit changed",
+            "yellow",
         )
     else:
-        console.print(plain("= the stock replay matches the recording at every turn", "dim"))
+        print_wrapped(console, Text(""), "= the stock replay matches the recording at every turn", "dim")
     ignored = "; --groups ignored" if replay.groups_option_ignored else ""
-    console.print(
-        plain(f"starting groups: {_names(replay.starting_groups)} — {FROM_TEXT[replay.starting_from]}{ignored}", "dim")
+    print_wrapped(
+        console,
+        Text(""),
+        f"starting groups: {_names(replay.starting_groups)} — {FROM_TEXT[replay.starting_from]}{ignored}",
+        "dim",
     )
     if rec.final_groups is not None:
-        console.print(plain(f"recorded final groups: {_names(rec.final_groups)}", "dim"))
+        print_wrapped(console, Text(""), f"recorded final groups: {_names(rec.final_groups)}", "dim")
     for note in rec.notes:
-        console.print(plain(f"note: {note}", "dim"))
+        print_wrapped(console, Text("note: ", style="dim"), note, "dim")
     _print_turns(console, replay, probe.agentscope_version)
     _print_others(console, replay)
 
 
-def _result(state: str | None, text: str | None) -> Text:
-    out = Text(state or "(no result)", style=STATE_STYLE.get(state or "", ""))
-    if text:
-        out.append("\n")
-        out.append_text(plain(text.splitlines()[0] if text else "", "dim"))
-    return out
+def _first_line(text: str | None) -> str:
+    return text.splitlines()[0] if text else ""
 
 
 def _plan_short(plan: Any) -> str:
@@ -157,58 +160,78 @@ def _plan_short(plan: Any) -> str:
 def _print_turns(console: Any, replay: Any, version: str = "?") -> None:
     from toolscope.core.agentscope.call_notes import call_args, call_notes
 
+    console.print()
     if not replay.turns:
         console.print(Text("The session has no reset_tools call.", style="dim"))
         return
-    table = Table(header_style="bold", show_lines=True, title="reset_tools turns", title_justify="left")
-    for column in ("turn", "call", "recorded", "stock replay", "guarded", "groups after (rec / stock / guarded)"):
-        table.add_column(column, overflow="fold")
+    console.print(Text("reset_tools turns", style="bold underline"))
+    pad = " " * 12
     for t in replay.turns:
         stock, guarded = t.turn.stock, t.turn.guarded
-        call = plain(f"reset_tools {t.call.raw_input}")
-        if t.call.assistant_text:
-            call.append("\n")
-            call.append_text(plain(t.call.assistant_text, "italic dim"))
-        if t.call.note:
-            call.append("\n")
-            call.append_text(plain(t.call.note, "dim"))
-        for note in call_notes(call_args(guarded.args, guarded.call), guarded.plan, version):
-            call.append("\n")
-            call.append_text(plain(note, "yellow"))
-        marker = "≠ " if t.differs else ""
-        guarded_cell = _result(guarded.response_state, None)
-        if guarded.plan is not None:  # the short form; the headline quotes the whole refusal
-            guarded_cell.append("\n")
-            guarded_cell.append_text(plain(_plan_short(guarded.plan), "dim"))
-        recorded_after = _names(t.recorded_after) if t.recorded_after is not None else "?"
-        table.add_row(
-            Text(f"{marker}{t.call.model_turn}", style="yellow" if t.differs else ""),
-            call,
-            _result(t.call.result_state, t.call.result_text),
-            _result(stock.response_state, stock.response_text),
-            guarded_cell,
-            plain(f"{recorded_after}\n{_names(stock.groups_after)}\n{_names(guarded.groups_after)}"),
+        head = Text(
+            f"turn {t.call.model_turn}  " + ("≠ " if t.differs else ""), style="yellow" if t.differs else "bold"
         )
-    console.print(table)
+        print_wrapped(console, head, f"reset_tools {t.call.raw_input}")
+        if t.call.assistant_text:
+            print_wrapped(console, Text(pad), t.call.assistant_text, "italic dim")
+        if t.call.note:
+            print_wrapped(console, Text(pad), t.call.note, "dim")
+        for note in call_notes(call_args(guarded.args, guarded.call), guarded.plan, version):
+            print_wrapped(console, Text(pad), note, "yellow")
+        recorded_after = _names(t.recorded_after) if t.recorded_after is not None else "?"
+        lanes = (
+            ("recorded", t.call.result_state, _first_line(t.call.result_text), recorded_after),
+            ("stock", stock.response_state, _first_line(stock.response_text), _names(stock.groups_after)),
+            (
+                "guarded",
+                guarded.response_state,
+                _plan_short(guarded.plan) if guarded.plan is not None else "",
+                _names(guarded.groups_after),
+            ),
+        )
+        for lane, state, detail, after in lanes:
+            line = Text(f"  {lane:<9} ", style="bold")
+            line.append(state or "(no result)", style=STATE_STYLE.get(state or "", ""))
+            line.append("  groups after ")
+            print_wrapped(console, line, after, "cyan")
+            if detail:
+                print_wrapped(console, Text(pad), detail, "dim")
 
 
 def _print_others(console: Any, replay: Any) -> None:
     if not replay.others:
         return
-    table = Table(header_style="bold", title="other tool calls", title_justify="left")
-    for column in ("turn", "tool", "recorded", "per the stock lane then", "lost at"):
-        table.add_column(column, overflow="fold")
+    from toolscope.core.safe_text import inert
+    from toolscope.layout import Cell, Column, layout_table
+    from toolscope.output import print_lines
+
+    console.print()
+    console.print(Text("other tool calls", style="bold underline"))
+    rows = []
     for o in replay.others:
-        recorded = Text(o.call.result_state or "(no result)", style=STATE_STYLE.get(o.call.result_state or "", ""))
+        recorded = o.call.result_state or "(no result)"
         if o.call.failure:
-            recorded.append(" " + {"not_found": "doesn't exist", "inactive_group": "inactive"}[o.call.failure])
+            recorded += " " + {"not_found": "doesn't exist", "inactive_group": "inactive"}[o.call.failure]
         where = VISIBILITY_TEXT[o.visibility] + (f" ({o.group})" if o.group and o.group != "basic" else "")
         lost = ""
         if o.lost_to is not None:
             lost = f"turn {replay.turns[o.lost_to - 1].call.model_turn}"
         elif o.never_activated:
             lost = "never activated"
-        table.add_row(
-            str(o.call.model_turn), plain(o.call.name, single_line=True), recorded, plain(where), Text(lost, "bold red")
+        rows.append(
+            [
+                Cell(str(o.call.model_turn)),
+                Cell(inert(o.call.name, single_line=True), "bold"),
+                Cell(recorded, STATE_STYLE.get(o.call.result_state or "", "")),
+                Cell(inert(where, single_line=True)),
+                Cell(lost, "bold red"),
+            ]
         )
-    console.print(table)
+    columns = [
+        Column("TURN", "right"),
+        Column("TOOL"),
+        Column("RECORDED"),
+        Column("PER THE STOCK LANE"),
+        Column("LOST AT"),
+    ]
+    print_lines(console, layout_table(columns, rows, console.width).lines)

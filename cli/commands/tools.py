@@ -42,12 +42,13 @@ def tools_command(
     resolved = subject.resolve_mode(mode)
     evaluation = subject.evaluate(resolved)
     if as_json:
+        from toolscope.core.safe_text import inert_json
         from toolscope.core.tools_json import write_tools_document
 
         # Indented for a person at a terminal; compact for pipes and files (50,000 tools
         # make a 6 MB document that is written in pieces, never held whole).
         write_tools_document(
-            sys.stdout.write,
+            lambda chunk: sys.stdout.write(inert_json(chunk)),
             evaluation,
             hidden_only=hidden_only,
             config_findings=subject.config_findings,

@@ -62,6 +62,7 @@ class LiveFollow:
         self.lost: list[str] = []
         self._resets: list[tuple[RecordedCall, tuple[str, ...]]] = []  # (call, real groups before it)
         self._group_of: dict[str, str] | None = None
+        self._restarts = 0
 
     def _start(self) -> StepSession:
         groups = (self.follower.header or {}).get("groups")
@@ -76,6 +77,10 @@ class LiveFollow:
     async def apoll(self) -> list[FollowEvent]:
         """Read the tap's new records; run new reset_tools calls on both lanes."""
         calls = self.follower.poll()
+        if self.follower.restarts != self._restarts:  # a new agent run rewrote the file: new lanes
+            self._restarts = self.follower.restarts
+            self.session, self.real_groups, self._resets = None, None, []
+            self.others, self.lost = [], []
         if not calls and (self.session is not None or self.follower.header is None):
             return []
         if self.session is None:

@@ -100,6 +100,10 @@ def _json_error(source: str, text: str, exc: json.JSONDecodeError, line_offset: 
 
 def _from_document(source: str, data: Any) -> RecordedSession:
     if isinstance(data, dict):
+        if "toolscope_tap" in data:  # a tap file with its header only: the agent made no call yet
+            from toolscope.core.agentscope.tap_reader import session_from_tap_records
+
+            return session_from_tap_records(source, [data])
         _refuse_v1(source, data, "(top level)")
         if "context" in data and "tool_context" in data:
             return _from_agent_state(source, data)

@@ -120,6 +120,8 @@ class TapFollower:
         self.path = Path(path)
         self.header: dict[str, Any] | None = None
         self.skipped = 0
+        self.restarts = 0
+        """How often the file was truncated or replaced (a new agent run): reading started over."""
         self._offset = 0
         self._buffer = b""
 
@@ -129,6 +131,7 @@ class TapFollower:
             with self.path.open("rb") as handle:
                 if handle.seek(0, 2) < self._offset:  # truncated or replaced: start over
                     self._offset, self._buffer, self.header = 0, b"", None
+                    self.restarts += 1
                 handle.seek(self._offset)
                 chunk = handle.read(4 * 1024 * 1024)
         except OSError:

@@ -15,7 +15,9 @@ from collections.abc import Sequence
 from toolscope.core.agentworks.filter_decisions import CODE_SERVER_NOT_SELECTED
 from toolscope.core.agentworks.names import normalize_tool_name
 from toolscope.core.agentworks.pipeline import StepPipeline
+from toolscope.core.agentworks.universe import ToolEntry
 from toolscope.core.enums import RuleCode, RuleFamily, StageId, ToolKind
+from toolscope.core.shell import shell_join
 from toolscope.core.suggest import did_you_mean
 from toolscope.core.verdicts import Checklist, ChecklistStep, ToolVerdict
 
@@ -60,9 +62,9 @@ def build_checklist(
             "add one",
             None,
             (
-                f"toolscope check {config_args} --mode {mode} --expect visible:{verdict.name}"
+                f"toolscope check {config_args} {shell_join(['--mode', mode, '--expect', 'visible:' + verdict.name])}"
                 if mode
-                else f"toolscope check {config_args} --expect visible:{verdict.name}",
+                else f"toolscope check {config_args} {shell_join(['--expect', 'visible:' + verdict.name])}",
                 "(in AgentWorks: a TestToolSetInvariants assertion in toolset_invariant_test.go)",
             ),
         ),
@@ -176,7 +178,7 @@ def _stage_fixes(pipeline: StepPipeline, verdict: ToolVerdict, failing, mode: st
             # The tool filter decides too: enabling alone is not enough when it drops the category.
             if pipeline.filter.should_include_tool(namespace, name).include:
                 return out
-        return out + [_filter_fix(pipeline, verdict)]
+        return out + [filter_fix(pipeline, verdict)]
     if failing.name == StageId.ALLOW_LISTED:
         return [allow_fix]
     if failing.name == StageId.DISCOVERABLE:
@@ -193,7 +195,7 @@ def _stage_fixes(pipeline: StepPipeline, verdict: ToolVerdict, failing, mode: st
     return []
 
 
-def _filter_fix(pipeline: StepPipeline, verdict: ToolVerdict) -> str:
+def filter_fix(pipeline: StepPipeline, verdict: ToolVerdict | ToolEntry) -> str:
     """The selected_servers / selected_tools change that lets the tool filter include the tool,
     as the app will see it (it keeps only entries for the workflow's servers, compared exactly)."""
     step = pipeline.step

@@ -27,7 +27,43 @@ def check_invariants(pipeline: StepPipeline, modes: Sequence[str | None]) -> lis
     findings += _selected_servers_entries(pipeline)
     findings += _enabled_custom_entries(pipeline)
     findings += rewrite_changes(pipeline)
+    findings += _enabled_filtered_out(pipeline)
     return findings
+
+
+def _enabled_filtered_out(pipeline: StepPipeline) -> list[Finding]:
+    """``enabled_filtered_out``: a step's enabled_custom_tools entry whose every tool the tool filter drops."""
+    from toolscope.core.agentworks.checklist import filter_fix
+
+    step = pipeline.step
+    custom_tools = [t for t in pipeline.universe.tools if t.kind == "custom"]  # registry order: stable output
+    out = []
+    for index, entry in enumerate(step.step.agent_configs.enabled_custom_tools):
+        enabled = [
+            t for t in custom_tools if pipeline.custom[t.name].include and pipeline.custom[t.name].entry == entry
+        ]
+        if not enabled:
+            continue
+        stages = [pipeline.registered(tool) for tool in enabled]
+        if any(stage.passed is not False for stage in stages):
+            continue
+        names = ", ".join(t.name for t in enabled[:5]) + (f" (+{len(enabled) - 5} more)" if len(enabled) > 5 else "")
+        first = enabled[0]
+        because = pipeline.filter.should_include_tool(first.namespace, first.name).reason
+        fix = filter_fix(pipeline, first)
+        if entry.endswith(":*"):  # the whole category was meant: select it whole
+            fix = fix.replace(f'"{first.namespace}:{first.name}"', f'"{first.namespace}:*"')
+        out.append(
+            Finding(
+                FindingKind.ENABLED_FILTERED_OUT,
+                f'enabled but filtered out: "{entry}" enables {names}, but the tool filter then drops '
+                f"{'it' if len(enabled) == 1 else 'all of them'}, because {because}. Fix: {fix}",
+                tool=enabled[0].name,
+                entry=entry,
+                source=step.where("enabled_custom_tools", index),
+            )
+        )
+    return out
 
 
 def rewrite_changes(pipeline: StepPipeline) -> list[Finding]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -24,6 +23,7 @@ from toolscope.core.agentworks.universe import Universe, build_universe
 from toolscope.core.documents import Document
 from toolscope.core.enums import FindingKind, InputKind, RuleCode, Severity
 from toolscope.core.errors import InputError, Problem
+from toolscope.core.shell import shell_join
 from toolscope.core.verdicts import (
     AGENTWORKS_STAGES,
     Checklist,
@@ -47,8 +47,8 @@ class AgentWorksSubject:
     ) -> None:
         self.step = step
         self.discovery_notes = discovery_notes
-        self.check_args = shlex.quote(str(step.document.path)) + (
-            f" --step {shlex.quote(step.step.id)}" if step.index is not None else ""
+        self.check_args = shell_join(
+            [str(step.document.path), *(["--step", step.step.id] if step.index is not None else [])]
         )
         """How a suggested ``toolscope check`` command names this config: the path as the user typed it,
         shell-quoted, so the command works when copied from where it was run."""
@@ -195,7 +195,7 @@ def load_agentworks_subject(
     if model.mcp_config is not None:
         subject.config_findings += tuple(_mcp_key_findings(registry_path.parent / model.mcp_config))
     if registry is not None:
-        subject.check_args += f" --registry {shlex.quote(str(registry))}"
+        subject.check_args += " " + shell_join(["--registry", str(registry)])
     return subject
 
 

@@ -23,6 +23,7 @@ import contextlib
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -260,8 +261,12 @@ async def discover_server(name: str, server: ServerConfig, timeout: float) -> Se
     return ServerResult(ok=True, tools=tuple(names), descriptions=descriptions, **common)
 
 
-async def discover(config: McpConfig, timeout: float = 10.0) -> DiscoveryResult:
-    """Discover every server of the config concurrently; results in config order."""
+async def discover(
+    config: McpConfig, timeout: float = 10.0, on_result: Callable[[ServerResult], None] | None = None
+) -> DiscoveryResult:
+    """Discover every server of the config concurrently; results in config order.
+
+    ``on_result`` is called with each server's result as soon as it finishes (progress)."""
     import anyio
 
     started = time.monotonic()
@@ -270,6 +275,8 @@ async def discover(config: McpConfig, timeout: float = 10.0) -> DiscoveryResult:
 
     async def one(name: str, server: ServerConfig) -> None:
         results[name] = await discover_server(name, server, timeout)
+        if on_result is not None:
+            on_result(results[name])
 
     async with anyio.create_task_group() as group:
         for name, server in config.servers.items():
@@ -295,7 +302,9 @@ async def discover(config: McpConfig, timeout: float = 10.0) -> DiscoveryResult:
     )
 
 
-def discover_sync(config: McpConfig, timeout: float = 10.0) -> DiscoveryResult:
+def discover_sync(
+    config: McpConfig, timeout: float = 10.0, on_result: Callable[[ServerResult], None] | None = None
+) -> DiscoveryResult:
     """Blocking ``discover``; safe to call from inside a running event loop (uses a thread)."""
     import asyncio
 
@@ -304,8 +313,8 @@ def discover_sync(config: McpConfig, timeout: float = 10.0) -> DiscoveryResult:
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return anyio.run(discover, config, timeout)
+        return anyio.run(discover, config, timeout, on_result)
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(anyio.run, discover, config, timeout).result()
+        return pool.submit(anyio.run, discover, config, timeout, on_result).result()

@@ -26,7 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolscope.core.documents import load_document
+from pydantic import BaseModel, ConfigDict, Field
+
+from toolscope.core.documents import load_document, validate_model
 from toolscope.core.errors import InputError, Problem
 from toolscope.core.mcp.results import (
     DiscoveryResult,
@@ -89,50 +91,87 @@ def write_snapshot(result: DiscoveryResult, path: Path, protect: tuple[Path, ...
     write_output(text, str(path), force=force, inputs=protect, what="the snapshot")
 
 
+class _Strict(BaseModel):
+    # Validate, never coerce: "ok": "false" is an error, not a connected server.
+    model_config = ConfigDict(strict=True, extra="ignore", allow_inf_nan=False, populate_by_name=True)
+
+
+class _SnapshotTool(_Strict):
+    name: str
+    description: str | None = ""
+
+
+class _SnapshotServer(_Strict):
+    name: str
+    protocol: str = "stdio"
+    ok: bool
+    error: str | None = None
+    elapsed: float = Field(default=0.0, ge=0)
+    launch: dict[str, Any] | None = None
+    tools: list[_SnapshotTool] = []
+
+
+class _SnapshotDuplicate(_Strict):
+    tool: str
+    kept_server: str
+    dropped_server: str
+
+
+class _SnapshotConfig(_Strict):
+    file: str | None = None
+    sha256: str = ""
+    user_file: str | None = None
+    user_sha256: str | None = None
+
+
+class _SnapshotDocument(_Strict):
+    taken_at: str
+    config: _SnapshotConfig | None = None
+    timeout: float = Field(default=0.0, ge=0)
+    elapsed: float = Field(default=0.0, ge=0)
+    servers: list[_SnapshotServer]
+    duplicates: list[_SnapshotDuplicate] = []
+
+
 def snapshot_from_json(data: Any, source: str, snapshot_file: str | None = None) -> DiscoveryResult:
-    """Rebuild a DiscoveryResult from a snapshot document; bad documents are InputErrors."""
+    """Rebuild a DiscoveryResult from a snapshot document; bad documents are InputErrors
+    naming the place (``servers[0].ok: expected true or false (got "false")``)."""
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         got = data.get("schema") if isinstance(data, dict) else type(data).__name__
         raise InputError(
             source, "not a toolscope MCP snapshot", [Problem("schema", f"expected {SCHEMA!r}, got {got!r}")]
         )
-    try:
-        servers = tuple(
-            ServerResult(
-                name=str(s["name"]),
-                protocol=str(s.get("protocol", "stdio")),
-                ok=bool(s["ok"]),
-                tools=tuple(str(t["name"]) for t in s.get("tools", [])),
-                descriptions={str(t["name"]): str(t.get("description") or "") for t in s.get("tools", [])},
-                error=s.get("error"),
-                elapsed=float(s.get("elapsed", 0.0)),
-                launch=dict(s.get("launch") or {}),
-            )
-            for s in data["servers"]
+    document = validate_model(_SnapshotDocument, data, source, "toolscope MCP snapshot")
+    servers = tuple(
+        ServerResult(
+            name=s.name,
+            protocol=s.protocol,
+            ok=s.ok,
+            tools=tuple(t.name for t in s.tools),
+            descriptions={t.name: t.description or "" for t in s.tools},
+            error=s.error,
+            elapsed=s.elapsed,
+            launch=dict(s.launch or {}),
         )
-        duplicates = tuple(
-            Duplicate(d["tool"], d["kept_server"], d["dropped_server"]) for d in data.get("duplicates", [])
-        )
-        config = data.get("config") or {}
-        source_info = Provenance(
-            kind="snapshot",
-            config_file=config.get("file"),
-            config_sha256=str(config.get("sha256", "")),
-            taken_at=str(data["taken_at"]),
-            user_config_file=config.get("user_file"),
-            user_config_sha256=config.get("user_sha256"),
-            snapshot_file=snapshot_file,
-        )
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise InputError(
-            source, "not a valid toolscope MCP snapshot", [Problem("", f"{type(exc).__name__}: {exc}")]
-        ) from None
+        for s in document.servers
+    )
+    duplicates = tuple(Duplicate(d.tool, d.kept_server, d.dropped_server) for d in document.duplicates)
+    config = document.config or _SnapshotConfig()
+    source_info = Provenance(
+        kind="snapshot",
+        config_file=config.file,
+        config_sha256=config.sha256,
+        taken_at=document.taken_at,
+        user_config_file=config.user_file,
+        user_config_sha256=config.user_sha256,
+        snapshot_file=snapshot_file,
+    )
     return DiscoveryResult(
         servers=servers,
         duplicates=duplicates,
         source=source_info,
-        elapsed=float(data.get("elapsed", 0.0)),
-        timeout=float(data.get("timeout", 0.0)),
+        elapsed=document.elapsed,
+        timeout=document.timeout,
     )
 
 

@@ -29,13 +29,19 @@ class Model(BaseModel):
         serialize_by_alias=True,
         # Field docstrings become the schema's descriptions.
         use_attribute_docstrings=True,
+        # Bare NaN is not JSON: a non-finite float (YAML's .nan, .inf) is written as "NaN",
+        # "Infinity" or "-Infinity".
+        ser_json_inf_nan="strings",
     )
 
 
 def render(document: BaseModel) -> str:
-    """The document as printed and written: 2-space indent, non-ASCII kept, newline-terminated.
+    """The document as printed and written: 2-space indent, non-ASCII kept, newline-terminated,
+    characters a terminal would act on (C1 controls, bidi overrides) as ``\\uXXXX``.
 
     Byte-identical to ``json.dumps(data, indent=2, ensure_ascii=False)`` except for floats
     below 1e-4 (``1e-05`` is written ``0.00001``).
     """
-    return document.model_dump_json(indent=2) + "\n"
+    from toolscope.core.safe_text import inert_json
+
+    return inert_json(document.model_dump_json(indent=2)) + "\n"

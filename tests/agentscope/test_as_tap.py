@@ -138,3 +138,30 @@ def test_tap_json_lines_are_whole_while_the_agent_writes(samples, tmp_path) -> N
     with path.open("ab") as handle:
         handle.write(b'tial", "state": "success", "groups": []}\n')
     assert [c.name for c in follower.poll()] == ["partial"]
+
+
+def test_a_tap_with_only_its_header_is_an_empty_session(samples, tmp_path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_text('{"toolscope_tap": 1, "agentscope": "2.0.11", "groups": ["web_search"], "pid": 1}\n')
+    result = CliRunner().invoke(app, ["step", str(samples / "toolkit.yaml"), "--session", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "starting groups: web_search — recorded in the session" in result.output
+    assert "The session has no reset_tools call." in result.output
+
+
+async def test_live_follow_starts_over_when_the_agent_rewrites_its_tap(samples, tmp_path) -> None:
+    from toolscope.core.agentscope.follow import LiveFollow
+    from toolscope.core.agentscope.spec import load_toolkit_spec
+
+    path = tmp_path / "t.jsonl"
+    header = '{"toolscope_tap": 1, "agentscope": "x", "groups": [], "pid": 1}\n'
+    call = '{"call": 1, "turn": 1, "tool": "reset_tools", "state": "success", "args": {"%s": true}, "groups": ["%s"]}\n'
+    path.write_text(
+        header + call % ("web_search", "web_search") + call.replace('"call": 1', '"call": 2') % ("scraping", "scraping")
+    )
+    follow = LiveFollow(load_toolkit_spec(samples / "toolkit.yaml"), path)
+    assert len(await follow.apoll()) == 2 and len(follow.session.history) == 2
+    path.write_text(header + call % ("scraping", "scraping"))  # a new run, a shorter file
+    events = await follow.apoll()
+    assert len(events) == 1 and len(follow.session.history) == 1
+    assert follow.real_groups == ("scraping",)

@@ -185,3 +185,18 @@ def test_wrap_and_shorten_never_split_words() -> None:
         assert cut and len(short) <= width and short.endswith("…")
         kept = short[:-1].split()
         assert kept and all(word in text.split() for word in kept[:-1])
+
+
+@pytest.mark.agentscope
+@pytest.mark.parametrize("width", [80, 120])
+def test_step_session_reads_at_width(width: int) -> None:
+    session = str(SAMPLES / "agentscope" / "session_typo.json")
+    out = run(width, "step", TOOLKIT, "--session", session).stdout
+    assert_fits(out, width)
+    data = json.loads(run(width, "step", TOOLKIT, "--session", session, "--json").stdout)
+    for turn in data["session"]["turns"] if "turns" in data["session"] else []:
+        raw = turn.get("call", {}).get("raw_input") if isinstance(turn.get("call"), dict) else None
+        if raw:
+            assert tokens(raw) <= tokens(out)
+    assert '{"web_serch":' in out and "│" not in out  # the call whole, no table folding it
+    assert re.search(r"^ +5 +page_fetch +error doesn't exist +visible \(web_search\) +turn 4$", out, re.M)

@@ -189,3 +189,22 @@ def test_step_warns_about_agent_state_and_notes_coercion(tmp_path):
         assert "coerced 'web_search': \"yes\" to a boolean before the guard saw it" in notes[1]
     else:
         assert 1 not in notes
+
+
+def test_enabled_but_filtered_out_names_the_cause_and_the_fix(tmp_path):
+    (tmp_path / "toolscope.registry.yaml").write_text(
+        "mcp_servers: {github: [create_issue]}\ncustom_tools: {planning: [write_plan, read_plan], human_tools: [x]}\n"
+    )
+    path = tmp_path / "s.json"
+    path.write_text(
+        json.dumps(
+            {"id": "s", "agent_configs": {"selected_servers": ["github"], "enabled_custom_tools": ["planning:*"]}}
+        )
+    )
+    data = json.loads(run("check", str(path), "--json").stdout)
+    (found,) = [f for f in data["findings"] if f["kind"] == "enabled_filtered_out"]
+    assert found["source"] == "s.json: agent_configs.enabled_custom_tools[0]"
+    assert 'enabled but filtered out: "planning:*" enables write_plan, read_plan' in found["message"]
+    assert '"planning" is not in selected_servers ["github"]' in found["message"]
+    assert 'Fix: add "planning:*" to agent_configs.selected_tools' in found["message"]
+    assert found["severity"] == "error"

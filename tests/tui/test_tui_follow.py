@@ -106,6 +106,11 @@ async def test_session_in_the_activation_view_steps_through_the_recorded_calls()
             'turn 4: reset_tools {"web_serch": true}  [recorded: success]',
         ]
         assert view.feed.replay.links[0].summary().startswith('turn 4: reset_tools({"web_serch": true}) cleared')
+        titles = [n.title for n in app._notifications]
+        assert "lost tools" in titles
+        import agentscope
+
+        assert ("≠ recording" in titles) == (agentscope.__version__ != "2.0.6")
 
 
 def test_inspect_session_and_follow_options_are_checked(tmp_path) -> None:
@@ -121,6 +126,8 @@ def test_inspect_session_and_follow_options_are_checked(tmp_path) -> None:
     assert shot.exit_code == 2 and "--follow watches an agent over time" in shot.output
     step_config = runner.invoke(app, ["inspect", str(REPO / "sample_configs/seed/step_config.json"), "--follow", tap])
     assert step_config.exit_code == 2 and "not step configs" in step_config.output
+    folder = runner.invoke(app, ["inspect", str(TOOLKIT), "--follow", str(tmp_path)])
+    assert folder.exit_code == 2 and "is a folder" in folder.output
     bad = tmp_path / "bad.json"
     bad.write_text('{"a": 1}')
     refused = runner.invoke(app, ["inspect", str(TOOLKIT), "--session", str(bad)])

@@ -78,3 +78,17 @@ async def test_render_svg_sync_works_inside_a_running_loop() -> None:
 
     svg = render_svg_sync(open_subject(str(SEED)), "run", (100, 30), "pipeline")
     assert svg.startswith("<svg") and "mode" in svg
+
+
+def test_stdout_not_a_terminal_exits_2_at_once(tmp_path: Path) -> None:
+    """Piped, the app used to write escape codes until killed; now it says why and exits 2."""
+    command = [sys.executable, "-m", "toolscope", "inspect", str(SEED)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    assert result.returncode == 2
+    assert "stdout: is not a terminal" in result.stderr and "--screenshot" in result.stderr
+    assert "\x1b" not in result.stdout + result.stderr and "Traceback" not in result.stderr
+    # --screenshot is the headless way, piped or not.
+    out = tmp_path / "shot.svg"
+    shot = subprocess.run([*command, "--screenshot", str(out)], capture_output=True, text=True, timeout=60)
+    assert shot.returncode == 0, shot.stderr
+    assert out.read_text().startswith("<svg")

@@ -262,7 +262,8 @@ class MainScreen(Screen[None]):
 
         Never overwrites an earlier export: the names get ``-2``, ``-3``… (see ``write_export``).
         """
-        directory = Path(self.options.export_dir)
+        # Absolute, so the notification says exactly where the files went.
+        directory = Path(self.options.export_dir).absolute()
         view = self.current_view
         stem = f"toolscope-{view}-{self.mode or 'default'}"
         stem = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in stem)
@@ -319,6 +320,13 @@ class MainScreen(Screen[None]):
             )
             if part
         )
+        pipeline = self.pipeline
         return export.pipeline_markdown(
-            self.evaluation, self.mode, self.pipeline.shown_tools(), description, self.pipeline.grid.selected_tool
+            self.evaluation,
+            self.mode,
+            pipeline.shown_tools(),
+            description,
+            pipeline.grid.selected_tool,
+            pipeline.change_summary,
+            pipeline.previous_verdicts,
         )

@@ -1,0 +1,96 @@
+"""Shell-quote the commands toolscope suggests, so that pasting one runs exactly that.
+
+A tool named ``$(touch /tmp/x)`` or a mode named ``run;rm -rf ~`` comes out as one quoted
+word. Words with control or invisible characters use bash's ``$'…'`` form with escapes:
+the line stays inert on screen and still names the same tool when pasted into bash or zsh.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+_NEEDS_ANSI_C = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+
+
+def _ansi_c(word: str) -> str:
+    out = []
+    for char in word:
+        code = ord(char)
+        if char in "\\'":
+            out.append("\\" + char)
+        elif _NEEDS_ANSI_C.match(char):
+            out.append(f"\\x{code:02x}" if code < 0x80 else f"\\u{code:04x}")  # \\u: a character, not a byte
+        else:
+            out.append(char)
+    return "$'" + "".join(out) + "'"
+
+
+def shell_quote(word: str) -> str:
+    """One shell word for ``word``: unchanged when safe, else quoted."""
+    if _NEEDS_ANSI_C.search(word):
+        return _ansi_c(word)
+    return shlex.quote(word)
+
+
+def shell_join(words: list[str] | tuple[str, ...]) -> str:
+    """A command line of quoted words."""
+    return " ".join(shell_quote(word) for word in words)
+
+
+def is_command(line: str) -> bool:
+    """True for a suggested command line (printed whole, never wrapped)."""
+    return line.startswith("toolscope ")
+
+
+def _shell_words(line: str) -> list[str]:
+    """Split a command line printed by ``shell_join`` at the spaces between words."""
+    words: list[str] = []
+    current: list[str] = []
+    quote = ""  # "'" inside '…', "$" inside $'…', '"' inside "…"
+    index = 0
+    while index < len(line):
+        char = line[index]
+        if quote == "$" and char == "\\" and index + 1 < len(line):
+            current.append(line[index : index + 2])
+            index += 2
+            continue
+        if quote:
+            if (quote in "$'" and char == "'") or (quote == '"' and char == '"'):
+                quote = ""
+        elif char == "$" and line[index + 1 : index + 2] == "'":
+            quote = "$"
+            current.append("$'")
+            index += 2
+            continue
+        elif char in "'\"":
+            quote = char
+        elif char == " ":
+            if current:
+                words.append("".join(current))
+                current = []
+            index += 1
+            continue
+        current.append(char)
+        index += 1
+    if current:
+        words.append("".join(current))
+    return words
+
+
+def wrap_command(line: str, width: int) -> list[str]:
+    """``line`` broken between words into lines of at most ``width`` characters, each but
+    the last ending with `` \\``: pasted into a shell, it is still the one command."""
+    if len(line) <= width:
+        return [line]
+    lines: list[str] = []
+    current = ""
+    for word in _shell_words(line):
+        candidate = f"{current} {word}" if current else word
+        if current and len(candidate) + 2 > width:
+            lines.append(current + " \\")
+            current = "  " + word
+        else:
+            current = candidate
+    lines.append(current)
+    return lines

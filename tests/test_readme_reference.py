@@ -1,0 +1,45 @@
+"""README's finding kinds and step-config fields are checked against the code that produces and reads them."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _table_keys(marker: str) -> list[str]:
+    text = (REPO / "README.md").read_text("utf-8")
+    block = text.split(f"<!-- {marker}:start -->")[1].split(f"<!-- {marker}:end -->")[0]
+    return re.findall(r"^\| `([^`]+)` \|", block, flags=re.MULTILINE)
+
+
+def test_every_finding_kind_the_code_reports_is_documented_and_no_other():
+    kinds: set[str] = set()
+    for path in [*(REPO / "core").rglob("*.py"), *(REPO / "cli").rglob("*.py")]:
+        kinds.update(re.findall(r'Finding\(\s*"([a-z_]+)"', path.read_text("utf-8")))
+    documented = _table_keys("finding-kinds")
+    assert len(documented) == len(set(documented))
+    assert set(documented) == kinds
+
+
+def test_documented_step_fields_are_the_ones_the_model_reads():
+    from toolscope.core.agentworks.step_config import AgentConfigs, ExecutionLLM, Step
+    from toolscope.core.agentworks.step_keys import AGENT_CONFIGS_KEYS, EXECUTION_LLM_KEYS, STEP_KEYS
+
+    read = {f"steps[].{name}" for name in _names(Step) if name != "agent_configs"}
+    read |= {f"agent_configs.{name}" for name in _names(AgentConfigs) if name not in ("execution_llm", "extra")}
+    read |= {f"agent_configs.execution_llm.{name}" for name in _names(ExecutionLLM)}
+    documented = _table_keys("step-fields")
+    assert set(documented) == read
+    # and every one is a real AgentWorks key (reference §2.6), so none of them is ever an unknown_key
+    for field in documented:
+        parts = field.split(".")
+        known = {"steps[]": STEP_KEYS, "agent_configs": AGENT_CONFIGS_KEYS, "execution_llm": EXECUTION_LLM_KEYS}
+        assert parts[-1] in known[parts[-2]], field
+
+
+def _names(model: type) -> list[str]:
+    import dataclasses
+
+    return [f.name for f in dataclasses.fields(model)]
