@@ -7,6 +7,8 @@ only when the input is a toolkit.
 
 from __future__ import annotations
 
+import sys
+
 import typer
 
 from toolscope import __version__
@@ -76,11 +78,26 @@ def _use_word_metavars() -> None:
 _use_word_metavars()
 
 
+def only_the_invoked_command(argv: list[str]) -> None:
+    """When ``argv`` starts with a command's name, keep only that command registered.
+
+    Typer builds every registered command (signature, type hints, parameters) before it
+    looks at the arguments: most of a second's hundredth for commands that will not run.
+    With one command left, the usage lines, errors and help of that command are the same;
+    anything else (``--help``, ``--version``, a misspelled name) builds them all as before.
+    """
+    name = argv[0] if argv else None
+    chosen = [info for info in app.registered_commands if info.name == name]
+    if len(chosen) == 1:
+        app.registered_commands[:] = chosen
+
+
 def main() -> None:
     """Console-script entry point."""
     from toolscope import signals
 
     signals.install()
+    only_the_invoked_command(sys.argv[1:])
     try:
         app()
     finally:

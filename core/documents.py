@@ -7,8 +7,6 @@ and column; for schema errors, the path inside the document
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
 import json
 import os
 import stat
@@ -20,6 +18,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pydantic_core import ValidationError
 
 from toolscope.core.errors import InputError, Problem
+
+try:  # CPython's own SHA-256: importing hashlib loads OpenSSL (~2 ms of every run) for one digest
+    from _sha256 import sha256 as _sha256
+except ImportError:  # other Pythons (3.12+: _sha2)
+    from hashlib import sha256 as _sha256
 
 if TYPE_CHECKING:
     # Only for annotations: importing BaseModel costs every command pydantic's model machinery.
@@ -124,7 +127,7 @@ def read_text(path: Path, what: str = "file") -> tuple[str, str]:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(shown, f"is not UTF-8 text (byte {exc.start})") from None
-    return text, hashlib.sha256(raw).hexdigest()
+    return text, _sha256(raw).hexdigest()
 
 
 def load_document(path: Path | str, what: str = "file") -> Document:
@@ -218,9 +221,19 @@ MAX_YAML_NODES = 1_000_000
 
 
 def parse_yaml(text: str, source: str) -> Any:
-    """Parse YAML text safely; a syntax error becomes an InputError with line:column."""
+    """Parse YAML text safely; a syntax error becomes an InputError with line:column.
+
+    libyaml parses when it is installed (several times faster); on any error the file is
+    parsed again by PyYAML's own parser, whose messages and positions the errors quote.
+    """
     import yaml  # deferred: only YAML inputs pay for it
 
+    fast = _strict_loader(fast=True)
+    if fast is not None:
+        try:
+            return yaml.load(text, Loader=fast)  # noqa: S506 - a SafeLoader subclass
+        except (yaml.YAMLError, RecursionError):
+            pass  # reported below, in PyYAML's words
     try:
         return yaml.load(text, Loader=_strict_loader())  # noqa: S506 - a SafeLoader subclass
     except yaml.MarkedYAMLError as exc:
@@ -260,23 +273,28 @@ def _expanded_size(root: Any, limit: int) -> int:
     return sizes[id(root)]
 
 
-_STRICT_LOADER = None
+_STRICT_LOADERS: dict[bool, Any] = {}
 _KEY_TYPES = (str, int, float, bool, type(None))
 
 
-def _strict_loader():  # type: ignore[no-untyped-def]
-    """yaml.SafeLoader made strict and bounded for files others wrote.
+def _strict_loader(fast: bool = False):  # type: ignore[no-untyped-def]
+    """yaml.SafeLoader (``fast``: libyaml's CSafeLoader, None without libyaml) made strict
+    and bounded for files others wrote.
 
     Rejected with the line and column: a key repeated in one mapping, a key that is not a
     plain scalar (``? [a, b]``), ``!!binary``, an integer over Python's digit limit, and a
     document whose aliases expand to more than ``MAX_YAML_NODES`` nodes.
     """
-    global _STRICT_LOADER
-    if _STRICT_LOADER is None:
+    if fast not in _STRICT_LOADERS:
         import yaml
         from yaml.constructor import ConstructorError
 
-        class StrictSafeLoader(yaml.SafeLoader):
+        base = getattr(yaml, "CSafeLoader", None) if fast else yaml.SafeLoader
+        if base is None:
+            _STRICT_LOADERS[fast] = None
+            return None
+
+        class StrictSafeLoader(base):  # type: ignore[misc, valid-type]
             def construct_document(self, node):  # type: ignore[no-untyped-def]
                 if _expanded_size(node, MAX_YAML_NODES) > MAX_YAML_NODES:
                     raise ConstructorError(
@@ -318,8 +336,8 @@ def _strict_loader():  # type: ignore[no-untyped-def]
 
         StrictSafeLoader.add_constructor("tag:yaml.org,2002:int", StrictSafeLoader.construct_yaml_int)
         StrictSafeLoader.add_constructor("tag:yaml.org,2002:binary", StrictSafeLoader.construct_binary)
-        _STRICT_LOADER = StrictSafeLoader
-    return _STRICT_LOADER
+        _STRICT_LOADERS[fast] = StrictSafeLoader
+    return _STRICT_LOADERS[fast]
 
 
 def format_location(loc: Sequence[int | str], prefix: str = "") -> str:
@@ -368,7 +386,7 @@ def _allowed_hint(model: type, loc: Sequence[int | str]) -> str:
 
 def allowed_keys(model: type, path: Sequence[int | str]) -> tuple[str, ...]:
     """The field names (aliases where set) of the object at ``path`` inside ``model`` (a pydantic
-    model or a ``core.validation`` dataclass); () if unknown."""
+    model or a ``core.validation`` record); () if unknown."""
     import types
     import typing
 
@@ -402,16 +420,18 @@ def allowed_keys(model: type, path: Sequence[int | str]) -> tuple[str, ...]:
 
 def _is_model(value: Any) -> bool:
     # Duck-typed, so that checking never imports pydantic's BaseModel.
-    return isinstance(value, type) and (dataclasses.is_dataclass(value) or hasattr(value, "model_fields"))
+    from toolscope.core.validation import is_record
+
+    return is_record(value) or (isinstance(value, type) and hasattr(value, "model_fields"))
 
 
 def _model_fields(model: type) -> dict[str, Any]:
     """Key as written in the document (alias where set) → annotation."""
-    if dataclasses.is_dataclass(model):
-        import typing
+    from toolscope.core.validation import is_record, record_fields
 
-        hints = typing.get_type_hints(model)
-        return {f.name: hints[f.name] for f in dataclasses.fields(model)}
+    if is_record(model):
+        options = getattr(model, "__validation__", {})
+        return {k: v for k, v in record_fields(model).items() if not options.get(k, {}).get("extras")}
     return {f.alias or n: f.annotation for n, f in model.model_fields.items()}  # type: ignore[attr-defined]
 
 

@@ -1,24 +1,26 @@
-"""Frozen dataclasses validated by pydantic-core directly, for the files every command reads.
+"""Immutable records validated by pydantic-core directly, for the files every command reads.
 
-The registry and the step config are plain frozen dataclasses; their field annotations
-are turned into a pydantic-core schema once, and validating gives pydantic's own errors
-(same types, messages and locations, turned into ``Problem`` lines by
-``documents.validation_problems``). Why not pydantic models: defining the first
-``BaseModel`` class of a process costs about 60 ms of imports and schema building, more
-than the rest of ``toolscope explain`` together; pydantic-core is already loaded by
-``import pydantic``.
+The registry and the step config are named tuples; their field annotations are turned
+into a pydantic-core schema once, and validating gives pydantic's own errors (same types,
+messages and locations, turned into ``Problem`` lines by ``documents.validation_problems``).
+Why not pydantic models: defining the first ``BaseModel`` class of a process costs about
+60 ms of imports and schema building, more than the rest of ``toolscope explain``
+together, while pydantic-core is already loaded by ``import pydantic``. Why named tuples
+rather than frozen dataclasses: a dataclass compiles its methods when it is defined
+(about 0.4 ms each, every run); a named tuple costs a tenth of that.
 
-Supported annotations: ``str``, ``bool``, ``int``, ``X | None``, ``tuple[X, ...]``,
-``dict[str, X]`` and nested validated dataclasses. A field's ``metadata`` may hold
-``before`` (a function applied to the raw value first, like a pydantic ``mode="before"``
-validator) and ``min_length`` (strings). A class sets ``__extra__`` to ``"forbid"`` (unknown keys are
-errors, the default), ``"ignore"``, or ``"allow"``: unknown keys are kept in its field
-whose metadata has ``extras`` (a ``dict[str, Any]``, like pydantic's ``model_extra``).
+Supported annotations: ``str``, ``bool``, ``int``, ``Any`` (not validated), ``X | None``,
+``tuple[X, ...]``, ``Mapping[str, X]`` / ``dict[str, X]`` and nested validated records.
+A record's ``__validation__`` maps field names to options: ``before`` (a function applied
+to the raw value first, like a pydantic ``mode="before"`` validator), ``min_length``
+(strings), ``extras`` (this field receives the unknown keys); and ``__extra__`` is
+``"forbid"`` (unknown keys are errors, the default), ``"ignore"`` or ``"allow"`` (kept in
+the ``extras`` field, like pydantic's ``model_extra``).
 """
 
 from __future__ import annotations
 
-import dataclasses
+import collections.abc
 import types
 import typing
 from functools import cache
@@ -30,18 +32,29 @@ from toolscope.core.errors import InputError
 
 T = TypeVar("T")
 
-__all__ = ["ValidationError", "validate", "validator"]
+__all__ = ["EMPTY", "ValidationError", "is_record", "record_fields", "validate", "validator"]
+
+EMPTY: collections.abc.Mapping[str, Any] = types.MappingProxyType({})
+"""The default of a mapping field: empty and read-only (a default is shared by every record)."""
+
+
+def is_record(value: Any) -> bool:
+    """A validated record class (a named tuple with annotations)."""
+    return isinstance(value, type) and issubclass(value, tuple) and hasattr(value, "_fields")
+
+
+def record_fields(cls: type) -> dict[str, Any]:
+    """Field name → annotation, in order."""
+    hints = typing.get_type_hints(cls)
+    return {name: hints[name] for name in cls._fields}  # type: ignore[attr-defined]
 
 
 def _schema(annotation: Any) -> dict[str, Any]:
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
-    if annotation is str:
-        return {"type": "str"}
-    if annotation is bool:
-        return {"type": "bool"}
-    if annotation is int:
-        return {"type": "int"}
+    simple = {str: "str", bool: "bool", int: "int", Any: "any"}.get(annotation)
+    if simple is not None:
+        return {"type": simple}
     if origin in (typing.Union, types.UnionType):
         others = [a for a in args if a is not type(None)]
         if len(others) != 1 or len(args) != 2:
@@ -49,25 +62,24 @@ def _schema(annotation: Any) -> dict[str, Any]:
         return {"type": "nullable", "schema": _schema(others[0])}
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
         return {"type": "tuple", "items_schema": [_schema(args[0])], "variadic_item_index": 0}
-    if origin is dict:
+    if origin in (dict, collections.abc.Mapping):
         return {"type": "dict", "keys_schema": _schema(args[0]), "values_schema": _schema(args[1])}
-    if dataclasses.is_dataclass(annotation):
-        return _class_schema(annotation)  # type: ignore[arg-type]
+    if is_record(annotation):
+        return _record_schema(annotation)
     raise TypeError(f"unsupported annotation {annotation!r}")
 
 
-def _field_schema(field: dataclasses.Field[Any], annotation: Any) -> dict[str, Any]:
+def _field_schema(annotation: Any, options: dict[str, Any], required: bool) -> dict[str, Any]:
     schema = _schema(annotation)
-    if "min_length" in field.metadata:
-        schema = {**schema, "min_length": field.metadata["min_length"]}
-    before = field.metadata.get("before")
+    if "min_length" in options:
+        schema = {**schema, "min_length": options["min_length"]}
+    before = options.get("before")
     if before is not None:
         schema = {"type": "function-before", "function": {"type": "no-info", "function": before}, "schema": schema}
-    has_default = field.default is not dataclasses.MISSING or field.default_factory is not dataclasses.MISSING
-    return {"type": "typed-dict-field", "schema": schema, "required": not has_default}
+    return {"type": "typed-dict-field", "schema": schema, "required": required}
 
 
-def _constructor(cls: type, names: frozenset[str], extras_field: str | None) -> Any:
+def _constructor(cls: Any, names: frozenset[str], extras_field: str | None) -> Any:
     if extras_field is None:
         return lambda data: cls(**data)
 
@@ -80,15 +92,19 @@ def _constructor(cls: type, names: frozenset[str], extras_field: str | None) -> 
 
 
 @cache
-def _class_schema(cls: type) -> dict[str, Any]:
-    hints = typing.get_type_hints(cls)
-    declared = dataclasses.fields(cls)
-    extras_field = next((f.name for f in declared if f.metadata.get("extras")), None)
-    fields = {f.name: _field_schema(f, hints[f.name]) for f in declared if f.name != extras_field}
+def _record_schema(cls: type) -> dict[str, Any]:
+    options: dict[str, dict[str, Any]] = getattr(cls, "__validation__", {})
+    extras_field = next((name for name, o in options.items() if o.get("extras")), None)
+    defaults = cls._field_defaults  # type: ignore[attr-defined]
+    fields = {
+        name: _field_schema(annotation, options.get(name, {}), required=name not in defaults)
+        for name, annotation in record_fields(cls).items()
+        if name != extras_field
+    }
     extra = getattr(cls, "__extra__", "forbid")
     if (extra == "allow") != (extras_field is not None):
-        raise TypeError(f"{cls.__name__}: __extra__ = 'allow' needs exactly one field with metadata extras")
-    # Keys absent from the input are absent from the dict: the dataclass supplies its defaults.
+        raise TypeError(f"{cls.__name__}: __extra__ = 'allow' needs exactly one field with the extras option")
+    # Keys absent from the input are absent from the dict: the record supplies its defaults.
     return {
         "type": "function-after",
         "function": {"type": "no-info", "function": _constructor(cls, frozenset(fields), extras_field)},
@@ -98,8 +114,8 @@ def _class_schema(cls: type) -> dict[str, Any]:
 
 @cache
 def validator(cls: type[T]) -> SchemaValidator:
-    """The pydantic-core validator of a dataclass (built once per process)."""
-    return SchemaValidator(_class_schema(cls))
+    """The pydantic-core validator of a record class (built once per process)."""
+    return SchemaValidator(_record_schema(cls))
 
 
 def validate(cls: type[T], data: Any, source: str, what: str, prefix: str = "") -> T:

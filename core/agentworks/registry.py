@@ -12,33 +12,31 @@ to the step config: ``toolscope.registry.yaml``, ``toolscope.registry.yml``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from toolscope.core.documents import Document, load_document
 from toolscope.core.errors import InputError, Problem
-from toolscope.core.validation import validate
+from toolscope.core.validation import EMPTY, validate
 
 REGISTRY_FILE_NAMES = ("toolscope.registry.yaml", "toolscope.registry.yml", "toolscope.registry.json")
 
 ERA_A_EXECUTION_DENIAL = 'tool "{tool}" is not available in the current workshop mode'
 
 
-# The models are frozen dataclasses validated by pydantic-core (``core.validation``):
+# The models are immutable records validated by pydantic-core (``core.validation``):
 # unknown keys are errors, and pydantic's messages and error locations are kept.
 
 
-@dataclass(frozen=True)
-class McpServer:
+class McpServer(NamedTuple):
     """A server's tools, with optional descriptions."""
 
     tools: tuple[str, ...] = ()
-    descriptions: dict[str, str] = field(default_factory=dict)
+    descriptions: Mapping[str, str] = EMPTY
 
 
-@dataclass(frozen=True)
-class CustomCategory:
+class CustomCategory(NamedTuple):
     """A custom tool category: its tools, or an alias of other categories."""
 
     tools: tuple[str, ...] = ()
@@ -48,20 +46,19 @@ class CustomCategory:
     (AgentWorks' ``record_run_concern`` in ``workflow_db``)."""
     alias_of: tuple[str, ...] = ()
     """For alias categories (``workspace_tools``): the categories whose tools it expands to."""
-    descriptions: dict[str, str] = field(default_factory=dict)
+    descriptions: Mapping[str, str] = EMPTY
 
 
-@dataclass(frozen=True)
-class Modes:
+class Modes(NamedTuple):
     """The workshop-mode allow-lists (``GetToolsForWorkshopMode``)."""
 
     system: tuple[str, ...] = ()
     """The slice allowed in every mode."""
-    groups: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    groups: Mapping[str, tuple[str, ...]] = EMPTY
     """Named groups of tools, referenced from mode lists as ``@name``."""
-    lists: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    lists: Mapping[str, tuple[str, ...]] = EMPTY
     """Each mode's own list (``@group`` entries expand)."""
-    aliases: dict[str, str] = field(default_factory=dict)
+    aliases: Mapping[str, str] = EMPTY
     """Other mode names and the mode they canonicalize to."""
     default: str | None = None
     """The mode used when none is given."""
@@ -71,22 +68,20 @@ class Modes:
     """Whether the allow-list also gates MCP tools (era A: custom tools only)."""
 
 
-@dataclass(frozen=True)
-class Profile:
+class Profile(NamedTuple):
     """How the app rewrites ``enabled_custom_tools`` before filtering (``prepareCustomTools``)."""
 
     defaults: tuple[str, ...] = ()
     """Entries used when the step's list is empty."""
     append: tuple[str, ...] = ()
     """Entries always appended to a non-empty list (when missing)."""
-    append_unless_prefix: dict[str, str] = field(default_factory=dict)
+    append_unless_prefix: Mapping[str, str] = EMPTY
     """prefix → entry: appended when no entry starts with the prefix."""
     drop_prefixes: tuple[str, ...] = ()
     """Entries starting with one of these are dropped (legacy categories)."""
 
 
-@dataclass(frozen=True)
-class Workflow:
+class Workflow(NamedTuple):
     """The workflow a step belongs to: what the app rewrites the step's server and tool lists against
     (``controller_agent_factory.go``: ``filterServersByWorkflow``, reference §2.3)."""
 
@@ -98,8 +93,7 @@ class Workflow:
     """Entries the app appends to selected_tools when missing (HEAD: ``workflow_db:record_run_concern``)."""
 
 
-@dataclass(frozen=True)
-class DenialTexts:
+class DenialTexts(NamedTuple):
     """The era's error texts, with ``{tool}`` and ``{mode}`` placeholders."""
 
     execution: str = ERA_A_EXECUTION_DENIAL
@@ -121,26 +115,31 @@ def _tools_map(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True)
-class RegistryModel:
+class RegistryModel(NamedTuple):
     """The registry file."""
 
     name: str | None = None
-    mcp_servers: dict[str, McpServer] = field(default_factory=dict, metadata={"before": _tools_map})
+    __validation__ = {
+        "mcp_servers": {"before": _tools_map},
+        "custom_tools": {"before": _tools_map},
+        "other_tools": {"before": _null_map},
+    }
+
+    mcp_servers: Mapping[str, McpServer] = EMPTY
     mcp_config: str | None = None
     """An ``mcpServers`` config to discover servers from (relative to the registry)."""
-    custom_tools: dict[str, CustomCategory] = field(default_factory=dict, metadata={"before": _tools_map})
+    custom_tools: Mapping[str, CustomCategory] = EMPTY
     virtual_tools: tuple[str, ...] = ()
-    other_tools: dict[str, tuple[str, ...]] = field(default_factory=dict, metadata={"before": _null_map})
+    other_tools: Mapping[str, tuple[str, ...]] = EMPTY
     """label → tools registered by other paths (session, sub-agent, workshop registrations)."""
     system_categories: tuple[str, ...] | None = None
     """System category bases; unset = mcpagent HEAD's list."""
     modes: Modes | None = None
     code_execution_providers: tuple[str, ...] = ()
-    profile: Profile = field(default_factory=Profile)
+    profile: Profile = Profile()
     workflow: Workflow | None = None
     """The workflow's servers; unset = the app's rewrite of selected_servers/selected_tools cannot be modelled."""
-    denial_texts: DenialTexts = field(default_factory=DenialTexts)
+    denial_texts: DenialTexts = DenialTexts()
 
 
 def find_registry(step_config: Path, given: Path | None) -> Path:

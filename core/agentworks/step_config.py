@@ -2,18 +2,18 @@
 
 Two shapes load: ``{"steps": [...]}`` and a single step object (as in the seed). Unknown
 AgentWorks fields are kept, not rejected: real files carry two dozen of them. The models
-are frozen dataclasses validated by pydantic-core (``core.validation``).
+are immutable records validated by pydantic-core (``core.validation``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, NamedTuple
 
 from toolscope.core.documents import Document, load_document
 from toolscope.core.errors import InputError, Problem
-from toolscope.core.validation import validate
+from toolscope.core.validation import EMPTY, validate
 
 
 def _null_is_empty(value: Any) -> Any:
@@ -28,51 +28,55 @@ def _null_is_object(value: Any) -> Any:
 _LIST = {"before": _null_is_empty}
 
 
-@dataclass(frozen=True)
-class ExecutionLLM:
+class ExecutionLLM(NamedTuple):
     """``agent_configs.execution_llm``: which provider runs the step."""
 
-    __extra__: ClassVar[str] = "ignore"
+    __extra__ = "ignore"
 
     provider: str | None = None
     model_id: str | None = None
 
 
-@dataclass(frozen=True)
-class AgentConfigs:
+class AgentConfigs(NamedTuple):
     """The tool fields of ``agent_configs``; other fields are kept in ``extra``."""
 
-    __extra__: ClassVar[str] = "allow"
+    __extra__ = "allow"
+    __validation__ = {
+        "selected_servers": _LIST,
+        "selected_tools": _LIST,
+        "enabled_custom_tools": _LIST,
+        "extra": {"extras": True},
+    }
 
-    selected_servers: tuple[str, ...] = field(default=(), metadata=_LIST)
+    selected_servers: tuple[str, ...] = ()
     """Server names; each means all of that server's tools."""
-    selected_tools: tuple[str, ...] = field(default=(), metadata=_LIST)
+    selected_tools: tuple[str, ...] = ()
     """``server:tool`` / ``server:*`` entries."""
-    enabled_custom_tools: tuple[str, ...] = field(default=(), metadata=_LIST)
+    enabled_custom_tools: tuple[str, ...] = ()
     """``category:tool`` / ``category:*`` entries for custom (internal) tools."""
     use_code_execution_mode: bool | None = None
     """Code-execution mode (forced on for CLI providers)."""
     execution_llm: ExecutionLLM | None = None
-    extra: dict[str, Any] = field(default_factory=dict, metadata={"extras": True})
+    extra: Mapping[str, Any] = EMPTY
     """Every other key of ``agent_configs``, as written."""
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """One step of the workflow."""
 
-    __extra__: ClassVar[str] = "ignore"
+    __extra__ = "ignore"
 
-    id: str = field(metadata={"min_length": 1})
+    __validation__ = {"id": {"min_length": 1}, "agent_configs": {"before": _null_is_object}}
+
+    id: str
     title: str | None = None
-    agent_configs: AgentConfigs = field(default_factory=AgentConfigs, metadata={"before": _null_is_object})
+    agent_configs: AgentConfigs = AgentConfigs()
 
 
-@dataclass(frozen=True)
-class StepConfigFile:
+class StepConfigFile(NamedTuple):
     """The ``{"steps": [...]}`` file."""
 
-    __extra__: ClassVar[str] = "ignore"
+    __extra__ = "ignore"
 
     steps: tuple[Step, ...]
 

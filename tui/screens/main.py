@@ -109,7 +109,12 @@ class MainScreen(Screen[None]):
         return self.query_one(TabbedContent).active or "pipeline"
 
     def _show_header(self) -> None:
-        self.query_one(InputHeader).show(self.subject.loaded, self.mode, deterministic=self.options.deterministic)
+        self.query_one(InputHeader).show(
+            self.subject.loaded,
+            self.mode,
+            deterministic=self.options.deterministic,
+            findings=getattr(self.subject, "config_findings", ()),
+        )
 
     def _focus_view(self, view: str) -> None:
         if view == "pipeline":
