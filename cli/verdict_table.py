@@ -42,16 +42,33 @@ def verdict_layout(
     names = list(evaluation.stage_names)
     rows: list[list[Cell]] = []
     notes: list[Cell] = []
+    # Tools decided alike share their stage tuple (the engine builds one per distinct
+    # decision): their marks, verdict and rule are laid out once.
+    decided: dict[int, tuple[list[Cell], Cell]] = {}
+    keep = []  # holds the stage tuples whose ids key ``decided``
+    namespaces: dict[str, Cell] = {}
     for tool in tools if tools is not None else evaluation.tools:
-        row = [Cell(inert(tool.name, single_line=True), "bold"), Cell(inert(tool.namespace, single_line=True))]
-        for name in names:
-            stage = tool.stage(name)
-            row.append(Cell("-") if stage is None else Cell(SYMBOL[stage.passed], STYLE[stage.passed]))
-        row.append(Cell(tool.verdict, VERDICT_STYLE[tool.verdict]))
-        rows.append(row)
-        failing = tool.first_failing
-        rule = f"{STAGE_TITLES.get(failing.name, failing.name)}: {failing.rule}" if failing else ""
-        notes.append(Cell(inert(rule, single_line=True), "dim" if failing and failing.passed is None else ""))
+        key = id(tool.stages)
+        if key not in decided:
+            keep.append(tool.stages)
+            by_name = {stage.name: stage for stage in tool.stages}
+            marks = [
+                Cell("-") if (stage := by_name.get(name)) is None else Cell(SYMBOL[stage.passed], STYLE[stage.passed])
+                for name in names
+            ]
+            marks.append(Cell(tool.verdict, VERDICT_STYLE[tool.verdict]))
+            failing = tool.first_failing
+            rule = f"{STAGE_TITLES.get(failing.name, failing.name)}: {failing.rule}" if failing else ""
+            decided[key] = (
+                marks,
+                Cell(inert(rule, single_line=True), "dim" if failing and failing.passed is None else ""),
+            )
+        marks, note_cell = decided[key]
+        namespace = namespaces.get(tool.namespace)
+        if namespace is None:
+            namespace = namespaces[tool.namespace] = Cell(inert(tool.namespace, single_line=True))
+        rows.append([Cell(inert(tool.name, single_line=True), "bold"), namespace, *marks])
+        notes.append(note_cell)
 
     def columns(titles: dict[str, str], namespace: bool = True) -> list[Column]:
         return [
