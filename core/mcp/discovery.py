@@ -146,7 +146,7 @@ async def _list_all_tools(session: Any) -> list[Any]:
 
 
 @contextlib.asynccontextmanager
-async def _transport(server: ServerConfig, errlog: Any, timeout: float):  # noqa: ANN202
+async def _transport(server: ServerConfig, errlog: Any, timeout: float):
     """The SDK transport for one server, yielding (read_stream, write_stream)."""
     protocol = server.effective_protocol
     if protocol == "stdio":
@@ -198,7 +198,7 @@ async def discover_server(name: str, server: ServerConfig, timeout: float) -> Se
                     await session.initialize()
                     attempt.phase = "tools/list"
                     listed = await _list_all_tools(session)
-        except Exception as exc:  # noqa: BLE001 - every failure becomes a reason
+        except Exception as exc:  # every failure becomes a reason
             error = _classify(exc, attempt, server, errlog)
 
     finished = anyio.Event()

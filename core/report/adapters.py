@@ -22,10 +22,8 @@ MAX_OUTCOME = 400
 
 def probe_facts() -> tuple[tuple[str, str], ...]:
     """The installed stock reset_tools' probed behaviour as (question, answer) pairs."""
-    try:
-        from toolscope.core.agentscope.probe import probe_stock_reset_tools
-    except ImportError:
-        return (("probe", "not available in this build"),)
+    from toolscope.core.agentscope.probe import probe_stock_reset_tools
+
     probe = probe_stock_reset_tools()
 
     def yes(flag: bool) -> str:
