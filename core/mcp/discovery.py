@@ -245,15 +245,16 @@ async def discover_server(name: str, server: ServerConfig, timeout: float) -> Se
                 error = _exit_reason(f"exited with code {attempt.exit_code}", attempt.phase, tail)
         errlog.close()
     elapsed = time.monotonic() - started
-    common = {
-        "name": name,
-        "protocol": server.effective_protocol,
-        "elapsed": round(elapsed, 3),
-        "launch": launch_summary(server),
-        "pid": attempt.process.pid if attempt.process is not None else None,
-    }
+    common = functools.partial(
+        ServerResult,
+        name=name,
+        protocol=server.effective_protocol,
+        elapsed=round(elapsed, 3),
+        launch=launch_summary(server),
+        pid=attempt.process.pid if attempt.process is not None else None,
+    )
     if listed is None:
-        return ServerResult(ok=False, error=scrub(error or "unknown failure", secrets, always), **common)
+        return common(ok=False, error=scrub(error or "unknown failure", secrets, always))
     names: list[str] = []
     descriptions: dict[str, str] = {}
     for tool in listed:
@@ -261,7 +262,7 @@ async def discover_server(name: str, server: ServerConfig, timeout: float) -> Se
             continue
         names.append(tool.name)
         descriptions[tool.name] = scrub(tool.description or "", secrets, always)
-    return ServerResult(ok=True, tools=tuple(names), descriptions=descriptions, **common)
+    return common(ok=True, tools=tuple(names), descriptions=descriptions)
 
 
 async def discover(
@@ -310,6 +311,7 @@ def discover_sync(
 ) -> DiscoveryResult:
     """Blocking ``discover``; safe to call from inside a running event loop (uses a thread)."""
     import asyncio
+import functools
 
     import anyio
 

@@ -125,6 +125,7 @@ def run_session_transcript(
     turns = []
     for t in replay.turns:
         stock, guarded = t.turn.stock, t.turn.guarded
+        assert stock is not None and guarded is not None, "a replayed reset_tools turn runs on both lanes"
         sides = [
             TurnSide(tuple(lane.visible_tools), _outcome(lane), tuple(lane.groups_after)) for lane in (stock, guarded)
         ]
