@@ -20,6 +20,7 @@ Guarantees:
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import tempfile
 import time
@@ -322,7 +323,6 @@ def discover_sync(
 ) -> DiscoveryResult:
     """Blocking ``discover``; safe to call from inside a running event loop (uses a thread)."""
     import asyncio
-import functools
 
     import anyio
 
