@@ -9,6 +9,7 @@ tools print as fast as they can be written.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Sequence
@@ -60,7 +61,7 @@ def wrap_words(text: str, width: int) -> list[str]:
 def shorten(text: str, width: int) -> tuple[str, bool]:
     """``text`` cut to ``width`` cells at a word boundary, ending in ``…``; and whether
     it was cut. A cut inside a single overlong word keeps its start."""
-    if cell_len(text) <= width:
+    if (len(text) if text.isascii() else cell_len(text)) <= width:
         return text, False
     if width <= 1:
         return ELLIPSIS[:width], True
@@ -76,7 +77,7 @@ def shorten(text: str, width: int) -> tuple[str, bool]:
 
 def pad(text: str, width: int, justify: str = "left") -> str:
     """``text`` padded with spaces to ``width`` cells (never cut)."""
-    gap = width - cell_len(text)
+    gap = width - cells(text)
     if gap <= 0:
         return text
     return " " * gap + text if justify == "right" else text + " " * gap
@@ -108,6 +109,32 @@ class Layout:
     inline: bool = False  # the note is on the row's line
 
 
+def cells(text: str) -> int:
+    """Terminal cells ``text`` takes (ASCII: its length, without Rich's per-character work)."""
+    return len(text) if text.isascii() else _wide_cells(text)
+
+
+@functools.lru_cache(maxsize=4096)  # stage marks and verdict words repeat on every row
+def _wide_cells(text: str) -> int:
+    return cell_len(text)
+
+
+def column_widths(columns: Sequence[Column], rows: Sequence[Sequence[Cell]]) -> list[int]:
+    """Each column's width: its widest cell or header. One pass over the rows."""
+    widths = [cells(c.header) for c in columns]
+    for row in rows:
+        for i, cell in enumerate(row):
+            n = cells(cell.text)
+            if n > widths[i]:
+                widths[i] = n
+    return widths
+
+
+def table_width(widths: Sequence[int]) -> int:
+    """Cells taken by columns of these widths, two spaces apart."""
+    return sum(widths) + len(GAP) * (len(widths) - 1)
+
+
 def layout_table(
     columns: Sequence[Column],
     rows: Sequence[Sequence[Cell]],
@@ -119,6 +146,7 @@ def layout_table(
     indent: int = 4,
     whole_notes: bool = False,
     groups: Sequence[str] | None = None,
+    widths: Sequence[int] | None = None,
 ) -> Layout:
     """Lay out ``rows`` as aligned columns, two spaces apart, one line per row.
 
@@ -127,27 +155,29 @@ def layout_table(
     gets the rest of the line, shortened at a word boundary with ``…``; when less than
     ``min_note`` cells are left it goes on a line of its own below the row, indented.
     ``whole_notes`` never shortens it (``--wide``). ``groups`` (one label per row)
-    prints a heading line each time the label changes, instead of a column.
+    prints a heading line each time the label changes, instead of a column. ``widths``
+    (from ``column_widths``) saves measuring the rows again.
     """
-    widths = [cell_len(c.header) for c in columns]
-    for row in rows:
-        for i, cell in enumerate(row):
-            n = cell_len(cell.text)
-            if n > widths[i]:
-                widths[i] = n
-    fixed = sum(widths) + len(GAP) * (len(columns) - 1)
+    widths = list(widths) if widths is not None else column_widths(columns, rows)
+    fixed = table_width(widths)
     note_width = width - fixed - len(GAP)
     inline = note is not None and (whole_notes or note_width >= min_note)
     out = Layout(fixed=fixed, inline=inline)
+    last = len(columns) - 1
+    right = [c.justify == "right" for c in columns]
 
-    def row_line(cells: Sequence[tuple[str, str]], note_cell: tuple[str, str] | None) -> list[tuple[str, str]]:
+    def row_line(texts: Sequence[tuple[str, str]], note_cell: tuple[str, str] | None) -> list[tuple[str, str]]:
         segments: list[tuple[str, str]] = []
-        last = len(cells) - 1
-        for i, (text, style) in enumerate(cells):
-            trailing = i == last and note_cell is None
-            body = text if trailing and columns[i].justify == "left" else pad(text, widths[i], columns[i].justify)
+        for i, (text, style) in enumerate(texts):
+            if i == last and note_cell is None and not right[i]:
+                segments.append((text, style))  # the last column needs no padding
+                continue
+            if text.isascii():
+                body = text.rjust(widths[i]) if right[i] else text.ljust(widths[i])
+            else:
+                body = pad(text, widths[i], "right" if right[i] else "left")
             segments.append((body, style))
-            if not trailing:
+            if i != last or note_cell is not None:
                 segments.append((GAP, ""))
         if note_cell is not None:
             segments.append(note_cell)
@@ -156,6 +186,7 @@ def layout_table(
     header_note = (note.header, "bold") if inline and note is not None else None
     out.lines.append(row_line([(c.header, "bold") for c in columns], header_note))
     group = None
+    below = max(width - indent, min_note)
     for index, row in enumerate(rows):
         if groups is not None and groups[index] != group:
             group = groups[index]
@@ -170,7 +201,7 @@ def layout_table(
         else:
             out.lines.append(row_line([(c.text, c.style) for c in row], None))
             if text:
-                text, cut = shorten(text, max(width - indent, min_note))
+                text, cut = shorten(text, below)
                 out.shortened |= cut
                 out.lines.append([(" " * indent, ""), (text, style)])
     for line in out.lines:  # no trailing spaces

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from toolscope.core.safe_text import inert
-from toolscope.layout import Cell, Column, Layout, layout_table
+from toolscope.layout import Cell, Column, Layout, cells, column_widths, layout_table, table_width
 from toolscope.output import STYLE, SYMBOL, VERDICT_STYLE
 
 if TYPE_CHECKING:
@@ -42,16 +42,33 @@ def verdict_layout(
     names = list(evaluation.stage_names)
     rows: list[list[Cell]] = []
     notes: list[Cell] = []
+    # Tools decided alike share their stage tuple (the engine builds one per distinct
+    # decision): their marks, verdict and rule are laid out once.
+    decided: dict[int, tuple[list[Cell], Cell]] = {}
+    keep = []  # holds the stage tuples whose ids key ``decided``
+    namespaces: dict[str, Cell] = {}
     for tool in tools if tools is not None else evaluation.tools:
-        cells = [Cell(inert(tool.name, single_line=True), "bold"), Cell(inert(tool.namespace, single_line=True))]
-        for name in names:
-            stage = tool.stage(name)
-            cells.append(Cell("-") if stage is None else Cell(SYMBOL[stage.passed], STYLE[stage.passed]))
-        cells.append(Cell(tool.verdict, VERDICT_STYLE[tool.verdict]))
-        rows.append(cells)
-        failing = tool.first_failing
-        rule = f"{STAGE_TITLES.get(failing.name, failing.name)}: {failing.rule}" if failing else ""
-        notes.append(Cell(inert(rule, single_line=True), "dim" if failing and failing.passed is None else ""))
+        key = id(tool.stages)
+        if key not in decided:
+            keep.append(tool.stages)
+            by_name = {stage.name: stage for stage in tool.stages}
+            marks = [
+                Cell("-") if (stage := by_name.get(name)) is None else Cell(SYMBOL[stage.passed], STYLE[stage.passed])
+                for name in names
+            ]
+            marks.append(Cell(tool.verdict, VERDICT_STYLE[tool.verdict]))
+            failing = tool.first_failing
+            rule = f"{STAGE_TITLES.get(failing.name, failing.name)}: {failing.rule}" if failing else ""
+            decided[key] = (
+                marks,
+                Cell(inert(rule, single_line=True), "dim" if failing and failing.passed is None else ""),
+            )
+        marks, note_cell = decided[key]
+        namespace = namespaces.get(tool.namespace)
+        if namespace is None:
+            namespace = namespaces[tool.namespace] = Cell(inert(tool.namespace, single_line=True))
+        rows.append([Cell(inert(tool.name, single_line=True), "bold"), namespace, *marks])
+        notes.append(note_cell)
 
     def columns(titles: dict[str, str], namespace: bool = True) -> list[Column]:
         return [
@@ -62,23 +79,35 @@ def verdict_layout(
         ]
 
     note = Column("DECIDED BY")
+    # Measure once: the tool, namespace and verdict columns are the same in every variant,
+    # a stage column is as wide as its header (a mark is one cell).
+    tool_w, ns_w, *_, verdict_w = column_widths(columns(STAGE_SHORT), rows)
+
+    def widths(titles: dict[str, str], namespace: bool = True) -> list[int]:
+        stage_ws = [cells(titles.get(n, n)) for n in names]
+        return [tool_w, *([ns_w] if namespace else []), *stage_ws, verdict_w]
+
+    def fits_inline(ws: list[int]) -> bool:
+        return wide or width - table_width(ws) - 2 >= MIN_RULE
+
     # Preferred, in order: full titles with the rule on the row; short titles with the
-    # rule on the row; full titles with the rule below; short titles with the rule below.
-    full = layout_table(columns(STAGE_TITLES), rows, width, note=note, notes=notes, min_note=MIN_RULE, whole_notes=wide)
-    if full.inline:
-        return full
-    short = layout_table(columns(STAGE_SHORT), rows, width, note=note, notes=notes, min_note=MIN_RULE)
-    if short.inline or full.fixed <= width:
-        return short if short.inline else full
-    if short.fixed <= width:
-        return short
-    # Too narrow for a namespace column next to whole names: namespaces become headings.
+    # rule on the row; full titles with the rule below; short titles with the rule below;
+    # and when not even that fits, namespaces as heading lines instead of a column.
+    full_ws, short_ws = widths(STAGE_TITLES), widths(STAGE_SHORT)
+    if fits_inline(full_ws) or (not fits_inline(short_ws) and table_width(full_ws) <= width):
+        titles, ws, namespace = STAGE_TITLES, full_ws, True
+    elif fits_inline(short_ws) or table_width(short_ws) <= width:
+        titles, ws, namespace = STAGE_SHORT, short_ws, True
+    else:
+        titles, ws, namespace = STAGE_SHORT, widths(STAGE_SHORT, namespace=False), False
     return layout_table(
-        columns(STAGE_SHORT, namespace=False),
-        [[r[0], *r[2:]] for r in rows],
+        columns(titles, namespace),
+        rows if namespace else [[r[0], *r[2:]] for r in rows],
         width,
         note=note,
         notes=notes,
         min_note=MIN_RULE,
-        groups=[r[1].text for r in rows],
+        whole_notes=wide,
+        groups=None if namespace else [r[1].text for r in rows],
+        widths=ws,
     )

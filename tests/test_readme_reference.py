@@ -40,6 +40,11 @@ def test_documented_step_fields_are_the_ones_the_model_reads():
 
 
 def _names(model: type) -> list[str]:
+    """Field names of a record type (named tuple, dataclass or pydantic model)."""
     import dataclasses
 
-    return [f.name for f in dataclasses.fields(model)]
+    if hasattr(model, "_fields"):
+        return list(model._fields)
+    if dataclasses.is_dataclass(model):
+        return [f.name for f in dataclasses.fields(model)]
+    return list(model.model_fields)

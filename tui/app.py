@@ -29,9 +29,15 @@ class ToolscopeApp(App[None]):
     # two keys type into it (the screen drops them from footer and F1), and the footer shows
     # F1 and ctrl+q instead: the footer lists the first binding of each action.
     BINDINGS = [
-        Binding("question_mark", "toggle_help", "Help", id="help-question-mark"),
+        Binding(
+            "question_mark",
+            "toggle_help",
+            "Help",
+            tooltip="Show or hide the keys of the focused view (F1 also in a text box)",
+            id="help-question-mark",
+        ),
         Binding("f1", "toggle_help", "Help", id="help"),
-        Binding("q", "quit", "Quit", id="quit-q"),
+        Binding("q", "quit", "Quit", tooltip="Quit (ctrl+q also in a text box)", id="quit-q"),
         Binding("ctrl+q", "quit", "Quit", id="quit"),
     ]
 

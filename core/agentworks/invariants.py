@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from toolscope.core.agentworks.names import normalize_server_name, normalize_tool_name
 from toolscope.core.agentworks.pipeline import StepPipeline
 from toolscope.core.agentworks.tool_filter import ToolFilter
+from toolscope.core.agentworks.universe import ToolEntry
 from toolscope.core.verdicts import Finding
 
 NO_SERVERS = "NO_SERVERS"
@@ -35,12 +36,15 @@ def _enabled_filtered_out(pipeline: StepPipeline) -> list[Finding]:
     from toolscope.core.agentworks.checklist import filter_fix
 
     step = pipeline.step
-    custom_tools = [t for t in pipeline.universe.tools if t.kind == "custom"]  # registry order: stable output
+    # One pass over the universe (registry order keeps the output stable): entry → tools it enabled.
+    by_entry: dict[str, list[ToolEntry]] = {}
+    for tool in pipeline.universe.tools:
+        decision = pipeline.custom.get(tool.name) if tool.kind == "custom" else None
+        if decision is not None and decision.include and decision.entry is not None:
+            by_entry.setdefault(decision.entry, []).append(tool)
     out = []
     for index, entry in enumerate(step.step.agent_configs.enabled_custom_tools):
-        enabled = [
-            t for t in custom_tools if pipeline.custom[t.name].include and pipeline.custom[t.name].entry == entry
-        ]
+        enabled = by_entry.pop(entry, [])
         if not enabled:
             continue
         stages = [pipeline.registered(tool) for tool in enabled]

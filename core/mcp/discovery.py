@@ -35,7 +35,9 @@ from toolscope.core.mcp.processes import (
     wait_group_dead,
 )
 from toolscope.core.mcp.redact import (
+    env_values,
     redact_args,
+    redact_command,
     redact_mapping,
     redact_url,
     scrub,
@@ -61,7 +63,7 @@ def launch_summary(server: ServerConfig) -> dict[str, Any]:
     if protocol == "stdio":
         return {
             "protocol": protocol,
-            "command": scrub(server.command or "", secrets),
+            "command": redact_command(server.command or "", secrets),
             "args": redact_args(server.args, secrets),
             "env": redact_mapping(server.env),
             "working_dir": server.directory,
@@ -181,6 +183,7 @@ async def discover_server(name: str, server: ServerConfig, timeout: float) -> Se
     install_spawn_hook()
     attempt = Attempt()
     secrets = secret_values(server)
+    always = env_values(server)
     started = time.monotonic()
     listed: list[Any] | None = None
     error: str | None = None
@@ -250,14 +253,14 @@ async def discover_server(name: str, server: ServerConfig, timeout: float) -> Se
         "pid": attempt.process.pid if attempt.process is not None else None,
     }
     if listed is None:
-        return ServerResult(ok=False, error=scrub(error or "unknown failure", secrets), **common)
+        return ServerResult(ok=False, error=scrub(error or "unknown failure", secrets, always), **common)
     names: list[str] = []
     descriptions: dict[str, str] = {}
     for tool in listed:
         if tool.name in descriptions:
             continue
         names.append(tool.name)
-        descriptions[tool.name] = scrub(tool.description or "", secrets)
+        descriptions[tool.name] = scrub(tool.description or "", secrets, always)
     return ServerResult(ok=True, tools=tuple(names), descriptions=descriptions, **common)
 
 

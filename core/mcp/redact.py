@@ -23,11 +23,14 @@ How they are masked (``***``) depends on where they would appear:
   always masked, whatever the value looks like (``redact_args``, ``redact_mapping``,
   ``redact_url``). An argument *equal* to any known secret value is masked whole.
 * **Free text** — tool descriptions, error messages, stderr tails, report sentences:
-  ``scrub`` replaces only values that *look like secrets* (``looks_secret``: 8+
-  characters and not a plain word — they contain a digit, mix upper and lower case,
-  contain a non-alphanumeric character, or are 16+ characters long). An env value such as
-  ``MODE=build`` or ``LEVEL=time`` is not a credential, and replacing every ``time`` in a
-  report would destroy tool names and sentences without hiding anything.
+  ``scrub`` replaces every value of ``env`` and ``headers`` (4+ characters, as whole words
+  when it is a plain word: a server that echoes ``LEVEL=debug`` shows ``***``), and the
+  other known values that *look like secrets* (``looks_secret``: 8+ characters and not a
+  plain word — they contain a digit, mix upper and lower case, contain a non-alphanumeric
+  character, or are 16+ characters long).
+* ``command`` with inline arguments (``"/srv --api-key sk-…"``) is scanned like ``args``;
+  ``--pat X`` and ``-t X`` mask X; a URL path segment that is a token (``/mcp/sk-…/sse``,
+  20+ letters and digits, well-known key prefixes) and ``?sig=`` are masked.
 """
 
 from __future__ import annotations
@@ -38,13 +41,28 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 MASK = "***"
-SECRET_KEY = re.compile(r"token|key|secret|passw|auth|credential|cookie", re.IGNORECASE)
+SECRET_KEY = re.compile(
+    # "pat" (personal access token) and "sig" (a signed URL's signature) only as whole
+    # words: --pat, github_pat, ?sig=, but not "path" or "design".
+    r"token|key|secret|passw|auth|credential|cookie|signature|(?:^|[^a-z])(?:pat|sig)(?:$|[^a-z])",
+    re.IGNORECASE,
+)
+# Short flags whose value is a token by convention (``-t ghp_…``).
+SECRET_SHORT_FLAGS = frozenset({"-t"})
 # Mappings of an MCP server config whose every value is a secret.
 SECRET_CONTAINERS = frozenset({"env", "headers"})
 # Free-text scrubbing: shorter values are ordinary words far more often than credentials.
 MIN_SCRUB_LENGTH = 8
 # A value this long is scrubbed even when it is lowercase letters only.
 LONG_SECRET_LENGTH = 16
+# env and headers values are masked in free text whatever they look like, from this length
+# on (whole words only): "1" or "on" would mask every count and sentence without hiding anything.
+MIN_ENV_LENGTH = 4
+# A URL path segment that is a token: well-known key prefixes, or long mixed letters and digits.
+_TOKEN_SEGMENT = re.compile(
+    r"^(?:sk|pk|rk)[-_]|^gh[pousr]_|^github_pat_|^glpat-|^xox[abprs]-|^AKIA[0-9A-Z]{12}|"
+    r"^(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{20,}$"
+)
 
 # "Bearer <token>" / "Basic <token>": the scheme stays, the token is masked.
 _AUTH_SCHEME = re.compile(r"\b(bearer|basic)(\s+)([^\s\"',;]+)", re.IGNORECASE)
@@ -113,12 +131,19 @@ def _scan_url(url: str) -> tuple[str, set[str]]:
         if password:
             found.add(password)
         netloc = f"{MASK}@{netloc.rsplit('@', 1)[1]}"
+    path = parts.path
+    if path:
+        segments = path.split("/")
+        tokens = [segment for segment in segments if segment and _TOKEN_SEGMENT.search(segment)]
+        if tokens:
+            found.update(tokens)
+            path = "/".join(MASK if segment in tokens else segment for segment in segments)
     query = parts.query
     if query:
         pairs = parse_qsl(query, keep_blank_values=True)
         found.update(v for k, v in pairs if is_secret_key(k) and v)
         query = urlencode([(k, MASK if is_secret_key(k) else v) for k, v in pairs], safe="*")
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment)), found
+    return urlunsplit((parts.scheme, netloc, path, query, parts.fragment)), found
 
 
 def redact_url(url: str | None) -> str | None:
@@ -151,13 +176,17 @@ def _scan_args(args: Sequence[Any]) -> tuple[list[Any], set[str]]:
             found |= _with_token(assignment.group(3))
             out.append(f"{assignment.group(1)}{assignment.group(2)}{MASK}")
             continue
-        if (arg.startswith("-") and is_secret_key(arg)) or arg.strip().lower() in _AUTH_WORDS:
+        if (
+            (arg.startswith("-") and is_secret_key(arg))
+            or arg in SECRET_SHORT_FLAGS
+            or arg.strip().lower() in _AUTH_WORDS
+        ):
             out.append(arg)  # "--api-key X", "Bearer X": the next argument is the secret
             mask_next = True
             continue
         if _URL.match(arg):
             masked, in_url = _scan_url(arg)
-            if in_url or "@" in arg:
+            if in_url or "@" in arg or masked != arg:
                 found |= in_url
                 arg = masked
         out.append(_mask_auth(arg, found))
@@ -175,6 +204,15 @@ def redact_args(args: Iterable[str], secrets: Iterable[str] = ()) -> list[str]:
     masked, _found = _scan_args(list(args))
     ordered = scrubbable(known)
     return [MASK if arg in known else replace_secrets(arg, ordered) for arg in masked]
+
+
+def redact_command(command: str, secrets: Iterable[str] = ()) -> str:
+    """A ``command`` string with secrets masked: one with arguments inline
+    (``"/srv --api-key sk-…"``) is scanned like ``args``."""
+    words = command.split(" ")
+    if len(words) == 1:
+        return scrub(command, secrets)
+    return " ".join(redact_args(words, secrets))
 
 
 def redact_value(value: Any, key: str = "") -> Any:
@@ -209,6 +247,8 @@ def _collect(data: Any, into: set[str], everything: bool = False) -> None:
                     into.update(_scan_url(text)[1])
             elif isinstance(value, list) and name == "args":
                 into.update(_scan_args(value)[1])
+            if name == "command" and isinstance(value, str) and " " in value:
+                into.update(_scan_args(value.split(" "))[1])
             inner = (name in SECRET_CONTAINERS and isinstance(value, dict)) or (
                 isinstance(value, list) and (everything or is_secret_key(name))
             )
@@ -235,22 +275,57 @@ def secret_values(server: Any) -> set[str]:
     return collect_secrets(server.model_dump(mode="json", exclude_none=True))
 
 
+def collect_env_values(data: Any) -> set[str]:
+    """The values of every ``env`` and ``headers`` mapping inside parsed config data: masked
+    in free text whatever they look like (see ``scrubbable``)."""
+    found: set[str] = set()
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if str(key).lower() in SECRET_CONTAINERS and isinstance(value, dict):
+                for item in value.values():
+                    text = _scalar(item)
+                    if text:
+                        found |= _with_token(text)
+            else:
+                found |= collect_env_values(value)
+    elif isinstance(data, list):
+        for item in data:
+            found |= collect_env_values(item)
+    return found
+
+
+def env_values(server: Any) -> set[str]:
+    """The env and headers values of one ``ServerConfig``."""
+    return collect_env_values(server.model_dump(mode="json", exclude_none=True))
+
+
 # -- free text ---------------------------------------------------------------------
 
 
-def scrubbable(secrets: Iterable[str]) -> tuple[str, ...]:
-    """The values free-text scrubbing replaces: those that ``looks_secret``, longest first."""
-    return tuple(sorted({s for s in secrets if s and looks_secret(s)}, key=lambda s: (-len(s), s)))
+def scrubbable(secrets: Iterable[str], always: Iterable[str] = ()) -> tuple[str, ...]:
+    """The values free-text scrubbing replaces, longest first: the ``secrets`` that
+    ``looks_secret``, and every value of ``always`` (env and headers values) of at least
+    ``MIN_ENV_LENGTH`` characters."""
+    chosen = {s for s in secrets if s and looks_secret(s)} | {s for s in always if s and len(s) >= MIN_ENV_LENGTH}
+    return tuple(sorted(chosen, key=lambda s: (-len(s), s)))
 
 
 def replace_secrets(text: str, ordered: Sequence[str]) -> str:
-    """Replace each value of ``ordered`` (from ``scrubbable``) occurring in text by ``***``."""
+    """Replace each value of ``ordered`` (from ``scrubbable``) occurring in text by ``***``.
+
+    Secret-looking values are replaced wherever they occur; plain words (an env value such
+    as ``build``) only as whole words, so ``rebuild`` and ``build_tool`` stay readable.
+    """
     for secret in ordered:
-        if secret in text:
+        if secret not in text:
+            continue
+        if looks_secret(secret):
             text = text.replace(secret, MASK)
+        else:
+            text = re.sub(rf"(?<![\w]){re.escape(secret)}(?![\w])", MASK, text)
     return text
 
 
-def scrub(text: str, secrets: Iterable[str]) -> str:
-    """Free text with every secret-looking known value replaced by ``***`` (see module doc)."""
-    return replace_secrets(text, scrubbable(secrets))
+def scrub(text: str, secrets: Iterable[str], always: Iterable[str] = ()) -> str:
+    """Free text with every known secret value replaced by ``***`` (see module doc)."""
+    return replace_secrets(text, scrubbable(secrets, always))

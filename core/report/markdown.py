@@ -53,9 +53,10 @@ def md(text: str | None) -> str:
     return text.replace("@", "&#64;")
 
 
-def prose(text: str | None) -> str:
+def prose(text: str | None, *, cell: bool = False) -> str:
     """Untrusted prose (a rule, message, description) as ``md`` does, but its line breaks
-    become spaces, and suggested commands and JSON arguments become code spans."""
+    become spaces, and suggested commands and JSON arguments become code spans (``cell``:
+    for a table cell)."""
     if text is None:
         return ""
     text = SPACES.sub(" ", text.strip())
@@ -63,16 +64,19 @@ def prose(text: str | None) -> str:
     position = 0
     for match in CODE_PATTERN.finditer(text):
         out.append(md(text[position : match.start()]) if match.start() > position else "")
-        out.append(code(match.group()))
+        out.append(code(match.group(), cell=cell))
         position = match.end()
     out.append(md(text[position:]) if position < len(text) else "")
     return "".join(out)
 
 
-def code(text: str) -> str:
+def code(text: str, *, cell: bool = False) -> str:
     """A code span that shows ``text`` verbatim (inert, one line): fenced with more
-    backticks than any run inside it; ``|`` escaped, which GFM tables undo in code."""
-    text = visible_format_chars(inert(text, single_line=True)).replace("|", "\\|")
+    backticks than any run inside it. In a table ``cell``, ``|`` is escaped (GFM tables
+    undo that inside code); elsewhere it stays as is, so the command runs when copied."""
+    text = visible_format_chars(inert(text, single_line=True))
+    if cell:
+        text = text.replace("|", "\\|")
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
@@ -120,7 +124,9 @@ def _tool_rows(section: ModeSection, tools: Sequence[ToolVerdict]) -> list[list[
             stage = tool.stage(name)
             cells.append(_WORD[stage.passed] if stage else "-")
         cells.append(f"**{tool.verdict}**" if tool.verdict != "visible" else tool.verdict)
-        cells.append(prose(f"{STAGE_TITLES.get(failing.name, failing.name)}: {failing.rule}") if failing else "")
+        cells.append(
+            prose(f"{STAGE_TITLES.get(failing.name, failing.name)}: {failing.rule}", cell=True) if failing else ""
+        )
         rows.append(cells)
     return rows
 
@@ -158,7 +164,7 @@ def _findings(report: ReportData) -> list[str]:
     out = ["## Invariant findings", ""]
     if not report.findings:
         return out + ["No findings.", ""]
-    rows = [[f.severity, md(f.kind), md(f.tool), prose(f.message), md(f.source)] for f in report.findings]
+    rows = [[f.severity, md(f.kind), md(f.tool), prose(f.message, cell=True), md(f.source)] for f in report.findings]
     body = _table(["severity", "kind", "tool", "finding", "source"], rows)
     out += _fold(f"{len(rows)} findings", body, len(rows) > FOLD_ROWS)
     return out + [""]
@@ -170,7 +176,7 @@ def _checklist(checklist: Checklist) -> list[str]:
     out.append("")
     verdict = checklist.verdict
     if verdict is not None:
-        rows = [[STAGE_TITLES.get(s.name, s.name), _WORD[s.passed], prose(s.rule)] for s in verdict.stages]
+        rows = [[STAGE_TITLES.get(s.name, s.name), _WORD[s.passed], prose(s.rule, cell=True)] for s in verdict.stages]
         out += _table(["stage", "result", "rule"], rows)
         out.append("")
         if verdict.description:
@@ -245,11 +251,11 @@ def _transcript(transcript: Transcript) -> list[str]:
     rows = [
         [
             str(t.index),
-            code(t.call),
+            code(t.call, cell=True),
             _names(t.stock.visible),
-            prose(t.stock.outcome),
+            prose(t.stock.outcome, cell=True),
             _names(t.guarded.visible),
-            prose(t.guarded.outcome),
+            prose(t.guarded.outcome, cell=True),
         ]
         for t in transcript.turns
     ]
@@ -271,7 +277,9 @@ def _provenance(report: ReportData) -> list[str]:
     body += _table(["file", "sha256"], ([md(f.name), code(f.sha256)] for f in prov.files))
     if prov.environment.reset_tools:
         body += ["", "Installed stock reset\\_tools, probed:", ""]
-        body += _table(["behaviour", "observed"], ([prose(q), md(a)] for q, a in prov.environment.reset_tools))
+        body += _table(
+            ["behaviour", "observed"], ([prose(q, cell=True), md(a)] for q, a in prov.environment.reset_tools)
+        )
     return ["## Provenance", "", *body, ""]
 
 

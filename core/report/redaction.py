@@ -6,8 +6,8 @@ secret and how free text is scrubbed is decided by ``toolscope.core.mcp.redact``
 module doc has the rule); this module only collects the secret values of the input files
 and applies them to every string of a report:
 
-* every string is scrubbed of the secret-looking values (``redact.scrub``'s rule: plain
-  words such as an env value ``build`` or ``time`` are not credentials and stay);
+* every string is scrubbed of the secret-looking values and of every env and headers
+  value (``redact.scrub``'s rule);
 * names the report must show — tools, servers/namespaces, modes — are public: a value
   occurring inside one of them is not masked anywhere (masking it elsewhere would hide
   nothing and garble the sentences that quote the name);
@@ -23,6 +23,7 @@ from typing import Any
 
 from toolscope.core.mcp.redact import (
     MASK,
+    collect_env_values,
     collect_secrets,
     is_secret_key,
     replace_secrets,
@@ -33,8 +34,9 @@ __all__ = ["MASK", "Redactor", "is_secret_key", "secret_values_in", "secret_valu
 
 
 def secret_values_in(data: Any) -> set[str]:
-    """The secret values inside parsed input data that free-text scrubbing would mask."""
-    return set(scrubbable(collect_secrets(data)))
+    """The secret values inside parsed input data that free-text scrubbing would mask
+    (every env and headers value among them, whatever it looks like)."""
+    return set(scrubbable(collect_secrets(data), collect_env_values(data)))
 
 
 def secret_values_in_files(paths: Iterable[Path]) -> set[str]:
@@ -63,7 +65,9 @@ class Redactor:
 
     def __init__(self, secrets: Iterable[str] = (), public: Iterable[str] = ()) -> None:
         names = [name for name in public if name]
-        self._ordered = tuple(s for s in scrubbable(secrets) if not any(s in name for name in names))
+        # The values come chosen (``secret_values_in``): only ordered here, longest first.
+        chosen = sorted({s for s in secrets if s}, key=lambda s: (-len(s), s))
+        self._ordered = tuple(s for s in chosen if not any(s in name for name in names))
 
     def text(self, value: str) -> str:
         """The string with every known secret value (longest first) replaced by ``***``."""

@@ -200,3 +200,17 @@ def test_step_session_reads_at_width(width: int) -> None:
             assert tokens(raw) <= tokens(out)
     assert '{"web_serch":' in out and "│" not in out  # the call whole, no table folding it
     assert re.search(r"^ +5 +page_fetch +error doesn't exist +visible \(web_search\) +turn 4$", out, re.M)
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_filter_reasons_wrap_whole(width: int) -> None:
+    args = ["filter", "--selected-tools", "github:create_issue", "--selected-servers", "github"]
+    queries = ["github:create_issue", "github:list_issues", "google-sheets:GetSheetData"]
+    data = json.loads(run(width, *args, "--json", *queries, "--server", "slack").stdout)
+    out = run(width, *args, *queries, "--server", "slack").stdout
+    assert_fits(out, width)
+    for answer in data["answers"]:
+        assert answer["code"] in tokens(out)
+        assert tokens(answer["reason"]) <= tokens(out)
+    for query in queries:
+        assert re.search(rf"^{re.escape(query)} ", out, re.M)

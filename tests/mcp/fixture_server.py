@@ -100,6 +100,8 @@ def main() -> None:
     parser.add_argument("--http", type=int)
     parser.add_argument("--sse", type=int)
     parser.add_argument("--api-key")  # accepted and ignored: secrets-on-the-command-line tests
+    parser.add_argument("--pat")  # the same, as a personal access token flag
+    parser.add_argument("-t")  # the same, as a short token flag
     args = parser.parse_args()
 
     if args.ignore_sigterm:

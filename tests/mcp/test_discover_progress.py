@@ -63,3 +63,26 @@ def test_nothing_extra_when_piped(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert done.stderr == ""
     assert "connecting to" not in done.stdout and "[1/2]" not in done.stdout
+
+
+def test_discover_reads_at_80_and_120_columns(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from toolscope.app import app
+
+    config = write_config(
+        tmp_path / "mcp.json",
+        {
+            "a-server-with-a-rather-long-name": fixture("--tools", "alpha_tool_with_long_name,beta"),
+            "broken": fixture("--mode", "exit"),
+        },
+    )
+    for width in (80, 120):
+        result = CliRunner().invoke(app, ["discover", str(config), "--timeout", "20"], env={"COLUMNS": str(width)})
+        assert result.exit_code == 1, result.output
+        lines = result.stdout.splitlines()
+        assert all(len(line) <= width or " " not in line.strip() for line in lines), lines
+        words = set(result.stdout.split())
+        assert {"a-server-with-a-rather-long-name", "alpha_tool_with_long_name,", "broken"} <= words
+        header = next(line for line in lines if line.startswith("SERVER"))
+        assert header.split() == ["SERVER", "STATUS", "TIME", "TOOLS"]

@@ -149,7 +149,7 @@ def test_launch_summary_masks_every_secret(tmp_path: Path) -> None:
 
 
 def test_free_text_scrubs_only_secret_looking_values() -> None:
-    """Plain words that happen to be env values (MODE=build, LEVEL=time) survive in free text."""
+    """Known values that are plain words survive in free text unless they are env/headers values."""
     from toolscope.core.mcp.redact import looks_secret
 
     for plain in ("build", "time", "1", "true", "password", "production"):
@@ -159,6 +159,8 @@ def test_free_text_scrubs_only_secret_looking_values() -> None:
     text = "Get current time in a specific timezone (build 1)"
     assert scrub(text, {"time", "build", "1"}) == text
     assert scrub("token sk-live-0123 here", {"sk-live-0123", "time"}) == f"token {MASK} here"
+    # env and headers values: masked whatever they look like, as whole words, from 4 characters.
+    assert scrub(text, set(), always={"time", "build", "1"}) == f"Get current {MASK} in a specific timezone ({MASK} 1)"
 
 
 def test_bearer_and_basic_tokens_masked_in_args() -> None:
@@ -208,7 +210,10 @@ def test_report_and_discovery_share_one_scanner() -> None:
         "url": "https://h.example/mcp?token=url-secret-4",
         "headers": {"Authorization": "Bearer hdr-secret-5"},
     }
+    from toolscope.core.mcp.redact import env_values
+
     from_report = secret_values_in({"mcpServers": {"s": entry}})
-    assert from_report == set(scrubbable(secret_values(ServerConfig.model_validate(entry))))
+    server = ServerConfig.model_validate(entry)
+    assert from_report == set(scrubbable(secret_values(server), env_values(server)))
     assert {"k-123456789", "abc123def", "env-secret-2", "oauth-secret-3", "url-secret-4", "hdr-secret-5"} <= from_report
-    assert "build" not in from_report
+    assert "build" in from_report  # an env value: masked whatever it looks like (issue 11)

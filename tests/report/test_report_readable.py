@@ -66,3 +66,13 @@ def test_multi_line_descriptions_read_on_one_line() -> None:
     page = render_html(report)
     assert "Fetch a page. Returns HTML." in page
     assert '<span class="fail mark">FAIL</span>' in page  # stage cells never wrap
+
+
+def test_code_spans_copy_verbatim() -> None:
+    from toolscope.core.report.markdown import code, prose
+
+    # Outside a table a command is copied exactly; in a cell GFM undoes the "\|".
+    assert prose("toolscope check 'a|b' --mode x") == "`toolscope check 'a|b' --mode x`"
+    assert prose('call reset_tools with {"a|b": true}', cell=True) == 'call reset\\_tools with `{"a\\|b": true}`'
+    assert code("a`b") == "``a`b``" and code("`x") == "`` `x ``"
+    assert prose("line one\nline two") == "line one line two"

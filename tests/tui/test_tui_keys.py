@@ -183,3 +183,39 @@ async def test_a_focused_box_never_swallows_an_advertised_key() -> None:
             assert screen.query(HelpPanel) and box.value == ""
             await pilot.press("f1")
             await pilot.pause()
+
+
+async def test_the_footer_has_no_stray_characters_on_a_narrow_terminal() -> None:
+    """At 60x15 the keys that do not fit are left out whole; help stays; nothing shows past the palette key."""
+    from svg_cells import cells, line
+
+    for width, height in ((60, 15), (80, 24)):
+        app = make_app(mode="build")
+        async with app.run_test(size=(width, height)) as pilot:
+            await pilot.pause()
+            footer = line(cells(app.export_screenshot()), height - 1)
+        assert footer.rstrip().endswith("▏^p palette"), footer
+        assert "? Help" in footer and "/ Filter" in footer
+        words = footer.split("▏")[0].split()
+        assert all(
+            word
+            in {
+                "/",
+                "Filter",
+                "h",
+                "Hidden",
+                "g",
+                "Group",
+                "c",
+                "Checklist",
+                "m",
+                "Mode",
+                "e",
+                "Export",
+                "?",
+                "Help",
+                "q",
+                "Quit",
+            }
+            for word in words
+        ), footer

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.widgets import HelpPanel, Input
-from tui_helpers import SIZE, make_app, static_text
+from tui_helpers import SEED, SIZE, make_app, static_text
 
 from toolscope.tui.screens.main import MainScreen
 from toolscope.tui.widgets.tool_detail import ToolDetail
@@ -171,3 +171,26 @@ async def test_toolkit_permission_mode_switch_marks_changes() -> None:
             assert screen.evaluation.loaded.mode == screen.mode
             assert screen.change == compare(before, screen.evaluation)
         assert set(visited) == set(modes) and screen.mode == start
+
+
+async def test_header_names_the_configurations_own_mistakes(tmp_path) -> None:
+    """An unknown key is shown above the pipeline, with the likely key; a clean config has no such line."""
+    import json
+    import shutil
+
+    from toolscope.tui.widgets.input_header import InputHeader
+
+    shutil.copy(SEED.parent / "toolscope.registry.yaml", tmp_path / "toolscope.registry.yaml")
+    step = tmp_path / "step.json"
+    step.write_text(json.dumps({"id": "x", "agent_configs": {"selected_server": ["github"]}}))
+    app = make_app(step, mode="build")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        header = app.screen.query_one(InputHeader)
+        text = static_text(header)
+        assert '⚠ 1 config finding: unknown_key "selected_server" did you mean selected_servers?' in text
+        assert header.size.height == 3
+    async with make_app(SEED, mode="build").run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        header = pilot.app.screen.query_one(InputHeader)
+        assert "config finding" not in static_text(header) and header.size.height == 2

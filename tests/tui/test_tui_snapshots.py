@@ -1,4 +1,4 @@
-"""SVG snapshots of each view at 120x36 (deterministic mode: no versions, paths or blink)."""
+"""SVG snapshots of each view at 120x36, and of pipeline and checklist at 80x24 and 200x60 (deterministic mode: no versions, paths or blink)."""
 
 from __future__ import annotations
 
@@ -45,3 +45,36 @@ class TestUntrustedText:
 
     def test_hostile_names(self, snap_compare) -> None:
         assert snap_compare(make_app(HOSTILE, mode="build"), terminal_size=SIZE)
+
+
+SIZES = {"80x24": (80, 24), "200x60": (200, 60)}
+
+
+class TestSizes:
+    """The pipeline and checklist views at the smallest usual terminal and a large one."""
+
+    def test_pipeline_80x24(self, snap_compare) -> None:
+        assert snap_compare(make_app(mode="build"), terminal_size=SIZES["80x24"])
+
+    def test_pipeline_200x60(self, snap_compare) -> None:
+        assert snap_compare(make_app(mode="build"), terminal_size=SIZES["200x60"])
+
+    def test_pipeline_changed_rows_80x24(self, snap_compare) -> None:
+        """After m: the change line under the summary, read_image marked Δ and selected with ]."""
+        assert snap_compare(make_app(mode="build"), press=["m", "right_square_bracket", "_"], terminal_size=(80, 24))
+
+    def test_pipeline_changed_rows_200x60(self, snap_compare) -> None:
+        assert snap_compare(make_app(mode="build"), press=["m", "right_square_bracket", "_"], terminal_size=(200, 60))
+
+    def test_checklist_80x24(self, snap_compare) -> None:
+        app = make_app(mode="build", tool="notify_user", view="checklist")
+        assert snap_compare(app, press=["a", "_"], terminal_size=SIZES["80x24"])
+
+    def test_checklist_200x60(self, snap_compare) -> None:
+        app = make_app(mode="build", tool="notify_user", view="checklist")
+        assert snap_compare(app, press=["a", "_"], terminal_size=SIZES["200x60"])
+
+    def test_pipeline_no_color_80x24(self, snap_compare, monkeypatch) -> None:
+        """NO_COLOR=1: marks bold, HIDDEN in reverse video, the cursor row in reverse grey."""
+        monkeypatch.setenv("NO_COLOR", "1")
+        assert snap_compare(make_app(mode="build"), terminal_size=SIZES["80x24"])

@@ -9,7 +9,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, HelpPanel, Input, OptionList, TabbedContent, TabPane
+from textual.widgets import HelpPanel, Input, OptionList, TabbedContent, TabPane
 
 from toolscope.core.errors import ToolscopeError
 from toolscope.core.safe_text import inert
@@ -21,6 +21,7 @@ from toolscope.tui.options import TuiOptions
 from toolscope.tui.rows import ModeChange, compare
 from toolscope.tui.widgets.activation_view import ActivationView
 from toolscope.tui.widgets.checklist_view import ChecklistView
+from toolscope.tui.widgets.footer import FittedFooter
 from toolscope.tui.widgets.input_header import InputHeader
 from toolscope.tui.widgets.pipeline_view import PipelineView
 from toolscope.tui.widgets.tool_grid import ToolGrid
@@ -34,15 +35,23 @@ class MainScreen(Screen[None]):
     HELP = "toolscope: why is a tool (not) available? Keys for the focused view are listed below."
 
     BINDINGS = [
-        Binding("m", "next_mode", "Mode", id="next-mode"),
-        Binding("M", "previous_mode", "Previous mode", show=False, id="previous-mode"),
+        Binding("m", "next_mode", "Mode", tooltip="Switch to the next mode; changed tools get Δ", id="next-mode"),
+        Binding(
+            "M", "previous_mode", "Previous mode", show=False, tooltip="Switch to the previous mode", id="previous-mode"
+        ),
         Binding("1", "show_view('pipeline')", "Pipeline", show=False, id="view-pipeline"),
         Binding("2", "show_view('checklist')", "Checklist", show=False, id="view-checklist"),
         Binding("3", "show_view('activation')", "Activation", show=False, id="view-activation"),
-        Binding("e", "export", "Export", id="export"),
+        Binding("e", "export", "Export", tooltip="Save the screen as SVG and the view as Markdown", id="export"),
         # Shown (footer, F1) only while it does something: the help panel is open, a text box
         # or the candidate list has the focus, or the pipeline's filter holds text.
-        Binding("escape", "back", "Back", id="back"),
+        Binding(
+            "escape",
+            "back",
+            "Back",
+            tooltip="Close the help; else clear the filter; else leave the text box",
+            id="back",
+        ),
     ]
 
     def __init__(self, subject: Subject, mode: str | None, options: TuiOptions) -> None:
@@ -73,7 +82,7 @@ class MainScreen(Screen[None]):
                 with TabPane("3 Activation", id="activation"):
                     yield activation
         # Compact: at 80 columns every key of the view still fits.
-        yield Footer(compact=True)
+        yield FittedFooter(compact=True)
 
     def on_mount(self) -> None:
         """First paint: header, rows, and the initial tool or view."""
@@ -109,7 +118,12 @@ class MainScreen(Screen[None]):
         return self.query_one(TabbedContent).active or "pipeline"
 
     def _show_header(self) -> None:
-        self.query_one(InputHeader).show(self.subject.loaded, self.mode, deterministic=self.options.deterministic)
+        self.query_one(InputHeader).show(
+            self.subject.loaded,
+            self.mode,
+            deterministic=self.options.deterministic,
+            findings=getattr(self.subject, "config_findings", ()),
+        )
 
     def _focus_view(self, view: str) -> None:
         if view == "pipeline":

@@ -175,10 +175,11 @@ class ChecklistView(Vertical):
         self.query_one("#walk", VerticalScroll).scroll_end(animate=False)
 
     def action_reveal_all(self) -> None:
-        """Every question and the fix at once."""
+        """Every question and the fix at once, scrolled to the fix (the answer people came for)."""
         if self.checklist is not None:
             self.revealed = len(self.checklist.steps) + 1
             self._redraw()
+            self.query_one("#walk", VerticalScroll).scroll_end(animate=False)
 
     def action_focus_name(self) -> None:
         """Back to the name box."""

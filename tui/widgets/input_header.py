@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Sequence
 from importlib import metadata
 from pathlib import PurePath
 
@@ -9,7 +12,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from toolscope.core.safe_text import inert
-from toolscope.core.verdicts import LoadedInput
+from toolscope.core.verdicts import Finding, LoadedInput
 
 KIND_TITLE = {
     "step_config": "AgentWorks step config",
@@ -26,7 +29,9 @@ def installed_version(distribution: str) -> str | None:
         return None
 
 
-def header_text(loaded: LoadedInput, mode: str | None, *, deterministic: bool) -> Text:
+def header_text(
+    loaded: LoadedInput, mode: str | None, *, deterministic: bool, findings: Sequence[Finding] = ()
+) -> Text:
     """Two lines: the mode and the input; then files and versions.
 
     The mode comes first so a narrow terminal never cuts it off; each line ends with an
@@ -76,6 +81,23 @@ def header_text(loaded: LoadedInput, mode: str | None, *, deterministic: bool) -
             text.append("  AgentScope ", style="dim")
             text.append(agentscope or "not installed")
     text.rstrip()
+    if findings:
+        # The configuration's own mistakes (unknown keys) come before any answer, here too.
+        first = findings[0]
+        text.append("\n")
+        text.append(f"⚠ {len(findings)} config finding{'s' if len(findings) > 1 else ''}: ", style="bold yellow")
+        text.append(f"{inert(first.kind, single_line=True)} ", style="yellow")
+        # Shortest useful form first (a narrow terminal cuts the end): the key, the likely
+        # one, then where it is; `toolscope check` prints the whole message.
+        hint = re.search(r"did you mean [^?]+\?", first.message)
+        if first.entry:
+            text.append(inert(json.dumps(first.entry, ensure_ascii=False), single_line=True) + " ")
+        if hint:
+            text.append(inert(hint.group(), single_line=True) + " ", style="bold")
+        elif not first.entry:
+            text.append(inert(first.message.split(";")[0], single_line=True) + " ")
+        if first.source:
+            text.append(inert(first.source, single_line=True), style="dim")
     return text
 
 
@@ -86,6 +108,9 @@ class InputHeader(Static):
     InputHeader { height: 2; background: $panel; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
-    def show(self, loaded: LoadedInput, mode: str | None, *, deterministic: bool) -> None:
-        """Redraw for this input and mode."""
-        self.update(header_text(loaded, mode, deterministic=deterministic))
+    def show(
+        self, loaded: LoadedInput, mode: str | None, *, deterministic: bool, findings: Sequence[Finding] = ()
+    ) -> None:
+        """Redraw for this input and mode; a third line names the configuration findings, if any."""
+        self.styles.height = 3 if findings else 2
+        self.update(header_text(loaded, mode, deterministic=deterministic, findings=findings))

@@ -90,14 +90,36 @@ class PipelineView(Vertical):
     )
 
     BINDINGS = [
-        Binding("slash", "focus_filter", "Filter", id="filter"),
-        Binding("h", "toggle_hidden", "Hidden", id="only-hidden"),
-        Binding("g", "toggle_grouped", "Group", id="group-by-namespace"),
-        Binding("c", "checklist_for_selected", "Checklist", id="checklist-selected"),
+        Binding(
+            "slash",
+            "focus_filter",
+            "Filter",
+            tooltip="Filter by name, namespace, namespace:name, verdict or deciding stage (Enter keeps it)",
+            id="filter",
+        ),
+        Binding("h", "toggle_hidden", "Hidden", tooltip="Only tools that are not visible (toggle)", id="only-hidden"),
+        Binding("g", "toggle_grouped", "Group", tooltip="Group rows by namespace (toggle)", id="group-by-namespace"),
+        Binding(
+            "c", "checklist_for_selected", "Checklist", tooltip="The selected tool's checklist", id="checklist-selected"
+        ),
         # After a mode switch: the changed (Δ) rows, like vim's ]c / [c between changes.
-        Binding("right_square_bracket", "jump_changed(1)", "Next Δ", id="next-changed"),
-        Binding("left_square_bracket", "jump_changed(-1)", "Previous Δ", show=False, id="previous-changed"),
-        Binding("d", "toggle_changed", "Only Δ", show=False, id="only-changed"),
+        Binding("right_square_bracket", "jump_changed(1)", "Next Δ", tooltip="Next changed (Δ) row", id="next-changed"),
+        Binding(
+            "left_square_bracket",
+            "jump_changed(-1)",
+            "Previous Δ",
+            show=False,
+            tooltip="Previous changed (Δ) row",
+            id="previous-changed",
+        ),
+        Binding(
+            "d",
+            "toggle_changed",
+            "Only Δ",
+            show=False,
+            tooltip="Only the changed (Δ) tools (toggle)",
+            id="only-changed",
+        ),
     ]
 
     DEFAULT_CSS = """

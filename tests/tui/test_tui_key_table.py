@@ -1,0 +1,28 @@
+"""The README's key table is the one the live bindings make (regenerate: python -m toolscope.tui.key_table --update README.md)."""
+
+from __future__ import annotations
+
+from tui_helpers import REPO, SIZE, make_app
+
+from toolscope.tui.key_table import key_table, readme_table
+
+
+def test_the_readme_key_table_matches_the_bindings() -> None:
+    table = readme_table((REPO / "README.md").read_text(encoding="utf-8"))
+    assert table == key_table(), "run: python -m toolscope.tui.key_table --update README.md"
+
+
+async def test_every_key_the_running_app_shows_is_in_the_table() -> None:
+    """What the footer and F1 list (live, per focused widget) is a subset of the table."""
+    from textual.keys import format_key
+
+    table = key_table()
+    app = make_app(mode="build")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for keys in ([], ["slash"], ["escape", "2"], ["m"]):
+            await pilot.press(*keys)
+            await pilot.pause()
+            for key, active in app.screen.active_bindings.items():
+                if active.binding.show or active.binding.action in ("toggle_help", "quit"):
+                    assert f"`{format_key(key)}`" in table, key

@@ -1,0 +1,48 @@
+"""The key footer, fitted to the terminal's width.
+
+Textual's Footer lets keys that do not fit run on under the docked command-palette key,
+where they show through at the last column (``▏^p paletteu`` at 60 columns) and are cut
+mid-word. This footer shows only the keys that fit whole, dropping them from the end,
+except the help key, which always stays: it lists every key of the focused view.
+"""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+from textual.app import ComposeResult
+from textual.events import Resize
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+HELP_ACTIONS = ("toggle_help", "app.toggle_help")
+
+
+def key_width(key: FooterKey) -> int:
+    """Cells a compact footer key takes: key, space, description, one cell of margin."""
+    return cell_len(key.key_display) + (1 + cell_len(key.description) if key.description else 0) + 1
+
+
+class FittedFooter(Footer):
+    """A compact footer whose keys never run under the palette key."""
+
+    def compose(self) -> ComposeResult:
+        """Textual's keys, less those that would not fit whole."""
+        widgets = list(super().compose())
+        width = self.size.width or self.app.size.width
+        palette = [w for w in widgets if w.has_class("-command-palette")]
+        keys = [w for w in widgets if isinstance(w, FooterKey) and w not in palette]
+        # The palette key: its text, a border cell and a padding cell.
+        budget = width - sum(key_width(w) + 1 for w in palette)
+        kept: set[int] = set()
+        for key in sorted(keys, key=lambda k: k.action not in HELP_ACTIONS):  # help first, then in order
+            if key_width(key) <= budget:
+                kept.add(id(key))
+                budget -= key_width(key)
+            elif key.action not in HELP_ACTIONS:
+                break
+        yield from (w for w in widgets if not isinstance(w, FooterKey) or w in palette or id(w) in kept)
+
+    def on_resize(self, event: Resize) -> None:
+        """Refit the keys to the new width."""
+        if self.is_attached:
+            self.call_after_refresh(self.recompose)
