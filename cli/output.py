@@ -10,16 +10,17 @@ are imported by the functions that draw with them (``tools --json`` never loads 
 from __future__ import annotations
 
 import functools
-import json
 import sys
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
+from toolscope.core.enums import Severity
 from toolscope.core.errors import EXIT_INTERNAL, ToolscopeError
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
     from rich.console import Console
     from rich.text import Text
 
@@ -126,16 +127,11 @@ def handle_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def print_json(payload: dict[str, Any]) -> None:
-    """Write a JSON document to stdout (UTF-8, stable key order as built, no NaN/Infinity,
-    no raw C1 or bidi characters: see ``inert_json``)."""
-    from toolscope.core.safe_text import finite, inert_json
+def print_document(document: BaseModel) -> None:
+    """Write a ``--json`` document (a ``core.schemas`` model) to stdout."""
+    from toolscope.core.schemas.base import render
 
-    try:
-        text = json.dumps(payload, indent=2, ensure_ascii=False, allow_nan=False)
-    except ValueError:  # a NaN or an infinity (YAML's .nan, .inf): written as strings
-        text = json.dumps(finite(payload), indent=2, ensure_ascii=False, allow_nan=False)
-    sys.stdout.write(inert_json(text) + "\n")
+    sys.stdout.write(render(document))
 
 
 def plain(text: str, style: str = "", *, single_line: bool = False) -> Text:
@@ -155,7 +151,7 @@ def print_findings(findings: Iterable[Finding], console: Console | None = None) 
     for finding in findings:
         # The kind on the first line, the message below it, indented and wrapped at word
         # boundaries: a finding kind is a code to search for and must not be split.
-        style = "bold red" if finding.severity == "error" else "yellow"
+        style = "bold red" if finding.severity == Severity.ERROR else "yellow"
         console.print(Text(f"{finding.severity:<7} {finding.kind}", style=style), soft_wrap=True, crop=False)
         message = finding.message + (f" [{finding.source}]" if finding.source else "")
         print_wrapped(console, Text("        "), message)

@@ -37,7 +37,7 @@ def test_resolved_stages_are_each_verdicts_own():
     for section, data in zip(report.sections, document["modes"], strict=True):
         results = data["stage_results"]
         resolved = [{**t, "stages": [results[i] for i in t["stages"]]} for t in data["tools"]]
-        assert resolved == [{**tool.to_json(), "description": tool.description} for tool in section.tools]
+        assert resolved == [{**_tool_json(tool), "description": tool.description} for tool in section.tools]
         assert {i for t in data["tools"] for i in t["stages"]} == set(range(len(results)))
     # Checklists keep their stages whole: one tool, read on its own.
     assert isinstance(document["checklists"][0]["stages"][0], dict)
@@ -57,3 +57,10 @@ def test_a_description_cannot_forge_the_tools_placeholder(tmp_path: Path):
         "a": '"tools 00ff", "x"\n  ]',
         "b": "\x00",
     }
+
+
+def _tool_json(tool) -> dict:  # type: ignore[no-untyped-def]
+    """A tool with its stages inline, as ``explain`` and version 1 wrote it."""
+    from toolscope.core.schemas.verdicts import ToolJson
+
+    return ToolJson.of(tool).model_dump(mode="json")
