@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import typer
 
 from toolscope.core.enums import Severity
-from toolscope.core.errors import EXIT_INTERNAL, ToolscopeError
+from toolscope.core.errors import EXIT_INTERNAL, EXIT_USER_CODE, ToolscopeError
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -97,7 +97,11 @@ def handle_errors(func: F) -> F:
 
         log_safety.install()  # library log lines repeat server text: inert too
         try:
-            return func(*args, **kwargs)
+            result = func(*args, **kwargs)
+        except typer.Exit as exc:
+            if exc.exit_code == 0:
+                _fail_if_user_code_exited()
+            raise
         except ToolscopeError as exc:
             from rich.text import Text
 
@@ -105,9 +109,15 @@ def handle_errors(func: F) -> F:
 
             stderr_console().print(Text("error: " + inert(exc.render()), style="red"))
             raise typer.Exit(exc.exit_code) from None
-        except (typer.Exit, typer.Abort, KeyboardInterrupt, SystemExit):
+        except (typer.Abort, KeyboardInterrupt, SystemExit):
             raise
-        except Exception:
+        except BaseException as exc:
+            from toolscope.core.user_code_guard import UserExitCalled
+
+            if isinstance(exc, UserExitCalled):  # os._exit in user code, outside the factory call
+                _fail_if_user_code_exited()
+            if not isinstance(exc, Exception):
+                raise
             import traceback
 
             from rich.text import Text
@@ -123,8 +133,28 @@ def handle_errors(func: F) -> F:
                 )
             )
             raise typer.Exit(EXIT_INTERNAL) from None
+        _fail_if_user_code_exited()
+        return result
 
     return wrapper  # type: ignore[return-value]
+
+
+def _fail_if_user_code_exited() -> None:
+    # A factory (or a thread it started) called os._exit: never report success after that.
+    from toolscope.core.user_code_guard import exit_calls
+
+    calls = exit_calls()
+    if calls:
+        from rich.text import Text
+
+        code, thread = calls[0]
+        stderr_console().print(
+            Text(
+                f"error: the toolkit factory's code called os._exit({code}) (thread {thread!r}); toolscope's answer is not trustworthy",
+                style="red",
+            )
+        )
+        raise typer.Exit(EXIT_USER_CODE)
 
 
 def print_document(document: BaseModel) -> None:
