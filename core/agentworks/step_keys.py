@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from toolscope.core.agentworks.step_config import LoadedStep
+from toolscope.core.enums import FindingKind, Severity
 from toolscope.core.suggest import did_you_mean
 from toolscope.core.verdicts import Finding
 
@@ -88,11 +89,11 @@ def _check(obj: Mapping[str, Any], known: frozenset[str], where: str, file_name:
         location = f"{where}.{key}" if where else key
         out.append(
             Finding(
-                "unknown_key",
+                FindingKind.UNKNOWN_KEY,
                 _message(key, known, where, obj),
                 entry=key,
                 source=f"{file_name}: {location}",
-                severity="warning",
+                severity=Severity.WARNING,
             )
         )
     return out
