@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Literal
 
 from toolscope.core.documents import load_document
+from toolscope.core.enums import InputKind
 from toolscope.core.errors import InputError, Problem
 from toolscope.core.subject import Subject
-
-InputKind = Literal["step_config", "toolkit_spec", "toolkit_factory"]
 
 _FACTORY = re.compile(r"^(?P<target>[\w.]+|.+\.py):(?P<attr>[A-Za-z_][\w.]*)$")
 
@@ -24,16 +22,16 @@ def detect_kind(target: str) -> InputKind:
     """Classify the CONFIG argument without importing anything heavy."""
     path = Path(target)
     if not path.exists() and _FACTORY.match(target):
-        return "toolkit_factory"
+        return InputKind.TOOLKIT_FACTORY
     if path.suffix == ".py" and path.is_file():
         raise _factory_needs_function(target, path)
     document = load_document(path, "config file")
     data = document.data
     if isinstance(data, dict):
         if "steps" in data or "agent_configs" in data:
-            return "step_config"
+            return InputKind.STEP_CONFIG
         if "groups" in data or data.get("kind") == "toolkit":
-            return "toolkit_spec"
+            return InputKind.TOOLKIT_SPEC
     raise InputError(
         target,
         "not a config toolscope knows",
@@ -96,7 +94,7 @@ def open_subject(
 ) -> Subject:
     """Load CONFIG as a Subject; options that don't apply to its kind are rejected."""
     kind = detect_kind(target)
-    if kind == "step_config":
+    if kind == InputKind.STEP_CONFIG:
         if groups is not None:
             raise InputError("--groups", "applies to AgentScope toolkits, not step configs")
         from toolscope.core.agentworks.subject import load_agentworks_subject

@@ -10,16 +10,17 @@ are imported by the functions that draw with them (``tools --json`` never loads 
 from __future__ import annotations
 
 import functools
-import json
 import sys
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
-from toolscope.core.errors import EXIT_INTERNAL, ToolscopeError
+from toolscope.core.enums import Severity
+from toolscope.core.errors import EXIT_INTERNAL, EXIT_USER_CODE, ToolscopeError
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
     from rich.console import Console
     from rich.text import Text
 
@@ -96,7 +97,11 @@ def handle_errors(func: F) -> F:
 
         log_safety.install()  # library log lines repeat server text: inert too
         try:
-            return func(*args, **kwargs)
+            result = func(*args, **kwargs)
+        except typer.Exit as exc:
+            if exc.exit_code == 0:
+                _fail_if_user_code_exited()
+            raise
         except ToolscopeError as exc:
             from rich.text import Text
 
@@ -104,9 +109,15 @@ def handle_errors(func: F) -> F:
 
             stderr_console().print(Text("error: " + inert(exc.render()), style="red"))
             raise typer.Exit(exc.exit_code) from None
-        except (typer.Exit, typer.Abort, KeyboardInterrupt, SystemExit):
+        except (typer.Abort, KeyboardInterrupt, SystemExit):
             raise
-        except Exception:
+        except BaseException as exc:
+            from toolscope.core.user_code_guard import UserExitCalled
+
+            if isinstance(exc, UserExitCalled):  # os._exit in user code, outside the factory call
+                _fail_if_user_code_exited()
+            if not isinstance(exc, Exception):
+                raise
             import traceback
 
             from rich.text import Text
@@ -122,20 +133,35 @@ def handle_errors(func: F) -> F:
                 )
             )
             raise typer.Exit(EXIT_INTERNAL) from None
+        _fail_if_user_code_exited()
+        return result
 
     return wrapper  # type: ignore[return-value]
 
 
-def print_json(payload: dict[str, Any]) -> None:
-    """Write a JSON document to stdout (UTF-8, stable key order as built, no NaN/Infinity,
-    no raw C1 or bidi characters: see ``inert_json``)."""
-    from toolscope.core.safe_text import finite, inert_json
+def _fail_if_user_code_exited() -> None:
+    # A factory (or a thread it started) called os._exit: never report success after that.
+    from toolscope.core.user_code_guard import exit_calls
 
-    try:
-        text = json.dumps(payload, indent=2, ensure_ascii=False, allow_nan=False)
-    except ValueError:  # a NaN or an infinity (YAML's .nan, .inf): written as strings
-        text = json.dumps(finite(payload), indent=2, ensure_ascii=False, allow_nan=False)
-    sys.stdout.write(inert_json(text) + "\n")
+    calls = exit_calls()
+    if calls:
+        from rich.text import Text
+
+        code, thread = calls[0]
+        stderr_console().print(
+            Text(
+                f"error: the toolkit factory's code called os._exit({code}) (thread {thread!r}); toolscope's answer is not trustworthy",
+                style="red",
+            )
+        )
+        raise typer.Exit(EXIT_USER_CODE)
+
+
+def print_document(document: BaseModel) -> None:
+    """Write a ``--json`` document (a ``core.schemas`` model) to stdout."""
+    from toolscope.core.schemas.base import render
+
+    sys.stdout.write(render(document))
 
 
 def plain(text: str, style: str = "", *, single_line: bool = False) -> Text:
@@ -155,7 +181,7 @@ def print_findings(findings: Iterable[Finding], console: Console | None = None) 
     for finding in findings:
         # The kind on the first line, the message below it, indented and wrapped at word
         # boundaries: a finding kind is a code to search for and must not be split.
-        style = "bold red" if finding.severity == "error" else "yellow"
+        style = "bold red" if finding.severity == Severity.ERROR else "yellow"
         console.print(Text(f"{finding.severity:<7} {finding.kind}", style=style), soft_wrap=True, crop=False)
         message = finding.message + (f" [{finding.source}]" if finding.source else "")
         print_wrapped(console, Text("        "), message)

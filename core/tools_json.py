@@ -16,6 +16,7 @@ with two-space indentation for a terminal, so both carry exactly the same data.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from json.encoder import encode_basestring  # type: ignore[attr-defined]  # the C escaper json.dumps uses
@@ -24,6 +25,10 @@ from typing import Any
 from toolscope.core.verdicts import Evaluation, Finding, Stage, ToolVerdict, VerdictList
 
 SCHEMA = "toolscope.tools/2"
+"""The document follows ``core.schemas.verdicts.ToolsEnvelope`` (see ``tests/test_contracts.py``)."""
+
+# A stage's keys are its dataclass fields in order, as every other document serializes it.
+_STAGE_FIELDS = tuple(f.name for f in dataclasses.fields(Stage))
 
 # Tools per written chunk: large enough that writes are few, small enough that the
 # document never exists as one string (memory stays flat in the number of tools).
@@ -32,6 +37,15 @@ CHUNK_TOOLS = 4096
 
 def _compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _findings_json(findings: Iterable[Finding]) -> list[dict[str, Any]]:
+    findings = list(findings)
+    if not findings:
+        return []  # the common case: no JSON models to load
+    from toolscope.core.schemas.verdicts import FindingJson
+
+    return [FindingJson.of(f).model_dump(mode="json") for f in findings]
 
 
 def _verdict(row: Sequence[Stage]) -> tuple[str, str | None]:
@@ -62,7 +76,7 @@ class _Rows:
             index = self.stage_index.get(stage)
             if index is None:
                 index = self.stage_index[stage] = len(self.stage_texts)
-                self.stage_texts.append(_compact(stage.to_json()))
+                self.stage_texts.append(_compact({name: getattr(stage, name) for name in _STAGE_FIELDS}))
             indexes.append(str(index))
         verdict, failing = _verdict(row)
         return f'"verdict":"{verdict}","first_failing_stage":{_compact(failing)},"stages":[{",".join(indexes)}]}}'
@@ -96,7 +110,7 @@ def tools_document_chunks(
         "mode": loaded.mode,
         "stages": list(evaluation.stage_names),
         "counts": evaluation.counts(),
-        "config_findings": [f.to_json() for f in config_findings],
+        "config_findings": _findings_json(config_findings),
     }
     yield _compact(head)[:-1] + ',"stage_results":[' + ",".join(encoder.stage_texts) + '],"tools":['
     escape: Callable[[str], str] = encode_basestring

@@ -14,28 +14,61 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-Verdict = Literal["visible", "hidden", "unknown"]
+from toolscope.core.enums import (
+    AGENTSCOPE_STAGES,
+    AGENTWORKS_STAGES,
+    FindingKind,
+    InputKind,
+    Severity,
+    StageId,
+    ToolKind,
+    Verdict,
+)
 
-AGENTWORKS_STAGES = ("registered", "allow_listed", "discoverable", "callable")
-AGENTSCOPE_STAGES = ("registered", "visible", "callable")
+__all__ = [
+    "AGENTSCOPE_STAGES",
+    "AGENTWORKS_STAGES",
+    "STAGE_TITLES",
+    "Checklist",
+    "ChecklistStep",
+    "Evaluation",
+    "Finding",
+    "LoadedInput",
+    "Stage",
+    "ToolVerdict",
+    "Verdict",
+    "VerdictList",
+    "empty_counts",
+]
 
-STAGE_TITLES = {
-    "registered": "registered",
-    "allow_listed": "allow-listed",
-    "discoverable": "discoverable",
-    "callable": "callable",
-    "visible": "visible",
+STAGE_TITLES: dict[str, str] = {
+    StageId.REGISTERED: "registered",
+    StageId.ALLOW_LISTED: "allow-listed",
+    StageId.DISCOVERABLE: "discoverable",
+    StageId.CALLABLE: "callable",
+    StageId.VISIBLE: "visible",
 }
+
+
+def empty_counts() -> dict[str, int]:
+    """``{"visible": 0, "hidden": 0, "unknown": 0}``: the counter every verdict count starts from."""
+    return {verdict.value: 0 for verdict in Verdict}
 
 
 @dataclass(frozen=True, slots=True)
 class Stage:
-    """One gate's answer for one tool."""
+    """One gate's answer for one tool.
 
-    name: str
-    """Stage id: registered, allow_listed, discoverable, callable, visible."""
+    Serialized as it is by the JSON models (``core.schemas``): the field order is the
+    key order of every ``stages`` array, and nothing converts 50,000 stages on the way out.
+    """
+
+    # pydantic's ConfigDict, as a plain dict so this module does not import pydantic.
+    __pydantic_config__ = {"extra": "forbid", "json_schema_serialization_defaults_required": True}
+
+    name: StageId
     passed: bool | None
     """True passes, False hides the tool, None means unknown (e.g. an MCP outage)."""
     code: str
@@ -47,17 +80,6 @@ class Stage:
     source: str | None = None
     """Where that entry lives: ``file`` or ``file: path.in.document``."""
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form used by ``--json`` outputs and reports."""
-        return {
-            "name": self.name,
-            "passed": self.passed,
-            "code": self.code,
-            "rule": self.rule,
-            "entry": self.entry,
-            "source": self.source,
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class ToolVerdict:
@@ -66,8 +88,8 @@ class ToolVerdict:
     name: str
     namespace: str
     """MCP server, custom category, virtual, or AgentScope group."""
-    kind: str
-    """``mcp``, ``custom``, ``virtual`` (AgentWorks); ``tool``, ``mcp``, ``meta`` (AgentScope)."""
+    kind: ToolKind
+    """``mcp``, ``custom``, ``virtual``, ``other`` (AgentWorks); ``tool``, ``mcp``, ``meta`` (AgentScope)."""
     stages: tuple[Stage, ...]
     description: str = ""
 
@@ -84,8 +106,8 @@ class ToolVerdict:
         """visible when every stage passes; unknown when the first non-pass is unknown."""
         stage = self.first_failing
         if stage is None:
-            return "visible"
-        return "hidden" if stage.passed is False else "unknown"
+            return Verdict.VISIBLE
+        return Verdict.HIDDEN if stage.passed is False else Verdict.UNKNOWN
 
     def stage(self, name: str) -> Stage | None:
         """The stage with this id, if the pipeline has it."""
@@ -94,24 +116,12 @@ class ToolVerdict:
                 return stage
         return None
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form: the per-tool object of ``tools --json`` and ``explain --json``."""
-        failing = self.first_failing
-        return {
-            "tool": self.name,
-            "namespace": self.namespace,
-            "kind": self.kind,
-            "verdict": self.verdict,
-            "first_failing_stage": failing.name if failing else None,
-            "stages": [s.to_json() for s in self.stages],
-        }
-
 
 @dataclass(frozen=True)
 class LoadedInput:
     """What was loaded, for headers, reports and provenance."""
 
-    kind: Literal["step_config", "toolkit_spec", "toolkit_factory"]
+    kind: InputKind
     label: str
     """Short, machine-independent description shown in headers."""
     files: tuple[tuple[str, str], ...] = ()
@@ -128,7 +138,7 @@ class Evaluation:
     """Every tool's verdict for one input and one mode."""
 
     loaded: LoadedInput
-    stage_names: tuple[str, ...]
+    stage_names: tuple[StageId, ...]
     tools: Sequence[ToolVerdict]
     """A tuple, or a lazily built ``VerdictList`` for large universes."""
     notes: tuple[str, ...] = field(default=())
@@ -146,7 +156,7 @@ class Evaluation:
         """How many tools are visible, hidden and unknown."""
         if isinstance(self.tools, VerdictList):
             return self.tools.verdict_counts()
-        out = {"visible": 0, "hidden": 0, "unknown": 0}
+        out = empty_counts()
         for tool in self.tools:
             out[tool.verdict] += 1
         return out
@@ -161,15 +171,6 @@ class ChecklistStep:
     """Short answer: yes, no, unknown, n/a."""
     passed: bool | None
     evidence: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form for ``explain --json`` and reports."""
-        return {
-            "question": self.question,
-            "answer": self.answer,
-            "passed": self.passed,
-            "evidence": list(self.evidence),
-        }
 
 
 @dataclass(frozen=True)
@@ -188,49 +189,19 @@ class Checklist:
     @property
     def outcome(self) -> Verdict:
         """visible / hidden / unknown; a name outside the universe is unknown."""
-        return self.verdict.verdict if self.verdict else "unknown"
-
-    def to_json(self) -> dict[str, Any]:
-        """The ``toolscope.explain/1`` body (without the schema field)."""
-        verdict = self.verdict
-        failing = verdict.first_failing if verdict else None
-        return {
-            "tool": self.tool,
-            "mode": self.mode,
-            "verdict": self.outcome,
-            "namespace": verdict.namespace if verdict else None,
-            "kind": verdict.kind if verdict else None,
-            "first_failing_stage": failing.name if failing else (None if verdict else "registered"),
-            "stages": [s.to_json() for s in verdict.stages] if verdict else [],
-            "checklist": [s.to_json() for s in self.steps],
-            "fix": self.fix,
-            "did_you_mean": list(self.did_you_mean),
-        }
+        return self.verdict.verdict if self.verdict else Verdict.UNKNOWN
 
 
 @dataclass(frozen=True)
 class Finding:
     """One result of ``check``: an invariant that does not hold, or an expectation that failed."""
 
-    kind: str
-    """e.g. allow_listed_unregistered, registered_not_allow_listed, dead_rule, bare_entry,
-    unknown_category, duplicate_name, expectation_failed, mcp_outage."""
+    kind: FindingKind
     message: str
     tool: str | None = None
     entry: str | None = None
     source: str | None = None
-    severity: Literal["error", "warning"] = "error"
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form for ``check --json`` and reports."""
-        return {
-            "kind": self.kind,
-            "severity": self.severity,
-            "message": self.message,
-            "tool": self.tool,
-            "entry": self.entry,
-            "source": self.source,
-        }
+    severity: Severity = Severity.ERROR
 
 
 class VerdictList(Sequence[ToolVerdict]):
@@ -282,16 +253,16 @@ class VerdictList(Sequence[ToolVerdict]):
 
     def verdict_counts(self) -> dict[str, int]:
         """visible / hidden / unknown counts without building ToolVerdicts (one look per distinct row)."""
-        by_row: dict[int, str] = {}
-        out = {"visible": 0, "hidden": 0, "unknown": 0}
+        by_row: dict[int, Verdict] = {}
+        out = empty_counts()
         for row in self._rows:
             key = id(row)
             verdict = by_row.get(key)
             if verdict is None:
-                verdict = "visible"
+                verdict = Verdict.VISIBLE
                 for stage in row:
                     if stage.passed is not True:
-                        verdict = "hidden" if stage.passed is False else "unknown"
+                        verdict = Verdict.HIDDEN if stage.passed is False else Verdict.UNKNOWN
                         break
                 by_row[key] = verdict
             out[verdict] += 1

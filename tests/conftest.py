@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 # mcp's stdio_client takes ``errlog=sys.stderr`` as a default bound when the module is
 # first imported: import it now, not first inside a CliRunner (whose stderr has no file
 # descriptor, which later real MCP clients would then inherit).
 import mcp.client.stdio  # noqa: F401, E402
 import pytest
+from click.testing import Result
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "sample_configs"
@@ -25,3 +27,27 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "160")
+
+
+@pytest.fixture
+def in_repo(monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Run from the repository root, like a user typing sample paths."""
+    monkeypatch.chdir(REPO)
+    return REPO
+
+
+@pytest.fixture(autouse=True)
+def _json_outputs_match_their_schema(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every --json document a test gets from the CLI validates against its committed schema."""
+    from json_contracts import validate_output
+    from typer.testing import CliRunner
+
+    invoke = CliRunner.invoke
+
+    def checked_invoke(self: CliRunner, *args: Any, **kwargs: Any) -> Result:
+        result = invoke(self, *args, **kwargs)
+        if result.exception is None or isinstance(result.exception, SystemExit):
+            validate_output(result.stdout)
+        return result
+
+    monkeypatch.setattr(CliRunner, "invoke", checked_invoke)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from toolscope.core.enums import StageId, Verdict
 from toolscope.core.verdicts import STAGE_TITLES, Evaluation, ToolVerdict
 
 ToolKey = tuple[str, str]
@@ -24,15 +25,15 @@ def tool_key(tool: ToolVerdict) -> ToolKey:
 def is_registered_but_hidden(tool: ToolVerdict) -> bool:
     """The notify_user case: the tool exists (registered) yet a later gate hides it."""
     failing = tool.first_failing
-    return failing is not None and failing.passed is False and failing.name != "registered"
+    return failing is not None and failing.passed is False and failing.name != StageId.REGISTERED
 
 
 def priority(tool: ToolVerdict) -> int:
     """Sort rank: registered-but-hidden first, then other hidden, unknown, visible."""
     verdict = tool.verdict
-    if verdict == "hidden":
+    if verdict == Verdict.HIDDEN:
         return 0 if is_registered_but_hidden(tool) else 1
-    return 2 if verdict == "unknown" else 3
+    return 2 if verdict == Verdict.UNKNOWN else 3
 
 
 def count_of(number: int, noun: str) -> str:
@@ -83,7 +84,7 @@ class RowIndex:
         ordered = sorted(evaluation.tools, key=lambda t: (priority(t), t.namespace, t.name))
         self.tools: tuple[ToolVerdict, ...] = tuple(ordered)
         self._haystacks: tuple[str, ...] = tuple(search_text(t) for t in ordered)
-        self._hidden_positions: list[int] = [i for i, t in enumerate(ordered) if t.verdict != "visible"]
+        self._hidden_positions: list[int] = [i for i, t in enumerate(ordered) if t.verdict != Verdict.VISIBLE]
         self._changed_positions: list[int] = (
             [i for i, t in enumerate(ordered) if tool_key(t) in changed] if changed else []
         )
@@ -130,7 +131,7 @@ def _grouped(tools: list[ToolVerdict]) -> list[Row]:
     rows: list[Row] = []
     for namespace in sorted(by_namespace, key=rank):
         members = by_namespace[namespace]
-        hidden = sum(1 for t in members if t.verdict != "visible")
+        hidden = sum(1 for t in members if t.verdict != Verdict.VISIBLE)
         rows.append(GroupRow(namespace, len(members), hidden))
         rows.extend(members)
     return rows

@@ -16,6 +16,7 @@ from toolscope.commands.common import (
     StepOpt,
     split_groups,
 )
+from toolscope.core.enums import FindingKind, Severity
 from toolscope.core.errors import EXIT_NEGATIVE, InputError
 from toolscope.output import handle_errors
 
@@ -50,7 +51,7 @@ def check_command(
 
     from toolscope.core.expectations import check_expectations, parse_expectation
     from toolscope.inputs import open_subject
-    from toolscope.output import print_findings, print_json, print_wrapped, stdout_console
+    from toolscope.output import print_document, print_findings, print_wrapped, stdout_console
 
     expectations = [parse_expectation(e) for e in expect or []]
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
@@ -64,23 +65,17 @@ def check_command(
             raise InputError("--drift-from", "applies to step configs whose registry has mcp_config")
         drift_findings = drift(drift_from)
         findings += drift_findings
-    failing = [f for f in findings if f.severity == "error" or warnings_fail]
+    failing = [f for f in findings if f.severity == Severity.ERROR or warnings_fail]
     ok = not failing
     if as_json:
-        print_json(
-            {
-                "schema": "toolscope.check/1",
-                "ok": ok,
-                "modes": modes,
-                "drift_from": drift_from.name if drift_from is not None else None,
-                "findings": [f.to_json() for f in findings],
-            }
-        )
+        from toolscope.core.schemas.verdicts import CheckEnvelope
+
+        print_document(CheckEnvelope.of(ok, modes, drift_from.name if drift_from is not None else None, findings))
     else:
         console = stdout_console()
         print_wrapped(console, Text(""), subject.loaded.label, "dim")
         print_wrapped(console, Text(""), "modes checked: " + ", ".join(str(m) for m in modes), "dim")
-        if drift_from is not None and not any(f.kind == "mcp_drift" for f in findings):
+        if drift_from is not None and not any(f.kind == FindingKind.MCP_DRIFT for f in findings):
             print_wrapped(console, Text(""), f"MCP tools: no drift since {drift_from.name}", "dim")
         print_findings(findings, console)
         console.print(Text("ok" if ok else f"{len(failing)} failing", style="green" if ok else "bold red"))

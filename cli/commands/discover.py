@@ -10,7 +10,7 @@ import typer
 from toolscope.app import app
 from toolscope.commands.common import JsonOpt
 from toolscope.core.errors import EXIT_NEGATIVE, EXIT_OK, InputError
-from toolscope.output import handle_errors, print_json, stdout_console
+from toolscope.output import handle_errors, print_document, stdout_console
 
 
 @app.command("discover", short_help="Connect to every MCP server and list its tools.")
@@ -38,7 +38,7 @@ def discover_command(
     """
     from toolscope.core.mcp.config import load_config
     from toolscope.core.mcp.discovery import discover_sync
-    from toolscope.core.mcp.snapshot import snapshot_to_json, write_snapshot
+    from toolscope.core.mcp.snapshot import snapshot_document, write_snapshot
     from toolscope.core.output_file import STDOUT, check_output
 
     if not timeout > 0:
@@ -55,7 +55,7 @@ def discover_command(
         check_output(str(output), force=force, inputs=config.input_paths, what="the snapshot")
         write_snapshot(result, output, protect=config.input_paths, force=force)
     if as_json:
-        print_json(snapshot_to_json(result))
+        print_document(snapshot_document(result))
     else:
         _print_human(result, output)
     raise typer.Exit(EXIT_OK if result.all_ok else EXIT_NEGATIVE)

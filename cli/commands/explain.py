@@ -16,6 +16,7 @@ from toolscope.commands.common import (
     StepOpt,
     split_groups,
 )
+from toolscope.core.enums import Verdict
 from toolscope.core.errors import EXIT_NEGATIVE
 from toolscope.core.shell import is_command, wrap_command
 from toolscope.output import (
@@ -24,8 +25,8 @@ from toolscope.output import (
     VERDICT_STYLE,
     handle_errors,
     plain,
+    print_document,
     print_findings,
-    print_json,
     print_wrapped,
     stdout_console,
 )
@@ -57,19 +58,14 @@ def explain_command(
     checklist = subject.checklist(tool, subject.resolve_mode(mode))
     rewrite = getattr(subject, "selection_rewrite", None)
     if as_json:
-        print_json(
-            {
-                "schema": "toolscope.explain/1",
-                **checklist.to_json(),
-                "config_findings": [f.to_json() for f in subject.config_findings],
-                "selection_rewrite": rewrite.to_json() if rewrite is not None else None,
-            }
-        )
+        from toolscope.core.schemas.verdicts import ExplainEnvelope
+
+        print_document(ExplainEnvelope.of(checklist, subject.config_findings, rewrite))
     else:
         console = stdout_console()
         print_findings(subject.config_findings, console)
         print_checklist(checklist, subject.loaded.label, rewrite)
-    if checklist.outcome != "visible":
+    if checklist.outcome != Verdict.VISIBLE:
         raise typer.Exit(EXIT_NEGATIVE)
 
 

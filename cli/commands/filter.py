@@ -14,13 +14,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from toolscope.app import app
 from toolscope.core.errors import EXIT_NEGATIVE, InputError, Problem
-from toolscope.output import handle_errors, print_json, stdout_console
+from toolscope.output import handle_errors, print_document, stdout_console
+
+if TYPE_CHECKING:
+    from toolscope.core.agentworks.filter_decisions import FilterDecision
+    from toolscope.core.schemas.filter import Answer
 
 
 @app.command(
@@ -70,6 +74,7 @@ def filter_command(
 ) -> None:
     """Evaluate ShouldIncludeTool / ShouldIncludeServer for the given selected_tools and selected_servers."""
     from toolscope.core.agentworks.tool_filter import DEFAULT_SYSTEM_CATEGORY_BASES, ToolFilter
+    from toolscope.core.schemas.filter import FilterEnvelope, ServerAnswer, ToolAnswer, VirtualToolAnswer
 
     asked: list[Query] = [_split_query(q, virtual) for q in queries or []]
     if query_file is not None:
@@ -79,27 +84,29 @@ def filter_command(
         raise InputError("filter", "nothing to ask: give PACKAGE:TOOL queries, --queries FILE or --server NAME")
     bases = system_categories if system_categories is not None else DEFAULT_SYSTEM_CATEGORY_BASES
     tool_filter = ToolFilter(selected_tools or [], selected_servers or [], bases)
-    answers = []
+    answers: list[Answer] = []
     for query in asked:
         if query.server is not None:
             decision = tool_filter.should_include_server(query.server)
-            answers.append({"kind": "server", "server": query.server, **_decision_json(decision)})
+            answers.append(ServerAnswer(server=query.server, **_decision_fields(decision)))
         else:
             decision = tool_filter.should_include_tool(query.package, query.tool, is_virtual=query.virtual)
-            answer = {"kind": "tool", "package": query.package, "tool": query.tool, **_decision_json(decision)}
-            answers.append(answer | ({"virtual": True} if query.virtual else {}))
+            # The "virtual" key is written only for virtual queries (VirtualToolAnswer).
+            model = VirtualToolAnswer if query.virtual else ToolAnswer
+            answers.append(model(package=query.package, tool=query.tool, **_decision_fields(decision)))
     if as_json:
-        print_json({"schema": "toolscope.filter/1", "answers": answers})
+        print_document(FilterEnvelope(answers=answers))
     else:
         _print_answers(answers)
-    if not all(a["include"] for a in answers):
+    if not all(a.include for a in answers):
         raise typer.Exit(EXIT_NEGATIVE)
 
 
-def _print_answers(answers: list[dict]) -> None:
+def _print_answers(answers: list[Answer]) -> None:
     from rich.text import Text
 
     from toolscope.core.safe_text import inert
+    from toolscope.core.schemas.filter import ToolAnswer, VirtualToolAnswer
     from toolscope.layout import Cell, Column, layout_table
     from toolscope.output import print_lines, print_wrapped
 
@@ -107,18 +114,18 @@ def _print_answers(answers: list[dict]) -> None:
     columns = [Column("QUERY"), Column("INCLUDE"), Column("CODE")]
     rows, notes = [], []
     for answer in answers:
-        if answer["kind"] == "tool":
-            query = f"{answer['package']}:{answer['tool']}" + (" (virtual)" if answer.get("virtual") else "")
+        if isinstance(answer, ToolAnswer):
+            query = f"{answer.package}:{answer.tool}" + (" (virtual)" if isinstance(answer, VirtualToolAnswer) else "")
         else:
-            query = f"server {answer['server']}"
+            query = f"server {answer.server}"
         rows.append(
             [
                 Cell(inert(query, single_line=True)),
-                Cell("✓ yes", "green") if answer["include"] else Cell("✗ no", "bold red"),
-                Cell(answer["code"]),
+                Cell("✓ yes", "green") if answer.include else Cell("✗ no", "bold red"),
+                Cell(answer.code),
             ]
         )
-        notes.append(Cell(inert(answer["reason"], single_line=True)))
+        notes.append(Cell(inert(answer.reason, single_line=True)))
     layout = layout_table(columns, rows, console.width, note=Column("REASON"), notes=notes, min_note=40)
     if layout.inline and not layout.shortened:
         print_lines(console, layout.lines)
@@ -190,7 +197,7 @@ def load_queries(path: Path) -> list[Query]:
     return queries
 
 
-def _decision_json(decision) -> dict:  # type: ignore[no-untyped-def]
+def _decision_fields(decision: FilterDecision) -> dict[str, Any]:
     return {
         "include": decision.include,
         "code": decision.code,

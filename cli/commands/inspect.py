@@ -19,6 +19,7 @@ from toolscope.commands.common import (
     StepOpt,
     split_groups,
 )
+from toolscope.core.enums import InputKind
 from toolscope.core.errors import InputError, Problem
 from toolscope.output import handle_errors, plain, stdout_console
 
@@ -75,7 +76,7 @@ def inspect_command(
         raise InputError("--view", f"unknown view {first_view!r}", [Problem("", "expected " + ", ".join(VIEWS))])
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     resolved_mode = subject.resolve_mode(mode)
-    if (first_view == "activation" or feeds) and subject.loaded.kind == "step_config":
+    if (first_view == "activation" or feeds) and subject.loaded.kind == InputKind.STEP_CONFIG:
         raise InputError(
             feeds[0] if feeds else "--view activation",
             "the activation view steps reset_tools calls: it is for AgentScope toolkits, not step configs",

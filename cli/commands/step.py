@@ -14,8 +14,9 @@ import typer
 
 from toolscope.app import app
 from toolscope.commands.common import GroupsOpt, JsonOpt, SessionIdOpt, SessionOpt, split_groups
+from toolscope.core.enums import InputKind
 from toolscope.core.errors import InputError
-from toolscope.output import handle_errors, print_json, stdout_console
+from toolscope.output import handle_errors, print_document, stdout_console
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -39,7 +40,7 @@ def step_command(
     from toolscope.inputs import detect_kind
 
     kind = detect_kind(toolkit)
-    if kind == "step_config":
+    if kind == InputKind.STEP_CONFIG:
         raise InputError(toolkit, "step works on AgentScope toolkits", [])
     if (script is None) == (session is None):
         raise InputError(
@@ -70,27 +71,32 @@ def step_command(
     session.run_all()
     probe = probe_stock_reset_tools()
     if as_json:
+        from toolscope.core.schemas.step import StepEnvelope
+
         body = session.to_json()
-        print_json(
-            {
-                "schema": "toolscope.step/1",
-                "input": {
-                    "kind": subject.loaded.kind,
-                    "label": subject.loaded.label,
-                    "files": [list(f) for f in subject.loaded.files],
-                },
-                "script": script.name,
-                "agentscope_version": probe.agentscope_version,
-                "initial_groups": list(subject.active_groups()),
-                "probe": probe.to_json(),
-                "lanes": body["lanes"],
-                "events": body["events"],
-                "final_groups": {lane: list(session.active_groups(lane)) for lane in session.lanes},
-                "mcp_outages": [
-                    {"group": group, "client": client, "error": error} for group, client, error in subject.mcp_outages()
-                ],
-                "call_notes": _json_call_notes(session, probe.agentscope_version),
-            }
+        # Validated: lanes and events are assembled by core.agentscope.turns as plain data.
+        print_document(
+            StepEnvelope.model_validate(
+                {
+                    "input": {
+                        "kind": subject.loaded.kind,
+                        "label": subject.loaded.label,
+                        "files": list(subject.loaded.files),
+                    },
+                    "script": script.name,
+                    "agentscope_version": probe.agentscope_version,
+                    "initial_groups": list(subject.active_groups()),
+                    "probe": probe.to_json(),
+                    "lanes": body["lanes"],
+                    "events": body["events"],
+                    "final_groups": {lane: list(session.active_groups(lane)) for lane in session.lanes},
+                    "mcp_outages": [
+                        {"group": group, "client": client, "error": error}
+                        for group, client, error in subject.mcp_outages()
+                    ],
+                    "call_notes": _json_call_notes(session, probe.agentscope_version),
+                }
+            )
         )
         return
     _print_human(subject, session, probe, script.name)

@@ -10,11 +10,14 @@ Argument values of other tools are never read, so never printed.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from toolscope.output import print_json, print_wrapped, stdout_console
+from toolscope.output import print_document, print_wrapped, stdout_console
+
+if TYPE_CHECKING:
+    from toolscope.core.schemas.step import SessionStepEnvelope
 
 STATE_STYLE = {"success": "green", "error": "bold red", "denied": "bold red"}
 VISIBILITY_TEXT = {
@@ -40,31 +43,35 @@ def open_replay(toolkit: str, kind: str, session: Path, session_id: str | None, 
     return subject, replay_session(subject.built, recorded, groups_given=groups is not None)
 
 
-def step_json(subject: Any, replay: Any, probe: Any) -> dict[str, Any]:
+def step_json(subject: Any, replay: Any, probe: Any) -> SessionStepEnvelope:
     """``toolscope.step/1`` with the ``session`` block."""
+    from toolscope.core.schemas.step import SessionStepEnvelope
+
     session = replay.session
     body = session.to_json()
-    return {
-        "schema": "toolscope.step/1",
-        "input": {
-            "kind": subject.loaded.kind,
-            "label": subject.loaded.label,
-            "files": [list(f) for f in subject.loaded.files],
-        },
-        "script": None,
-        "agentscope_version": probe.agentscope_version,
-        "initial_groups": list(replay.starting_groups),
-        "probe": probe.to_json(),
-        "lanes": body["lanes"],
-        "events": body["events"],
-        "final_groups": {lane: list(session.active_groups(lane)) for lane in session.lanes},
-        "session": replay.to_json(),
-    }
+    # Validated: the session block is assembled by core.agentscope.session_replay as plain data.
+    return SessionStepEnvelope.model_validate(
+        {
+            "input": {
+                "kind": subject.loaded.kind,
+                "label": subject.loaded.label,
+                "files": list(subject.loaded.files),
+            },
+            "script": None,
+            "agentscope_version": probe.agentscope_version,
+            "initial_groups": list(replay.starting_groups),
+            "probe": probe.to_json(),
+            "lanes": body["lanes"],
+            "events": body["events"],
+            "final_groups": {lane: list(session.active_groups(lane)) for lane in session.lanes},
+            "session": replay.to_json(),
+        }
+    )
 
 
 def print_session_json(subject: Any, replay: Any, probe: Any) -> None:
     """Print the JSON document."""
-    print_json(step_json(subject, replay, probe))
+    print_document(step_json(subject, replay, probe))
 
 
 def _names(items: Any) -> str:

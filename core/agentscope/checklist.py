@@ -15,6 +15,7 @@ import json
 from typing import TYPE_CHECKING
 
 from toolscope.core.agentscope.stages import ToolRow, activation_call
+from toolscope.core.enums import StageId
 from toolscope.core.verdicts import Checklist, ChecklistStep
 
 if TYPE_CHECKING:
@@ -82,14 +83,14 @@ def _fix(subject: ToolkitSubject, row: ToolRow, mode: str) -> str | None:
     if failing is None:
         return None
     name = row.entry.name
-    if failing.name == "visible" and failing.passed is False:
+    if failing.name == StageId.VISIBLE and failing.passed is False:
         call = json.dumps(activation_call(subject.active_groups(), row.entry.group))
         return (
             f"call reset_tools with {call} (it sets the final state: groups not named are "
             f"deactivated), or start the agent with '{row.entry.group}' in "
             f"state.tool_context.activated_groups"
         )
-    if failing.name == "visible":
+    if failing.name == StageId.VISIBLE:
         return f"find why get_tool_schemas does not list '{name}' although its group is active (a tool with the same name in another group?)"
     reason = row.decision_reason or ""
     if reason.startswith("Rule"):

@@ -236,6 +236,10 @@ def check_result(result: Any, target: str) -> tuple[Any, Any]:
 
 def load_factory(target: str) -> BuiltToolkit:
     """Import and call the factory; returns the user's Toolkit and state."""
+    from toolscope.core.user_code_guard import guard_process_exit, protect_stdout
+
+    protect_stdout()
+    guard_process_exit()
     where, attr = parse_target(target)
     if where.endswith(".py") or "/" in where or "\\" in where:
         path = Path(where)

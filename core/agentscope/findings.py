@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from toolscope.core.enums import FindingKind, Severity, ToolKind
 from toolscope.core.verdicts import Finding
 
 if TYPE_CHECKING:
@@ -27,12 +28,12 @@ def toolkit_findings(subject: ToolkitSubject, modes: Sequence[str | None]) -> li
     origins = subject.built.origins
     seen: dict[str, str] = {}
     for row in rows:
-        if row.entry.kind == "meta":
+        if row.entry.kind == ToolKind.META:
             continue
         if row.entry.name in seen:
             out.append(
                 Finding(
-                    "duplicate_name",
+                    FindingKind.DUPLICATE_NAME,
                     f"tool '{row.entry.name}' is in group '{seen[row.entry.name]}' and in group '{row.entry.group}': "
                     "AgentScope keeps the last one registered (with a warning)",
                     tool=row.entry.name,
@@ -46,7 +47,7 @@ def toolkit_findings(subject: ToolkitSubject, modes: Sequence[str | None]) -> li
         if name not in groups:
             out.append(
                 Finding(
-                    "unknown_active_group",
+                    FindingKind.UNKNOWN_ACTIVE_GROUP,
                     f"activated_groups names '{name}', which no registered group answers to",
                     entry=name,
                     source="state.tool_context.activated_groups",
@@ -55,7 +56,7 @@ def toolkit_findings(subject: ToolkitSubject, modes: Sequence[str | None]) -> li
     for group, client, error in subject.mcp_outages():
         out.append(
             Finding(
-                "mcp_outage",
+                FindingKind.MCP_OUTAGE,
                 f"MCP client '{client}' in group '{group}' failed to list its tools ({error}): AgentScope drops "
                 "them with only a log warning, so the group is empty",
                 entry=client,
@@ -72,11 +73,11 @@ def toolkit_findings(subject: ToolkitSubject, modes: Sequence[str | None]) -> li
             if all(per_mode[m].get(key) is False for m in resolved):
                 out.append(
                     Finding(
-                        "never_callable",
+                        FindingKind.NEVER_CALLABLE,
                         f"tool '{row.entry.name}' is denied in every mode checked ({', '.join(resolved)})",
                         tool=row.entry.name,
                         source=origins.get(key),
-                        severity="warning",
+                        severity=Severity.WARNING,
                     )
                 )
     return out
@@ -89,25 +90,25 @@ def _group_findings(subject: ToolkitSubject, rows: list) -> list[Finding]:
     for group in subject.toolkit.tool_groups:
         if group.name == "basic":
             continue
-        members = [r for r in rows if r.entry.group == group.name and r.entry.kind != "meta"]
+        members = [r for r in rows if r.entry.group == group.name and r.entry.kind != ToolKind.META]
         if not members and not getattr(group, "mcps", None):
             out.append(
                 Finding(
-                    "empty_group",
+                    FindingKind.EMPTY_GROUP,
                     f"group '{group.name}' has no tools: activating it adds nothing",
                     entry=group.name,
                     source=origins.get(group.name),
-                    severity="warning",
+                    severity=Severity.WARNING,
                 )
             )
         if not (group.description or "").strip():
             out.append(
                 Finding(
-                    "group_without_description",
+                    FindingKind.GROUP_WITHOUT_DESCRIPTION,
                     f"group '{group.name}' has no description: reset_tools offers the model only its name",
                     entry=group.name,
                     source=origins.get(group.name),
-                    severity="warning",
+                    severity=Severity.WARNING,
                 )
             )
     return out

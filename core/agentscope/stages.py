@@ -26,6 +26,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolscope.core.enums import StageId, ToolKind
 from toolscope.core.verdicts import Stage, ToolVerdict
 
 MODES = ("default", "accept_edits", "explore", "bypass", "dont_ask")
@@ -39,7 +40,7 @@ class ToolEntry:
     name: str
     group: str
     tool: Any = field(repr=False, compare=False)
-    kind: str  # tool | mcp | meta
+    kind: ToolKind
     description: str = ""
 
 
@@ -84,23 +85,23 @@ def outage_verdicts(collected: Collected, active: tuple[str, ...]) -> list[ToolV
         state = "active but empty" if group == "basic" or group in active else "inactive, and empty even once activated"
         rule = f"group {state}: MCP client '{client}' failed: {error}"
         stages = (
-            Stage("registered", None, "mcp.outage", rule, entry=client),
+            Stage(StageId.REGISTERED, None, "mcp.outage", rule, entry=client),
             Stage(
-                "visible",
+                StageId.VISIBLE,
                 None,
                 "mcp.outage",
                 "its tools cannot be offered: AgentScope skipped the client with a warning",
                 entry=client,
             ),
             Stage(
-                "callable",
+                StageId.CALLABLE,
                 None,
                 "mcp.outage",
                 "a call would get ToolNotFoundError (not ToolGroupInactiveError)",
                 entry=client,
             ),
         )
-        rows.append(ToolVerdict(f"mcp__{client}__*", group, "mcp", stages, f"tools of MCP client '{client}'"))
+        rows.append(ToolVerdict(f"mcp__{client}__*", group, ToolKind.MCP, stages, f"tools of MCP client '{client}'"))
     return rows
 
 
@@ -111,15 +112,15 @@ async def acollect(toolkit: Any) -> Collected:
     groups = list(toolkit.tool_groups)
     if any(g.name != "basic" for g in groups):
         meta = toolkit.builtin_meta_tool.tool
-        entries.append(ToolEntry(meta.name, "basic", meta, "meta", _first_line(meta.description)))
+        entries.append(ToolEntry(meta.name, "basic", meta, ToolKind.META, _first_line(meta.description)))
     for group in groups:
         for tool in group.tools:
-            entries.append(ToolEntry(tool.name, group.name, tool, "tool", _first_line(tool.description)))
+            entries.append(ToolEntry(tool.name, group.name, tool, ToolKind.TOOL, _first_line(tool.description)))
         for client in getattr(group, "mcps", []) or []:
             try:
                 # A hanging server must not hang toolscope: AgentScope itself has no timeout here.
                 for tool in await asyncio.wait_for(client.list_tools(), MCP_LIST_TIMEOUT):
-                    entries.append(ToolEntry(tool.name, group.name, tool, "mcp", _first_line(tool.description)))
+                    entries.append(ToolEntry(tool.name, group.name, tool, ToolKind.MCP, _first_line(tool.description)))
             except Exception as exc:  # AgentScope itself skips such a client with a warning
                 from toolscope.core.mcp.agentscope_clients import describe_exception
 
@@ -175,9 +176,9 @@ async def aevaluate_tools(
 
 
 def _registered_stage(entry: ToolEntry, origins: dict[tuple[str, str], str]) -> Stage:
-    if entry.kind == "meta":
+    if entry.kind == ToolKind.META:
         return Stage(
-            "registered",
+            StageId.REGISTERED,
             True,
             "meta.armed",
             "AgentScope's meta tool: registered automatically once a non-basic group exists",
@@ -186,34 +187,38 @@ def _registered_stage(entry: ToolEntry, origins: dict[tuple[str, str], str]) -> 
         )
     source = origins.get((entry.group, entry.name))  # by group: a name can be in several
     where = f"group '{entry.group}'" if entry.group != "basic" else "the basic group"
-    via = " (listed live from its MCP client)" if entry.kind == "mcp" else ""
-    return Stage("registered", True, "group.member", f"registered in {where}{via}", entry=entry.group, source=source)
+    via = " (listed live from its MCP client)" if entry.kind == ToolKind.MCP else ""
+    return Stage(
+        StageId.REGISTERED, True, "group.member", f"registered in {where}{via}", entry=entry.group, source=source
+    )
 
 
 def _visible_stage(entry: ToolEntry, active: tuple[str, ...], offered: set[str], armed: bool) -> Stage:
     shown = json.dumps(list(active))
-    if entry.kind == "meta" or entry.group == "basic":
+    if entry.kind == ToolKind.META or entry.group == "basic":
         passed = entry.name in offered
         rule = (
             "reset_tools is offered whenever a non-basic group exists"
-            if entry.kind == "meta"
+            if entry.kind == ToolKind.META
             else "group 'basic' is always active"
         )
         if not passed:
             # e.g. a later tool of the same name in an active group overwrote it
             return Stage(
-                "visible",
+                StageId.VISIBLE,
                 None,
                 "schema.missing",
                 f"{rule}, but get_tool_schemas does not list it (another tool with this name overwrote it?)",
                 entry="basic",
                 source="state.tool_context.activated_groups",
             )
-        return Stage("visible", True, "group.basic", rule, entry="basic", source="state.tool_context.activated_groups")
+        return Stage(
+            StageId.VISIBLE, True, "group.basic", rule, entry="basic", source="state.tool_context.activated_groups"
+        )
     if entry.group in active:
         if entry.name not in offered:
             return Stage(
-                "visible",
+                StageId.VISIBLE,
                 None,
                 "schema.missing",
                 f"group '{entry.group}' is active but get_tool_schemas does not list '{entry.name}'",
@@ -221,7 +226,7 @@ def _visible_stage(entry: ToolEntry, active: tuple[str, ...], offered: set[str],
                 source="state.tool_context.activated_groups",
             )
         return Stage(
-            "visible",
+            StageId.VISIBLE,
             True,
             "group.active",
             f"group '{entry.group}' is active (activated_groups: {shown})",
@@ -231,7 +236,7 @@ def _visible_stage(entry: ToolEntry, active: tuple[str, ...], offered: set[str],
     call = json.dumps(activation_call(active, entry.group))
     how = f"reset_tools must activate it: call reset_tools with {call}" if armed else "reset_tools must activate it"
     return Stage(
-        "visible",
+        StageId.VISIBLE,
         False,
         "group.inactive",
         f"group '{entry.group}' is not active (activated_groups: {shown}); {how}",
@@ -247,7 +252,7 @@ def _callable_stage(entry: ToolEntry, mode: str, decision: Any, context: Any) ->
     rule_source = _rule_source(entry.name, behavior, decision, context)
     if behavior == "allow":
         return Stage(
-            "callable",
+            StageId.CALLABLE,
             True,
             "permission.allow",
             f"PermissionEngine in mode {mode}: allow: {message}{reason}",
@@ -256,7 +261,7 @@ def _callable_stage(entry: ToolEntry, mode: str, decision: Any, context: Any) ->
         )
     if behavior == "ask":
         return Stage(
-            "callable",
+            StageId.CALLABLE,
             True,
             "permission.ask",
             f"PermissionEngine in mode {mode}: ask: each call waits for the user to confirm: {message}{reason}",
@@ -264,7 +269,7 @@ def _callable_stage(entry: ToolEntry, mode: str, decision: Any, context: Any) ->
             source=rule_source,
         )
     return Stage(
-        "callable",
+        StageId.CALLABLE,
         False,
         f"permission.{behavior}",
         f"PermissionEngine in mode {mode}: {behavior}: {message}{reason}",

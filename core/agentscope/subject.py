@@ -25,7 +25,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from toolscope.core.agentscope.aio import run_sync
 from toolscope.core.agentscope.spec import BuiltToolkit
@@ -37,6 +37,7 @@ from toolscope.core.agentscope.stages import (
     aevaluate_tools,
     outage_verdicts,
 )
+from toolscope.core.enums import InputKind
 from toolscope.core.errors import InputError, Problem
 from toolscope.core.verdicts import (
     AGENTSCOPE_STAGES,
@@ -202,13 +203,13 @@ def _file_digest(path: Path) -> str:
 
 def load_toolkit_subject(
     target: str,
-    kind: Literal["toolkit_spec", "toolkit_factory"],
+    kind: InputKind,
     groups: list[str] | None = None,
 ) -> ToolkitSubject:
     """Load a spec file or call a factory; ``groups`` replaces the initial active groups."""
     import agentscope
 
-    if kind == "toolkit_spec":
+    if kind == InputKind.TOOLKIT_SPEC:
         from toolscope.core.agentscope.spec import build_toolkit, load_spec
 
         spec, source, digest = load_spec(target)

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from toolscope.core.agentworks.filter_decisions import CODE_SERVER_NOT_SELECTED
 from toolscope.core.agentworks.names import normalize_tool_name
 from toolscope.core.agentworks.pipeline import StepPipeline
 from toolscope.core.agentworks.universe import ToolEntry
+from toolscope.core.enums import RuleCode, RuleFamily, StageId, ToolKind
 from toolscope.core.shell import shell_join
 from toolscope.core.suggest import did_you_mean
 from toolscope.core.verdicts import Checklist, ChecklistStep, ToolVerdict
@@ -91,7 +93,7 @@ def _bridge_step(
     if not pipeline.execution.code_execution:
         question = "Is it in the native tool list, and would invoking it succeed? (not a CLI agent)"
     evidence: tuple[str, ...] = (f"discovery: {discoverable.rule}",)
-    if callable_.code == "execution.denied":
+    if callable_.code == RuleCode.EXECUTION_DENIED:
         evidence += (
             f"execution: invoking it returns: {pipeline.denial(verdict.name, mode)}",
             "that denial text means layer 2 is blocking it",
@@ -105,7 +107,7 @@ def _other_modes(pipeline: StepPipeline, verdict: ToolVerdict, mode: str | None)
     table = pipeline.universe.modes
     if table is None:
         return ()
-    if verdict.kind == "mcp" and not table.applies_to_mcp:
+    if verdict.kind == ToolKind.MCP and not table.applies_to_mcp:
         return ()
     listed = [m for m in table.modes if verdict.name in table.allowed.get(m, {})]
     others = [m for m in listed if m != mode]
@@ -154,20 +156,20 @@ def _stage_fixes(pipeline: StepPipeline, verdict: ToolVerdict, failing, mode: st
         f'add "{name}" to modes.lists.{mode} in {registry} (or to modes.system to allow it in every mode); '
         "in AgentWorks that is GetToolsForWorkshopMode in interactive_workshop_manager.go"
     )
-    if failing.name == "registered":
+    if failing.name == StageId.REGISTERED:
         code = failing.code
-        if code == "mcp.outage":
+        if code == RuleCode.MCP_OUTAGE:
             return [
                 f'server "{namespace}" failed; the name is probably right: this is an outage. '
                 f"Fix the server (see `toolscope discover`), then check again."
             ]
-        if code == "mcp.duplicate":
+        if code == RuleCode.MCP_DUPLICATE:
             return [
                 f'rename or drop one of the two "{name}" tools: server "{failing.entry}"\'s copy is skipped '
                 "because an earlier server registered the same name"
             ]
         out = []
-        if code.startswith("custom."):
+        if RuleFamily.of(code) is RuleFamily.CUSTOM:
             # Offer the wildcard only where the real code expands it to this tool (§3.2).
             wildcard = f' (or "{namespace}:*")' if name in pipeline.universe.category_tools.get(namespace, ()) else ""
             out.append(
@@ -177,18 +179,18 @@ def _stage_fixes(pipeline: StepPipeline, verdict: ToolVerdict, failing, mode: st
             if pipeline.filter.should_include_tool(namespace, name).include:
                 return out
         return out + [filter_fix(pipeline, verdict)]
-    if failing.name == "allow_listed":
+    if failing.name == StageId.ALLOW_LISTED:
         return [allow_fix]
-    if failing.name == "discoverable":
-        if failing.code == "discovery.server_excluded":
+    if failing.name == StageId.DISCOVERABLE:
+        if failing.code == RuleCode.DISCOVERY_SERVER_EXCLUDED:
             return [f'add "{namespace}" to {step.location("selected_servers")} in {step.file_name}']
-        if failing.code == "discovery.virtual_cut":
+        if failing.code == RuleCode.DISCOVERY_VIRTUAL_CUT:
             return [
                 "nothing to add: in code-execution mode only get_api_spec stays in the native list; "
                 "call the tool through the bridge"
             ]
         return [allow_fix]
-    if failing.name == "callable":
+    if failing.name == StageId.CALLABLE:
         return [allow_fix]
     return []
 
@@ -201,7 +203,7 @@ def filter_fix(pipeline: StepPipeline, verdict: ToolVerdict | ToolEntry) -> str:
     rewrite = pipeline.rewrite
     registry = pipeline.universe.source
     if rewrite.modelled and namespace not in rewrite.workflow_servers:
-        if verdict.kind == "custom":
+        if verdict.kind == ToolKind.CUSTOM:
             return (
                 f"no step entry can register it: the app keeps only selected_tools entries for the workflow's "
                 f'servers ({registry}: workflow.servers) and "{namespace}" is not a system category'
@@ -210,7 +212,10 @@ def filter_fix(pipeline: StepPipeline, verdict: ToolVerdict | ToolEntry) -> str:
             f'add "{namespace}" to the workflow\'s servers ({registry}: workflow.servers; the app drops step '
             f"entries for other servers), then to {step.location('selected_servers')} in {step.file_name}"
         )
-    if verdict.kind != "custom" and pipeline.filter.should_include_tool(namespace, name).code == "server_not_selected":
+    if (
+        verdict.kind != ToolKind.CUSTOM
+        and pipeline.filter.should_include_tool(namespace, name).code == CODE_SERVER_NOT_SELECTED
+    ):
         return (
             f'add "{namespace}" to {step.location("selected_servers")} in {step.file_name} '
             f'(or "{namespace}:{name}" to selected_tools)'

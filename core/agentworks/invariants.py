@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from toolscope.core.agentworks.names import normalize_server_name, normalize_tool_name
 from toolscope.core.agentworks.pipeline import StepPipeline
 from toolscope.core.agentworks.tool_filter import ToolFilter
+from toolscope.core.agentworks.universe import ToolEntry
+from toolscope.core.enums import FindingKind, Severity, ToolKind
 from toolscope.core.verdicts import Finding
 
 NO_SERVERS = "NO_SERVERS"
@@ -35,12 +37,15 @@ def _enabled_filtered_out(pipeline: StepPipeline) -> list[Finding]:
     from toolscope.core.agentworks.checklist import filter_fix
 
     step = pipeline.step
-    custom_tools = [t for t in pipeline.universe.tools if t.kind == "custom"]  # registry order: stable output
+    # One pass over the universe (registry order keeps the output stable): entry → tools it enabled.
+    by_entry: dict[str, list[ToolEntry]] = {}
+    for tool in pipeline.universe.tools:
+        decision = pipeline.custom.get(tool.name) if tool.kind == ToolKind.CUSTOM else None
+        if decision is not None and decision.include and decision.entry is not None:
+            by_entry.setdefault(decision.entry, []).append(tool)
     out = []
     for index, entry in enumerate(step.step.agent_configs.enabled_custom_tools):
-        enabled = [
-            t for t in custom_tools if pipeline.custom[t.name].include and pipeline.custom[t.name].entry == entry
-        ]
+        enabled = by_entry.pop(entry, [])
         if not enabled:
             continue
         stages = [pipeline.registered(tool) for tool in enabled]
@@ -54,7 +59,7 @@ def _enabled_filtered_out(pipeline: StepPipeline) -> list[Finding]:
             fix = fix.replace(f'"{first.namespace}:{first.name}"', f'"{first.namespace}:*"')
         out.append(
             Finding(
-                "enabled_filtered_out",
+                FindingKind.ENABLED_FILTERED_OUT,
                 f'enabled but filtered out: "{entry}" enables {names}, but the tool filter then drops '
                 f"{'it' if len(enabled) == 1 else 'all of them'}, because {because}. Fix: {fix}",
                 tool=enabled[0].name,
@@ -79,9 +84,9 @@ def rewrite_changes(pipeline: StepPipeline) -> list[Finding]:
     appended = {e.partition(":")[2] for e in rewrite.tools.after if e not in rewrite.tools.before}
     changed: dict[tuple[str, bool], list[str]] = {}
     for tool in pipeline.universe.tools:
-        if tool.kind not in ("mcp", "custom") or tool.outage is not None or tool.duplicate_of is not None:
+        if tool.kind not in (ToolKind.MCP, ToolKind.CUSTOM) or tool.outage is not None or tool.duplicate_of is not None:
             continue
-        if tool.kind == "custom" and not pipeline.custom[tool.name].include:
+        if tool.kind == ToolKind.CUSTOM and not pipeline.custom[tool.name].include:
             continue
         now = pipeline.filter.should_include_tool(tool.namespace, tool.name).include
         if now == as_written.should_include_tool(tool.namespace, tool.name).include:
@@ -97,13 +102,13 @@ def rewrite_changes(pipeline: StepPipeline) -> list[Finding]:
         how = "hidden as the step is written, registered" if now else "registered as the step is written, hidden"
         out.append(
             Finding(
-                "app_rewrite",
+                FindingKind.APP_REWRITE,
                 f"the app's rewrite of the step's lists changes {len(names)} tool(s) of \"{namespace}\": {how} "
                 f"after the rewrite: {shown}. {rewrite.note}",
                 tool=names[0],
                 entry=namespace,
                 source=source,
-                severity="warning",
+                severity=Severity.WARNING,
             )
         )
     return out
@@ -113,7 +118,7 @@ def _duplicates(pipeline: StepPipeline) -> list[Finding]:
     source = pipeline.universe.source
     return [
         Finding(
-            "duplicate_name",
+            FindingKind.DUPLICATE_NAME,
             f'tool "{tool}" is defined twice in {source}: {first} and {second}',
             tool=tool,
             source=f"{source}: {second}",
@@ -125,7 +130,7 @@ def _duplicates(pipeline: StepPipeline) -> list[Finding]:
 def _outages(pipeline: StepPipeline) -> list[Finding]:
     return [
         Finding(
-            "mcp_outage",
+            FindingKind.MCP_OUTAGE,
             f'MCP server "{server}" failed: {reason}; its tools are unknown, not absent',
             entry=server,
             source=pipeline.universe.source,
@@ -149,7 +154,7 @@ def _allow_listed_unregistered(pipeline: StepPipeline, modes: Sequence[str | Non
     source = pipeline.universe.source
     return [
         Finding(
-            "allow_listed_unregistered",
+            FindingKind.ALLOW_LISTED_UNREGISTERED,
             f'allow-listed tool "{tool}" (mode {", ".join(ms)}) is registered nowhere in {source}: '
             "it would be invisible through get_api_spec",
             tool=tool,
@@ -169,7 +174,7 @@ def _registered_not_allow_listed(pipeline: StepPipeline) -> list[Finding]:
     source = pipeline.universe.source
     out = []
     for entry in pipeline.universe.tools:
-        if entry.kind == "mcp" and not table.applies_to_mcp:
+        if entry.kind == ToolKind.MCP and not table.applies_to_mcp:
             continue
         if entry.name in allowed_anywhere:
             continue
@@ -177,7 +182,7 @@ def _registered_not_allow_listed(pipeline: StepPipeline) -> list[Finding]:
         if stage.passed:
             out.append(
                 Finding(
-                    "registered_not_allow_listed",
+                    FindingKind.REGISTERED_NOT_ALLOW_LISTED,
                     f'"{entry.name}" ({entry.namespace}) is registered for this step but allow-listed in no mode: '
                     f"every mode denies it (add it to modes.system or a mode list in {source})",
                     tool=entry.name,
@@ -208,18 +213,18 @@ def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
         if entry != entry.strip():
             out.append(
                 Finding(
-                    "whitespace_entry",
+                    FindingKind.WHITESPACE_ENTRY,
                     f'"{entry}" has surrounding whitespace, which AgentWorks does not trim '
                     f'("tavily:* " is a specific entry for the tool "* ", not a wildcard)',
                     entry=entry,
                     source=where,
-                    severity="warning",
+                    severity=Severity.WARNING,
                 )
             )
         if ":" not in entry:
             out.append(
                 Finding(
-                    "bare_entry",
+                    FindingKind.BARE_ENTRY,
                     f'"{entry}" has no namespace: it selects nothing but switches strict filtering on '
                     '(write "server:tool" or "server:*")',
                     entry=entry,
@@ -231,7 +236,7 @@ def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
         if not _matches(pipeline, namespace, tool):
             out.append(
                 Finding(
-                    "dead_rule",
+                    FindingKind.DEAD_RULE,
                     f'selected_tools entry "{entry}" matches no tool in {pipeline.universe.source}',
                     entry=entry,
                     source=where,
@@ -242,17 +247,17 @@ def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
             and configs.selected_tools
             and namespace not in servers
             and normalize_server_name(namespace) not in servers
-            and pipeline.universe.names_by_kind.get("mcp")
+            and pipeline.universe.names_by_kind.get(ToolKind.MCP)
             and namespace not in pipeline.universe.categories
         ):
             out.append(
                 Finding(
-                    "server_not_selected",
+                    FindingKind.SERVER_NOT_SELECTED,
                     f'"{entry}" names server "{namespace}", which is not in selected_servers: '
                     "AgentWorks will not connect to it",
                     entry=entry,
                     source=where,
-                    severity="warning",
+                    severity=Severity.WARNING,
                 )
             )
     return out
@@ -261,7 +266,9 @@ def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
 def _selected_servers_entries(pipeline: StepPipeline) -> list[Finding]:
     step = pipeline.step
     servers = step.step.agent_configs.selected_servers
-    known = {e.namespace for e in pipeline.universe.tools if e.kind == "mcp"} | set(pipeline.universe.server_errors)
+    known = {e.namespace for e in pipeline.universe.tools if e.kind == ToolKind.MCP} | set(
+        pipeline.universe.server_errors
+    )
     known_norm = {normalize_server_name(s) for s in known}
     out = []
     for index, server in enumerate(servers):
@@ -270,12 +277,12 @@ def _selected_servers_entries(pipeline: StepPipeline) -> list[Finding]:
             if len(servers) > 1:
                 out.append(
                     Finding(
-                        "no_servers_mixed",
+                        FindingKind.NO_SERVERS_MIXED,
                         "NO_SERVERS mixed with server names is treated as an unknown server name "
                         "(it means zero servers only as the whole list)",
                         entry=server,
                         source=where,
-                        severity="warning",
+                        severity=Severity.WARNING,
                     )
                 )
             continue
@@ -286,7 +293,7 @@ def _selected_servers_entries(pipeline: StepPipeline) -> list[Finding]:
         ):
             out.append(
                 Finding(
-                    "dead_rule",
+                    FindingKind.DEAD_RULE,
                     f'selected_servers entry "{server}" names no server in {pipeline.universe.source}',
                     entry=server,
                     source=where,
@@ -297,14 +304,14 @@ def _selected_servers_entries(pipeline: StepPipeline) -> list[Finding]:
 
 def _enabled_custom_entries(pipeline: StepPipeline) -> list[Finding]:
     step = pipeline.step
-    custom_names = pipeline.universe.names_by_kind.get("custom", frozenset())
+    custom_names = pipeline.universe.names_by_kind.get(ToolKind.CUSTOM, frozenset())
     out = []
     for index, entry in enumerate(step.step.agent_configs.enabled_custom_tools):
         where = step.where("enabled_custom_tools", index)
         if ":" not in entry:
             out.append(
                 Finding(
-                    "bare_entry",
+                    FindingKind.BARE_ENTRY,
                     f'"{entry}" has no category: it enables nothing but makes the list strict '
                     '(write "category:tool" or "category:*")',
                     entry=entry,
@@ -314,12 +321,14 @@ def _enabled_custom_entries(pipeline: StepPipeline) -> list[Finding]:
             continue
         category, _, tool = entry.partition(":")
         if tool == "*":
-            registered = [t.name for t in pipeline.universe.tools if t.kind == "custom" and t.namespace == category]
+            registered = [
+                t.name for t in pipeline.universe.tools if t.kind == ToolKind.CUSTOM and t.namespace == category
+            ]
             if category in pipeline.universe.category_tools and not pipeline.universe.category_tools[category]:
                 named = ", ".join(f'"{category}:{name}"' for name in registered[:3])
                 out.append(
                     Finding(
-                        "unknown_category",
+                        FindingKind.UNKNOWN_CATEGORY,
                         f'"{entry}" expands to nothing: the app expands category:* only for the categories '
                         f'getToolNamesByCategory knows, and the tools with display group "{category}" '
                         f"({', '.join(registered[:5])}{', …' if len(registered) > 5 else ''}) are registered but no wildcard expands to them; "
@@ -331,7 +340,7 @@ def _enabled_custom_entries(pipeline: StepPipeline) -> list[Finding]:
             elif category not in pipeline.universe.category_tools:
                 out.append(
                     Finding(
-                        "unknown_category",
+                        FindingKind.UNKNOWN_CATEGORY,
                         f'"{entry}": unknown category "{category}" expands to nothing '
                         f"(categories: {', '.join(sorted(pipeline.universe.categories))})",
                         entry=entry,
@@ -342,18 +351,21 @@ def _enabled_custom_entries(pipeline: StepPipeline) -> list[Finding]:
         if tool not in custom_names:
             out.append(
                 Finding(
-                    "dead_rule", f'enabled_custom_tools entry "{entry}" names no custom tool', entry=entry, source=where
+                    FindingKind.DEAD_RULE,
+                    f'enabled_custom_tools entry "{entry}" names no custom tool',
+                    entry=entry,
+                    source=where,
                 )
             )
         elif category not in pipeline.universe.categories:
             out.append(
                 Finding(
-                    "unknown_category",
+                    FindingKind.UNKNOWN_CATEGORY,
                     f'"{entry}": unknown category "{category}" (ignored: category:tool entries enable the '
                     "tool by name alone)",
                     entry=entry,
                     source=where,
-                    severity="warning",
+                    severity=Severity.WARNING,
                 )
             )
     return out

@@ -29,6 +29,7 @@ from toolscope.core.agentworks.tool_filter import (
     ToolFilter,
 )
 from toolscope.core.agentworks.universe import ToolEntry, Universe
+from toolscope.core.enums import RuleCode, StageId, ToolKind
 from toolscope.core.verdicts import Stage, ToolVerdict, VerdictList
 
 DENIED_RULE = (
@@ -90,7 +91,7 @@ class StepPipeline:
         self.enabled_origin: dict[str, str] = {}
         for item in enabled:
             self.enabled_origin.setdefault(item.entry, item.origin)
-        custom_names = universe.names_by_kind.get("custom", frozenset())
+        custom_names = universe.names_by_kind.get(ToolKind.CUSTOM, frozenset())
         self.custom: dict[str, CustomDecision] = filter_custom_tools(
             [e.entry for e in enabled], universe.category_tools, custom_names
         )
@@ -102,22 +103,22 @@ class StepPipeline:
     # -- stage 1 -------------------------------------------------------------
     def registered(self, tool: ToolEntry) -> Stage:
         """Stage 1 for one tool (shared Stage objects per deciding rule)."""
-        if tool.kind == "virtual":
+        if tool.kind == ToolKind.VIRTUAL:
             return self._share(
                 ("v",),
                 lambda: Stage(
-                    "registered",
+                    StageId.REGISTERED,
                     True,
                     "filter.virtual",
                     f"virtual tool ({self.universe.source}: virtual_tools): always included (ShouldIncludeTool step 1)",
                     source=self.universe.source,
                 ),
             )
-        if tool.kind == "other":
+        if tool.kind == ToolKind.OTHER:
             return self._share(
                 ("o", tool.namespace),
                 lambda: Stage(
-                    "registered",
+                    StageId.REGISTERED,
                     True,
                     "other_registration",
                     f'registered by "{tool.namespace}" ({self.universe.source}: other_tools); the step\'s filters do not apply',
@@ -128,7 +129,7 @@ class StepPipeline:
             return self._share(
                 ("out", tool.namespace),
                 lambda: Stage(
-                    "registered",
+                    StageId.REGISTERED,
                     None,
                     "mcp.outage",
                     f'unknown: server "{tool.namespace}" failed: {tool.outage}',
@@ -139,7 +140,7 @@ class StepPipeline:
             return self._share(
                 ("dup", tool.duplicate_of, tool.namespace),
                 lambda: Stage(
-                    "registered",
+                    StageId.REGISTERED,
                     False,
                     "mcp.duplicate",
                     f'duplicate name: server "{tool.duplicate_of}" registered a tool with this name first '
@@ -147,7 +148,7 @@ class StepPipeline:
                     entry=tool.namespace,
                 ),
             )
-        if tool.kind == "custom":
+        if tool.kind == ToolKind.CUSTOM:
             custom = self.custom[tool.name]
             if not custom.include:
                 return self._share(
@@ -203,7 +204,7 @@ class StepPipeline:
     def _filter_stage(self, decision: FilterDecision, rewritten: bool = False) -> Stage:
         source = self._entry_source(decision.entry, decision.field)
         return Stage(
-            "registered",
+            StageId.REGISTERED,
             decision.include,
             f"filter.{decision.code}",
             f"{decision.reason} ({source}){self._rewrite_part(decision, rewritten)}",
@@ -218,7 +219,7 @@ class StepPipeline:
         )
         if decision is None:
             return Stage(
-                "registered",
+                StageId.REGISTERED,
                 False,
                 f"custom.{custom.code}",
                 custom_part,
@@ -228,7 +229,7 @@ class StepPipeline:
         source = self._entry_source(decision.entry, decision.field)
         if not decision.include:
             return Stage(
-                "registered",
+                StageId.REGISTERED,
                 False,
                 f"filter.{decision.code}",
                 f"{custom_part}, but the tool filter excludes it: {decision.reason} ({source})"
@@ -237,7 +238,7 @@ class StepPipeline:
                 source=source,
             )
         return Stage(
-            "registered",
+            StageId.REGISTERED,
             True,
             f"custom.{custom.code}+filter.{decision.code}",
             f"{custom_part}; tool filter: {decision.reason}{self._rewrite_part(decision, rewritten)}",
@@ -275,7 +276,7 @@ class StepPipeline:
         label: str | None
         row: tuple[Stage, ...] | None
         for start, end, namespace, kind, plain in self.universe.runs:
-            if kind == "mcp" and plain and not gates_mcp:
+            if kind == ToolKind.MCP and plain and not gates_mcp:
                 label = "no-table" if allowed is None else "not-gated"
                 plan = package_plan(namespace)
                 if type(plan) is FilterDecision:
@@ -292,7 +293,7 @@ class StepPipeline:
                         row_by_decision[id(decision)] = self._row(tool, self.registered(tool), label, mode)
                 rows[start:end] = [row_by_decision[id(d)] for d in decisions]
                 continue
-            if kind == "custom" and plain:
+            if kind == ToolKind.CUSTOM and plain:
                 # A custom tool's row depends only on its custom decision, the filter's
                 # decision for its category, and which list (if any) allows it.
                 custom = self.custom
@@ -312,7 +313,7 @@ class StepPipeline:
             for index in range(start, end):
                 tool = tools[index]
                 reg = self.registered(tool)
-                gated = kind != "mcp" or gates_mcp
+                gated = kind != ToolKind.MCP or gates_mcp
                 label = "no-table" if allowed is None else (allowed.get(tool.name) if gated else "not-gated")
                 rows[index] = self._row(tool, reg, label, mode)
         return rows
@@ -324,7 +325,7 @@ class StepPipeline:
         self, tool: ToolEntry, reg: Stage, label: str | None, mode: str | None
     ) -> tuple[Stage, Stage, Stage]:
         server_ok: bool | None = None
-        if tool.kind == "mcp" and self.execution.code_execution and reg.passed:
+        if tool.kind == ToolKind.MCP and self.execution.code_execution and reg.passed:
             server_ok = self.filter.should_include_server(tool.namespace).include
         key = (
             tool.kind,
@@ -332,7 +333,7 @@ class StepPipeline:
             label,
             mode,
             server_ok,
-            tool.namespace if tool.kind == "mcp" else None,
+            tool.namespace if tool.kind == ToolKind.MCP else None,
             tool.name == "get_api_spec",
         )
         stages = self._later.get(key)
@@ -346,21 +347,25 @@ class StepPipeline:
         src = self.universe.source
         if label == "no-table":
             allow = Stage(
-                "allow_listed", True, "mode.no_table", f"{src} has no mode table: no allow-list applies", source=src
+                StageId.ALLOW_LISTED,
+                True,
+                "mode.no_table",
+                f"{src} has no mode table: no allow-list applies",
+                source=src,
             )
         elif label == "not-gated":
             allow = Stage(
-                "allow_listed",
+                StageId.ALLOW_LISTED,
                 True,
                 "mode.mcp_not_gated",
                 f"MCP tools are not gated by the workshop-mode allow-list ({src}: modes.applies_to_mcp is false)",
                 source=src,
             )
         elif label is not None:
-            allow = Stage("allow_listed", True, "mode.listed", f"allowed by {label} ({src})", source=src)
+            allow = Stage(StageId.ALLOW_LISTED, True, "mode.listed", f"allowed by {label} ({src})", source=src)
         else:
             allow = Stage(
-                "allow_listed",
+                StageId.ALLOW_LISTED,
                 False,
                 "mode.not_listed",
                 f'not in the system slice nor in mode "{mode}"\'s list ({src}: modes.system, modes.lists.{mode})',
@@ -371,14 +376,14 @@ class StepPipeline:
     def _discoverable(self, tool: ToolEntry, reg: Stage, allow: Stage, server_ok: bool | None) -> Stage:
         if reg.passed is None:
             return Stage(
-                "discoverable",
+                StageId.DISCOVERABLE,
                 None,
                 "discovery.outage",
                 "unknown: its server failed, so get_api_spec reports an outage for it",
             )
         if reg.passed is not True:
             return Stage(
-                "discoverable",
+                StageId.DISCOVERABLE,
                 False,
                 "discovery.not_registered",
                 "not registered, so neither the tool index nor get_api_spec can list it",
@@ -386,19 +391,22 @@ class StepPipeline:
         if not self.execution.code_execution:
             if allow.passed:
                 return Stage(
-                    "discoverable", True, "discovery.native", f"offered in the native tool list ({self.execution.why})"
+                    StageId.DISCOVERABLE,
+                    True,
+                    "discovery.native",
+                    f"offered in the native tool list ({self.execution.why})",
                 )
             return Stage(
-                "discoverable",
+                StageId.DISCOVERABLE,
                 False,
                 "discovery.native_blocked",
                 f"the allow-list filters the native tool list each turn too ({self.execution.why})",
             )
-        if tool.kind == "mcp":
+        if tool.kind == ToolKind.MCP:
             decision = self.filter.should_include_server(tool.namespace)
             if not decision.include:
                 return Stage(
-                    "discoverable",
+                    StageId.DISCOVERABLE,
                     False,
                     "discovery.server_excluded",
                     f"get_api_spec / the tool index skip this server: {decision.reason}",
@@ -406,20 +414,20 @@ class StepPipeline:
                 )
             if not allow.passed:
                 return Stage(
-                    "discoverable",
+                    StageId.DISCOVERABLE,
                     False,
                     "discovery.not_allowed",
                     "the allow-list also gates MCP tools in the tool index",
                 )
             return Stage(
-                "discoverable",
+                StageId.DISCOVERABLE,
                 True,
                 "discovery.server_included",
                 f'in the tool index under server "{tool.namespace}" ({decision.reason}); {self.execution.why}',
             )
-        if tool.kind == "virtual" and tool.name != "get_api_spec":
+        if tool.kind == ToolKind.VIRTUAL and tool.name != "get_api_spec":
             return Stage(
-                "discoverable",
+                StageId.DISCOVERABLE,
                 False,
                 "discovery.virtual_cut",
                 "in code-execution mode the native list keeps only get_api_spec of the virtual tools, "
@@ -427,40 +435,46 @@ class StepPipeline:
             )
         if not allow.passed:
             return Stage(
-                "discoverable",
+                StageId.DISCOVERABLE,
                 False,
                 "discovery.not_allowed",
                 "the mode's allow-list also gates discovery: the tool index and get_api_spec will not list it "
                 f"(code_execution_tools.go; {self.execution.why})",
             )
-        where = "the native list" if tool.kind == "virtual" else "the tool index and get_api_spec"
-        return Stage("discoverable", True, "discovery.listed", f"listed in {where} ({self.execution.why})")
+        where = "the native list" if tool.kind == ToolKind.VIRTUAL else "the tool index and get_api_spec"
+        return Stage(StageId.DISCOVERABLE, True, "discovery.listed", f"listed in {where} ({self.execution.why})")
 
     def _callable(self, tool: ToolEntry, reg: Stage, allow: Stage, mode: str | None) -> Stage:
         if reg.passed is None:
             return Stage(
-                "callable", None, "execution.outage", "unknown: its server failed, so a call has nothing to reach"
+                StageId.CALLABLE, None, "execution.outage", "unknown: its server failed, so a call has nothing to reach"
             )
         if reg.passed is not True:
-            return Stage("callable", False, "execution.not_registered", "not registered: a call cannot reach it")
-        if tool.kind == "mcp":
+            return Stage(StageId.CALLABLE, False, "execution.not_registered", "not registered: a call cannot reach it")
+        if tool.kind == ToolKind.MCP:
             return Stage(
-                "callable",
+                StageId.CALLABLE,
                 True,
                 "execution.mcp_not_gated",
                 "MCP calls are not gated by the allow-list (only the discovery checks apply)",
             )
-        if tool.kind == "virtual":
+        if tool.kind == ToolKind.VIRTUAL:
             return Stage(
-                "callable", True, "execution.virtual_not_gated", "virtual tool calls are not gated by the allow-list"
+                StageId.CALLABLE,
+                True,
+                "execution.virtual_not_gated",
+                "virtual tool calls are not gated by the allow-list",
             )
         if allow.passed:
             return Stage(
-                "callable", True, "execution.allowed", "the execution gate (CallCustomToolWithSession) lets it through"
+                StageId.CALLABLE,
+                True,
+                "execution.allowed",
+                "the execution gate (CallCustomToolWithSession) lets it through",
             )
         # Shared by every denied tool (no tool name in it); `denial()` gives the exact text
         # for one tool, and `with_denial_text()` puts it into a single tool's stage.
-        return Stage("callable", False, "execution.denied", DENIED_RULE)
+        return Stage(StageId.CALLABLE, False, "execution.denied", DENIED_RULE)
 
     def denial(self, tool: str, mode: str | None) -> str:
         """The era's execution denial text for this tool."""
@@ -470,7 +484,7 @@ class StepPipeline:
         """The verdict with its callable stage quoting the exact denial text (for one tool's explanation)."""
         stages = tuple(
             replace(stage, rule=f"a call is refused with: {self.denial(verdict.name, mode)}")
-            if stage.code == "execution.denied"
+            if stage.code == RuleCode.EXECUTION_DENIED
             else stage
             for stage in verdict.stages
         )

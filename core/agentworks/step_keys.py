@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from toolscope.core.agentworks.step_config import LoadedStep
+from toolscope.core.enums import FindingKind, Severity
 from toolscope.core.suggest import did_you_mean
 from toolscope.core.verdicts import Finding
 
@@ -88,11 +89,11 @@ def _check(obj: Mapping[str, Any], known: frozenset[str], where: str, file_name:
         location = f"{where}.{key}" if where else key
         out.append(
             Finding(
-                "unknown_key",
+                FindingKind.UNKNOWN_KEY,
                 _message(key, known, where, obj),
                 entry=key,
                 source=f"{file_name}: {location}",
-                severity="warning",
+                severity=Severity.WARNING,
             )
         )
     return out
@@ -113,8 +114,16 @@ def _message(key: str, known: frozenset[str], where: str, obj: Mapping[str, Any]
         text += f" (did you mean {suggestion}?)"
     text += "; Go's encoding/json drops it, so the step runs as if it were absent"
     effect = _ABSENT_EFFECT.get(suggestion.rsplit(".", 1)[-1]) if suggestion else None
-    if effect and suggestion in obj:
+    if effect and suggestion and _present(obj, suggestion):
         effect = f"the step's own {suggestion} is used instead"
     if effect:
         text += f" ({effect})"
     return text
+
+
+def _present(obj: Mapping[str, Any], dotted: str) -> bool:
+    """Whether ``a.b`` is set in ``obj`` (the correctly spelled or placed key)."""
+    head, _, rest = dotted.partition(".")
+    if head not in obj:
+        return False
+    return not rest or (isinstance(obj[head], Mapping) and rest in obj[head])

@@ -21,6 +21,7 @@ from toolscope.core.agentworks.step_config import LoadedStep, load_step_config
 from toolscope.core.agentworks.step_keys import unknown_key_findings
 from toolscope.core.agentworks.universe import Universe, build_universe
 from toolscope.core.documents import Document
+from toolscope.core.enums import FindingKind, InputKind, RuleCode, Severity
 from toolscope.core.errors import InputError, Problem
 from toolscope.core.shell import shell_join
 from toolscope.core.verdicts import (
@@ -65,7 +66,7 @@ class AgentWorksSubject:
             *extra_files,
         )
         self.loaded = LoadedInput(
-            kind="step_config",
+            kind=InputKind.STEP_CONFIG,
             label=f"AgentWorks step config {step.file_name} · step {step.step.id} · registry {registry_doc.name}",
             files=files,
             step=step.step.id,
@@ -126,7 +127,7 @@ class AgentWorksSubject:
         """
         checklist = build_checklist(self.pipeline, self.evaluate(mode).tools, tool, mode, self.check_args)
         verdict = checklist.verdict
-        if self.discovery is None or verdict is None or verdict.stages[0].code != "mcp.outage":
+        if self.discovery is None or verdict is None or verdict.stages[0].code != RuleCode.MCP_OUTAGE:
             return checklist
         from toolscope.core.mcp.outage import get_api_spec_outage_text
 
@@ -162,7 +163,7 @@ class AgentWorksSubject:
             parts += [f"renamed {', '.join(f'{a} -> {b}' for a, b in server.renamed)}"] if server.renamed else []
             findings.append(
                 Finding(
-                    "mcp_drift",
+                    FindingKind.MCP_DRIFT,
                     f'server "{server.server}" drifted since {snapshot.name}: ' + "; ".join(parts),
                     entry=server.server,
                     source=snapshot.name,
@@ -207,12 +208,12 @@ def _mcp_key_findings(config_path: Path) -> list[Finding]:
         hint = f" (did you mean {suggestion}?)" if suggestion else ""
         out.append(
             Finding(
-                "unknown_key",
+                FindingKind.UNKNOWN_KEY,
                 f'"{key}" is not a key AgentWorks reads in an mcpServers entry{hint}; '
                 "Go's encoding/json drops it, so the server starts as if it were absent",
                 entry=key,
                 source=location,
-                severity="warning",
+                severity=Severity.WARNING,
             )
         )
     return out

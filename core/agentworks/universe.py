@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from toolscope.core.agentworks.names import normalize_tool_names
 from toolscope.core.agentworks.registry import McpServer, RegistryModel
+from toolscope.core.enums import ToolKind
 from toolscope.core.errors import InputError, Problem
 
 
@@ -24,8 +25,7 @@ class ToolEntry(NamedTuple):
     name: str
     namespace: str
     """MCP server, custom display group, ``virtual``, or the other-registration label."""
-    kind: str
-    """mcp, custom, virtual, other."""
+    kind: ToolKind
     description: str = ""
     duplicate_of: str | None = None
     """For an MCP tool dropped because an earlier server has the same name: that server."""
@@ -125,7 +125,7 @@ def build_universe(
         descriptions = spec.descriptions
         for tool in spec.tools:
             first = mcp_owner.get(tool)
-            append(ToolEntry(tool, server, "mcp", descriptions.get(tool, "") if descriptions else "", first))
+            append(ToolEntry(tool, server, ToolKind.MCP, descriptions.get(tool, "") if descriptions else "", first))
             if first is None:
                 mcp_owner[tool] = server
             if tool in defined:
@@ -136,7 +136,7 @@ def build_universe(
     for server, reason in errors.items():
         for tool in (expected or {}).get(server, ()):
             if tool not in servers.get(server, McpServer()).tools:
-                tools.append(ToolEntry(tool, server, "mcp", outage=reason))
+                tools.append(ToolEntry(tool, server, ToolKind.MCP, outage=reason))
 
     categories = dict(model.custom_tools)
     expansion: dict[str, tuple[str, ...]] = {}
@@ -149,7 +149,7 @@ def build_universe(
             continue
         expansion[name] = cat.tools
         for tool in (*cat.tools, *cat.also_registered):
-            tools.append(ToolEntry(tool, name, "custom", cat.descriptions.get(tool, "")))
+            tools.append(ToolEntry(tool, name, ToolKind.CUSTOM, cat.descriptions.get(tool, "")))
             define(tool, f"custom_tools.{name}")
     for name, cat in categories.items():
         if not cat.alias_of:
@@ -171,11 +171,11 @@ def build_universe(
         expansion[name] = tuple(merged)
 
     for tool in model.virtual_tools:
-        tools.append(ToolEntry(tool, "virtual", "virtual"))
+        tools.append(ToolEntry(tool, "virtual", ToolKind.VIRTUAL))
         define(tool, "virtual_tools")
     for label, names in model.other_tools.items():
         for tool in names:
-            tools.append(ToolEntry(tool, label, "other"))
+            tools.append(ToolEntry(tool, label, ToolKind.OTHER))
             define(tool, f"other_tools.{label}")
 
     mode_table = _build_modes(model, problems)

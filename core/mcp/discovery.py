@@ -31,7 +31,10 @@ from toolscope.core.mcp.config import McpConfig, ServerConfig
 from toolscope.core.mcp.processes import (
     SPAWNED,
     Attempt,
+    become_subreaper,
+    end_orphans,
     install_spawn_hook,
+    own_children,
     wait_group_dead,
 )
 from toolscope.core.mcp.redact import (
@@ -212,6 +215,7 @@ async def discover_server(name: str, server: ServerConfig, timeout: float) -> Se
                 deadline = anyio.current_time() + timeout
                 while anyio.current_time() < deadline:
                     await anyio.sleep(_POLL)
+                    attempt.track()
                     process = attempt.process
                     if process is not None and process.returncode is not None and listed is None:
                         attempt.exit_code = process.returncode
@@ -233,7 +237,7 @@ async def discover_server(name: str, server: ServerConfig, timeout: float) -> Se
             group.start_soon(runner)
     finally:
         SPAWNED.reset(token)
-        attempt.kill_group()  # grandchildren whose parent already exited
+        attempt.kill_all()  # grandchildren whose parent already exited, in any session
         if attempt.process is not None:
             await wait_group_dead(attempt.process.pid)
         if listed is None and (error is None or attempt.timed_out):
@@ -281,9 +285,16 @@ async def discover(
         if on_result is not None:
             on_result(results[name])
 
-    async with anyio.create_task_group() as group:
-        for name, server in config.servers.items():
-            group.start_soon(one, name, server)
+    # Orphans of a server (a grandchild whose parent exited before we saw it) become our
+    # children, so they can be ended too, also when discovery is cancelled (SIGINT/SIGTERM).
+    become_subreaper()
+    before = own_children()
+    try:
+        async with anyio.create_task_group() as group:
+            for name, server in config.servers.items():
+                group.start_soon(one, name, server)
+    finally:
+        end_orphans(before)
     servers = tuple(results[name] for name in config.servers)
     source = Provenance(
         kind="live",

@@ -21,7 +21,6 @@ first (smallest distance), each name used once; the rest are added or removed.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,52 +36,58 @@ from toolscope.core.mcp.results import (
     Provenance,
     ServerResult,
 )
+from toolscope.core.schemas.base import render
+from toolscope.core.schemas.mcp_snapshot import (
+    SnapshotConfig,
+    SnapshotDuplicate,
+    SnapshotEnvelope,
+    SnapshotServer,
+    SnapshotTool,
+)
 
 SCHEMA = "toolscope.mcp-snapshot/1"
 
 
-def snapshot_to_json(result: DiscoveryResult) -> dict[str, Any]:
+def snapshot_document(result: DiscoveryResult) -> SnapshotEnvelope:
     """The snapshot document for a discovery result (already redacted)."""
     from toolscope import __version__
 
     src = result.source
-    return {
-        "schema": SCHEMA,
-        "taken_at": src.taken_at,
-        "toolscope_version": __version__,
-        "config": {
-            "file": src.config_file,
-            "sha256": src.config_sha256,
-            "user_file": src.user_config_file,
-            "user_sha256": src.user_config_sha256,
-        },
-        "timeout": result.timeout,
-        "elapsed": result.elapsed,
-        "servers": [
-            {
-                "name": s.name,
-                "protocol": s.protocol,
-                "ok": s.ok,
-                "error": s.error,
-                "elapsed": s.elapsed,
-                "launch": s.launch,
-                "tools": [{"name": t, "description": s.descriptions.get(t, "")} for t in s.tools],
-            }
+    return SnapshotEnvelope(
+        taken_at=src.taken_at,
+        toolscope_version=__version__,
+        config=SnapshotConfig(
+            file=src.config_file,
+            sha256=src.config_sha256,
+            user_file=src.user_config_file,
+            user_sha256=src.user_config_sha256,
+        ),
+        timeout=result.timeout,
+        elapsed=result.elapsed,
+        servers=[
+            SnapshotServer(
+                name=s.name,
+                protocol=s.protocol,
+                ok=s.ok,
+                error=s.error,
+                elapsed=s.elapsed,
+                launch=s.launch,
+                tools=[SnapshotTool(name=t, description=s.descriptions.get(t, "")) for t in s.tools],
+            )
             for s in result.servers
         ],
-        "duplicates": [
-            {"tool": d.tool, "kept_server": d.kept_server, "dropped_server": d.dropped_server}
+        duplicates=[
+            SnapshotDuplicate(tool=d.tool, kept_server=d.kept_server, dropped_server=d.dropped_server)
             for d in result.duplicates
         ],
-    }
+    )
 
 
 def write_snapshot(result: DiscoveryResult, path: Path, protect: tuple[Path, ...] = (), *, force: bool = True) -> None:
     """Write the snapshot by the output rules of ``output_file`` (atomic, never over an input)."""
     from toolscope.core.output_file import write_output
-    from toolscope.core.safe_text import inert_json
 
-    text = inert_json(json.dumps(snapshot_to_json(result), indent=2, ensure_ascii=False)) + "\n"
+    text = render(snapshot_document(result))
     write_output(text, str(path), force=force, inputs=protect, what="the snapshot")
 
 

@@ -11,6 +11,7 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+from toolscope.core.enums import InputKind
 from toolscope.core.errors import InputError
 from toolscope.core.report.model import LostToolLink, SessionSummary, Transcript, Turn, TurnSide, shown_name
 from toolscope.core.subject import Subject
@@ -61,7 +62,7 @@ def run_transcript(subject: Subject, script: Path) -> tuple[Transcript, tuple[st
     Returns the transcript and the script's (name, sha256) for the provenance. The
     toolkit is left as it was found (groups a script registers are removed again).
     """
-    if subject.loaded.kind == "step_config":
+    if subject.loaded.kind == InputKind.STEP_CONFIG:
         raise InputError("--script", "applies to AgentScope toolkits (reset_tools calls), not AgentWorks step configs")
     built = _built_toolkit(subject)
     if built is None:

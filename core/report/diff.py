@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from toolscope.core.enums import Verdict
 from toolscope.core.verdicts import ToolVerdict
 
 if TYPE_CHECKING:  # model imports this module; only the type is needed here
@@ -65,7 +66,7 @@ def mode_diff(sections: Sequence[ModeSection]) -> ModeDiff:
             rows.append(DiffRow(name, order[label], verdicts))
     pairs = []
     for before, after, b_map, a_map in zip(modes, modes[1:], per_mode, per_mode[1:], strict=False):
-        b_vis = {k for k, v in b_map.items() if v == "visible"}
-        a_vis = {k for k, v in a_map.items() if v == "visible"}
+        b_vis = {k for k, v in b_map.items() if v == Verdict.VISIBLE}
+        a_vis = {k for k, v in a_map.items() if v == Verdict.VISIBLE}
         pairs.append(ModePair(before, after, tuple(sorted(a_vis - b_vis)), tuple(sorted(b_vis - a_vis))))
     return ModeDiff(modes, tuple(rows), tuple(pairs))

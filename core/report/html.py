@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from importlib import resources
 
+from toolscope.core.enums import Verdict
 from toolscope.core.report.markdown import CODE_PATTERN, SPACES, visible_format_chars
 from toolscope.core.report.model import ModeSection, ReportData, Transcript, mode_label
 from toolscope.core.safe_text import inert
@@ -122,7 +123,7 @@ def _section(section: ModeSection) -> str:
     if section.notes:
         parts.append("<ul>" + "".join(f"<li>{prose(n)}</li>" for n in section.notes) + "</ul>")
     hidden = section.hidden
-    visible = [t for t in section.tools if t.verdict == "visible"]
+    visible = [t for t in section.tools if t.verdict == Verdict.VISIBLE]
     if hidden:
         parts.append(f"<h3>Not visible in mode {label}</h3>")
         parts.append(_fold(f"{len(hidden)} tools not visible", _tool_table(section, hidden), len(hidden) > FOLD_ROWS))

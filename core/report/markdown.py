@@ -15,6 +15,7 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 
+from toolscope.core.enums import Verdict
 from toolscope.core.report.model import (
     ModeSection,
     ReportData,
@@ -123,7 +124,7 @@ def _tool_rows(section: ModeSection, tools: Sequence[ToolVerdict]) -> list[list[
         for name in section.stage_names:
             stage = tool.stage(name)
             cells.append(_WORD[stage.passed] if stage else "-")
-        cells.append(f"**{tool.verdict}**" if tool.verdict != "visible" else tool.verdict)
+        cells.append(f"**{tool.verdict}**" if tool.verdict != Verdict.VISIBLE else tool.verdict)
         cells.append(
             prose(f"{STAGE_TITLES.get(failing.name, failing.name)}: {failing.rule}", cell=True) if failing else ""
         )
@@ -145,7 +146,7 @@ def _section(section: ModeSection) -> list[str]:
         out.append("")
     header = ["tool", "namespace", *(STAGE_TITLES.get(n, n) for n in section.stage_names), "verdict", "decided by"]
     hidden = section.hidden
-    visible = tuple(t for t in section.tools if t.verdict == "visible")
+    visible = tuple(t for t in section.tools if t.verdict == Verdict.VISIBLE)
     if hidden:
         out += [f"### Not visible in mode {md(label)}", ""]
         body = _table(header, _tool_rows(section, hidden))

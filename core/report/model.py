@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
+from toolscope.core.enums import InputKind, Severity, Verdict
 from toolscope.core.report.diff import (
     DiffRow,
     ModeDiff,
@@ -140,7 +141,7 @@ class ModeSection:
     @property
     def hidden(self) -> tuple[ToolVerdict, ...]:
         """Tools that are not visible (hidden or unknown)."""
-        return tuple(t for t in self.tools if t.verdict != "visible")
+        return tuple(t for t in self.tools if t.verdict != Verdict.VISIBLE)
 
 
 @dataclass(frozen=True)
@@ -234,7 +235,7 @@ class ReportData:
                 names = ", ".join(f"{t.name} ({why_hidden(t)})" for t in later[:10] if t.first_failing)
                 more = f" and {len(later) - 10} more" if len(later) > 10 else ""
                 lines.append(f"Registered but not visible in mode {mode_label(section.mode)}: {names}{more}.")
-        errors = sum(1 for f in self.findings if f.severity == "error")
+        errors = sum(1 for f in self.findings if f.severity == Severity.ERROR)
         warnings = len(self.findings) - errors
         lines.append(
             f"Invariant checks: {errors} error(s), {warnings} warning(s)."
@@ -282,7 +283,7 @@ def current_environment(kind: str) -> Environment:
 
     agentscope_version = None
     reset_tools: tuple[tuple[str, str], ...] = ()
-    if kind != "step_config":
+    if kind != InputKind.STEP_CONFIG:
         from importlib.metadata import PackageNotFoundError, version
 
         try:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Sequence
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +96,8 @@ class Redactor:
 
     def _copy(self, obj: Any, memo: dict[int, Any]) -> Any:
         deep = lambda item: self._deep(item, memo)  # noqa: E731
+        if isinstance(obj, Enum):
+            return obj  # a closed vocabulary (core.enums): never a secret, and it must stay a member
         if isinstance(obj, str):
             return self.text(obj)
         if dataclasses.is_dataclass(obj) and not isinstance(obj, type):

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+from json_contracts import validated
 from session_helpers import drop_web_turns, recorder
 from typer.testing import CliRunner
 
@@ -100,10 +101,6 @@ def test_a_session_recorded_now_replays_the_same_from_each_saved_form(samples, t
 
 
 def test_report_shows_the_lost_tool_links(samples, tmp_path) -> None:
-    jsonschema = pytest.importorskip("jsonschema")
-
-    from toolscope.core.report import json_report
-
     md = run("report", str(samples / "toolkit.yaml"), "--session", str(samples / "session_typo.json"))
     assert md.exit_code == 0, md.output
     assert md.output.splitlines()[2].startswith("- Lost tool: turn 4: reset\\_tools(")
@@ -111,9 +108,7 @@ def test_report_shows_the_lost_tool_links(samples, tmp_path) -> None:
     out = run(
         "report", str(samples / "toolkit.yaml"), "--session", str(samples / "session_typo.json"), "--format", "json"
     )
-    doc = json.loads(out.output)
-    schema = json.loads((Path(json_report.__file__).parent / "schema.json").read_text())
-    jsonschema.validate(doc, schema)
+    doc = validated(out.output)
     assert doc["transcript"]["session"]["lost_tool_links"][0]["summary"].startswith("turn 4: reset_tools(")
 
 

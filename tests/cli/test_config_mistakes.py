@@ -208,3 +208,9 @@ def test_enabled_but_filtered_out_names_the_cause_and_the_fix(tmp_path):
     assert '"planning" is not in selected_servers ["github"]' in found["message"]
     assert 'Fix: add "planning:*" to agent_configs.selected_tools' in found["message"]
     assert found["severity"] == "error"
+
+
+def test_misplaced_provider_beside_a_real_one_says_the_real_one_is_used(tmp_path):
+    step = _step(tmp_path, {"provider": "claude-code", "execution_llm": {"provider": "openai"}})
+    (found,) = [f for f in json.loads(run("check", step, "--json").stdout)["findings"] if f["kind"] == "unknown_key"]
+    assert "the step's own execution_llm.provider is used instead" in found["message"]

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from report_helpers import REPO, HandSubject, make_tool
+from report_helpers import HandSubject, make_tool
 
+from toolscope.core.enums import FindingKind, InputKind, Severity
 from toolscope.core.verdicts import Finding, LoadedInput
 
 
@@ -14,7 +13,7 @@ from toolscope.core.verdicts import Finding, LoadedInput
 def hostile_subject() -> HandSubject:
     """A subject whose names, descriptions and rules carry markup, HTML and secrets."""
     loaded = LoadedInput(
-        kind="step_config",
+        kind=InputKind.STEP_CONFIG,
         label='step_config.json <script>alert("label")</script>',
         files=(("step_config.json", "a" * 64), ("/home/someone/secret/toolscope.registry.yaml", "b" * 64)),
         step="step-1",
@@ -38,19 +37,12 @@ def hostile_subject() -> HandSubject:
     run_tools = [make_tool(t.name, t.namespace, None, description=t.description) for t in tools[:3]] + [tools[3]]
     findings = [
         Finding(
-            "registered_not_allow_listed",
+            FindingKind.REGISTERED_NOT_ALLOW_LISTED,
             'notify_user is registered but in no mode | "<b>"',
             tool="notify_user",
             entry="human:*",
             source="step_config.json: selected_tools[0]",
         ),
-        Finding("dead_rule", "entry [red]x[/red] matches nothing", entry="x", severity="warning"),
+        Finding(FindingKind.DEAD_RULE, "entry [red]x[/red] matches nothing", entry="x", severity=Severity.WARNING),
     ]
     return HandSubject(loaded, {"build": tools, "run": run_tools}, findings)
-
-
-@pytest.fixture
-def in_repo(monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Run from the repository root, like a user typing sample paths."""
-    monkeypatch.chdir(REPO)
-    return REPO

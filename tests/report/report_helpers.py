@@ -12,6 +12,7 @@ import difflib
 from collections.abc import Sequence
 from pathlib import Path
 
+from toolscope.core.enums import ToolKind
 from toolscope.core.errors import InputError
 from toolscope.core.verdicts import (
     AGENTWORKS_STAGES,
@@ -51,7 +52,7 @@ def make_tool(name: str, namespace: str, fail_at: str | None, rule: str = "", de
             failed = True
         else:
             stages.append(Stage(stage, True, f"{stage}.pass", f"{name} passes {stage}"))
-    return ToolVerdict(name, namespace, "custom", tuple(stages), description)
+    return ToolVerdict(name, namespace, ToolKind.CUSTOM, tuple(stages), description)
 
 
 class HandSubject:

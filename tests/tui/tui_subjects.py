@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from toolscope.core.enums import InputKind, StageId, ToolKind
 from toolscope.core.errors import InputError, Problem
 from toolscope.core.verdicts import (
     AGENTWORKS_STAGES,
@@ -39,7 +40,7 @@ class HandSubject:
     def __init__(self, tools: list[tuple[str, str, str, bool, set[str]]] | None = None) -> None:
         self.tools = tools if tools is not None else TOOLS
         self.loaded = LoadedInput(
-            kind="step_config",
+            kind=InputKind.STEP_CONFIG,
             label="hand/step_config.json",
             files=(("hand/step_config.json", "0" * 64),),
             step="main",
@@ -66,7 +67,7 @@ class HandSubject:
         source = "hand/step_config.json"
         stages = [
             Stage(
-                "registered",
+                StageId.REGISTERED,
                 registered,
                 "filter.wildcard" if registered else "filter.not_selected",
                 f"{namespace}:* in selected_tools ({source})"
@@ -76,17 +77,17 @@ class HandSubject:
                 source,
             ),
             Stage(
-                "allow_listed",
+                StageId.ALLOW_LISTED,
                 mode in modes,
                 "mode.listed" if mode in modes else "mode.not_listed",
                 f"{name} is {'in' if mode in modes else 'not in'} the {mode} allow list (modes.py)",
                 name if mode in modes else None,
                 "modes.py",
             ),
-            Stage("discoverable", True, "discovery.ok", "listed by discovery"),
-            Stage("callable", True, "exec.ok", "no execution gate"),
+            Stage(StageId.DISCOVERABLE, True, "discovery.ok", "listed by discovery"),
+            Stage(StageId.CALLABLE, True, "exec.ok", "no execution gate"),
         ]
-        return ToolVerdict(name, namespace, kind, tuple(stages), description=f"The {name} tool.")
+        return ToolVerdict(name, namespace, ToolKind(kind), tuple(stages), description=f"The {name} tool.")
 
     def evaluate(self, mode: str | None) -> Evaluation:
         mode = self.resolve_mode(mode) or "build"

@@ -1,0 +1,104 @@
+"""One typed model per ``--json`` document, and the JSON Schemas generated from them.
+
+=======================  ==============================  =====================================
+schema id                model                           printed by
+=======================  ==============================  =====================================
+toolscope.explain/1      verdicts.ExplainEnvelope        ``explain --json``
+toolscope.tools/2        verdicts.ToolsEnvelope          ``tools --json``
+toolscope.check/1        verdicts.CheckEnvelope          ``check --json``
+toolscope.filter/1       filter.FilterEnvelope           ``filter --json``
+toolscope.step/1         step.StepDocument               ``step --json``
+toolscope.mcp-snapshot/1 mcp_snapshot.SnapshotEnvelope   ``discover --json`` / ``-o``
+toolscope.report/1       report.ReportEnvelope           ``report --format json``
+=======================  ==============================  =====================================
+
+Commands build these models and print ``base.render(model)``, except ``tools --json``:
+``core.tools_json`` writes that document as text for speed, following its model (a test
+reads the writer's output back through the model). Each schema is committed next to this file as
+``<name>-<version>.schema.json`` (shipped as package data) and ``tests/test_contracts.py``
+fails when a committed schema differs from its model; the test suite validates every
+``--json`` output it produces against its schema (``tests/json_contracts.py``).
+
+How to add a JSON field:
+
+1. Add the field to the model, in the position its key should appear (field order is key
+   order). Type it as precisely as you can: an enum from ``core.enums`` for a closed
+   vocabulary, ``X | None`` for a key that can be null (every key is always written).
+2. Fill it where the builder (the model's ``of`` classmethod or the command) builds it.
+3. Regenerate the schemas: ``python -m toolscope.core.schemas`` and commit the changed
+   ``*.schema.json`` (adding a key is compatible; renaming or removing one needs ``/2``).
+4. Document it in the README's JSON section (``tests/test_contracts.py`` checks the
+   field names listed there against the models).
+
+How to add a finding kind (or a stage id, tool kind, …): add it to ``core.enums``
+(see that module), emit the member, regenerate the schemas, list it in the README.
+
+Hot path: ``tools/2`` and ``report/1`` hold one object per tool. ``tools/2`` is written by
+``core.tools_json`` (add a new field there too); ``report/1``'s builder uses
+``model_construct`` (no validation) and its stages are the core ``Stage`` dataclasses,
+serialized as they are. Keep new per-tool fields cheap to fill.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from importlib import resources
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic.json_schema import GenerateJsonSchema
+
+__all__ = ["ENVELOPES", "committed_schema", "envelope_model", "generate_schema", "schema_file_name"]
+
+# schema id → "module:Model" (imported on demand: each command loads only its own model).
+ENVELOPES: dict[str, str] = {
+    "toolscope.explain/1": "verdicts:ExplainEnvelope",
+    "toolscope.tools/2": "verdicts:ToolsEnvelope",
+    "toolscope.check/1": "verdicts:CheckEnvelope",
+    "toolscope.filter/1": "filter:FilterEnvelope",
+    "toolscope.step/1": "step:StepDocument",
+    "toolscope.mcp-snapshot/1": "mcp_snapshot:SnapshotEnvelope",
+    "toolscope.report/1": "report:ReportEnvelope",
+}
+
+_DRAFT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def envelope_model(schema_id: str) -> type[BaseModel]:
+    """The model of a schema id (KeyError for an unknown one)."""
+    module_name, _, class_name = ENVELOPES[schema_id].partition(":")
+    module = importlib.import_module(f"toolscope.core.schemas.{module_name}")
+    model: type[BaseModel] = getattr(module, class_name)
+    return model
+
+
+def schema_file_name(schema_id: str) -> str:
+    """``toolscope.mcp-snapshot/1`` → ``mcp-snapshot-1.schema.json``."""
+    name, _, version = schema_id.removeprefix("toolscope.").partition("/")
+    return f"{name}-{version}.schema.json"
+
+
+def generate_schema(schema_id: str) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of a document, generated from its model."""
+    model = envelope_model(schema_id)
+    body = model.model_json_schema(mode="serialization", schema_generator=GenerateJsonSchema)
+    name, _, version = schema_id.removeprefix("toolscope.").partition("/")
+    head = {
+        "$schema": _DRAFT,
+        "$id": f"https://toolscope.invalid/schemas/{schema_file_name(schema_id)}",
+        "title": f"toolscope {name} (schema {schema_id})",
+    }
+    return {**head, **{k: v for k, v in body.items() if k != "title"}}
+
+
+def schema_text(schema_id: str) -> str:
+    """The committed form of a generated schema (sorted keys are not used: model order stays)."""
+    return json.dumps(generate_schema(schema_id), indent=2, ensure_ascii=False) + "\n"
+
+
+def committed_schema(schema_id: str) -> dict[str, Any]:
+    """The JSON Schema shipped with toolscope for a schema id."""
+    text = resources.files("toolscope.core.schemas").joinpath(schema_file_name(schema_id)).read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema

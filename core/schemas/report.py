@@ -1,0 +1,170 @@
+"""``toolscope.report/1``: the JSON form of ``toolscope report`` (built by ``core.report.json_report``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from toolscope.core.agentscope.recorded import SourceKind
+from toolscope.core.agentscope.session_replay import StartFrom
+from toolscope.core.enums import InputKind, StageId, Verdict
+from toolscope.core.schemas.base import Model
+from toolscope.core.schemas.verdicts import ChecklistJson, FindingJson, ToolJson, VerdictCounts
+
+# A file name as published: never an absolute path (POSIX or Windows).
+_RELATIVE = {"not": {"pattern": r"^(/|[A-Za-z]:[\\/])"}}
+
+
+class FileJson(Model):
+    """An input file: its name as shown and its sha256."""
+
+    name: str = Field(json_schema_extra=_RELATIVE)
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+
+
+class Fact(Model):
+    """A fact about the input (e.g. code-execution mode), secrets masked."""
+
+    name: str
+    value: str
+
+
+class ResetToolsFact(Model):
+    """One probed behaviour of the installed stock reset_tools."""
+
+    question: str
+    answer: str
+
+
+class AgentScopeJson(Model):
+    """The installed AgentScope, for toolkit inputs."""
+
+    version: str
+    reset_tools: list[ResetToolsFact]
+
+
+class ProvenanceJson(Model):
+    """What was loaded and by which software."""
+
+    kind: InputKind
+    label: str
+    files: list[FileJson]
+    step: str | None
+    registry: str | None
+    modes: list[str | None] = Field(min_length=1)
+    default_mode: str | None
+    facts: list[Fact]
+    toolscope_version: str
+    python_version: str
+    agentscope: AgentScopeJson | None
+
+
+class ReportToolJson(ToolJson):
+    """A tool of a report's mode section: the per-tool object plus its description."""
+
+    description: str
+
+
+class ModeJson(Model):
+    """Every tool's verdict in one mode, hidden tools first."""
+
+    mode: str | None
+    stages: tuple[StageId, ...]
+    counts: VerdictCounts
+    notes: list[str]
+    tools: list[ReportToolJson]
+
+
+class ChangedJson(Model):
+    """A tool whose verdict differs between the modes; ``absent`` where it was not evaluated."""
+
+    tool: str
+    namespace: str
+    verdicts: dict[str, Verdict | Literal["absent"]]
+
+
+class PairJson(Model):
+    """What changes from one mode to the next."""
+
+    from_: str | None = Field(alias="from")
+    to: str | None
+    gained: list[str]
+    lost: list[str]
+
+
+class DiffJson(Model):
+    """Verdict changes between the reported modes (two or more)."""
+
+    modes: list[str | None] = Field(min_length=2)
+    changed: list[ChangedJson]
+    pairs: list[PairJson]
+
+
+class SideJson(Model):
+    """One side (stock or guarded) of one scripted turn."""
+
+    visible: list[str]
+    outcome: str
+    active_groups: list[str]
+
+
+class TurnJson(Model):
+    """One turn of the reset_tools script, run stock and guarded."""
+
+    turn: int = Field(ge=1)
+    call: str
+    stock: SideJson
+    guarded: SideJson
+
+
+class TranscriptJson(Model):
+    """The step-through of a reset_tools script."""
+
+    script: str
+    turns: list[TurnJson]
+    stock_final_groups: list[str]
+    guarded_final_groups: list[str]
+    notes: list[str]
+
+
+class LostToolLinkJson(Model):
+    """A recorded call that failed because an earlier reset_tools turn removed its group."""
+
+    summary: str
+    guarded: str | None
+    """What the guard would have done with that turn."""
+
+
+class ReportSessionJson(Model):
+    """Where a replayed session came from, and the answer it gives (``report --session``)."""
+
+    source: str
+    kind: SourceKind
+    agentscope_version: str | None
+    starting_groups: list[str]
+    starting_from: StartFrom
+    diverged_turns: list[Annotated[int, Field(ge=1)]]
+    lost_tool_links: list[LostToolLinkJson]
+
+
+class SessionTranscriptJson(TranscriptJson):
+    """The transcript of a replayed session: the step-through plus the ``session`` block."""
+
+    session: ReportSessionJson
+
+
+class ReportEnvelope(Model):
+    """``toolscope report --format json``."""
+
+    schema_: Literal["toolscope.report/1"] = Field("toolscope.report/1", alias="schema")
+    generated_at: str | None
+    """UTC time, only with --timestamp."""
+    summary: list[str]
+    provenance: ProvenanceJson
+    modes: list[ModeJson] = Field(min_length=1)
+    findings: list[FindingJson]
+    checklists: list[ChecklistJson]
+    diff: DiffJson | None
+    transcript: SessionTranscriptJson | TranscriptJson | None
+    """A --script step-through, or a --session replay (with ``session``); None without either."""
