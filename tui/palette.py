@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from rich.style import Style
 from textual.app import App
 
+from toolscope.core.enums import Verdict
+
 
 @dataclass(frozen=True)
 class Palette:
@@ -30,7 +32,7 @@ class Palette:
 
     def verdict(self, verdict: str) -> Style:
         """A verdict label: visible, HIDDEN, unknown."""
-        return {"visible": self.passed, "hidden": self.hidden_label}.get(verdict, self.unknown)
+        return {Verdict.VISIBLE: self.passed, Verdict.HIDDEN: self.hidden_label}.get(verdict, self.unknown)
 
 
 # textual-dark's text-success / text-error / text-warning: for renderables made outside an app.
