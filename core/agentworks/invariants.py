@@ -192,21 +192,31 @@ def _registered_not_allow_listed(pipeline: StepPipeline) -> list[Finding]:
     return out
 
 
-def _matches(pipeline: StepPipeline, namespace: str, tool: str) -> bool:
-    n_ns = normalize_server_name(namespace)
-    n_tool = normalize_tool_name(tool)
-    for entry in pipeline.universe.tools:
-        if entry.namespace != namespace and normalize_server_name(entry.namespace) != n_ns:
-            continue
-        if tool == "*" or entry.name == tool or normalize_tool_name(entry.name) == n_tool:
-            return True
-    return False
+def _tools_by_namespace(pipeline: StepPipeline) -> dict[str, tuple[set[str], set[str]]]:
+    """Normalized namespace → (tool names, normalized tool names): one pass over the universe,
+    so that checking each selected_tools entry is a lookup, not a scan of every tool."""
+    universe = pipeline.universe
+    index: dict[str, tuple[set[str], set[str]]] = {}
+    for start, end, namespace, _kind, _plain in universe.runs:
+        names, normalized = index.setdefault(normalize_server_name(namespace), (set(), set()))
+        names.update(universe.names[start:end])
+        normalized.update(universe.normalized_names[start:end])
+    return index
+
+
+def _matches(index: dict[str, tuple[set[str], set[str]]], namespace: str, tool: str) -> bool:
+    group = index.get(normalize_server_name(namespace))
+    if group is None:
+        return False
+    names, normalized = group
+    return tool == "*" or tool in names or normalize_tool_name(tool) in normalized
 
 
 def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
     step = pipeline.step
     configs = step.step.agent_configs
     servers = {normalize_server_name(s) for s in configs.selected_servers} | set(configs.selected_servers)
+    by_namespace = _tools_by_namespace(pipeline)
     out = []
     for index, entry in enumerate(configs.selected_tools):
         where = step.where("selected_tools", index)
@@ -233,7 +243,7 @@ def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
             )
             continue
         namespace, _, tool = entry.partition(":")
-        if not _matches(pipeline, namespace, tool):
+        if not _matches(by_namespace, namespace, tool):
             out.append(
                 Finding(
                     FindingKind.DEAD_RULE,

@@ -41,7 +41,7 @@ def test_writes_a_file_and_refuses_to_replace_it_without_force(tmp_path: Path, i
     out = tmp_path / "report.json"
     assert run(SEED, "-o", str(out)).exit_code == 0  # format from the suffix
     first = out.read_bytes()
-    assert json.loads(first)["schema"] == "toolscope.report/1"
+    assert json.loads(first)["schema"] == "toolscope.report/2"
     out.write_text("keep me")
     result = run(SEED, "-o", str(out))
     assert result.exit_code == 2
@@ -159,7 +159,7 @@ def test_write_report_is_atomic_on_failure(tmp_path: Path, monkeypatch: pytest.M
     out = tmp_path / "r.md"
     out.write_text("old")
 
-    def broken_replace(src, dst):  # noqa: ANN001
+    def broken_replace(src, dst):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", broken_replace)

@@ -29,7 +29,7 @@ TOOLKIT = SCRIPTS / "toolkit.yaml"
 LARGE = SCRIPTS / "large_toolkit.yaml"
 
 
-def view_of(app) -> ActivationView:  # noqa: ANN001
+def view_of(app) -> ActivationView:
     return app.screen.query_one(ActivationView)
 
 
@@ -47,7 +47,7 @@ def turn_in_view(turns: TurnList, index: int) -> bool:
     return top <= index < top + turns.scrollable_content_region.height
 
 
-async def fire_nine(pilot, view: ActivationView) -> None:  # noqa: ANN001
+async def fire_nine(pilot, view: ActivationView) -> None:
     """Nine different turns: toggle a group, fire, nine times."""
     toggles = view.query_one("#composer").toggles
     for index in range(9):

@@ -38,6 +38,9 @@ NO_ACTIVATION_VIEW = (
 class MainScreen(Screen[None]):
     """Header, one tab per view, footer. Every recomputation happens here."""
 
+    # Short terminals (60x15): the views give their list the rows (see the views' CSS).
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]
+
     HELP = "toolscope: why is a tool (not) available? Keys for the focused view are listed below."
 
     BINDINGS = [
@@ -261,7 +264,7 @@ class MainScreen(Screen[None]):
     # -- views --------------------------------------------------------------------------
 
     @property
-    def active_bindings(self):  # noqa: ANN201 - Textual's dict[str, ActiveBinding]
+    def active_bindings(self):  # Textual's dict[str, ActiveBinding]
         """The keys in force (footer and F1 list these): a focused text box takes printable keys
         as text, so ``q``, ``?``, ``h``… are left out while it has the focus."""
         bindings = super().active_bindings

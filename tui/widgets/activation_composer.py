@@ -29,7 +29,7 @@ class GroupToggle(Checkbox):
     ]
 
     @property
-    def BUTTON_INNER(self) -> str:  # type: ignore[override]  # noqa: N802 - Textual's name
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]  # Textual's name
         return "✓" if self.value else " "
 
     def _on_focus(self, event: Any) -> None:

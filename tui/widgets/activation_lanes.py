@@ -16,6 +16,7 @@ from typing import Any
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.segment import Segment
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
@@ -163,7 +164,7 @@ class LanePane(VerticalScroll):
         self.full = False
         """The last ``show`` drew every text in full."""
 
-    def compose(self):  # noqa: ANN201 - Textual's ComposeResult
+    def compose(self) -> ComposeResult:
         yield Static(id=f"lane-{self.lane}")
 
     def show(

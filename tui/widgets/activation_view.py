@@ -160,7 +160,7 @@ class ActivationView(Vertical):
 
         try:
             self.probe_summary = (await on_shared_loop(arun_probe())).summary()
-        except Exception as exc:  # noqa: BLE001 - the probe is informative; the view still works
+        except Exception as exc:  # the probe is informative; the view still works
             self.probe_summary = f"probe failed: {type(exc).__name__}: {exc}"
         await self._measure_initial()
         if self.start_script:
