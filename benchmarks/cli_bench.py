@@ -229,7 +229,7 @@ def main() -> int:
             shot = tmp / "shot.svg"
 
             def inspect(step: Path) -> list[str]:
-                return [*toolscope, "inspect", str(step), "--screenshot", str(shot), "--size", "120x40"]
+                return [*toolscope, "inspect", str(step), "--screenshot", str(shot), "--size", "120x40", "--force"]
 
             cand, base = side_by_side(inspect(big_step), inspect(SEED), args.runs)
             ratio = median_seconds(cand) / median_seconds(base)

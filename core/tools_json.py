@@ -62,24 +62,35 @@ def _tool_rows(tools: Sequence[ToolVerdict]) -> list[tuple[Any, Sequence[Stage]]
     return [(tool, tool.stages) for tool in tools]
 
 
-class _Rows:
-    """Each distinct row of stages, decided and encoded once; stage results numbered in order of first use."""
+class StageTable:
+    """Distinct stage results numbered in order of first use; each row's verdict and indexes.
+
+    Shared by the ``tools/2`` and ``report/2`` writers: call ``row`` once per distinct row
+    of stages (the engine shares row objects between tools decided by the same rules).
+    """
 
     def __init__(self) -> None:
-        self.stage_index: dict[Stage, int] = {}
-        self.stage_texts: list[str] = []
+        self.index: dict[Stage, int] = {}
+        self.results: list[dict[str, Any]] = []
+        """Each distinct stage result's JSON object, in index order."""
 
-    def tail(self, row: Sequence[Stage]) -> str:
-        """The row's JSON after the tool's labels: verdict, first failing stage, stage indexes."""
+    def row(self, row: Sequence[Stage]) -> tuple[str, str | None, list[int]]:
+        """(verdict, first failing stage or None, the stages' indexes)."""
         indexes = []
         for stage in row:
-            index = self.stage_index.get(stage)
+            index = self.index.get(stage)
             if index is None:
-                index = self.stage_index[stage] = len(self.stage_texts)
-                self.stage_texts.append(_compact({name: getattr(stage, name) for name in _STAGE_FIELDS}))
-            indexes.append(str(index))
+                index = self.index[stage] = len(self.results)
+                self.results.append({name: getattr(stage, name) for name in _STAGE_FIELDS})
+            indexes.append(index)
         verdict, failing = _verdict(row)
-        return f'"verdict":"{verdict}","first_failing_stage":{_compact(failing)},"stages":[{",".join(indexes)}]}}'
+        return verdict, failing, indexes
+
+
+def _tail(table: StageTable, row: Sequence[Stage]) -> str:
+    """A row's compact JSON after the tool's labels: verdict, first failing stage, stage indexes."""
+    verdict, failing, indexes = table.row(row)
+    return f'"verdict":"{verdict}","first_failing_stage":{_compact(failing)},"stages":{_compact(indexes)}}}'
 
 
 def tools_document_chunks(
@@ -96,10 +107,10 @@ def tools_document_chunks(
     """
     rows = _tool_rows(evaluation.tools)
     distinct = {id(row): row for _tool, row in rows}
-    encoder = _Rows()
+    table = StageTable()
     # id(row) -> the row's JSON tail, or None for a visible row left out by hidden_only.
     tails: dict[int, str | None] = {
-        key: None if hidden_only and _verdict(row)[0] == "visible" else encoder.tail(row)
+        key: None if hidden_only and _verdict(row)[0] == "visible" else _tail(table, row)
         for key, row in distinct.items()
     }
     loaded = evaluation.loaded
@@ -112,7 +123,7 @@ def tools_document_chunks(
         "counts": evaluation.counts(),
         "config_findings": _findings_json(config_findings),
     }
-    yield _compact(head)[:-1] + ',"stage_results":[' + ",".join(encoder.stage_texts) + '],"tools":['
+    yield _compact(head)[:-1] + ',"stage_results":' + _compact(table.results) + ',"tools":['
     escape: Callable[[str], str] = encode_basestring
     # Namespaces and kinds repeat across thousands of tools: escaped once each.
     labels: dict[str, str] = {}

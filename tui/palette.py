@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from rich.style import Style
 from textual.app import App
 
+from toolscope.core.enums import Verdict
+
 
 @dataclass(frozen=True)
 class Palette:
@@ -30,7 +32,7 @@ class Palette:
 
     def verdict(self, verdict: str) -> Style:
         """A verdict label: visible, HIDDEN, unknown."""
-        return {"visible": self.passed, "hidden": self.hidden_label}.get(verdict, self.unknown)
+        return {Verdict.VISIBLE: self.passed, Verdict.HIDDEN: self.hidden_label}.get(verdict, self.unknown)
 
 
 # textual-dark's text-success / text-error / text-warning: for renderables made outside an app.
@@ -40,11 +42,21 @@ DARK = Palette(
 NO_COLOUR = Palette(Style(), Style(bold=True), Style(italic=True), Style(bold=True, reverse=True))
 
 
+_BY_THEME: dict[str, Palette] = {}
+
+
 def palette_for(app: App) -> Palette:
-    """The palette for this app's theme, or the colourless one under ``NO_COLOR``."""
+    """The palette for this app's theme, or the colourless one under ``NO_COLOR`` (cached per
+    theme: the grid asks once per drawn row)."""
     if app.no_color:
         return NO_COLOUR
-    colours = app.theme_variables
+    cached = _BY_THEME.get(app.theme)
+    if cached is None:
+        cached = _BY_THEME[app.theme] = _palette(app.theme_variables)
+    return cached
+
+
+def _palette(colours: dict[str, str]) -> Palette:
     failed = Style(color=colours.get("text-error", "red"), bold=True)
     return Palette(
         Style(color=colours.get("text-success", "green")),

@@ -82,12 +82,8 @@ def print_rewrite(rewrite: SelectionRewrite) -> None:
         print_wrapped(console, Text("  "), rewrite.note, "dim")
         return
     for listed in (rewrite.servers, rewrite.tools):
-        line = Text(f"  {listed.field:<17} ")
-        line.append_text(plain(quote_list(listed.before)))
-        line.append(" → " if listed.changed else " (unchanged)")
-        if listed.changed:
-            line.append_text(plain(quote_list(listed.after), "bold"))
-        console.print(line)
+        after = f" → {quote_list(listed.after)}" if listed.changed else " (unchanged)"
+        print_wrapped(console, Text(f"  {listed.field:<17} "), quote_list(listed.before) + after)
         for rule in listed.rules:
             print_wrapped(console, Text("     "), rule, "dim")
 

@@ -161,7 +161,7 @@ class StepPipeline:
         rewritten = False
         if self.written_filter is not self.filter:
             written = self.written_filter.should_include_tool(tool.namespace, tool.name)
-            rewritten = (written.include, written.code) != (decision.include, decision.code)
+            rewritten = written.include != decision.include
         key = (
             "f",
             custom.reason if custom else None,
@@ -196,8 +196,9 @@ class StepPipeline:
                 parts.append(f"{field} {quote_list(listed.before)} → {quote_list(listed.after)}")
         if not parts:
             return ""
+        written = "excluded" if decision.include else "included"
         return (
-            f"; as the step is written the answer would differ, but the app rewrote its lists before the filter "
+            f"; as the step is written the tool would be {written}, but the app rewrote its lists before the filter "
             f"({'; '.join(parts)}; {WHERE})"
         )
 

@@ -39,28 +39,28 @@ Modules (``mcp`` itself is imported only inside the functions that talk to serve
 
 from __future__ import annotations
 
-from toolscope.core.mcp.config import (
-    McpConfig,
-    ServerConfig,
-    infer_protocol,
-    load_config,
-)
-from toolscope.core.mcp.results import (
-    DiscoveryResult,
-    Duplicate,
-    Provenance,
-    ServerResult,
-)
-from toolscope.core.mcp.universe import load_mcp_universe
+from importlib import import_module
+from typing import Any
 
-__all__ = [
-    "DiscoveryResult",
-    "Duplicate",
-    "McpConfig",
-    "Provenance",
-    "ServerConfig",
-    "ServerResult",
-    "infer_protocol",
-    "load_config",
-    "load_mcp_universe",
-]
+# The re-exports load on first use (PEP 562): ``core.mcp.redact`` is imported by every
+# report, and importing this package must not cost it the pydantic models of ``config``.
+_EXPORTS = {
+    "McpConfig": "config",
+    "ServerConfig": "config",
+    "infer_protocol": "config",
+    "load_config": "config",
+    "DiscoveryResult": "results",
+    "Duplicate": "results",
+    "Provenance": "results",
+    "ServerResult": "results",
+    "load_mcp_universe": "universe",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{module}"), name)

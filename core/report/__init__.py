@@ -6,7 +6,7 @@ Public API::
                        environment=None, secrets=(), generated_at=None) -> ReportData
     markdown.render_markdown(report) -> str      # GitHub-flavoured, ASCII, inert
     html.render_html(report) -> str              # one self-contained page
-    json_report.render_json(report) -> str       # "toolscope.report/1"
+    json_report.render_json(report) -> str       # "toolscope.report/2"
     json_report.to_document(report) -> dict;  json_report.report_schema() -> dict
     redaction.secret_values_in_files(paths) -> set[str];  redaction.Redactor(secrets, public=())
     diff.mode_diff(sections) -> ModeDiff   # DiffRow / ModePair / ModeDiff, re-exported by model

@@ -45,7 +45,7 @@ __all__ = [
     "tool_label",
 ]
 
-SCHEMA = "toolscope.report/1"
+SCHEMA = "toolscope.report/2"
 _VERDICT_ORDER = {"hidden": 0, "unknown": 1, "visible": 2}
 
 
@@ -134,14 +134,27 @@ class ModeSection:
     def counts(self) -> dict[str, int]:
         """visible / hidden / unknown counts."""
         out = {"visible": 0, "hidden": 0, "unknown": 0}
-        for tool in self.tools:
-            out[tool.verdict] += 1
+        for verdict in verdicts_of(self.tools):
+            out[verdict] += 1
         return out
 
     @property
     def hidden(self) -> tuple[ToolVerdict, ...]:
         """Tools that are not visible (hidden or unknown)."""
-        return tuple(t for t in self.tools if t.verdict != Verdict.VISIBLE)
+        return tuple(t for t, v in zip(self.tools, verdicts_of(self.tools), strict=True) if v != Verdict.VISIBLE)
+
+
+def verdicts_of(tools: Sequence[ToolVerdict]) -> list[str]:
+    """Each tool's verdict, decided once per distinct row of stages (tools decided by the
+    same rules share their stage tuple: 50,000 tools have a few hundred)."""
+    memo: dict[int, str] = {}
+    out = []
+    for tool in tools:
+        verdict = memo.get(id(tool.stages))
+        if verdict is None:
+            verdict = memo[id(tool.stages)] = tool.verdict
+        out.append(verdict)
+    return out
 
 
 @dataclass(frozen=True)
@@ -303,7 +316,8 @@ def probe_reset_tools() -> tuple[tuple[str, str], ...]:
 
 def _sorted_tools(tools: Sequence[ToolVerdict]) -> tuple[ToolVerdict, ...]:
     # Stable: hidden, then unknown, then visible, each in the subject's own order.
-    return tuple(sorted(tools, key=lambda t: _VERDICT_ORDER[t.verdict]))
+    order = [_VERDICT_ORDER[v] for v in verdicts_of(tools)]
+    return tuple(tools[i] for i in sorted(range(len(order)), key=order.__getitem__))
 
 
 def _public_names(subject: Subject, sections: Sequence[ModeSection]) -> set[str]:
@@ -348,7 +362,8 @@ def build_report(
     env = environment or current_environment(loaded.kind)
     files = [FileRef(shown_name(name), digest) for name, digest in loaded.files]
     files += [FileRef(shown_name(name), digest) for name, digest in extra_files if (name, digest) not in loaded.files]
-    redactor = Redactor(secrets, public=_public_names(subject, sections))
+    # The public names only ever spare secrets: without secrets, no need to collect them.
+    redactor = Redactor(secrets, public=_public_names(subject, sections) if secrets else ())
     provenance = Provenance(
         kind=loaded.kind,
         label=loaded.label,

@@ -9,7 +9,7 @@ toolscope.check/1        verdicts.CheckEnvelope          ``check --json``
 toolscope.filter/1       filter.FilterEnvelope           ``filter --json``
 toolscope.step/1         step.StepDocument               ``step --json``
 toolscope.mcp-snapshot/1 mcp_snapshot.SnapshotEnvelope   ``discover --json`` / ``-o``
-toolscope.report/1       report.ReportEnvelope           ``report --format json``
+toolscope.report/2       report.ReportEnvelope           ``report --format json``
 =======================  ==============================  =====================================
 
 Commands build these models and print ``base.render(model)``, except ``tools --json``:
@@ -33,10 +33,9 @@ How to add a JSON field:
 How to add a finding kind (or a stage id, tool kind, …): add it to ``core.enums``
 (see that module), emit the member, regenerate the schemas, list it in the README.
 
-Hot path: ``tools/2`` and ``report/1`` hold one object per tool. ``tools/2`` is written by
-``core.tools_json`` (add a new field there too); ``report/1``'s builder uses
-``model_construct`` (no validation) and its stages are the core ``Stage`` dataclasses,
-serialized as they are. Keep new per-tool fields cheap to fill.
+Hot path: ``tools/2`` and ``report/2`` hold one object per tool. ``tools/2`` is written by
+``core.tools_json`` and ``report/2``'s tools by ``core.report.json_report`` as text, one
+line per tool (add a new per-tool field there too, and keep it cheap to fill).
 """
 
 from __future__ import annotations
@@ -59,7 +58,7 @@ ENVELOPES: dict[str, str] = {
     "toolscope.filter/1": "filter:FilterEnvelope",
     "toolscope.step/1": "step:StepDocument",
     "toolscope.mcp-snapshot/1": "mcp_snapshot:SnapshotEnvelope",
-    "toolscope.report/1": "report:ReportEnvelope",
+    "toolscope.report/2": "report:ReportEnvelope",
 }
 
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"

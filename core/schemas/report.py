@@ -1,4 +1,8 @@
-"""``toolscope.report/1``: the JSON form of ``toolscope report`` (built by ``core.report.json_report``)."""
+"""``toolscope.report/2``: the JSON form of ``toolscope report`` (built by ``core.report.json_report``).
+
+Version 2 shares stage results by reference within each mode section, as ``tools/2`` does:
+version 1 repeated every tool's rule sentences (87 MB for 50,000 tools).
+"""
 
 from __future__ import annotations
 
@@ -10,7 +14,8 @@ from toolscope.core.agentscope.recorded import SourceKind
 from toolscope.core.agentscope.session_replay import StartFrom
 from toolscope.core.enums import InputKind, StageId, Verdict
 from toolscope.core.schemas.base import Model
-from toolscope.core.schemas.verdicts import ChecklistJson, FindingJson, ToolJson, VerdictCounts
+from toolscope.core.schemas.verdicts import ChecklistJson, FindingJson, ToolRefJson, VerdictCounts
+from toolscope.core.verdicts import Stage
 
 # A file name as published: never an absolute path (POSIX or Windows).
 _RELATIVE = {"not": {"pattern": r"^(/|[A-Za-z]:[\\/])"}}
@@ -60,8 +65,9 @@ class ProvenanceJson(Model):
     agentscope: AgentScopeJson | None
 
 
-class ReportToolJson(ToolJson):
-    """A tool of a report's mode section: the per-tool object plus its description."""
+class ReportToolJson(ToolRefJson):
+    """A tool of a report's mode section: ``tools/2``'s per-tool object (stages by index into the
+    section's ``stage_results``) plus its description."""
 
     description: str
 
@@ -73,6 +79,8 @@ class ModeJson(Model):
     stages: tuple[StageId, ...]
     counts: VerdictCounts
     notes: list[str]
+    stage_results: list[Stage]
+    """Every distinct stage result of this mode once, in order of first use."""
     tools: list[ReportToolJson]
 
 
@@ -157,7 +165,7 @@ class SessionTranscriptJson(TranscriptJson):
 class ReportEnvelope(Model):
     """``toolscope report --format json``."""
 
-    schema_: Literal["toolscope.report/1"] = Field("toolscope.report/1", alias="schema")
+    schema_: Literal["toolscope.report/2"] = Field("toolscope.report/2", alias="schema")
     generated_at: str | None
     """UTC time, only with --timestamp."""
     summary: list[str]

@@ -1,5 +1,5 @@
 """Per-tool JSON: ``toolscope.tools/2``, ``explain/1`` and ``check/1``, and the pieces
-``report/1`` reuses (a tool with its stages, a checklist, a finding).
+``report/2`` reuses (a tool with its stages, a checklist, a finding).
 
 A stage is ``core.verdicts.Stage`` itself (a dataclass pydantic serializes as it is), so a
 50,000-tool document converts no stage objects.

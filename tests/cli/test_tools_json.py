@@ -106,7 +106,7 @@ def test_a_universe_larger_than_one_chunk_is_written_in_pieces(tmp_path: Path):
 
 
 def _tool_json(tool) -> dict:  # type: ignore[no-untyped-def]
-    """A tool with its stages inline (tools/1's per-tool object, report/1's without description)."""
+    """A tool with its stages inline (version 1's per-tool object)."""
     from toolscope.core.schemas.verdicts import ToolJson
 
     return ToolJson.of(tool).model_dump(mode="json")

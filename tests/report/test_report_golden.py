@@ -47,7 +47,7 @@ def test_golden(case: str, fmt: str, in_repo: Path) -> None:
 
 
 def test_golden_json_files_match_the_schema() -> None:
-    """Every committed JSON golden is a valid toolscope.report/1 document."""
+    """Every committed JSON golden is a valid toolscope.report/2 document."""
     files = sorted(GOLDEN.glob("*.json"))
     assert len(files) >= 2
     schema = report_schema()

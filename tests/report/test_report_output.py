@@ -41,7 +41,7 @@ def test_writes_a_file_and_refuses_to_replace_it_without_force(tmp_path: Path, i
     out = tmp_path / "report.json"
     assert run(SEED, "-o", str(out)).exit_code == 0  # format from the suffix
     first = out.read_bytes()
-    assert json.loads(first)["schema"] == "toolscope.report/1"
+    assert json.loads(first)["schema"] == "toolscope.report/2"
     out.write_text("keep me")
     result = run(SEED, "-o", str(out))
     assert result.exit_code == 2

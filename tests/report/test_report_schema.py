@@ -40,12 +40,12 @@ def schema() -> dict:
 
 @pytest.mark.parametrize(("config", "args"), SAMPLE_REPORTS, ids=lambda v: v if isinstance(v, str) else " ".join(v))
 def test_sample_report_validates(config: str, args: list[str], schema: dict, in_repo: Path) -> None:
-    """The CLI's JSON report of the sample is a valid toolscope.report/1 document."""
+    """The CLI's JSON report of the sample is a valid toolscope.report/2 document."""
     result = CliRunner().invoke(app, ["report", config, *args, "--format", "json"])
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
     jsonschema.validate(document, schema)
-    assert document["schema"] == "toolscope.report/1"
+    assert document["schema"] == "toolscope.report/2"
     if "--script" in args:
         assert document["transcript"]["turns"], "the step-through has turns"
     if args.count("-m") >= 2:
@@ -58,10 +58,12 @@ def test_schema_rejects_what_it_should(schema: dict, in_repo: Path) -> None:
     good = json.loads(result.stdout)
     jsonschema.validate(good, schema)
     for mutate in (
-        lambda d: d.update(schema="toolscope.report/2"),
+        lambda d: d.update(schema="toolscope.report/1"),
         lambda d: d.update(surprise=1),
         lambda d: d["provenance"]["files"][0].update(name="/home/me/step_config.json"),
         lambda d: d["modes"][0]["tools"][0].update(verdict="maybe"),
+        lambda d: d["modes"][0]["tools"][0].update(stages=[d["modes"][0]["stage_results"][0]]),  # v1's objects
+        lambda d: d["modes"][0].pop("stage_results"),
         lambda d: d["provenance"]["files"][0].update(sha256="xyz"),
     ):
         bad = copy.deepcopy(good)
@@ -73,4 +75,4 @@ def test_schema_rejects_what_it_should(schema: dict, in_repo: Path) -> None:
 def test_schema_is_a_valid_json_schema(schema: dict) -> None:
     """schema.json itself is a valid Draft 2020-12 schema, shipped as package data."""
     jsonschema.Draft202012Validator.check_schema(schema)
-    assert schema["properties"]["schema"]["const"] == "toolscope.report/1"
+    assert schema["properties"]["schema"]["const"] == "toolscope.report/2"

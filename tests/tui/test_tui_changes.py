@@ -121,3 +121,14 @@ async def test_numbers_have_thousands_separators_and_singulars() -> None:
         assert heading.total == 1
         line = grid.render_line(1).text
         assert "(1 tool, 1 not visible)" in line, line
+
+
+async def test_a_short_terminal_keeps_rows_for_the_tool_list() -> None:
+    """At 60x15, with the change line showing, the grid still shows three tools (it showed one)."""
+    app = make_app(mode="build")
+    async with app.run_test(size=(60, 15)) as pilot:
+        await pilot.pause()
+        await pilot.press("m")
+        await pilot.pause()
+        grid = app.screen.pipeline.grid
+        assert grid.scrollable_content_region.height - 1 >= 3

@@ -32,6 +32,9 @@ VIEWS = ("pipeline", "checklist", "activation")
 class MainScreen(Screen[None]):
     """Header, one tab per view, footer. Every recomputation happens here."""
 
+    # Short terminals (60x15): the views give their list the rows (see the views' CSS).
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]
+
     HELP = "toolscope: why is a tool (not) available? Keys for the focused view are listed below."
 
     BINDINGS = [

@@ -13,6 +13,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Static
 
+from toolscope.core.enums import Verdict
 from toolscope.core.safe_text import inert
 from toolscope.core.verdicts import STAGE_TITLES, Evaluation, ToolVerdict
 from toolscope.tui.palette import DARK, Palette, palette_for
@@ -229,7 +230,7 @@ class PipelineView(Vertical):
     def _tool_highlighted(self, event: ToolGrid.Highlighted) -> None:
         tool = event.tool
         previous = self.previous_verdicts.get(tool_key(tool)) if tool is not None else None
-        fix = self.fix_for(tool) if tool is not None and tool.verdict != "visible" and self.fix_for else None
+        fix = self.fix_for(tool) if tool is not None and tool.verdict != Verdict.VISIBLE and self.fix_for else None
         self.query_one(ToolDetail).show_tool(tool, previous, fix, palette_for(self.app))
         self.query_one("#detail-scroll", VerticalScroll).scroll_home(animate=False)
 

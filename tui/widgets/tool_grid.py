@@ -19,6 +19,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from toolscope.core.enums import Verdict
 from toolscope.core.safe_text import inert
 from toolscope.core.verdicts import STAGE_TITLES, ToolVerdict
 from toolscope.tui.palette import palette_for
@@ -308,7 +309,7 @@ class ToolGrid(ScrollView, can_focus=True):
                 return _BOLD if passed is False else Style()
 
             def verdict_style(verdict: str) -> Style:
-                return _BOLD if verdict != "visible" else Style()
+                return _BOLD if verdict != Verdict.VISIBLE else Style()
 
         marks = ("!" if alert else " ") + ("Δ" if changed else " ") + " "
         segments = [
