@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from toolscope.app import app
 from toolscope.commands.common import (
     GroupsOpt,
     JsonOpt,
@@ -36,7 +35,6 @@ if TYPE_CHECKING:
     from toolscope.core.verdicts import Checklist
 
 
-@app.command("explain", short_help="Why one tool is or is not usable, and the fix.")
 @handle_errors
 def explain_command(
     config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],

@@ -8,7 +8,6 @@ from typing import Annotated
 
 import typer
 
-from toolscope.app import app
 from toolscope.commands.common import (
     GroupsOpt,
     ModeOpt,
@@ -26,7 +25,6 @@ from toolscope.output import handle_errors, plain, stdout_console
 VIEWS = ("pipeline", "checklist", "activation")
 
 
-@app.command("inspect", short_help="Open the interactive terminal app (or take a screenshot).")
 @handle_errors
 def inspect_command(
     config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],

@@ -23,14 +23,14 @@ BILLION_LAUGHS = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".jo
 )
 
 
-def run(*args: str):  # noqa: ANN201
+def run(*args: str):
     started = time.monotonic()
     result = runner.invoke(app, list(args))
     assert time.monotonic() - started < 20, "took too long: a hang or an unbounded read"
     return result
 
 
-def bad(result, *needles: str) -> None:  # noqa: ANN001
+def bad(result, *needles: str) -> None:
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output and "toolscope bug" not in result.output
     for needle in needles:
@@ -121,7 +121,7 @@ def test_an_oversized_input_states_the_limit(tmp_path: Path) -> None:
 # --- snapshots are validated, not coerced ------------------------------------------------------
 
 
-def _snapshot(tmp_path: Path, change) -> Path:  # noqa: ANN001
+def _snapshot(tmp_path: Path, change) -> Path:
     data = json.loads((MCP / "snapshot.json").read_text())
     change(data)
     path = tmp_path / "snap.json"
@@ -140,7 +140,7 @@ def _snapshot(tmp_path: Path, change) -> Path:  # noqa: ANN001
         (lambda d: d["servers"][0].update(tools="abc"), ["servers[0].tools"]),
     ],
 )
-def test_bad_snapshots(tmp_path: Path, change, needles: list[str]) -> None:  # noqa: ANN001
+def test_bad_snapshots(tmp_path: Path, change, needles: list[str]) -> None:
     snap = _snapshot(tmp_path, change)
     bad(run("tools", str(MCP / "step_config.json"), "--snapshot", str(snap)), "snap.json", *needles)
     bad(run("check", str(MCP / "step_config.json"), "--drift-from", str(snap)), "snap.json", *needles)

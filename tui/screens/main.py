@@ -204,7 +204,7 @@ class MainScreen(Screen[None]):
     # -- views --------------------------------------------------------------------------
 
     @property
-    def active_bindings(self):  # noqa: ANN201 - Textual's dict[str, ActiveBinding]
+    def active_bindings(self):  # Textual's dict[str, ActiveBinding]
         """The keys in force (footer and F1 list these): a focused text box takes printable keys
         as text, so ``q``, ``?``, ``h``… are left out while it has the focus."""
         bindings = super().active_bindings

@@ -121,7 +121,7 @@ class GroupToggle(Checkbox):
     """A group's on/off toggle whose state reads without colour: ``✓`` on, blank off."""
 
     @property
-    def BUTTON_INNER(self) -> str:  # type: ignore[override]  # noqa: N802 - Textual's name
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]  # Textual's name
         return "✓" if self.value else " "
 
 
@@ -192,7 +192,7 @@ class ActivationView(Vertical):
 
         try:
             self.probe_summary = (await on_shared_loop(arun_probe())).summary()
-        except Exception as exc:  # noqa: BLE001 - the probe is informative; the view still works
+        except Exception as exc:  # the probe is informative; the view still works
             self.probe_summary = f"probe failed: {type(exc).__name__}: {exc}"
         if self.start_script:
             await self.load_script(self.start_script)
