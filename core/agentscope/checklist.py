@@ -137,7 +137,7 @@ def _unknown_checklist(subject: ToolkitSubject, tool: str, mode: str) -> Checkli
         steps = (ChecklistStep(f"Is '{tool}' registered in a group of the Toolkit?", "unknown", None, tuple(evidence)),)
         clients = ", ".join(f"'{client}'" for _, client, _ in failed)
         fix = (
-            f"outage: MCP client {clients} failed; fix that server (see `toolscope discover`), then check again "
+            f"outage: MCP client {clients} failed; fix that server (the error above says why), then check again "
             "(registering the tool again, or guessing other names, will not help)"
         )
         return Checklist(tool=tool, mode=mode, verdict=None, steps=steps, fix=fix, did_you_mean=close)
