@@ -67,7 +67,7 @@ ENV: dict[str, str] = dict(os.environ)
 
 def run_process(argv: list[str], stdout_path: Path | None = None) -> Run:
     """Run argv to completion; its own peak RSS comes from wait4 (not the children's maximum)."""
-    out = open(stdout_path, "wb") if stdout_path else subprocess.DEVNULL  # noqa: SIM115
+    out = open(stdout_path, "wb") if stdout_path else subprocess.DEVNULL
     try:
         start = time.perf_counter()
         process = subprocess.Popen(argv, stdout=out, stderr=subprocess.PIPE, cwd=REPO, env=ENV)
@@ -91,7 +91,7 @@ def toolscope_argv() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "toolscope"]
 
 
-def side_by_side(candidate: list[str], baseline: list[str], runs: int, stdout_path: Path | None = None):  # noqa: ANN201
+def side_by_side(candidate: list[str], baseline: list[str], runs: int, stdout_path: Path | None = None):
     """Interleaved runs (order alternating, one warm-up pair first); lists of Run for each side."""
     run_process(baseline)
     run_process(candidate, stdout_path)
@@ -165,7 +165,7 @@ def main() -> int:
             f"{os.cpu_count()} CPUs"
         )
 
-        def memory_rows(label: str, argv_for, out_name: str) -> tuple[list[Run], list[Run], int]:  # noqa: ANN001
+        def memory_rows(label: str, argv_for, out_name: str) -> tuple[list[Run], list[Run], int]:
             out_big = tmp / f"{out_name}.big"
             cand, base = side_by_side(argv_for(big_step, out_big), load_json, args.runs, out_big)
             small_out = tmp / f"{out_name}.small"

@@ -51,7 +51,7 @@ def timed_tap(path: Path) -> object:
     class TimedTap(SessionTap):
         spent = 0.0
 
-        def _safely(self, step, *args):  # noqa: ANN001, ANN202
+        def _safely(self, step, *args):
             start = time.process_time()
             super()._safely(step, *args)
             self.spent += time.process_time() - start

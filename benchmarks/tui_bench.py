@@ -47,7 +47,7 @@ class EmptyApp(App[None]):
         yield Input()
 
 
-async def first_paint(make_app) -> float:  # noqa: ANN001
+async def first_paint(make_app) -> float:
     """Seconds from constructing the app to its first idle, rendered screen."""
     start = time.perf_counter()
     app = make_app()
@@ -56,12 +56,12 @@ async def first_paint(make_app) -> float:  # noqa: ANN001
         return time.perf_counter() - start
 
 
-async def keystrokes(make_app, focus_keys: list[str], typed: str, painted: type) -> list[float]:  # noqa: ANN001
+async def keystrokes(make_app, focus_keys: list[str], typed: str, painted: type) -> list[float]:
     """Seconds per typed key, from posting it to the last line ``painted`` drew for it."""
     stamps: list[float] = []
     original = painted.render_line
 
-    def stamped(self, y):  # noqa: ANN001, ANN202
+    def stamped(self, y):
         strip = original(self, y)
         stamps.append(time.perf_counter())
         return strip

@@ -47,18 +47,29 @@ def _root(
 
 
 def _register_commands() -> None:
-    # Each module adds its commands to `app`; imported here, not at their top, so
-    # command modules stay independent of one another.
-    from toolscope.commands import (  # noqa: F401
-        check,
-        discover,
-        explain,
-        filter,
-        inspect,
-        report,
-        step,
-        tools,
+    """Every command (``--help`` lists them in this order): named here, not by import side effects.
+
+    The command modules never import this one (no cycle): each defines its function, and
+    this is the one place that says which commands exist and what they are called.
+    """
+    from toolscope.commands import check, discover, explain, filter, inspect, report, step, tools
+
+    app.command("check", short_help="Invariant checks and expectations, for CI.")(check.check_command)
+    app.command("discover", short_help="Connect to every MCP server and list its tools.")(discover.discover_command)
+    app.command("explain", short_help="Why one tool is or is not usable, and the fix.")(explain.explain_command)
+    app.command(
+        "filter",
+        short_help="Ask AgentWorks' ToolFilter about tools and servers directly.",
+        epilog="A QUERY starting with '-' goes after --: toolscope filter --selected-tools a:* -- a:-x",
+    )(filter.filter_command)
+    app.command("inspect", short_help="Open the interactive terminal app (or take a screenshot).")(
+        inspect.inspect_command
     )
+    app.command("report", short_help="Write a shareable report: Markdown, HTML, JSON, SVG or PNG.")(
+        report.report_command
+    )
+    app.command("step", short_help="Step a reset_tools script: stock vs guarded, turn by turn.")(step.step_command)
+    app.command("tools", short_help="Every tool: a mark per stage, the verdict, the rule.")(tools.tools_command)
 
 
 _register_commands()

@@ -24,7 +24,7 @@ GAP = "  "
 ELLIPSIS = "…"
 
 
-def output_width(*, stream=None) -> int:  # noqa: ANN001 - a text stream
+def output_width(*, stream=None) -> int:  # a text stream
     """The width to lay out for: COLUMNS when set, the terminal's width on a terminal,
     else ``PIPED_WIDTH``."""
     columns = os.environ.get("COLUMNS", "").strip()

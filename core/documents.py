@@ -231,11 +231,11 @@ def parse_yaml(text: str, source: str) -> Any:
     fast = _strict_loader(fast=True)
     if fast is not None:
         try:
-            return yaml.load(text, Loader=fast)  # noqa: S506 - a SafeLoader subclass
+            return yaml.load(text, Loader=fast)  # a SafeLoader subclass
         except (yaml.YAMLError, RecursionError):
             pass  # reported below, in PyYAML's words
     try:
-        return yaml.load(text, Loader=_strict_loader())  # noqa: S506 - a SafeLoader subclass
+        return yaml.load(text, Loader=_strict_loader())  # a SafeLoader subclass
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""

@@ -26,7 +26,7 @@ class InertRecords(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         try:
             message = record.getMessage()
-        except Exception:  # noqa: BLE001 - a malformed record must not break logging
+        except Exception:  # a malformed record must not break logging
             message = str(record.msg)
         record.msg = inert(message, single_line=True)
         record.args = None

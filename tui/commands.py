@@ -34,6 +34,6 @@ class ToolProvider(Provider):
             )
 
     @staticmethod
-    def _open(screen, name: str) -> None:  # noqa: ANN001 - MainScreen
+    def _open(screen, name: str) -> None:  # MainScreen
         screen.action_show_view("checklist")
         screen.checklist_view.ask(name)

@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 
-from toolscope.app import app
 from toolscope.commands.common import (
     GroupsOpt,
     JsonOpt,
@@ -21,7 +20,6 @@ from toolscope.core.errors import EXIT_NEGATIVE, InputError
 from toolscope.output import handle_errors
 
 
-@app.command("check", short_help="Invariant checks and expectations, for CI.")
 @handle_errors
 def check_command(
     config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],

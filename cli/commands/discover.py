@@ -7,13 +7,11 @@ from typing import Annotated
 
 import typer
 
-from toolscope.app import app
 from toolscope.commands.common import JsonOpt
 from toolscope.core.errors import EXIT_NEGATIVE, EXIT_OK, InputError
 from toolscope.output import handle_errors, print_document, stdout_console
 
 
-@app.command("discover", short_help="Connect to every MCP server and list its tools.")
 @handle_errors
 def discover_command(
     mcp_config: Annotated[
@@ -61,7 +59,7 @@ def discover_command(
     raise typer.Exit(EXIT_OK if result.all_ok else EXIT_NEGATIVE)
 
 
-def _progress(total: int):  # noqa: ANN202 - a callback, or None
+def _progress(total: int):  # a callback, or None
     """A line per server on stderr as it finishes, with its time: only when stderr is a
     terminal (a person waiting); nothing extra when piped or captured."""
     import sys
@@ -77,7 +75,7 @@ def _progress(total: int):  # noqa: ANN202 - a callback, or None
     console.print(Text(f"connecting to {total} MCP server{'s' if total != 1 else ''}…", style="dim"))
     done = 0
 
-    def report(server) -> None:  # noqa: ANN001 - ServerResult
+    def report(server) -> None:  # ServerResult
         nonlocal done
         done += 1
         line = Text(f"  [{done}/{total}] ", style="dim")
@@ -91,7 +89,7 @@ def _progress(total: int):  # noqa: ANN202 - a callback, or None
     return report
 
 
-def _print_human(result, output: Path | None) -> None:  # noqa: ANN001 - DiscoveryResult, imported lazily
+def _print_human(result, output: Path | None) -> None:  # DiscoveryResult, imported lazily
     from rich.text import Text
 
     from toolscope.core.safe_text import inert

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from toolscope.app import app
 from toolscope.commands.common import (
     GroupsOpt,
     JsonOpt,
@@ -36,7 +35,6 @@ if TYPE_CHECKING:
     from toolscope.core.verdicts import Checklist
 
 
-@app.command("explain", short_help="Why one tool is or is not usable, and the fix.")
 @handle_errors
 def explain_command(
     config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
@@ -82,12 +80,8 @@ def print_rewrite(rewrite: SelectionRewrite) -> None:
         print_wrapped(console, Text("  "), rewrite.note, "dim")
         return
     for listed in (rewrite.servers, rewrite.tools):
-        line = Text(f"  {listed.field:<17} ")
-        line.append_text(plain(quote_list(listed.before)))
-        line.append(" → " if listed.changed else " (unchanged)")
-        if listed.changed:
-            line.append_text(plain(quote_list(listed.after), "bold"))
-        console.print(line)
+        after = f" → {quote_list(listed.after)}" if listed.changed else " (unchanged)"
+        print_wrapped(console, Text(f"  {listed.field:<17} "), quote_list(listed.before) + after)
         for rule in listed.rules:
             print_wrapped(console, Text("     "), rule, "dim")
 

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from toolscope.app import app
 from toolscope.core.errors import EXIT_NEGATIVE, InputError, Problem
 from toolscope.output import handle_errors, print_document, stdout_console
 
@@ -27,11 +26,6 @@ if TYPE_CHECKING:
     from toolscope.core.schemas.filter import Answer
 
 
-@app.command(
-    "filter",
-    short_help="Ask AgentWorks' ToolFilter about tools and servers directly.",
-    epilog="A QUERY starting with '-' goes after --: toolscope filter --selected-tools a:* -- a:-x",
-)
 @handle_errors
 def filter_command(
     queries: Annotated[

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from toolscope.app import app
 from toolscope.commands.common import (
     GroupsOpt,
     RegistryOpt,
@@ -133,10 +132,8 @@ def render(report: ReportData, fmt: str) -> str:
 
 
 def _render_svg(subject: Subject, mode: str | None, size: tuple[int, int]) -> str:
-    try:
-        from toolscope.tui.screenshot import render_svg_sync
-    except ImportError:
-        raise InputError("--format svg", "SVG export is not available in this build of toolscope") from None
+    from toolscope.tui.screenshot import render_svg_sync
+
     return render_svg_sync(subject, mode, size, view="pipeline")
 
 
@@ -190,7 +187,6 @@ def make_report(
     return report, inputs
 
 
-@app.command("report", short_help="Write a shareable report: Markdown, HTML, JSON, SVG or PNG.")
 @handle_errors
 def report_command(
     config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],

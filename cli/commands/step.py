@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from toolscope.app import app
 from toolscope.commands.common import GroupsOpt, JsonOpt, SessionIdOpt, SessionOpt, split_groups
 from toolscope.core.enums import InputKind
 from toolscope.core.errors import InputError
@@ -24,7 +23,6 @@ if TYPE_CHECKING:
 STATE_STYLE = {"success": "green", "error": "bold red", "denied": "bold red"}
 
 
-@app.command("step", short_help="Step a reset_tools script: stock vs guarded, turn by turn.")
 @handle_errors
 def step_command(
     toolkit: Annotated[str, typer.Argument(help="Toolkit spec (YAML/JSON) or module:function / file.py:function.")],

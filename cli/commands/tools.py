@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 
-from toolscope.app import app
 from toolscope.commands.common import (
     GroupsOpt,
     JsonOpt,
@@ -20,7 +19,6 @@ from toolscope.commands.common import (
 from toolscope.output import handle_errors
 
 
-@app.command("tools", short_help="Every tool: a mark per stage, the verdict, the rule.")
 @handle_errors
 def tools_command(
     config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],

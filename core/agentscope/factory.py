@@ -128,8 +128,9 @@ def _import_dotted(dotted: str, target: str) -> ModuleType:
         raise
     except BaseException as exc:  # SystemExit too (see the module docstring)
         raise user_failure(f"importing {dotted}", exc, Path.cwd()) from None
-    if getattr(module, "__file__", None):
-        record_input(Path(module.__file__))
+    module_file = getattr(module, "__file__", None)
+    if module_file:
+        record_input(Path(module_file))
     return module
 
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from toolscope.core.enums import FindingKind, Severity, ToolKind
-from toolscope.core.verdicts import Finding
+from toolscope.core.enums import FindingKind, Severity, StageId, ToolKind
+from toolscope.core.verdicts import Finding, ToolVerdict
 
 if TYPE_CHECKING:
     from toolscope.core.agentscope.subject import ToolkitSubject
@@ -64,10 +64,7 @@ def toolkit_findings(subject: ToolkitSubject, modes: Sequence[str | None]) -> li
         )
     resolved = [subject.resolve_mode(m) or "default" for m in modes] or [subject.default_mode or "default"]
     if len(resolved) > 1:
-        per_mode = {
-            m: {(r.entry.group, r.entry.name): r.verdict.stage("callable").passed for r in subject.rows(m)}
-            for m in resolved
-        }
+        per_mode = {m: {(r.entry.group, r.entry.name): _callable(r.verdict) for r in subject.rows(m)} for m in resolved}
         for row in rows:
             key = (row.entry.group, row.entry.name)
             if all(per_mode[m].get(key) is False for m in resolved):
@@ -112,3 +109,10 @@ def _group_findings(subject: ToolkitSubject, rows: list) -> list[Finding]:
                 )
             )
     return out
+
+
+def _callable(verdict: ToolVerdict) -> bool | None:
+    """The callable stage's answer (every AgentScope verdict has one)."""
+    stage = verdict.stage(StageId.CALLABLE)
+    assert stage is not None, f"{verdict.name} has no callable stage"
+    return stage.passed

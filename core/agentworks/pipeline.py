@@ -1,7 +1,9 @@
 """The four AgentWorks gates for every tool of the universe, for one step and one mode.
 
-1. registered — custom tools: ``FilterCustomToolsByCategory`` over the effective
-   ``enabled_custom_tools``, then every tool: ``ToolFilter.ShouldIncludeTool``.
+1. registered — first the app's rewrite of ``selected_servers`` / ``selected_tools``
+   against the workflow's servers (``selection_rewrite``); then custom tools:
+   ``FilterCustomToolsByCategory`` over the effective ``enabled_custom_tools``, and every
+   tool: ``ToolFilter.ShouldIncludeTool`` over the rewritten lists.
 2. allow_listed — ``GetToolsForWorkshopMode(mode)``: system slice + the mode's list.
 3. discoverable — code-execution providers find tools through the tool index and
    ``get_api_spec`` (custom tools gated by the allow-list, MCP tools by the server check);
@@ -161,7 +163,7 @@ class StepPipeline:
         rewritten = False
         if self.written_filter is not self.filter:
             written = self.written_filter.should_include_tool(tool.namespace, tool.name)
-            rewritten = (written.include, written.code) != (decision.include, decision.code)
+            rewritten = written.include != decision.include
         key = (
             "f",
             custom.reason if custom else None,
@@ -196,8 +198,9 @@ class StepPipeline:
                 parts.append(f"{field} {quote_list(listed.before)} → {quote_list(listed.after)}")
         if not parts:
             return ""
+        written = "excluded" if decision.include else "included"
         return (
-            f"; as the step is written the answer would differ, but the app rewrote its lists before the filter "
+            f"; as the step is written the tool would be {written}, but the app rewrote its lists before the filter "
             f"({'; '.join(parts)}; {WHERE})"
         )
 

@@ -61,7 +61,7 @@ async def list_client(group: str, client: Any, timeout: float = DEFAULT_TIMEOUT)
             error=f"list_tools timed out after {timeout:g}s",
             elapsed=round(time.monotonic() - started, 3),
         )
-    except Exception as exc:  # noqa: BLE001 - the toolkit swallows these too; we keep the reason
+    except Exception as exc:  # the toolkit swallows these too; we keep the reason
         return ClientListing(
             group, name, False, error=describe_exception(exc), elapsed=round(time.monotonic() - started, 3)
         )

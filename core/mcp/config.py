@@ -84,7 +84,7 @@ def infer_protocol(url: str | None) -> Protocol:
 
 class _ConfigFile(BaseModel):
     model_config = ConfigDict(extra="allow")
-    mcpServers: dict[str, ServerConfig] = Field(default_factory=dict)  # noqa: N815 - file format
+    mcpServers: dict[str, ServerConfig] = Field(default_factory=dict)  # file format
 
 
 @dataclass(frozen=True)

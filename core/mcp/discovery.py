@@ -20,6 +20,7 @@ Guarantees:
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import tempfile
 import time
@@ -149,7 +150,7 @@ async def _list_all_tools(session: Any) -> list[Any]:
 
 
 @contextlib.asynccontextmanager
-async def _transport(server: ServerConfig, errlog: Any, timeout: float):  # noqa: ANN202
+async def _transport(server: ServerConfig, errlog: Any, timeout: float):
     """The SDK transport for one server, yielding (read_stream, write_stream)."""
     protocol = server.effective_protocol
     if protocol == "stdio":
@@ -201,7 +202,7 @@ async def discover_server(name: str, server: ServerConfig, timeout: float) -> Se
                     await session.initialize()
                     attempt.phase = "tools/list"
                     listed = await _list_all_tools(session)
-        except Exception as exc:  # noqa: BLE001 - every failure becomes a reason
+        except Exception as exc:  # every failure becomes a reason
             error = _classify(exc, attempt, server, errlog)
 
     finished = anyio.Event()
@@ -249,15 +250,16 @@ async def discover_server(name: str, server: ServerConfig, timeout: float) -> Se
                 error = _exit_reason(f"exited with code {attempt.exit_code}", attempt.phase, tail)
         errlog.close()
     elapsed = time.monotonic() - started
-    common = {
-        "name": name,
-        "protocol": server.effective_protocol,
-        "elapsed": round(elapsed, 3),
-        "launch": launch_summary(server),
-        "pid": attempt.process.pid if attempt.process is not None else None,
-    }
+    common = functools.partial(
+        ServerResult,
+        name=name,
+        protocol=server.effective_protocol,
+        elapsed=round(elapsed, 3),
+        launch=launch_summary(server),
+        pid=attempt.process.pid if attempt.process is not None else None,
+    )
     if listed is None:
-        return ServerResult(ok=False, error=scrub(error or "unknown failure", secrets, always), **common)
+        return common(ok=False, error=scrub(error or "unknown failure", secrets, always))
     names: list[str] = []
     descriptions: dict[str, str] = {}
     for tool in listed:
@@ -265,7 +267,7 @@ async def discover_server(name: str, server: ServerConfig, timeout: float) -> Se
             continue
         names.append(tool.name)
         descriptions[tool.name] = scrub(tool.description or "", secrets, always)
-    return ServerResult(ok=True, tools=tuple(names), descriptions=descriptions, **common)
+    return common(ok=True, tools=tuple(names), descriptions=descriptions)
 
 
 async def discover(

@@ -22,10 +22,8 @@ MAX_OUTCOME = 400
 
 def probe_facts() -> tuple[tuple[str, str], ...]:
     """The installed stock reset_tools' probed behaviour as (question, answer) pairs."""
-    try:
-        from toolscope.core.agentscope.probe import probe_stock_reset_tools
-    except ImportError:
-        return (("probe", "not available in this build"),)
+    from toolscope.core.agentscope.probe import probe_stock_reset_tools
+
     probe = probe_stock_reset_tools()
 
     def yes(flag: bool) -> str:
@@ -127,6 +125,7 @@ def run_session_transcript(
     turns = []
     for t in replay.turns:
         stock, guarded = t.turn.stock, t.turn.guarded
+        assert stock is not None and guarded is not None, "a replayed reset_tools turn runs on both lanes"
         sides = [
             TurnSide(tuple(lane.visible_tools), _outcome(lane), tuple(lane.groups_after)) for lane in (stock, guarded)
         ]

@@ -265,7 +265,7 @@ class ReportData:
             lines.append(line + ".")
         if self.diff is not None:
             lines.append(f"{len(self.diff.rows)} tool(s) change visibility between the modes.")
-        if session is not None:
+        if session is not None and self.transcript is not None:
             lines.append(
                 f"Replay of {len(self.transcript.turns)} recorded reset_tools call(s) from session {session.source}, "
                 f"stock vs guarded; {len(session.links)} lost-tool link(s)."

@@ -89,7 +89,7 @@ def scripted_model(turns: list[list[Any]], delay: float = 0.0) -> Any:
             self.formatter = OpenAIChatFormatter()  # the Agent reads formatter.supported_input_media_types
             self.turns = list(turns)
 
-        async def _call_api(self, model_name, messages, tools=None, tool_choice=None, **kwargs):  # noqa: ANN001
+        async def _call_api(self, model_name, messages, tools=None, tool_choice=None, **kwargs):
             if delay:
                 await asyncio.sleep(delay)
             blocks = self.turns.pop(0) if self.turns else [TextBlock(text="(script exhausted)")]

@@ -144,3 +144,16 @@ def test_untrusted_names_print_literally(tmp_path: Path):
 def test_python_dash_m_and_console_script_work():
     result = subprocess.run([sys.executable, "-m", "toolscope", "--version"], capture_output=True, text=True)
     assert result.returncode == 0 and result.stdout.startswith("toolscope ")
+
+
+def test_check_strict_fails_on_warnings_only() -> None:
+    """A config whose only findings are warnings passes check, and fails it with --strict."""
+    toolkit = str(SAMPLES / "agentscope" / "toolkit.yaml")
+    plain = run("check", toolkit, "--json")
+    document = json.loads(plain.stdout)
+    assert document["findings"] and {f["severity"] for f in document["findings"]} == {"warning"}
+    assert plain.exit_code == 0 and document["ok"] is True
+    strict = run("check", toolkit, "--json", "--strict")
+    assert strict.exit_code == 1 and json.loads(strict.stdout)["ok"] is False
+    human = run("check", toolkit, "--strict")
+    assert human.exit_code == 1 and human.stdout.rstrip().endswith("1 failing")

@@ -18,7 +18,7 @@ SEED = str(SAMPLES / "seed" / "step_config.json")
 COMMANDS = ("check", "discover", "explain", "filter", "inspect", "report", "step", "tools")
 
 
-def invoke(*args: str, width: int = 80):  # noqa: ANN201
+def invoke(*args: str, width: int = 80):
     return CliRunner().invoke(app, list(args), env={"COLUMNS": str(width)})
 
 

@@ -31,7 +31,7 @@ TOOLS_CASES = {
 }
 
 
-def run(width: int, *args: str):  # noqa: ANN201
+def run(width: int, *args: str):
     result = CliRunner().invoke(app, list(args), env={"COLUMNS": str(width)})
     assert result.exit_code in (0, 1), result.output
     return result

@@ -31,7 +31,7 @@ def resolved(document: dict) -> list[dict]:
     return [{**tool, "stages": [results[i] for i in tool["stages"]]} for tool in document["tools"]]
 
 
-def written(subject, mode: str | None = None, **options) -> str:  # noqa: ANN001
+def written(subject, mode: str | None = None, **options) -> str:
     out = io.StringIO()
     write_tools_document(out.write, subject.evaluate(subject.resolve_mode(mode)), **options)
     return out.getvalue()

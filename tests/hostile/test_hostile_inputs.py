@@ -23,34 +23,34 @@ BILLION_LAUGHS = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".jo
 )
 
 
-def run(*args: str):  # noqa: ANN201
+def run(*args: str):
     started = time.monotonic()
     result = runner.invoke(app, list(args))
     assert time.monotonic() - started < 20, "took too long: a hang or an unbounded read"
     return result
 
 
-def bad(result, *needles: str) -> None:  # noqa: ANN001
+def bad(result, *needles: str) -> None:
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output and "toolscope bug" not in result.output
     for needle in needles:
         assert needle in result.output, result.output
 
 
-@pytest.mark.parametrize(
-    ("name", "text", "needles"),
-    [
-        ("huge.json", '{"steps": [], "n": ' + "9" * 5000 + "}", ["huge.json", "digits"]),
-        ("huge.yaml", "groups: []\nn: " + "9" * 5000 + "\n", ["huge.yaml", "line 2", "digits"]),
-        ("complex.yaml", "? [a, b]\n: 1\ngroups: []\n", ["complex.yaml", "line 1", "plain value"]),
-        ("mapkey.yaml", "groups: []\n? {a: 1}\n: 2\n", ["mapkey.yaml", "line 2"]),
-        ("binary.yaml", "groups: []\n!!binary aGVsbG8=: 1\n", ["binary.yaml", "!!binary"]),
-        ("bomb.yaml", BILLION_LAUGHS, ["bomb.yaml", "aliases expand"]),
-        ("nan.json", '{"steps": [], "x": NaN}', ["nan.json", "NaN"]),
-        ("deep.json", '{"steps": ' + "[" * 100_000 + "]" * 100_000 + "}", ["deep.json", "nested too deeply"]),
-        ("deep.yaml", "groups: " + "[" * 20_000 + "]" * 20_000 + "\n", ["deep.yaml", "nested too deeply"]),
-    ],
-)
+MALFORMED = [
+    ("huge.json", '{"steps": [], "n": ' + "9" * 5000 + "}", ["huge.json", "digits"]),
+    ("huge.yaml", "groups: []\nn: " + "9" * 5000 + "\n", ["huge.yaml", "line 2", "digits"]),
+    ("complex.yaml", "? [a, b]\n: 1\ngroups: []\n", ["complex.yaml", "line 1", "plain value"]),
+    ("mapkey.yaml", "groups: []\n? {a: 1}\n: 2\n", ["mapkey.yaml", "line 2"]),
+    ("binary.yaml", "groups: []\n!!binary aGVsbG8=: 1\n", ["binary.yaml", "!!binary"]),
+    ("bomb.yaml", BILLION_LAUGHS, ["bomb.yaml", "aliases expand"]),
+    ("nan.json", '{"steps": [], "x": NaN}', ["nan.json", "NaN"]),
+    ("deep.json", '{"steps": ' + "[" * 100_000 + "]" * 100_000 + "}", ["deep.json", "nested too deeply"]),
+    ("deep.yaml", "groups: " + "[" * 20_000 + "]" * 20_000 + "\n", ["deep.yaml", "nested too deeply"]),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "needles"), MALFORMED, ids=[case[0] for case in MALFORMED])
 def test_malformed_configs(tmp_path: Path, name: str, text: str, needles: list[str]) -> None:
     path = tmp_path / name
     path.write_text(text)
@@ -64,6 +64,7 @@ def test_malformed_configs(tmp_path: Path, name: str, text: str, needles: list[s
         (BILLION_LAUGHS + "steps: [*i]\n", ["script.yaml", "aliases expand"]),
         ("- {web_search: " + "1" * 5000 + "}\n", ["script.yaml", "digits"]),
     ],
+    ids=["binary-key", "alias-bomb", "long-integer"],
 )
 def test_malformed_scripts(tmp_path: Path, text: str, needles: list[str]) -> None:
     script = tmp_path / "script.yaml"
@@ -121,7 +122,7 @@ def test_an_oversized_input_states_the_limit(tmp_path: Path) -> None:
 # --- snapshots are validated, not coerced ------------------------------------------------------
 
 
-def _snapshot(tmp_path: Path, change) -> Path:  # noqa: ANN001
+def _snapshot(tmp_path: Path, change) -> Path:
     data = json.loads((MCP / "snapshot.json").read_text())
     change(data)
     path = tmp_path / "snap.json"
@@ -140,7 +141,7 @@ def _snapshot(tmp_path: Path, change) -> Path:  # noqa: ANN001
         (lambda d: d["servers"][0].update(tools="abc"), ["servers[0].tools"]),
     ],
 )
-def test_bad_snapshots(tmp_path: Path, change, needles: list[str]) -> None:  # noqa: ANN001
+def test_bad_snapshots(tmp_path: Path, change, needles: list[str]) -> None:
     snap = _snapshot(tmp_path, change)
     bad(run("tools", str(MCP / "step_config.json"), "--snapshot", str(snap)), "snap.json", *needles)
     bad(run("check", str(MCP / "step_config.json"), "--drift-from", str(snap)), "snap.json", *needles)

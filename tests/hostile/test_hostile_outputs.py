@@ -27,7 +27,7 @@ AGENTSCOPE = REPO / "sample_configs" / "agentscope"
 runner = CliRunner()
 
 
-def run(*args: str):  # noqa: ANN201
+def run(*args: str):
     return runner.invoke(app, list(args))
 
 

@@ -63,7 +63,7 @@ def hostile_step(tmp_path: Path) -> Path:
     return folder
 
 
-def run(*args: str):  # noqa: ANN201
+def run(*args: str):
     return runner.invoke(app, list(args))
 
 
@@ -244,7 +244,7 @@ def printed_commands(out: str) -> list[str]:
     return commands
 
 
-def _find_key(document: object, key: str) -> list:  # noqa: ANN401
+def _find_key(document: object, key: str) -> list:
     found = []
     if isinstance(document, dict):
         for name, value in document.items():

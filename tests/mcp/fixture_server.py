@@ -48,14 +48,14 @@ def _description(args: argparse.Namespace, name: str) -> str:
     return f"Fixture tool {name}."
 
 
-def build_server(args: argparse.Namespace):  # noqa: ANN201 - mcp imported lazily
+def build_server(args: argparse.Namespace):  # mcp imported lazily
     """The low-level server: a custom ``tools/list`` handler gives us real cursors."""
     import mcp_types as types
     from mcp.server.lowlevel import Server
 
     names = _tool_names(args)
 
-    async def list_tools(ctx, params):  # noqa: ANN001, ANN202
+    async def list_tools(ctx, params):
         if args.mode == "fail-list":
             from mcp.shared.exceptions import MCPError
 

@@ -60,7 +60,7 @@ def free_port() -> int:
 
 
 @contextmanager
-def http_fixture(*args: str):  # noqa: ANN201
+def http_fixture(*args: str):
     """Run the fixture server over HTTP (``--http``/``--sse`` in args take the port); yield port."""
     port = free_port()
     argv = [sys.executable, FIXTURE, *[str(port) if a == "PORT" else a for a in args]]

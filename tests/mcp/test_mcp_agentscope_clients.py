@@ -12,7 +12,7 @@ from toolscope.core.mcp.agentscope_clients import check_toolkit_mcp_clients
 pytestmark = pytest.mark.agentscope
 
 
-async def _client(name: str, *args: str):  # noqa: ANN202
+async def _client(name: str, *args: str):
     from agentscope.mcp import MCPClient, StdioMCPConfig
 
     client = MCPClient(

@@ -14,7 +14,7 @@ from toolscope.app import app
 SECRETS = ("env-secret-AAA111", "header-secret-BBB222", "arg-secret-CCC333", "url-secret-DDD444")
 
 
-def _invoke(*args: str):  # noqa: ANN202
+def _invoke(*args: str):
     return CliRunner().invoke(app, ["discover", *args])
 
 

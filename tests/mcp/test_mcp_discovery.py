@@ -20,7 +20,7 @@ from toolscope.core.mcp.discovery import discover, discover_sync
 GENEROUS = 20.0  # for servers that should succeed: only a hang should ever reach a timeout
 
 
-def run(servers: dict, timeout: float = GENEROUS):  # noqa: ANN201
+def run(servers: dict, timeout: float = GENEROUS):
     return discover_sync(config_from_dict({"mcpServers": servers}), timeout)
 
 

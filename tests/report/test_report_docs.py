@@ -39,11 +39,11 @@ class _Cells(HTMLParser):
         self.headings: list[str] = []
         self._in_h2 = False
 
-    def handle_starttag(self, tag, attrs):  # noqa: ANN001
+    def handle_starttag(self, tag, attrs):
         self.rows += tag == "tr"
         self._in_h2 = tag == "h2"
 
-    def handle_data(self, data):  # noqa: ANN001
+    def handle_data(self, data):
         if self._in_h2:
             self.headings.append(data)
             self._in_h2 = False

@@ -27,11 +27,11 @@ class _Elements(HTMLParser):
         self.attrs: list[tuple[str, str | None]] = []
         self.text: list[str] = []
 
-    def handle_starttag(self, tag, attrs):  # noqa: ANN001
+    def handle_starttag(self, tag, attrs):
         self.tags.append(tag)
         self.attrs += attrs
 
-    def handle_data(self, data):  # noqa: ANN001
+    def handle_data(self, data):
         self.text.append(data)
 
 

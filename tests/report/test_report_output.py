@@ -159,7 +159,7 @@ def test_write_report_is_atomic_on_failure(tmp_path: Path, monkeypatch: pytest.M
     out = tmp_path / "r.md"
     out.write_text("old")
 
-    def broken_replace(src, dst):  # noqa: ANN001
+    def broken_replace(src, dst):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", broken_replace)

@@ -50,7 +50,7 @@ def test_scanner_finds_every_kind_of_secret(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("render", [render_markdown, render_html, render_json])
-def test_every_format_masks_secrets(render, hostile_subject, tmp_path: Path) -> None:  # noqa: ANN001
+def test_every_format_masks_secrets(render, hostile_subject, tmp_path: Path) -> None:
     """Secrets quoted in rules, descriptions and facts come out as ***."""
     path = tmp_path / "mcp.json"
     path.write_text(json.dumps(MCP_CONFIG))
@@ -80,8 +80,7 @@ def test_mcp_server_that_leaks_its_token_end_to_end(tmp_path: Path) -> None:
         result = CliRunner().invoke(
             app, ["report", str(tmp_path / "step_config.json"), "-f", fmt, "-t", "create_issue"]
         )
-        if isinstance(result.exception, ImportError):
-            pytest.skip(f"the engine's MCP discovery is not wired in this build: {result.exception}")
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
         assert result.exit_code == 0, result.output
         for secret in SECRETS:
             assert secret not in result.stdout
@@ -121,7 +120,7 @@ def test_plain_env_values_do_not_mask_ordinary_words(tmp_path: Path) -> None:
     assert "sk-live" not in text and "example-secret-value" not in text
 
 
-def test_secrets_inside_public_names_are_not_masked(hostile_subject) -> None:  # noqa: ANN001
+def test_secrets_inside_public_names_are_not_masked(hostile_subject) -> None:
     """A value occurring in a tool, namespace or mode name is shown: masking it would hide nothing."""
     report = build_report(
         hostile_subject,

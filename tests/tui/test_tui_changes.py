@@ -16,7 +16,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 from engine_bench import make_universe_files  # noqa: E402
 
 
-def summary(app) -> str:  # noqa: ANN001
+def summary(app) -> str:
     return static_text(app.screen.pipeline.query_one("#summary", Static))
 
 

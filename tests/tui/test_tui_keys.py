@@ -148,7 +148,7 @@ async def test_escape_clears_the_filter_from_the_box_and_from_the_grid() -> None
         assert "escape" not in app.screen.active_bindings  # nothing left to clear
 
 
-def footer_keys(app) -> list[str]:  # noqa: ANN001
+def footer_keys(app) -> list[str]:
     """The keys the footer shows now."""
     from textual.widgets._footer import FooterKey
 

@@ -31,7 +31,7 @@ def make_app(config: Path = SEED, mode: str | None = None, **options: object) ->
     return ToolscopeApp(subject, mode, TuiOptions(deterministic=True, **options))  # type: ignore[arg-type]
 
 
-def static_text(widget) -> str:  # noqa: ANN001 - a Static
+def static_text(widget) -> str:  # a Static
     """What a Static shows, as plain text (renders Rich renderables at 120 columns)."""
     import io
 

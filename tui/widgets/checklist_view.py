@@ -210,7 +210,7 @@ class ChecklistView(Vertical):
     def _picked(self, event: OptionList.OptionSelected) -> None:
         self.ask(self._candidate_names[event.option_index])
 
-    def on_key(self, event) -> None:  # noqa: ANN001 - textual.events.Key
+    def on_key(self, event) -> None:  # textual.events.Key
         """↓ in the name box moves into the candidate list."""
         if event.key == "down" and self.query_one("#tool-name", Input).has_focus:
             options = self.query_one("#candidates", OptionList)

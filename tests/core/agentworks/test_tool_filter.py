@@ -382,15 +382,25 @@ def test_differential_against_literal_go_port() -> None:
     assert checked == 400 * len(_NAMES) * len(_TOOLS)
 
 
-def test_fast_enough_for_50k_tools() -> None:
-    """50,000 distinct tools over 300 namespaces: generous bound, catches accidental O(n)."""
+def test_cost_per_call_does_not_grow_with_the_config() -> None:
+    """50,000 calls against ~150 entries over 300 namespaces cost about what they cost against one
+    entry: a ratio, not a wall-clock bound, so a slow or busy machine does not fail it, while an
+    accidental scan of the entries per call (O(entries)) does."""
     namespaces = [f"server-{i}" for i in range(300)]
     tools = [f"tool{i}Name" for i in range(50_000)]
     config = [f"server-{i}:tool{i * 7}Name" for i in range(0, 300, 3)]
     config += [f"server-{i}:*" for i in range(1, 300, 7)]
-    f = ToolFilter(config, ["server-5", "Server_8"])
-    start = time.perf_counter()
-    included = sum(f.should_include_tool(namespaces[i % 300], t).include for i, t in enumerate(tools))
-    elapsed = time.perf_counter() - start
-    assert included > 0
-    assert elapsed < 2.0, f"{elapsed * 1e6 / 50_000:.2f} µs per call"
+
+    def best_of_three(selected_tools: list[str]) -> float:
+        f = ToolFilter(selected_tools, ["server-5", "Server_8"])
+        runs = []
+        for _ in range(3):
+            start = time.perf_counter()
+            included = sum(f.should_include_tool(namespaces[i % 300], t).include for i, t in enumerate(tools))
+            runs.append(time.perf_counter() - start)
+            assert included > 0
+        return min(runs)
+
+    small = best_of_three(["server-5:tool5Name"])
+    large = best_of_three(config)
+    assert large / small < 4, f"{large / small:.1f}x slower with {len(config)} entries than with one"
