@@ -197,6 +197,7 @@ def _selected_servers_entries(pipeline: StepPipeline) -> list[Finding]:
         pipeline.universe.server_errors
     )
     known_norm = {normalize_server_name(s) for s in known}
+    categories_norm = {normalize_server_name(c) for c in pipeline.universe.categories}
     out = []
     for index, server in enumerate(servers):
         where = step.where("selected_servers", index)
@@ -216,7 +217,7 @@ def _selected_servers_entries(pipeline: StepPipeline) -> list[Finding]:
         if (
             server not in known
             and normalize_server_name(server) not in known_norm
-            and normalize_server_name(server) not in {normalize_server_name(c) for c in pipeline.universe.categories}
+            and normalize_server_name(server) not in categories_norm
         ):
             out.append(
                 Finding(
@@ -232,6 +233,12 @@ def _selected_servers_entries(pipeline: StepPipeline) -> list[Finding]:
 def _enabled_custom_entries(pipeline: StepPipeline) -> list[Finding]:
     step = pipeline.step
     custom_names = pipeline.universe.names_by_kind.get(ToolKind.CUSTOM, frozenset())
+    # Built once, not per entry: a hostile list of millions of entries stays linear.
+    by_category: dict[str, list[str]] = {}
+    for t in pipeline.universe.tools:
+        if t.kind == ToolKind.CUSTOM:
+            by_category.setdefault(t.namespace, []).append(t.name)
+    category_list = ", ".join(sorted(pipeline.universe.categories))
     out = []
     for index, entry in enumerate(step.step.agent_configs.enabled_custom_tools):
         where = step.where("enabled_custom_tools", index)
@@ -248,9 +255,7 @@ def _enabled_custom_entries(pipeline: StepPipeline) -> list[Finding]:
             continue
         category, _, tool = entry.partition(":")
         if tool == "*":
-            registered = [
-                t.name for t in pipeline.universe.tools if t.kind == ToolKind.CUSTOM and t.namespace == category
-            ]
+            registered = by_category.get(category, [])
             if category in pipeline.universe.category_tools and not pipeline.universe.category_tools[category]:
                 named = ", ".join(f'"{category}:{name}"' for name in registered[:3])
                 out.append(
@@ -268,8 +273,7 @@ def _enabled_custom_entries(pipeline: StepPipeline) -> list[Finding]:
                 out.append(
                     Finding(
                         FindingKind.UNKNOWN_CATEGORY,
-                        f'"{entry}": unknown category "{category}" expands to nothing '
-                        f"(categories: {', '.join(sorted(pipeline.universe.categories))})",
+                        f'"{entry}": unknown category "{category}" expands to nothing (categories: {category_list})',
                         entry=entry,
                         source=where,
                     )
