@@ -214,3 +214,12 @@ def test_misplaced_provider_beside_a_real_one_says_the_real_one_is_used(tmp_path
     step = _step(tmp_path, {"provider": "claude-code", "execution_llm": {"provider": "openai"}})
     (found,) = [f for f in json.loads(run("check", step, "--json").stdout)["findings"] if f["kind"] == "unknown_key"]
     assert "the step's own execution_llm.provider is used instead" in found["message"]
+
+
+def test_discover_warns_about_keys_agentworks_does_not_read(tmp_path):
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"t": {"command": "no-such-command-xyz", "arg": ["-x"]}}}))
+    result = run("discover", str(config), "--json", "--timeout", "5")
+    assert result.exit_code == 1
+    assert "unknown_key" in result.stderr and "did you mean args?" in " ".join(result.stderr.split())
+    json.loads(result.stdout)  # stdout stays the JSON document
