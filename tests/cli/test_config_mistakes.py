@@ -80,9 +80,9 @@ def test_mcp_config_unknown_server_key_is_a_finding(tmp_path):
     (tmp_path / "mcp.json").write_text(json.dumps({"mcpServers": {"t": {"command": "x", "arg": ["--a"]}}}))
     (tmp_path / "snap.json").write_text("{}")
     (tmp_path / "toolscope.registry.yaml").write_text("mcp_config: mcp.json\n")
-    from toolscope.core.agentworks.subject import _mcp_key_findings
+    from toolscope.core.mcp.config import unknown_key_findings
 
-    (found,) = _mcp_key_findings(tmp_path / "mcp.json")
+    (found,) = unknown_key_findings(tmp_path / "mcp.json")
     assert found.kind == "unknown_key" and found.source == "mcp.json: mcpServers.t.arg"
     assert "did you mean args?" in found.message
 
