@@ -115,14 +115,16 @@ def _groups(state: LaneState) -> Text:
     return text
 
 
-def lane_body(state: LaneState, description: str | None, details: bool = False, compact: bool = False) -> list[Any]:
+def lane_body(
+    state: LaneState, description: str | None, details: bool = False, compact: bool = False, limit: int = 2
+) -> list[Any]:
     """The lane's lines, most important first; ``details`` shows long texts in full.
 
-    ``compact`` (short terminals) leaves out the call, which the composer and the turn
-    list already show, and keeps every other line to one row.
+    Otherwise each long text (call, response, groups, visible tools) takes at most
+    ``limit`` rows and the description one. ``compact`` (short terminals) leaves out the
+    call, which the composer and the turn list already show, and keeps every line to one row.
     """
-    cap = None if details else 1
-    two = cap if compact else (None if details else 2)
+    cap: int | None = None if details else (1 if compact else limit)
     lines: list[Any] = []
     if description:
         lines.append(Clamped(Text().append(inert(description), style="italic dim"), None if details else 1))
@@ -131,20 +133,20 @@ def lane_body(state: LaneState, description: str | None, details: bool = False, 
         if not compact:
             call = Text("call ", style="dim")
             call.append(inert(lane_turn.call, single_line=True), style="bold")
-            lines.append(Clamped(call, two))
-        lines.append(Clamped(_outcome(lane_turn), two))
+            lines.append(Clamped(call, cap))
+        lines.append(Clamped(_outcome(lane_turn), cap))
         body = inert(lane_turn.response_text.strip()) or "(empty)"
         if not details:
             body = body.replace("\n", " ↵ ")  # one paragraph: the first words are what matter
         response = Text("says ", style="dim")
         response.append(body, style="red" if not lane_turn.accepted else "")
-        lines.append(Clamped(response, two))
+        lines.append(Clamped(response, cap))
     elif state.event:
         lines.append(Clamped(Text().append(inert(state.event, single_line=True), style="bold"), cap))
-    lines.append(Clamped(_groups(state), two))
+    lines.append(Clamped(_groups(state), cap))
     visible = Text(f"visible {len(state.visible)} (~{state.tokens:,} tokens) ", style="dim")
     visible.append(_names(state.visible))
-    lines.append(Clamped(visible, two))
+    lines.append(Clamped(visible, cap))
     return lines
 
 
@@ -185,6 +187,13 @@ class LanePane(VerticalScroll):
         self.full = details is True or (details is None and self._fits(body))
         if not self.full:
             body = Group(*lane_body(state, None if compact else description, False, compact))
+            if details is None and not compact:
+                # Room to spare: the most rows per text that still fits.
+                for limit in (8, 5, 3):
+                    roomier = Group(*lane_body(state, description, False, False, limit))
+                    if self._fits(roomier):
+                        body = roomier
+                        break
         self.query_one(Static).update(body)
 
     def _fits(self, body: Any) -> bool:

@@ -350,6 +350,10 @@ class ActivationView(Vertical):
         in the focused turn list, as a log viewer stops following when scrolled up.
         """
         history = self.session.history
+        if self.session.cursor == 0:
+            # At the start the lanes' state is the initial one; a feed or a script may have
+            # brought a new session (a replay starts from the recorded groups).
+            await self._measure_initial()
         turns = self.query_one(TurnList)
         browsing = (
             not newest and turns.has_focus and not turns.at_newest and self.selected is not None
