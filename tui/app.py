@@ -16,6 +16,7 @@ from toolscope.core.subject import Subject
 from toolscope.tui.commands import ToolProvider
 from toolscope.tui.options import TuiOptions
 from toolscope.tui.screens.main import MainScreen
+from toolscope.tui.screens.step_picker import StepPicker, StepPickerScreen
 
 
 class ToolscopeApp(App[None]):
@@ -41,9 +42,17 @@ class ToolscopeApp(App[None]):
         Binding("ctrl+q", "quit", "Quit", id="quit"),
     ]
 
-    def __init__(self, subject: Subject, mode: str | None = None, options: TuiOptions | None = None) -> None:
+    def __init__(
+        self,
+        subject: Subject | None,
+        mode: str | None = None,
+        options: TuiOptions | None = None,
+        picker: StepPicker | None = None,
+    ) -> None:
+        """``subject`` None with a ``picker``: a step config with several steps, the user picks one first."""
         super().__init__()
         self.subject = subject
+        self.picker = picker
         self.start_mode = mode
         self.options = options or TuiOptions()
         # Fixed theme, no animations: the same keys always give the same picture.
@@ -52,15 +61,17 @@ class ToolscopeApp(App[None]):
             self.animation_level = "none"
 
     def get_default_screen(self) -> Screen:
-        """The main screen, which loads the first evaluation."""
+        """The main screen, which loads the first evaluation (or the step picker, which opens it)."""
+        if self.subject is None:
+            assert self.picker is not None, "no subject and no step picker"
+            return StepPickerScreen(self.picker)
         return MainScreen(self.subject, self.start_mode, self.options)
 
     @property
     def main(self) -> MainScreen:
         """The main screen (under any modal)."""
-        screen = self.screen_stack[0] if isinstance(self.screen_stack[0], MainScreen) else self.screen
-        assert isinstance(screen, MainScreen)
-        return screen
+        # The bottom screen, or the one above the step picker.
+        return next(screen for screen in self.screen_stack if isinstance(screen, MainScreen))
 
     def action_toggle_help(self) -> None:
         """F1: the keys of the focused view, from the live bindings."""
@@ -72,6 +83,8 @@ class ToolscopeApp(App[None]):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Textual's own commands plus modes, views, filters and export."""
         yield from super().get_system_commands(screen)
+        if not any(isinstance(s, MainScreen) for s in self.screen_stack):
+            return  # the step picker: nothing loaded yet
         main = self.main
         for mode in main.subject.mode_names:
             current = " (current)" if mode == main.mode else ""

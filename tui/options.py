@@ -17,7 +17,7 @@ def _default_activation_view(subject: Subject, options: TuiOptions) -> Widget | 
     from toolscope.tui.session_feed import feed_for
     from toolscope.tui.widgets.activation_view import activation_view_for
 
-    return activation_view_for(subject, options.script, options.run_script, feed=feed_for(options))
+    return activation_view_for(subject, options.script, options.run_script, options.config_dir, feed=feed_for(options))
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,8 @@ class TuiOptions:
     """Activation view: a script to load at start (see ``core.agentscope.script``)."""
     run_script: bool = False
     """Activation view: run the whole script at start (headless screenshots)."""
+    config_dir: str | None = None
+    """The folder of the config file: script paths not found from the current folder are tried there."""
     session: str | None = None
     """Activation view: a recorded AgentScope session to step through (``core.agentscope.session_source``)."""
     session_id: str | None = None

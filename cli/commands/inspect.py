@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -72,6 +72,16 @@ def inspect_command(
     first_view = view or ("checklist" if tool else "activation" if feeds else "pipeline")
     if first_view not in VIEWS:
         raise InputError("--view", f"unknown view {first_view!r}", [Problem("", "expected " + ", ".join(VIEWS))])
+    if step is None and screenshot is None:
+        picker = _step_picker(config, mode, registry, snapshot, groups, first_view, feeds)
+        if picker is not None:
+            _run_app(
+                None,
+                None,
+                _tui_options(config, first_view, tool, export_dir, script, session, session_id, follow),
+                picker,
+            )
+            return
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     resolved_mode = subject.resolve_mode(mode)
     if (first_view == "activation" or feeds) and subject.loaded.kind == InputKind.STEP_CONFIG:
@@ -120,6 +130,35 @@ def inspect_command(
         written = write_output(picture, str(screenshot), force=force, inputs=inputs, what="the screenshot")
         stdout_console().print(plain(f"wrote {written}"))
         return
+    options = _tui_options(config, first_view, tool, export_dir, script, session, session_id, follow)
+    _run_app(subject, resolved_mode, options, None)
+
+
+def _tui_options(
+    config: str,
+    first_view: str,
+    tool: str | None,
+    export_dir: Path,
+    script: Path | None,
+    session: Path | None,
+    session_id: str | None,
+    follow: Path | None,
+) -> Any:
+    from toolscope.tui.options import TuiOptions
+
+    return TuiOptions(
+        view=first_view,
+        tool=tool,
+        export_dir=str(export_dir),
+        script=str(script) if script else None,
+        config_dir=str(Path(config).parent) if Path(config).is_file() else None,
+        session=str(session) if session else None,
+        session_id=session_id,
+        follow=str(follow) if follow else None,
+    )
+
+
+def _run_app(subject: Any, mode: str | None, options: Any, picker: Any) -> None:
     if not sys.stdout.isatty():
         # A full-screen app on a pipe or a file only writes escape codes until it is killed.
         raise InputError(
@@ -131,15 +170,45 @@ def inspect_command(
             ],
         )
     from toolscope.tui.app import ToolscopeApp
-    from toolscope.tui.options import TuiOptions
 
-    options = TuiOptions(
-        view=first_view,
-        tool=tool,
-        export_dir=str(export_dir),
-        script=str(script) if script else None,
-        session=str(session) if session else None,
-        session_id=session_id,
-        follow=str(follow) if follow else None,
-    )
-    ToolscopeApp(subject, resolved_mode, options).run()
+    ToolscopeApp(subject, mode, options, picker=picker).run()
+
+
+def _step_picker(
+    config: str,
+    mode: str | None,
+    registry: Path | None,
+    snapshot: Path | None,
+    groups: str | None,
+    first_view: str,
+    feeds: list[str],
+) -> Any:
+    """A step picker when CONFIG is a step config with several steps (else None).
+
+    What can be refused before a step is chosen is refused here, as without the picker
+    (options of the other input kind, the activation view); what needs a step (an unknown
+    --mode, a broken registry) is said in the picker when the step is opened.
+    """
+    from toolscope.inputs import detect_kind, open_subject
+
+    if detect_kind(config) != "step_config":
+        return None
+    from toolscope.core.agentworks.step_config import steps_to_choose
+
+    steps = steps_to_choose(Path(config))
+    if not steps:
+        return None
+    if groups is not None:
+        raise InputError("--groups", "applies to AgentScope toolkits, not step configs")
+    if first_view == "activation" or feeds:
+        raise InputError(
+            feeds[0] if feeds else "--view activation",
+            "the activation view steps reset_tools calls: it is for AgentScope toolkits, not step configs",
+        )
+    from toolscope.tui.screens.step_picker import StepChoice, StepPicker
+
+    def load(step_id: str) -> tuple[Any, str | None]:
+        subject = open_subject(config, step=step_id, registry=registry, snapshot=snapshot)
+        return subject, subject.resolve_mode(mode)
+
+    return StepPicker(Path(config).name, [StepChoice.of(s) for s in steps], load)

@@ -97,8 +97,12 @@ def _mcp_configs(paths: list[Path]) -> list[Path]:
         if path.suffix.lower() not in {".json", ".yaml", ".yml"} or not path.is_file():
             continue
         try:
+            # Only a file that names mcp_config is worth parsing (a registry of 50,000 tools
+            # is a megabyte of JSON, already parsed once by the loader).
+            if b"mcp_config" not in path.read_bytes():
+                continue
             data = load_document(path).data
-        except InputError:
+        except (OSError, InputError):
             continue
         if isinstance(data, dict) and isinstance(data.get("mcp_config"), str):
             from toolscope.core.mcp.config import user_override_path

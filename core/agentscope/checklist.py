@@ -5,13 +5,14 @@ Split out of ``subject.py`` (``ToolkitSubject.checklist`` delegates here).
 
 Public API::
 
-    toolkit_checklist(subject: ToolkitSubject, tool: str, mode: str | None) -> Checklist
+    toolkit_checklist(subject: ToolkitSubject, tool: str, mode: str | None, active_groups=None) -> Checklist
 """
 
 from __future__ import annotations
 
 import difflib
 import json
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from toolscope.core.agentscope.stages import ToolRow, activation_call
@@ -22,13 +23,20 @@ if TYPE_CHECKING:
     from toolscope.core.agentscope.subject import ToolkitSubject
 
 
-def toolkit_checklist(subject: ToolkitSubject, tool: str, mode: str | None) -> Checklist:
-    """Why ``tool`` (or ``group:tool``) passes or fails each stage, and the fix."""
+def toolkit_checklist(
+    subject: ToolkitSubject, tool: str, mode: str | None, active_groups: Sequence[str] | None = None
+) -> Checklist:
+    """Why ``tool`` (or ``group:tool``) passes or fails each stage, and the fix.
+
+    ``active_groups`` asks about another activation state than the initial one (see
+    ``ToolkitSubject.rows``), e.g. the activation view's guarded lane after a turn.
+    """
     mode = subject.resolve_mode(mode) or "default"
-    rows = [r for r in subject.rows(mode) if r.entry.name == tool]
+    all_rows = subject.rows(mode, active_groups)
+    rows = [r for r in all_rows if r.entry.name == tool]
     if not rows and ":" in tool:
         group, _, name = tool.partition(":")
-        rows = [r for r in subject.rows(mode) if r.entry.name == name and r.entry.group == group]
+        rows = [r for r in all_rows if r.entry.name == name and r.entry.group == group]
     if not rows:
         return _unknown_checklist(subject, tool, mode)
     row = rows[-1]  # AgentScope's later registration wins a name clash
@@ -42,7 +50,7 @@ def toolkit_checklist(subject: ToolkitSubject, tool: str, mode: str | None) -> C
             tuple(e for e in (registered.rule, registered.source and f"declared at {registered.source}") if e),
         )
     ]
-    active = subject.active_groups()
+    active = subject.active_groups() if active_groups is None else tuple(g for g in active_groups if g != "basic")
     if entry.group == "basic":
         question = "Is its group active? ('basic' is always active)"
     else:
@@ -74,17 +82,17 @@ def toolkit_checklist(subject: ToolkitSubject, tool: str, mode: str | None) -> C
                 ),
             )
         )
-    return Checklist(tool=tool, mode=mode, verdict=verdict, steps=tuple(steps), fix=_fix(subject, row, mode))
+    return Checklist(tool=tool, mode=mode, verdict=verdict, steps=tuple(steps), fix=_fix(row, mode, active))
 
 
-def _fix(subject: ToolkitSubject, row: ToolRow, mode: str) -> str | None:
+def _fix(row: ToolRow, mode: str, active: Sequence[str]) -> str | None:
     """The one change that makes the first failing stage pass."""
     failing = row.verdict.first_failing
     if failing is None:
         return None
     name = row.entry.name
     if failing.name == StageId.VISIBLE and failing.passed is False:
-        call = json.dumps(activation_call(subject.active_groups(), row.entry.group))
+        call = json.dumps(activation_call(tuple(active), row.entry.group))
         return (
             f"call reset_tools with {call} (it sets the final state: groups not named are "
             f"deactivated), or start the agent with '{row.entry.group}' in "
@@ -129,7 +137,7 @@ def _unknown_checklist(subject: ToolkitSubject, tool: str, mode: str) -> Checkli
         steps = (ChecklistStep(f"Is '{tool}' registered in a group of the Toolkit?", "unknown", None, tuple(evidence)),)
         clients = ", ".join(f"'{client}'" for _, client, _ in failed)
         fix = (
-            f"outage: MCP client {clients} failed; fix that server (see `toolscope discover`), then check again "
+            f"outage: MCP client {clients} failed; fix that server (the error above says why), then check again "
             "(registering the tool again, or guessing other names, will not help)"
         )
         return Checklist(tool=tool, mode=mode, verdict=None, steps=steps, fix=fix, did_you_mean=close)

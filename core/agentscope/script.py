@@ -21,6 +21,7 @@ An object is a step kind only when it has exactly one key, ``call`` or
 Public API::
 
     load_script(path) -> list[Step]
+    resolve_script_path(path, config_dir=None) -> Path   # cwd first, then the config's folder
     parse_script(data, source) -> list[Step]
     CallStep(raw: str, args: dict | None, label: str | None)
     RegisterGroupStep(group: GroupSpec, source: str | None = None, position: int | None = None)
@@ -160,3 +161,17 @@ def load_script(path: Path | str) -> list[Step]:
     """Read and validate a JSON or YAML script file."""
     document = load_document(Path(path), "script")
     return parse_script(document.data, str(path))
+
+
+def resolve_script_path(path: Path | str, config_dir: Path | str | None = None) -> Path:
+    """The script file ``path`` names: from the current folder, else from the config's folder.
+
+    Scripts usually sit next to the toolkit they step through, so ``typo.json`` typed while
+    ``sample_configs/agentscope/toolkit.yaml`` is open finds the file there. When neither
+    exists, the path is returned as given, so the error names what the user typed.
+    """
+    given = Path(path).expanduser()
+    if given.exists() or given.is_absolute() or config_dir is None:
+        return given
+    beside = Path(config_dir) / given
+    return beside if beside.exists() else given

@@ -19,7 +19,8 @@ Public API (async methods for the TUI's event loop; sync wrappers for the CLI)::
 
     StepSession(built: BuiltToolkit, steps: Sequence[Step] = ())
     session.lanes -> ("stock", "guarded");  session.history -> list[Turn] (up to cursor)
-    session.cursor -> int;  session.at_end -> bool;  session.known_groups() -> tuple[str, ...]
+    session.cursor -> int;  session.at_end -> bool;  session.script_position -> int
+    session.next_step() -> str | None   # what forward() would do next  session.known_groups() -> tuple[str, ...]
     session.active_groups(lane) -> tuple[str, ...]
     await session.acall(value: str | Mapping, label=None) -> Turn     # ad-hoc call
     await session.aforward() -> Turn | None;  session.back() -> Turn | None;  session.reset()
@@ -120,6 +121,18 @@ class StepSession:
     def at_end(self) -> bool:
         """No recorded turn to redo and no script step left."""
         return self.cursor >= len(self._records) and self._script_pos[-1] >= len(self.steps)
+
+    @property
+    def script_position(self) -> int:
+        """How many script steps the lanes reflect now (0 = none run)."""
+        return self._script_pos[self.cursor]
+
+    def next_step(self) -> str | None:
+        """What ``forward`` would do next (redo a turn or run a script step); None at the end."""
+        if self.cursor < len(self._records):
+            return f"redo turn {self.cursor + 1}: {self._records[self.cursor].description}"
+        pos = self._script_pos[self.cursor]
+        return self.steps[pos].describe() if pos < len(self.steps) else None
 
     def known_groups(self) -> tuple[str, ...]:
         """Registered non-basic groups now (script registrations included)."""

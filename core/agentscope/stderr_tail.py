@@ -13,6 +13,7 @@ import contextlib
 import os
 import sys
 import threading
+import time
 from collections import deque
 from collections.abc import Iterator
 
@@ -26,9 +27,12 @@ class StderrTail:
         self._lines: deque[str] = deque(maxlen=TAIL_LINES)
         self._partial = b""
         self._lock = threading.Lock()
+        self.last_feed = 0.0
+        """``time.monotonic()`` of the last bytes seen."""
 
     def feed(self, data: bytes) -> None:
         """Add raw bytes as they arrive."""
+        self.last_feed = time.monotonic()
         with self._lock:
             chunks = (self._partial + data).split(b"\n")
             self._partial = chunks.pop()[-4096:]
@@ -80,5 +84,9 @@ def tail_stderr() -> Iterator[StderrTail]:
         sys.stderr.flush()
         os.dup2(real, 2)
         # Our copy of the write end is fd 2 until here; processes the factory started keep
-        # theirs, and the thread forwards their output until they exit.
-        thread.join(0.2)
+        # theirs, and the thread forwards their output until they exit. A server that just
+        # died may still be draining its last lines: wait until the pipe is quiet (≤ 1 s).
+        deadline = time.monotonic() + 1.0
+        thread.join(0.1)
+        while thread.is_alive() and time.monotonic() < deadline and time.monotonic() - tail.last_feed < 0.15:
+            thread.join(0.05)

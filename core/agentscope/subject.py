@@ -12,7 +12,8 @@ Public API::
 
     load_toolkit_subject(target, kind: "toolkit_spec" | "toolkit_factory", groups=None) -> ToolkitSubject
     ToolkitSubject: Subject protocol + .built (BuiltToolkit), .toolkit, .state,
-        .rows(mode) -> list[ToolRow], .group_names() -> tuple[str, ...],
+        .rows(mode, active_groups=None) -> list[ToolRow], .evaluate(mode, active_groups=None),
+        .group_names() -> tuple[str, ...],
         .active_groups() -> tuple[str, ...], .set_active_groups(groups) -> None,
         .session(steps=()) -> StepSession, .mcp_outages() -> list[(group, client, error)]
     The stock meta tool's probed behaviour: ``probe.probe_stock_reset_tools()``.
@@ -56,7 +57,7 @@ class ToolkitSubject:
         self.built = built
         self.loaded = loaded
         self._collected: Collected | None = None
-        self._rows: dict[str, list[ToolRow]] = {}
+        self._rows: dict[tuple[Any, ...], list[ToolRow]] = {}
         self.config_findings: tuple[Finding, ...] = ()
         """Toolkit specs are toolscope's own format: unknown keys are refused at load, not reported."""
 
@@ -96,28 +97,45 @@ class ToolkitSubject:
             )
         return canonical
 
-    def rows(self, mode: str | None) -> list[ToolRow]:
-        """Every tool's verdict and permission decision in this mode (cached)."""
-        mode = self.resolve_mode(mode) or "default"
-        if mode not in self._rows:
-            self._rows[mode] = run_sync(self._arows(mode))
-        return self._rows[mode]
+    def rows(self, mode: str | None, active_groups: Sequence[str] | None = None) -> list[ToolRow]:
+        """Every tool's verdict and permission decision in this mode (cached).
 
-    async def _arows(self, mode: str) -> list[ToolRow]:
-        """Collect the tools once (MCP clients asked live), then evaluate in this mode."""
-        if self._collected is None:
+        ``active_groups`` evaluates another activation state (e.g. a lane of the activation
+        view after a turn) without touching the initial state; None means the initial one.
+        """
+        mode = self.resolve_mode(mode) or "default"
+        groups = None if active_groups is None else tuple(_without_basic(active_groups))
+        # A script can register groups on the shared toolkit: the group list is part of the key.
+        key = (mode, groups, tuple(id(g) for g in self.toolkit.tool_groups))
+        if key not in self._rows:
+            self._rows[key] = run_sync(self._arows(mode, groups))
+        return self._rows[key]
+
+    async def _arows(self, mode: str, groups: tuple[str, ...] | None) -> list[ToolRow]:
+        """Collect the tools once per group list (MCP clients asked live), then evaluate in this mode."""
+        current = [id(g) for g in self.toolkit.tool_groups]
+        if self._collected is None or [id(g) for g in self._collected.groups] != current:
             self._collected = await acollect(self.toolkit)
-        return await aevaluate_tools(self.toolkit, self.state, mode, self.built.origins, self._collected)
+        state = self.state
+        if groups is not None:
+            state = self.state.model_copy(deep=True)
+            state.tool_context.activated_groups[:] = list(groups)
+        return await aevaluate_tools(self.toolkit, state, mode, self.built.origins, self._collected)
 
-    def evaluate(self, mode: str | None) -> Evaluation:
-        """Every tool's three stages in this mode, plus MCP outage rows and notes."""
+    def evaluate(self, mode: str | None, active_groups: Sequence[str] | None = None) -> Evaluation:
+        """Every tool's three stages in this mode, plus MCP outage rows and notes.
+
+        ``active_groups`` replaces the initial state's active groups for this evaluation
+        only (see ``rows``).
+        """
         mode = self.resolve_mode(mode) or "default"
-        rows = self.rows(mode)
+        rows = self.rows(mode, active_groups)
+        active = self.active_groups() if active_groups is None else tuple(_without_basic(active_groups))
         notes = [
-            f"active groups: {json.dumps(list(self.active_groups()))} (basic is always active)",
+            f"active groups: {json.dumps(list(active))} (basic is always active)",
             f"permission mode: {mode}",
         ]
-        outages = outage_verdicts(self._collected, tuple(self.active_groups())) if self._collected else []
+        outages = outage_verdicts(self._collected, active) if self._collected else []
         notes += [v.stages[0].rule for v in outages]
         loaded = LoadedInput(
             kind=self.loaded.kind, label=self.loaded.label, files=self.loaded.files, mode=mode, extra=self.loaded.extra
@@ -160,11 +178,11 @@ class ToolkitSubject:
         return StepSession(self.built, steps)
 
     # -- checklist --------------------------------------------------------------
-    def checklist(self, tool: str, mode: str | None) -> Checklist:
-        """Why ``tool`` (or ``group:tool``) passes or fails each stage, and the fix."""
+    def checklist(self, tool: str, mode: str | None, active_groups: Sequence[str] | None = None) -> Checklist:
+        """Why ``tool`` (or ``group:tool``) passes or fails each stage, and the fix (``active_groups``: see ``rows``)."""
         from toolscope.core.agentscope.checklist import toolkit_checklist
 
-        return toolkit_checklist(self, tool, mode)
+        return toolkit_checklist(self, tool, mode, active_groups)
 
     # -- findings ---------------------------------------------------------------
     def findings(self, modes: Sequence[str | None]) -> list[Finding]:

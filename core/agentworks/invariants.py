@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from toolscope.core.agentworks.filter_findings import enabled_filtered_out, rewrite_changes
 from toolscope.core.agentworks.names import normalize_server_name, normalize_tool_name
 from toolscope.core.agentworks.pipeline import StepPipeline
-from toolscope.core.agentworks.tool_filter import ToolFilter
-from toolscope.core.agentworks.universe import ToolEntry
 from toolscope.core.enums import FindingKind, Severity, ToolKind
 from toolscope.core.verdicts import Finding
 
@@ -28,90 +27,8 @@ def check_invariants(pipeline: StepPipeline, modes: Sequence[str | None]) -> lis
     findings += _selected_servers_entries(pipeline)
     findings += _enabled_custom_entries(pipeline)
     findings += rewrite_changes(pipeline)
-    findings += _enabled_filtered_out(pipeline)
+    findings += enabled_filtered_out(pipeline)
     return findings
-
-
-def _enabled_filtered_out(pipeline: StepPipeline) -> list[Finding]:
-    """``enabled_filtered_out``: a step's enabled_custom_tools entry whose every tool the tool filter drops."""
-    from toolscope.core.agentworks.checklist import filter_fix
-
-    step = pipeline.step
-    # One pass over the universe (registry order keeps the output stable): entry → tools it enabled.
-    by_entry: dict[str, list[ToolEntry]] = {}
-    for tool in pipeline.universe.tools:
-        decision = pipeline.custom.get(tool.name) if tool.kind == ToolKind.CUSTOM else None
-        if decision is not None and decision.include and decision.entry is not None:
-            by_entry.setdefault(decision.entry, []).append(tool)
-    out = []
-    for index, entry in enumerate(step.step.agent_configs.enabled_custom_tools):
-        enabled = by_entry.pop(entry, [])
-        if not enabled:
-            continue
-        stages = [pipeline.registered(tool) for tool in enabled]
-        if any(stage.passed is not False for stage in stages):
-            continue
-        names = ", ".join(t.name for t in enabled[:5]) + (f" (+{len(enabled) - 5} more)" if len(enabled) > 5 else "")
-        first = enabled[0]
-        because = pipeline.filter.should_include_tool(first.namespace, first.name).reason
-        fix = filter_fix(pipeline, first)
-        if entry.endswith(":*"):  # the whole category was meant: select it whole
-            fix = fix.replace(f'"{first.namespace}:{first.name}"', f'"{first.namespace}:*"')
-        out.append(
-            Finding(
-                FindingKind.ENABLED_FILTERED_OUT,
-                f'enabled but filtered out: "{entry}" enables {names}, but the tool filter then drops '
-                f"{'it' if len(enabled) == 1 else 'all of them'}, because {because}. Fix: {fix}",
-                tool=enabled[0].name,
-                entry=entry,
-                source=step.where("enabled_custom_tools", index),
-            )
-        )
-    return out
-
-
-def rewrite_changes(pipeline: StepPipeline) -> list[Finding]:
-    """``app_rewrite`` findings: tools whose stage 1 differs between the lists as written and as rewritten.
-
-    One finding per namespace and direction. Tools that only the app's own appended
-    entries bring in (``workflow_db:record_run_concern``) are the point of that rule, not news.
-    """
-    rewrite = pipeline.rewrite
-    if not rewrite.changed:
-        return []
-    configs = pipeline.step.step.agent_configs
-    as_written = ToolFilter(configs.selected_tools, configs.selected_servers, pipeline.system_bases)
-    appended = {e.partition(":")[2] for e in rewrite.tools.after if e not in rewrite.tools.before}
-    changed: dict[tuple[str, bool], list[str]] = {}
-    for tool in pipeline.universe.tools:
-        if tool.kind not in (ToolKind.MCP, ToolKind.CUSTOM) or tool.outage is not None or tool.duplicate_of is not None:
-            continue
-        if tool.kind == ToolKind.CUSTOM and not pipeline.custom[tool.name].include:
-            continue
-        now = pipeline.filter.should_include_tool(tool.namespace, tool.name).include
-        if now == as_written.should_include_tool(tool.namespace, tool.name).include:
-            continue
-        if now and tool.name in appended:
-            continue
-        changed.setdefault((tool.namespace, now), []).append(tool.name)
-    fields = [f.field for f in (rewrite.servers, rewrite.tools) if f.changed]
-    source = pipeline.step.where(fields[0]) if fields else pipeline.step.file_name
-    out = []
-    for (namespace, now), names in changed.items():
-        shown = ", ".join(names[:5]) + (f" (+{len(names) - 5} more)" if len(names) > 5 else "")
-        how = "hidden as the step is written, registered" if now else "registered as the step is written, hidden"
-        out.append(
-            Finding(
-                FindingKind.APP_REWRITE,
-                f"the app's rewrite of the step's lists changes {len(names)} tool(s) of \"{namespace}\": {how} "
-                f"after the rewrite: {shown}. {rewrite.note}",
-                tool=names[0],
-                entry=namespace,
-                source=source,
-                severity=Severity.WARNING,
-            )
-        )
-    return out
 
 
 def _duplicates(pipeline: StepPipeline) -> list[Finding]:
@@ -280,6 +197,7 @@ def _selected_servers_entries(pipeline: StepPipeline) -> list[Finding]:
         pipeline.universe.server_errors
     )
     known_norm = {normalize_server_name(s) for s in known}
+    categories_norm = {normalize_server_name(c) for c in pipeline.universe.categories}
     out = []
     for index, server in enumerate(servers):
         where = step.where("selected_servers", index)
@@ -299,7 +217,7 @@ def _selected_servers_entries(pipeline: StepPipeline) -> list[Finding]:
         if (
             server not in known
             and normalize_server_name(server) not in known_norm
-            and normalize_server_name(server) not in {normalize_server_name(c) for c in pipeline.universe.categories}
+            and normalize_server_name(server) not in categories_norm
         ):
             out.append(
                 Finding(
@@ -315,6 +233,12 @@ def _selected_servers_entries(pipeline: StepPipeline) -> list[Finding]:
 def _enabled_custom_entries(pipeline: StepPipeline) -> list[Finding]:
     step = pipeline.step
     custom_names = pipeline.universe.names_by_kind.get(ToolKind.CUSTOM, frozenset())
+    # Built once, not per entry: a hostile list of millions of entries stays linear.
+    by_category: dict[str, list[str]] = {}
+    for t in pipeline.universe.tools:
+        if t.kind == ToolKind.CUSTOM:
+            by_category.setdefault(t.namespace, []).append(t.name)
+    category_list = ", ".join(sorted(pipeline.universe.categories))
     out = []
     for index, entry in enumerate(step.step.agent_configs.enabled_custom_tools):
         where = step.where("enabled_custom_tools", index)
@@ -331,9 +255,7 @@ def _enabled_custom_entries(pipeline: StepPipeline) -> list[Finding]:
             continue
         category, _, tool = entry.partition(":")
         if tool == "*":
-            registered = [
-                t.name for t in pipeline.universe.tools if t.kind == ToolKind.CUSTOM and t.namespace == category
-            ]
+            registered = by_category.get(category, [])
             if category in pipeline.universe.category_tools and not pipeline.universe.category_tools[category]:
                 named = ", ".join(f'"{category}:{name}"' for name in registered[:3])
                 out.append(
@@ -351,8 +273,7 @@ def _enabled_custom_entries(pipeline: StepPipeline) -> list[Finding]:
                 out.append(
                     Finding(
                         FindingKind.UNKNOWN_CATEGORY,
-                        f'"{entry}": unknown category "{category}" expands to nothing '
-                        f"(categories: {', '.join(sorted(pipeline.universe.categories))})",
+                        f'"{entry}": unknown category "{category}" expands to nothing (categories: {category_list})',
                         entry=entry,
                         source=where,
                     )

@@ -1,7 +1,9 @@
 """The four AgentWorks gates for every tool of the universe, for one step and one mode.
 
-1. registered — custom tools: ``FilterCustomToolsByCategory`` over the effective
-   ``enabled_custom_tools``, then every tool: ``ToolFilter.ShouldIncludeTool``.
+1. registered — first the app's rewrite of ``selected_servers`` / ``selected_tools``
+   against the workflow's servers (``selection_rewrite``); then custom tools:
+   ``FilterCustomToolsByCategory`` over the effective ``enabled_custom_tools``, and every
+   tool: ``ToolFilter.ShouldIncludeTool`` over the rewritten lists.
 2. allow_listed — ``GetToolsForWorkshopMode(mode)``: system slice + the mode's list.
 3. discoverable — code-execution providers find tools through the tool index and
    ``get_api_spec`` (custom tools gated by the allow-list, MCP tools by the server check);

@@ -138,3 +138,13 @@ def load_step_config(path: Path, step_id: str | None) -> LoadedStep:
     if step_id not in seen:
         raise InputError(source, f"no step with id {step_id!r}", [Problem("", f"step ids: {ids}")])
     return LoadedStep(document, parsed.steps[seen[step_id]], seen[step_id])
+
+
+def steps_to_choose(path: Path) -> tuple[Step, ...]:
+    """The steps of a ``{"steps": [...]}`` file with more than one step (the TUI's step picker);
+    ``()`` when there is nothing to choose. Bad files raise the same InputError as loading."""
+    document = load_document(path, "step config")
+    data = document.data
+    if not isinstance(data, dict) or not isinstance(data.get("steps"), list) or len(data["steps"]) < 2:
+        return ()
+    return validate(StepConfigFile, data, str(path), "step config").steps

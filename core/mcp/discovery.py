@@ -38,6 +38,12 @@ from toolscope.core.mcp.processes import (
     own_children,
     wait_group_dead,
 )
+from toolscope.core.mcp.protocol_errors import (
+    ProtocolViolation,
+    WatchedStream,
+    bad_output_reason,
+    first_problem,
+)
 from toolscope.core.mcp.redact import (
     env_values,
     redact_args,
@@ -58,6 +64,7 @@ MAX_PAGES = 10_000
 _STDERR_TAIL = 300
 _POLL = 0.05  # how often the watchdog checks the server process and the clock
 _EXIT_GRACE = 0.5  # after the server process exits: time for the session to finish on its own
+_BAD_OUTPUT_GRACE = 1.0  # after unparsable output: time for the server to answer anyway
 
 
 def launch_summary(server: ServerConfig) -> dict[str, Any]:
@@ -105,6 +112,7 @@ def _exit_reason(exited: str, phase: str, tail: str) -> str:
 def _classify(exc: BaseException, attempt: Attempt, server: ServerConfig, errlog: Any) -> str:
     """Turn what went wrong into the reason users read."""
     from mcp.shared.exceptions import MCPError
+    from pydantic import ValidationError
 
     leaf = _leaf(exc)
     tail = _stderr_tail(errlog)
@@ -112,6 +120,12 @@ def _classify(exc: BaseException, attempt: Attempt, server: ServerConfig, errlog
     process = attempt.process
     code = process.returncode if process is not None else None
     closed = isinstance(leaf, MCPError) and "closed" in str(leaf).lower()
+    # What the server said, before how its process ended: after a bad answer we close the
+    # session ourselves, and the server then exits 0 — which is not a crash.
+    if isinstance(leaf, ProtocolViolation):
+        return f"{attempt.phase} failed: {leaf}{suffix}"
+    if isinstance(leaf, ValidationError):
+        return f"{attempt.phase} failed: the server's answer is not valid MCP ({first_problem(leaf)}){suffix}"
     if isinstance(leaf, OSError) and attempt.phase == "start" and process is None:
         what = leaf.strerror or str(leaf)
         if server.directory and not os.path.isdir(server.directory):
@@ -144,9 +158,9 @@ async def _list_all_tools(session: Any) -> list[Any]:
         if not cursor:
             return tools
         if cursor in seen:
-            raise RuntimeError(f"pagination loop: cursor {cursor!r} returned twice")
+            raise ProtocolViolation(f"pagination loop: cursor {cursor!r} returned twice")
         seen.add(cursor)
-    raise RuntimeError(f"more than {MAX_PAGES} pages")
+    raise ProtocolViolation(f"more than {MAX_PAGES} pages")
 
 
 @contextlib.asynccontextmanager
@@ -162,6 +176,9 @@ async def _transport(server: ServerConfig, errlog: Any, timeout: float):
             # The agent runtime's child inherits its environment plus the entry's env.
             env={**os.environ, **server.env},
             cwd=server.directory,
+            # Undecodable bytes become U+FFFD and a parse error we report; "strict" would
+            # end the SDK's reader and leave the handshake waiting until the timeout.
+            encoding_error_handler="replace",
         )
         async with stdio_client(params, errlog=errlog) as streams:
             yield streams
@@ -192,12 +209,13 @@ async def discover_server(name: str, server: ServerConfig, timeout: float) -> Se
     listed: list[Any] | None = None
     error: str | None = None
     errlog = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
+    bad_output: list[Exception] = []
 
     async def work() -> None:
         nonlocal listed, error
         try:
             async with _transport(server, errlog, timeout) as (read, write):
-                async with ClientSession(read, write) as session:
+                async with ClientSession(WatchedStream(read, bad_output), write) as session:
                     attempt.phase = "initialize"
                     await session.initialize()
                     attempt.phase = "tools/list"
@@ -214,9 +232,18 @@ async def discover_server(name: str, server: ServerConfig, timeout: float) -> Se
                 # Polls instead of one long sleep: a server whose process died while a
                 # grandchild keeps its stdout open would otherwise look alive until the timeout.
                 deadline = anyio.current_time() + timeout
+                stuck_since: float | None = None
+                stuck_phase = ""
                 while anyio.current_time() < deadline:
                     await anyio.sleep(_POLL)
                     attempt.track()
+                    if bad_output and listed is None:
+                        # Unparsable output. The SDK skips it (a banner on stdout is common),
+                        # so give the server a moment to answer anyway; no progress: end it.
+                        if stuck_since is None or stuck_phase != attempt.phase:
+                            stuck_since, stuck_phase = anyio.current_time(), attempt.phase
+                        elif anyio.current_time() - stuck_since > _BAD_OUTPUT_GRACE:
+                            break
                     process = attempt.process
                     if process is not None and process.returncode is not None and listed is None:
                         attempt.exit_code = process.returncode
@@ -241,7 +268,9 @@ async def discover_server(name: str, server: ServerConfig, timeout: float) -> Se
         attempt.kill_all()  # grandchildren whose parent already exited, in any session
         if attempt.process is not None:
             await wait_group_dead(attempt.process.pid)
-        if listed is None and (error is None or attempt.timed_out):
+        if bad_output and listed is None and (error is None or attempt.timed_out):
+            error = bad_output_reason(attempt.phase, bad_output, _stderr_tail(errlog))
+        elif listed is None and (error is None or attempt.timed_out):
             tail = _stderr_tail(errlog)
             if attempt.timed_out:
                 phase = "the process to start" if attempt.phase == "start" else attempt.phase

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -192,3 +193,50 @@ def test_set_active_groups_recomputes(subject) -> None:
     assert subject.evaluate(None).find("web_search")[0].verdict == "visible"
     with pytest.raises(InputError):
         subject.set_active_groups(["nope"])
+
+
+def test_evaluate_in_another_activation_state_leaves_the_initial_one(subject) -> None:
+    """The TUI's pipeline follows a lane after a turn: evaluate(active_groups=...) is a view, not a change."""
+
+    def visible(evaluation, name):
+        return next(t for t in evaluation.tools if t.name == name).stage("visible").passed
+
+    assert visible(subject.evaluate(None), "web_search") is False
+    following = subject.evaluate(None, active_groups=("web_search", "basic"))
+    assert visible(following, "web_search") is True and visible(following, "page_fetch") is True
+    assert 'active groups: ["web_search"]' in following.notes[0]
+    assert subject.active_groups() == () and visible(subject.evaluate(None), "web_search") is False
+    # A group the session registered on the shared toolkit shows up (no stale tool list).
+    from toolscope.core.agentscope.script import parse_script
+
+    session = subject.session(
+        parse_script(
+            [{"register_group": {"name": "late", "description": "Late.", "tools": [{"name": "late_tool"}]}}], "s"
+        )
+    )
+    session.forward()
+    assert "late_tool" in {t.name for t in subject.evaluate(None, active_groups=("late",)).tools}
+    session.back()
+
+
+def test_script_paths_resolve_from_the_current_folder_then_the_config_folder(tmp_path, monkeypatch) -> None:
+    from toolscope.core.agentscope.script import resolve_script_path
+
+    config_dir = tmp_path / "configs"
+    config_dir.mkdir()
+    (config_dir / "s.json").write_text("[]")
+    monkeypatch.chdir(tmp_path)
+    assert resolve_script_path("s.json", config_dir) == config_dir / "s.json"
+    (tmp_path / "s.json").write_text("[]")
+    assert resolve_script_path("s.json", config_dir) == Path("s.json")
+    assert resolve_script_path("missing.json", config_dir) == Path("missing.json")
+
+
+def test_the_checklist_asks_about_the_given_activation_state(subject) -> None:
+    hidden = subject.checklist("web_search", None)
+    assert hidden.verdict.verdict == "hidden" and 'reset_tools with {"web_search": true}' in hidden.fix
+    shown = subject.checklist("web_search", None, active_groups=("web_search",))
+    assert shown.verdict.verdict == "visible" and shown.fix is None
+    # The fix keeps the lane's other active groups (reset_tools sets the final state).
+    other = subject.checklist("web_search", None, active_groups=("scraping",))
+    assert '{"scraping": true, "web_search": true}' in other.fix

@@ -162,3 +162,12 @@ def test_pulse_incident_is_caught_by_check():
     assert {f["tool"] for f in data["findings"] if f["kind"] == "registered_not_allow_listed"} >= {
         "get_pulse_module_state"
     }
+
+
+def test_a_multi_step_config_still_refuses_what_needs_a_toolkit_or_a_step():
+    """The step picker opens only in a terminal; screenshots need --step, the activation view a toolkit."""
+    steps = str(SEED / "steps.json")
+    result = run("inspect", steps, "--view", "activation")
+    assert result.exit_code == 2 and "AgentScope toolkits" in result.output
+    result = run("inspect", steps, "--screenshot", "x.svg")
+    assert result.exit_code == 2 and "choose one with --step" in result.output

@@ -37,20 +37,20 @@ def bad(result, *needles: str) -> None:
         assert needle in result.output, result.output
 
 
-@pytest.mark.parametrize(
-    ("name", "text", "needles"),
-    [
-        ("huge.json", '{"steps": [], "n": ' + "9" * 5000 + "}", ["huge.json", "digits"]),
-        ("huge.yaml", "groups: []\nn: " + "9" * 5000 + "\n", ["huge.yaml", "line 2", "digits"]),
-        ("complex.yaml", "? [a, b]\n: 1\ngroups: []\n", ["complex.yaml", "line 1", "plain value"]),
-        ("mapkey.yaml", "groups: []\n? {a: 1}\n: 2\n", ["mapkey.yaml", "line 2"]),
-        ("binary.yaml", "groups: []\n!!binary aGVsbG8=: 1\n", ["binary.yaml", "!!binary"]),
-        ("bomb.yaml", BILLION_LAUGHS, ["bomb.yaml", "aliases expand"]),
-        ("nan.json", '{"steps": [], "x": NaN}', ["nan.json", "NaN"]),
-        ("deep.json", '{"steps": ' + "[" * 100_000 + "]" * 100_000 + "}", ["deep.json", "nested too deeply"]),
-        ("deep.yaml", "groups: " + "[" * 20_000 + "]" * 20_000 + "\n", ["deep.yaml", "nested too deeply"]),
-    ],
-)
+MALFORMED = [
+    ("huge.json", '{"steps": [], "n": ' + "9" * 5000 + "}", ["huge.json", "digits"]),
+    ("huge.yaml", "groups: []\nn: " + "9" * 5000 + "\n", ["huge.yaml", "line 2", "digits"]),
+    ("complex.yaml", "? [a, b]\n: 1\ngroups: []\n", ["complex.yaml", "line 1", "plain value"]),
+    ("mapkey.yaml", "groups: []\n? {a: 1}\n: 2\n", ["mapkey.yaml", "line 2"]),
+    ("binary.yaml", "groups: []\n!!binary aGVsbG8=: 1\n", ["binary.yaml", "!!binary"]),
+    ("bomb.yaml", BILLION_LAUGHS, ["bomb.yaml", "aliases expand"]),
+    ("nan.json", '{"steps": [], "x": NaN}', ["nan.json", "NaN"]),
+    ("deep.json", '{"steps": ' + "[" * 100_000 + "]" * 100_000 + "}", ["deep.json", "nested too deeply"]),
+    ("deep.yaml", "groups: " + "[" * 20_000 + "]" * 20_000 + "\n", ["deep.yaml", "nested too deeply"]),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "needles"), MALFORMED, ids=[case[0] for case in MALFORMED])
 def test_malformed_configs(tmp_path: Path, name: str, text: str, needles: list[str]) -> None:
     path = tmp_path / name
     path.write_text(text)
@@ -64,6 +64,7 @@ def test_malformed_configs(tmp_path: Path, name: str, text: str, needles: list[s
         (BILLION_LAUGHS + "steps: [*i]\n", ["script.yaml", "aliases expand"]),
         ("- {web_search: " + "1" * 5000 + "}\n", ["script.yaml", "digits"]),
     ],
+    ids=["binary-key", "alias-bomb", "long-integer"],
 )
 def test_malformed_scripts(tmp_path: Path, text: str, needles: list[str]) -> None:
     script = tmp_path / "script.yaml"

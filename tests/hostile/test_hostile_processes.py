@@ -136,3 +136,28 @@ def test_os_exit_zero_in_a_factory_is_never_a_green_check(factory: Path) -> None
     _out, err = process.communicate(timeout=120)
     assert process.returncode == 3, err
     assert "os._exit(0)" in err
+
+
+# --- discovery failure reasons say what happened ------------------------------------------
+
+RAW_SERVER = Path(__file__).resolve().parent / "raw_mcp_server.py"
+
+
+def test_discovery_failure_reasons_are_accurate(tmp_path: Path) -> None:
+    config = tmp_path / "mcp.json"
+    modes = ("badlist", "loop", "nonutf8", "banner")
+    config.write_text(
+        json.dumps({"mcpServers": {m: {"command": sys.executable, "args": [str(RAW_SERVER), m]} for m in modes}})
+    )
+    process = toolscope("discover", str(config), "--json", "--timeout", "20")
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 1, err
+    errors = {server["name"]: server["error"] for server in json.loads(out)["servers"]}
+    assert (
+        errors["badlist"]
+        == "tools/list failed: the server's answer is not valid MCP (tools: Input should be a valid list)"
+    )
+    assert errors["loop"] == "tools/list failed: pagination loop: cursor 'same' returned twice"
+    assert errors["nonutf8"] == "initialize failed: the server wrote bytes that are not UTF-8 on stdout"
+    assert errors["banner"] is None  # a banner on stdout is skipped, as the SDK does
+    assert "Traceback" not in err and "Failed to parse" not in err

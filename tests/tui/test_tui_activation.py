@@ -127,6 +127,61 @@ def test_activation_snapshot_after_the_typo_script(snap_compare) -> None:
         await view_of(pilot.app).load_script(str(SCRIPTS / "typo.json"))
         pilot.app.screen.query_one(Checkbox).focus()
         await pilot.press("n", "n", "n")
+        pilot.app.clear_notifications()
         await pilot.pause()
 
     assert snap_compare(app, run_before=run_script, terminal_size=SIZE)
+
+
+AT_2_0_11 = pytest.mark.skipif(
+    metadata.version("agentscope") != "2.0.11", reason="the stock lane's picture is that of AgentScope 2.0.11"
+)
+
+
+async def _nine_turns(pilot) -> None:
+    """Nine turns: toggle a group and fire, nine times (the turn list must follow)."""
+    await pilot.pause()
+    view = view_of(pilot.app)
+    toggles = list(view.query(Checkbox))
+    for index in range(9):
+        toggles[index % len(toggles)].focus()
+        await pilot.press("space", "f")
+        await pilot.pause()
+
+
+@AT_2_0_11
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)], ids=["80x24", "200x60"])
+@pytest.mark.parametrize("config", ["toolkit.yaml", "large_toolkit.yaml"], ids=["toolkit", "large"])
+def test_activation_snapshot_nine_turns(snap_compare, config: str, size: tuple[int, int]) -> None:
+    """Nine turns: the newest is highlighted and in view; its lanes show call, outcome, text, diff, tools."""
+    assert snap_compare(make_app(SCRIPTS / config, view="activation"), run_before=_nine_turns, terminal_size=size)
+
+
+@AT_2_0_11
+def test_activation_snapshot_60x15(snap_compare) -> None:
+    """A short terminal: compact lanes (no call or description lines), the turn list still follows."""
+    app = make_app(TOOLKIT, view="activation")
+
+    async def run_script(pilot) -> None:
+        await pilot.pause()
+        await view_of(pilot.app).load_script(str(SCRIPTS / "typo.json"))
+        await pilot.press("n", "n", "n")
+        pilot.app.clear_notifications()  # the "Loaded" toast would cover the lanes
+        await pilot.pause()
+
+    assert snap_compare(app, run_before=run_script, terminal_size=(60, 15))
+
+
+@AT_2_0_11
+def test_pipeline_snapshot_following_the_guarded_lane(snap_compare) -> None:
+    """After {"web_search": true} the pipeline shows web_search visible (Δ) and names the state."""
+    app = make_app(TOOLKIT, view="activation")
+
+    async def fire_then_pipeline(pilot) -> None:
+        await pilot.pause()
+        await pilot.press("space", "f")
+        await pilot.pause()
+        await pilot.press("1")
+        await pilot.pause()
+
+    assert snap_compare(app, run_before=fire_then_pipeline, terminal_size=(80, 24))

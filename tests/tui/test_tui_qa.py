@@ -268,8 +268,9 @@ async def test_empty_script_path_says_so() -> None:
         await pilot.pause()
         await pilot.press("l", "enter")
         await pilot.pause()
+        status = str(app.screen.query_one("#script-status").content)
+        assert "no path given" in status, status
         messages = [n.message for n in app._notifications]
-        assert any("No script path given" in m for m in messages), messages
         assert not any("directory" in m for m in messages)
 
 

@@ -24,9 +24,15 @@ from toolscope.tui.widgets.checklist_view import ChecklistView
 from toolscope.tui.widgets.footer import FittedFooter
 from toolscope.tui.widgets.input_header import InputHeader
 from toolscope.tui.widgets.pipeline_view import PipelineView
+from toolscope.tui.widgets.state_banner import StateBanner
 from toolscope.tui.widgets.tool_grid import ToolGrid
 
 VIEWS = ("pipeline", "checklist", "activation")
+NO_ACTIVATION_VIEW = (
+    "An AgentWorks step config has no activation view: its tools are chosen before the run "
+    "(selected_servers, selected_tools, the mode's allow-list), not switched on by reset_tools "
+    "calls during it. The activation view is for AgentScope toolkits. Here: 1 Pipeline, 2 Checklist."
+)
 
 
 class MainScreen(Screen[None]):
@@ -66,8 +72,10 @@ class MainScreen(Screen[None]):
         self.previous: Evaluation | None = None
         self.change: ModeChange | None = None
         self.checklist: Checklist | None = None
+        self.activation_state: ActivationView.StateChanged | None = None
+        """The activation lane the Pipeline view follows (toolkits), once the view reported it."""
         self.initial_view = options.view if options.view in VIEWS else "pipeline"
-        self._fixes: dict[tuple[str | None, str, str], str | None] = {}
+        self._fixes: dict[tuple[str | None, tuple[str, ...] | None, str, str], str | None] = {}
 
     # -- layout -------------------------------------------------------------------------
 
@@ -78,6 +86,8 @@ class MainScreen(Screen[None]):
             self.initial_view = "pipeline"
         with TabbedContent(initial=self.initial_view, id="views"):
             with TabPane("1 Pipeline", id="pipeline"):
+                if activation is not None:
+                    yield StateBanner(id="state-banner")
                 yield PipelineView(fix_for=self.fix_for, id="pipeline-view")
             with TabPane("2 Checklist", id="checklist"):
                 yield ChecklistView(self.subject.all_tool_names(), id="checklist-view")
@@ -93,6 +103,8 @@ class MainScreen(Screen[None]):
             for box in self.query(Input):
                 box.cursor_blink = False
         self._show_header()
+        for banner in self.query(StateBanner):
+            banner.show(None, 0, getattr(self.subject, "active_groups", tuple)())
         self.pipeline.show_evaluation(self.evaluation, None, None)
         # The verdicts are immutable and live as long as the app: keep the cyclic GC from
         # rescanning 50,000 of them in the middle of a keystroke (~100 ms pauses otherwise).
@@ -139,13 +151,13 @@ class MainScreen(Screen[None]):
 
     def fix_for(self, tool: ToolVerdict) -> str | None:
         """The checklist's fix for one tool in the current mode (cached: the cursor comes back)."""
-        key = (self.mode, tool.namespace, tool.name)
+        key = (self.mode, self._followed_groups(), tool.namespace, tool.name)
         if key not in self._fixes:
             try:
                 # ``namespace:name`` picks this very tool when two namespaces share the name.
-                checklist = self.subject.checklist(f"{tool.namespace}:{tool.name}", self.mode)
+                checklist = self._checklist(f"{tool.namespace}:{tool.name}", self.mode)
                 if checklist.verdict is None:
-                    checklist = self.subject.checklist(tool.name, self.mode)
+                    checklist = self._checklist(tool.name, self.mode)
             except ToolscopeError:
                 checklist = None
             self._fixes[key] = checklist.fix if checklist is not None else None
@@ -157,7 +169,7 @@ class MainScreen(Screen[None]):
         """Recompute every verdict in ``mode`` and mark the tools that changed."""
         try:
             mode = self.subject.resolve_mode(mode)
-            evaluation = self.subject.evaluate(mode)
+            evaluation = self._evaluate(mode)
         except ToolscopeError as exc:
             self.notify(inert(exc.render()), title="cannot switch mode", severity="error", markup=False)
             return None
@@ -175,12 +187,60 @@ class MainScreen(Screen[None]):
         self.notify(inert(summary, single_line=True), title="mode switched", markup=False)
         return self.change
 
+    def _followed_groups(self) -> tuple[str, ...] | None:
+        """The followed activation lane's groups once a turn moved it; None: the input's own state."""
+        state = self.activation_state
+        return None if state is None or state.turn == 0 else state.groups
+
+    def _evaluate(self, mode: str | None) -> Evaluation:
+        """Verdicts in ``mode``, in the followed activation lane's state once it left the initial one."""
+        groups = self._followed_groups()
+        if groups is None:
+            return self.subject.evaluate(mode)
+        return self.subject.evaluate(mode, active_groups=groups)  # type: ignore[call-arg]  # toolkits only
+
+    def _checklist(self, tool: str, mode: str | None) -> Checklist:
+        """The checklist in the same state as the pipeline (see ``_evaluate``)."""
+        groups = self._followed_groups()
+        if groups is None:
+            return self.subject.checklist(tool, mode)
+        return self.subject.checklist(tool, mode, active_groups=groups)  # type: ignore[call-arg]  # toolkits only
+
+    @on(ActivationView.StateChanged)
+    def _activation_state_changed(self, event: ActivationView.StateChanged) -> None:
+        """After a turn (or undo, restart, lane switch) the pipeline shows that lane's state."""
+        if self.options.follow:
+            return  # following a running agent: the pipeline shows its real groups (``follow_groups``)
+        before = self.activation_state
+        self.activation_state = event
+        self.query_one(StateBanner).show(event.lane, event.turn, event.groups)
+        if before is None and event.turn == 0:
+            return  # the initial state: already shown
+        if before is not None and (before.lane, before.turn, before.groups) == (event.lane, event.turn, event.groups):
+            return
+        try:
+            evaluation = self._evaluate(self.mode)
+        except ToolscopeError as exc:
+            self.notify(inert(exc.render()), title="pipeline", severity="error", markup=False)
+            return
+        self.previous, self.evaluation = self.evaluation, evaluation
+        # Δ marks the tools the turn changed, as a mode switch does.
+        self.change = compare(self.previous, evaluation)
+        # "guarded lane, turn 2: 2 tools became visible" (the summary without its "mode a → b").
+        moved = self.change.summary(self.mode, self.mode).split(": ", 1)[-1]
+        where = f"{event.lane} lane, turn {event.turn}" if event.turn else "back to the initial state"
+        self.pipeline.show_evaluation(evaluation, self.change, self.previous, f"{where}: {moved}")
+        if self.checklist is not None:
+            self._run_checklist(self.checklist.tool, take_focus=False)
+
     def follow_groups(self, groups: tuple[str, ...]) -> None:
         """The pipeline follows a running agent's real active groups (``inspect --follow``)."""
         subject = self.subject
         if not isinstance(subject, FollowsActiveGroups) or tuple(subject.active_groups()) == tuple(groups):
             return
         subject.follow_active_groups(groups)
+        for banner in self.query(StateBanner):
+            banner.show_agent(groups)
         self.previous, self.evaluation = self.evaluation, self.subject.evaluate(self.mode)
         self.change = compare(self.previous, self.evaluation)
         self.pipeline.show_evaluation(self.evaluation, self.change, self.previous)
@@ -218,7 +278,8 @@ class MainScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide the key of a view this input does not have (footer, F1 and palette follow)."""
         if action == "show_view" and parameters and not self.query(f"TabPane#{parameters[0]}"):
-            return False
+            # 3 stays a key on a step config: pressing it says why there is no activation view.
+            return parameters[0] == "activation" and self.subject.loaded.kind == "step_config"
         if action == "back":
             # Escape only means something when there is something to leave, close or clear.
             return bool(
@@ -232,7 +293,10 @@ class MainScreen(Screen[None]):
         """Bring a view to the front."""
         tabs = self.query_one(TabbedContent)
         if not self.query(f"TabPane#{view}"):
-            self.notify(f"No {view} view for this input.", severity="warning")
+            reason = NO_ACTIVATION_VIEW if view == "activation" and self.subject.loaded.kind == "step_config" else ""
+            self.notify(
+                reason or f"No {view} view for this input.", title=f"no {view} view", severity="warning", timeout=10
+            )
             return
         tabs.active = view
         self._focus_view(view)
@@ -266,7 +330,7 @@ class MainScreen(Screen[None]):
 
     def _run_checklist(self, tool: str, *, take_focus: bool = True) -> None:
         try:
-            self.checklist = self.subject.checklist(tool, self.mode)
+            self.checklist = self._checklist(tool, self.mode)
         except ToolscopeError as exc:
             self.notify(inert(exc.render()), title="checklist", severity="error", markup=False)
             return

@@ -1,9 +1,11 @@
 """The activation view (AgentScope toolkits): compose reset_tools calls, step through a script,
-and watch the stock and the guarded lane side by side.
+and watch the stock and the guarded lane side by side, turn by turn.
 
 Everything shown comes from ``core.agentscope.session.StepSession``: real ``call_tool``
-runs on two lanes sharing one toolkit. The view owns the session (it is this view's
-state); it never evaluates anything itself.
+runs on two lanes sharing one toolkit. The view owns the session; the lanes and the turn
+list only draw plain data (``Turn`` / ``LaneState``), so another source of turns can
+feed them. After every change the view posts ``StateChanged`` so the screen can show the
+followed lane's state in the Pipeline view.
 """
 
 from __future__ import annotations
@@ -12,26 +14,40 @@ import json
 from pathlib import Path
 from typing import Any
 
-from rich.console import Group
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.events import Resize
+from textual.message import Message
 from textual.widgets import Checkbox, Input, Static
 
 from toolscope.core.agentscope.aio import on_shared_loop
 from toolscope.core.errors import ToolscopeError
 from toolscope.core.safe_text import inert
+from toolscope.tui.widgets.activation_composer import GroupBar, GroupToggle
+from toolscope.tui.widgets.activation_lanes import GUARD_SUMMARY, LanePane, LaneState
+from toolscope.tui.widgets.activation_turns import TurnList
 from toolscope.tui.widgets.safe_input import safe_input
+from toolscope.tui.widgets.script_box import ScriptBox
 
-GUARD_SUMMARY = "GroupActivationGuard on reset_tools: validates names and booleans first; a refusal changes nothing"
-LANE_TITLES = {"stock": "stock reset_tools", "guarded": "guarded reset_tools"}
+__all__ = ["ActivationView", "GroupToggle", "activation_view_for"]
+
+MIN_SIZE = (50, 12)
+"""Below this terminal size (columns, rows) the view says it is too small."""
+SHORT_HEIGHT = 16
+"""Below this view height the lanes drop the call and description lines (they are in the
+composer and the details)."""
 
 
 def activation_view_for(
-    subject: Any, script: str | None = None, run_script: bool = False, feed: Any = None
+    subject: Any,
+    script: str | None = None,
+    run_script: bool = False,
+    config_dir: str | None = None,
+    feed: Any = None,
 ) -> ActivationView | None:
     """An activation view for subjects that offer a step-through session (toolkits).
 
@@ -39,118 +55,61 @@ def activation_view_for(
     """
     if not callable(getattr(subject, "session", None)) or not hasattr(subject, "group_names"):
         return None
-    return ActivationView(subject, script=script, run_script=run_script, feed=feed, id="activation-view")
-
-
-def _names(items: tuple[str, ...] | list[str]) -> str:
-    return ", ".join(inert(i, single_line=True) for i in items) if items else "(none)"
-
-
-def lane_text(
-    lane: str, turn: Any, active: tuple[str, ...], visible: tuple[tuple[str, ...], int], probe: str | None
-) -> Text:
-    """One lane after the current turn: call, outcome, diff, groups, visible tools, then the text.
-
-    The response text comes last: AgentScope's refusals can run to a dozen lines.
-    """
-    text = Text()
-    text.append(LANE_TITLES[lane], style="bold underline")
-    if probe:
-        text.append("\n")
-        text.append(inert(probe), style="italic dim")
-    lane_turn = turn.lanes.get(lane) if turn is not None and turn.kind == "call" else None
-    if lane_turn is not None:
-        text.append("\ncall ", style="dim")
-        text.append(inert(lane_turn.call, single_line=True), style="bold")
-        text.append("\nresponse ", style="dim")
-        text.append(lane_turn.response_state, style="green" if lane_turn.accepted else "bold red")
-        plan = lane_turn.plan
-        if plan is not None:
-            text.append("  plan ", style="dim")
-            text.append("accepted" if plan.accepted else "refused", style="green" if plan.accepted else "bold red")
-            if plan.unknown:
-                text.append("  unknown: ", style="dim")
-                text.append(_names(plan.unknown), style="yellow")
-            if plan.non_bool:
-                text.append("  not a boolean: ", style="dim")
-                text.append(_names(plan.non_bool), style="yellow")
-        before, after = set(lane_turn.groups_before), set(lane_turn.groups_after)
-        text.append("\ndiff ", style="dim")
-        text.append(f"+{_names(sorted(after - before))}", style="green")
-        text.append("  ")
-        text.append(f"-{_names(sorted(before - after))}", style="red")
-        text.append(f"  kept {_names(sorted(before & after))}", style="dim")
-    elif turn is not None and turn.kind == "register_group":
-        text.append("\n")
-        text.append(inert(turn.description), style="bold")
-    text.append("\nactive groups ", style="dim")
-    text.append(_names(active), style="bold cyan")
-    names, tokens = visible
-    text.append(f"\nvisible tools ({len(names)}, ~{tokens} tokens) ", style="dim")
-    text.append(_names(names))
-    if lane_turn is not None:
-        text.append("\nrefusal " if not lane_turn.accepted else "\ntext ", style="dim")
-        body = inert(lane_turn.response_text.strip()) or "(empty)"
-        text.append(body, style="red" if not lane_turn.accepted else "")
-    return text
-
-
-def turn_list_text(history: list[Any], cursor: int, total_steps: int) -> Text:
-    """The turns so far; ≠ marks where the lanes diverged (different groups or outcome)."""
-    text = Text()
-    text.append(f"turns {cursor} (script steps: {total_steps})", style="bold")
-    for turn in history:
-        text.append("\n")
-        if turn.kind == "call":
-            stock, guarded = turn.stock, turn.guarded
-            diverged = stock.groups_after != guarded.groups_after or stock.accepted != guarded.accepted
-            text.append("≠ " if diverged else "= ", style="bold red" if diverged else "green")
-            text.append(f"{turn.index}. ")
-            text.append(inert(turn.description, single_line=True))
-            text.append("  stock ", style="dim")
-            text.append(_names(stock.groups_after), style="cyan")
-            text.append("  guarded ", style="dim")
-            text.append(_names(guarded.groups_after), style="cyan")
-        else:
-            text.append(f"+ {turn.index}. ")
-            text.append(inert(turn.description, single_line=True))
-    return text
-
-
-class GroupToggle(Checkbox):
-    """A group's on/off toggle whose state reads without colour: ``✓`` on, blank off."""
-
-    @property
-    def BUTTON_INNER(self) -> str:  # type: ignore[override]  # Textual's name
-        return "✓" if self.value else " "
+    return ActivationView(
+        subject, script=script, run_script=run_script, config_dir=config_dir, feed=feed, id="activation-view"
+    )
 
 
 class ActivationView(Vertical):
-    """Composer (a toggle per group + raw JSON), two lanes, the turn list."""
+    """Composer (group toggles, raw JSON, script line), two lanes, the turn list."""
 
     HELP = (
-        "Build a reset_tools call with the toggles or type raw JSON (misspelled names and "
-        "non-booleans are allowed), then fire it on both lanes. n / p step through the script, r restarts."
+        "Build a reset_tools call with the toggles (← → between groups) or type raw JSON (misspelled "
+        "names and non-booleans are allowed), then fire it on both lanes. n / p step through the script, "
+        "r restarts. The turn list (t) scrolls; the highlighted turn is shown in the lanes."
     )
 
     BINDINGS = [
         Binding("f", "fire", "Fire", id="activation-fire"),
         Binding("n", "next_step", "Next", id="activation-next"),
-        Binding("p", "previous_step", "Back", id="activation-back"),
-        Binding("r", "restart", "Restart", id="activation-restart"),
-        Binding("l", "focus_script", "Load script", id="activation-load"),
+        Binding("p", "previous_step", "Back", show=False, id="activation-back"),
+        Binding("r", "restart", "Restart", show=False, id="activation-restart"),
+        Binding("l", "focus_script", "Script", id="activation-load"),
+        Binding("i", "focus_raw", "Edit raw JSON", show=False, id="activation-edit-json"),
+        Binding("t", "focus_turns", "Turn list", show=False, id="activation-turns"),
+        Binding(
+            "d", "toggle_details", "Details", tooltip="Long texts in full, or one line each", id="activation-details"
+        ),
+        Binding(
+            "v", "switch_followed_lane", "Pipeline follows the other lane", show=False, id="activation-pipeline-lane"
+        ),
     ]
 
     DEFAULT_CSS = """
     ActivationView { height: 1fr; }
-    ActivationView #composer { height: auto; padding: 0 1; }
-    ActivationView #composer Checkbox { width: auto; border: none; padding: 0 1 0 0; height: 1; }
-    ActivationView #raw, ActivationView #script-path { border: none; height: 1; background: $boost; margin: 0 1; }
-    ActivationView #raw:focus, ActivationView #script-path:focus { background: $primary 30%; }
-    ActivationView #lanes { height: 1fr; }
-    ActivationView .lane { width: 1fr; padding: 0 1; border: round $primary; }
-    ActivationView #turns { height: 8; padding: 0 1; border-top: solid $primary; }
+    ActivationView #raw { border: none; height: 1; background: $boost; margin: 0 1; padding: 0; }
+    ActivationView #raw:focus { background: $primary 30%; }
+    ActivationView #lanes { height: 1fr; min-height: 4; }
+    ActivationView #guarded-lane { margin-left: 1; }
+    ActivationView TurnList { height: 30%; min-height: 3; max-height: 14; }
+    /* Short terminals: the script line only while it is being edited or has an error
+       (the turn list's title names the script). */
+    ActivationView.-short ScriptBox { display: none; }
+    ActivationView.-short ScriptBox.-editing, ActivationView.-short ScriptBox.-error { display: block; }
+    ActivationView #too-small { display: none; height: 1fr; content-align: center middle; text-style: bold; }
+    ActivationView.-too-small > * { display: none; }
+    ActivationView.-too-small > #too-small { display: block; }
     """
+
+    class StateChanged(Message):
+        """The followed lane's active groups now (after a turn, an undo, a new script)."""
+
+        def __init__(self, lane: str, groups: tuple[str, ...], turn: int) -> None:
+            self.lane = lane
+            self.groups = groups
+            self.turn = turn
+            """How many turns the lane's state reflects (0: the initial state)."""
+            super().__init__()
 
     def __init__(
         self,
@@ -158,6 +117,7 @@ class ActivationView(Vertical):
         *,
         script: str | None = None,
         run_script: bool = False,
+        config_dir: str | None = None,
         feed: Any = None,
         id: str | None = None,
     ) -> None:
@@ -166,27 +126,35 @@ class ActivationView(Vertical):
         self.feed = feed
         self.start_script = script
         self.run_start_script = run_script
+        self.config_dir = Path(config_dir) if config_dir else None
         self.session = subject.session(())
         self.script_name: str | None = None
         self.probe_summary: str | None = None
-        self._visible: dict[str, tuple[tuple[str, ...], int]] = {}
+        self.initial: dict[str, LaneState] = {}
+        """Each lane before any turn."""
+        self.selected: int | None = None
+        """Index of the turn shown in the lanes (None: no turn yet)."""
+        self.details: bool | None = None
+        """Long texts in full (True), one line each (False), or in full when that fits (None)."""
+        self.followed_lane = "guarded"
+        self._generated_raw = ""
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="composer"):
-            yield from self._toggles({})
+        yield GroupBar(self.session.known_groups(), set(self.subject.active_groups()), id="composer")
         yield safe_input(
             placeholder='raw reset_tools arguments, e.g. {"web_serch": true, "scraping": "yes"}  (Enter fires)',
             id="raw",
         )
-        yield safe_input(placeholder="script file (JSON/YAML list of calls), Enter loads it", id="script-path")
+        bases = [Path(".")] + ([self.config_dir] if self.config_dir else [])
+        yield ScriptBox(bases, id="script")
         with Horizontal(id="lanes"):
             for lane in self.session.lanes:
-                with VerticalScroll(classes="lane"):
-                    yield Static(id=f"lane-{lane}")
-        yield Static(id="turns")
+                yield LanePane(lane, id=f"{lane}-lane")
+        yield TurnList(id="turns")
+        yield Static(id="too-small")
 
     async def on_mount(self) -> None:
-        """Compose the initial call from the toggles; probe the installed stock meta tool."""
+        """Toggles and the initial call; probe the installed stock meta tool; the start script."""
         self._sync_raw_from_toggles()
         from toolscope.core.agentscope.probe import arun_probe
 
@@ -194,6 +162,7 @@ class ActivationView(Vertical):
             self.probe_summary = (await on_shared_loop(arun_probe())).summary()
         except Exception as exc:  # the probe is informative; the view still works
             self.probe_summary = f"probe failed: {type(exc).__name__}: {exc}"
+        await self._measure_initial()
         if self.start_script:
             await self.load_script(self.start_script)
             if self.run_start_script:
@@ -202,58 +171,47 @@ class ActivationView(Vertical):
             await self.feed.start(self)
         await self.refresh_lanes()
 
+    def on_resize(self, event: Resize) -> None:
+        """Tiny terminals get a sentence instead of bare borders; short ones compact lanes."""
+        columns, rows = self.app.size
+        too_small = columns < MIN_SIZE[0] or rows < MIN_SIZE[1]
+        self.set_class(too_small, "-too-small")
+        self.query_one("#too-small", Static).update(
+            f"The activation view needs at least {MIN_SIZE[0]}x{MIN_SIZE[1]} (this terminal is "
+            f"{columns}x{rows}). Enlarge it, or press 1 for the Pipeline view."
+        )
+        self.set_class(event.size.height < SHORT_HEIGHT, "-short")
+        # After layout: whether the lanes are tall enough for the details depends on it.
+        self.call_after_refresh(self.show_selected)
+        self.query_one(GroupBar).update_markers()
+
     # -- composer -------------------------------------------------------------------------
-
-    def _toggles(self, values: dict[str, bool]) -> list[GroupToggle]:
-        """A toggle per group the session knows now; ``values`` keeps earlier choices."""
-        initial = set(self.subject.active_groups())
-        return [
-            GroupToggle(Content(inert(name, single_line=True)), values.get(name, name in initial), name=name)
-            for name in self.session.known_groups()
-        ]
-
-    async def _rebuild_toggles(self) -> None:
-        """New toggles when a script step registered a group (or an undo removed one).
-
-        The raw JSON box is left alone: it may hold what the user typed.
-        """
-        boxes = list(self.query(GroupToggle))
-        if tuple(box.name for box in boxes) == self.session.known_groups():
-            return
-        values = {box.name: box.value for box in boxes if box.name is not None}
-        focused = self.app.focused in boxes
-        composer = self.query_one("#composer", Horizontal)
-        await composer.remove_children()
-        toggles = self._toggles(values)
-        await composer.mount_all(toggles)
-        if focused and toggles:
-            toggles[0].focus()
 
     def focus_main(self) -> None:
         """Focus the first toggle (not a box: an Input swallows the view's letter keys)."""
-        boxes = self.query(GroupToggle)
-        (boxes.first() if boxes else self.query_one("#raw", Input)).focus()
+        toggles = self.query_one(GroupBar).toggles
+        (toggles[0] if toggles else self.query_one(TurnList)).focus()
 
     def _sync_raw_from_toggles(self) -> None:
-        values = {box.name: box.value for box in self.query(GroupToggle)}
-        self._generated_raw = json.dumps(values)
-        self.query_one("#raw", Input).value = self._generated_raw
+        self._generated_raw = json.dumps(self.query_one(GroupBar).values())
+        raw = self.query_one("#raw", Input)
+        raw.value = self._generated_raw
+        if not raw.has_focus:
+            raw.cursor_position = 0  # show the start of the call, not its tail
 
     def _follow_guarded_lane(self) -> None:
         """After a turn the toggles show the guarded lane's active groups, so firing again
         keeps them (reset_tools sets the final state); hand-typed raw JSON is left alone."""
         raw = self.query_one("#raw", Input)
-        hand_typed = raw.value != getattr(self, "_generated_raw", raw.value)
-        active = set(self.session.active_groups("guarded"))
-        with self.prevent(Checkbox.Changed):
-            for box in self.query(GroupToggle):
-                box.value = box.name in active
+        hand_typed = raw.value != self._generated_raw
+        self.query_one(GroupBar).set_values(set(self.session.active_groups("guarded")))
         if not hand_typed:
             self._sync_raw_from_toggles()
 
     @on(Checkbox.Changed)
     def _toggled(self) -> None:
         self._sync_raw_from_toggles()
+        self.query_one(GroupBar).update_markers()
 
     @on(Input.Submitted, "#raw")
     async def _raw_submitted(self) -> None:
@@ -264,10 +222,16 @@ class ActivationView(Vertical):
     async def _script_submitted(self, event: Input.Submitted) -> None:
         path = event.value.strip()
         if not path:
-            self.notify("No script path given: type a file name, then Enter.", title="script", severity="warning")
+            self.query_one(ScriptBox).show_status(Text(), "no path given: type a file name, then Enter")
+            self.focus_main()
             return
         self.focus_main()
         await self.load_script(path)
+
+    @on(TurnList.Picked)
+    def _turn_picked(self, event: TurnList.Picked) -> None:
+        self.selected = event.index
+        self.show_selected()
 
     # -- actions --------------------------------------------------------------------------
 
@@ -284,31 +248,58 @@ class ActivationView(Vertical):
         """Undo the last turn: both lanes go back to their state before it."""
         if self.session.back() is None:
             self.notify("Already at the start.", severity="warning")
-        await self.refresh_lanes()
+        await self.refresh_lanes(newest=True)
 
     async def action_restart(self) -> None:
         """Back to the initial state (recorded turns stay available with n)."""
         self.session.reset()
-        await self.refresh_lanes()
+        await self.refresh_lanes(newest=True)
 
     def action_focus_script(self) -> None:
-        """Focus the script path box."""
-        self.query_one("#script-path", Input).focus()
+        """Open the script path box (with completion)."""
+        self.query_one(ScriptBox).open()
+
+    def action_focus_raw(self) -> None:
+        """Focus the raw JSON box (Enter fires, Escape leaves)."""
+        self.query_one("#raw", Input).focus()
+
+    def action_focus_turns(self) -> None:
+        """Focus the turn list (↑ ↓ Home End pick the turn shown in the lanes)."""
+        self.query_one(TurnList).focus()
+
+    def action_toggle_details(self) -> None:
+        """Show the probe/guard descriptions and long texts in full, or one line each."""
+        self.details = not self.query_one("#stock-lane", LanePane).full
+        self.show_selected()
+
+    def action_switch_followed_lane(self) -> None:
+        """The Pipeline view follows the other lane's active groups."""
+        self.followed_lane = "stock" if self.followed_lane == "guarded" else "guarded"
+        self.notify(f"The Pipeline view now shows the {self.followed_lane} lane's state.", title="activation")
+        self._post_state()
 
     async def load_script(self, path: str) -> None:
-        """Load a script and start a fresh session over it (n steps through it)."""
-        from toolscope.core.agentscope.script import load_script
+        """Load a script (from the current folder, else the config's) and start a fresh session over it.
 
+        A failure is shown in the script line (and a toast); the current session stays.
+        """
+        from toolscope.core.agentscope.script import load_script, resolve_script_path
+
+        box = self.query_one(ScriptBox)
+        resolved = resolve_script_path(path, self.config_dir)
         try:
-            steps = load_script(Path(path))
-            self.session.reset()
-            self.session = self.subject.session(steps)
+            steps = load_script(resolved)
+            session = self.subject.session(steps)
         except ToolscopeError as exc:
+            box.show_status(Text(), exc.render())
             self.notify(inert(exc.render()), title="script", severity="error", markup=False)
             return
-        self.script_name = Path(path).name
+        self.session.reset()
+        self.session = session
+        self.script_name = resolved.name
+        box.error = None
         self.notify(f"Loaded {inert(self.script_name)}: {len(steps)} steps (n: next)", markup=False)
-        await self.refresh_lanes()
+        await self.refresh_lanes(newest=True)
 
     async def _run(self, coroutine: Any, at_end: str | None = None) -> None:
         try:
@@ -318,25 +309,91 @@ class ActivationView(Vertical):
             return
         if turn is None and at_end:
             self.notify(at_end, severity="warning")
-        await self.refresh_lanes()
+        await self.refresh_lanes(newest=True)
 
     # -- display --------------------------------------------------------------------------
 
-    async def refresh_lanes(self) -> None:
-        """Redraw both lanes and the turn list from the session."""
-        history = self.session.history
-        turn = history[-1] if history else None
+    async def _measure_initial(self) -> None:
+        """Each lane's state before any turn (what the lanes show until the first one)."""
         for lane in self.session.lanes:
-            self._visible[lane] = await on_shared_loop(self.session.avisible(lane))
-            probe = self.probe_summary if lane == "stock" else GUARD_SUMMARY
-            self.query_one(f"#lane-{lane}", Static).update(
-                lane_text(lane, turn, self.session.active_groups(lane), self._visible[lane], probe)
-            )
-        self.query_one("#turns", Static).update(
-            Group(turn_list_text(history, self.session.cursor, len(self.session.steps)))
+            names, tokens = await on_shared_loop(self.session.avisible(lane))
+            self.initial[lane] = LaneState(lane, self.session.active_groups(lane), names, tokens)
+
+    def lane_state(self, lane: str, index: int | None) -> LaneState:
+        """What ``lane`` shows for turn ``index`` of the history (None: before any turn)."""
+        history = self.session.history
+        if index is None or not history:
+            return self.initial[lane]
+        turn = history[index]
+        if turn.kind == "call":
+            return LaneState.of_turn(turn.lanes[lane])
+        # A registration changes no lane's groups: the lane stays as the turn before left it.
+        before = self.lane_state(lane, index - 1) if index > 0 else self.initial[lane]
+        return LaneState(lane, before.active, before.visible, before.tokens, event=turn.description)
+
+    def show_selected(self) -> None:
+        """Draw both lanes for the highlighted turn."""
+        if not self.initial:
+            return
+        compact = self.has_class("-short")
+        total = len(self.session.history)
+        label = f"turn {self.selected + 1}/{total}" if self.selected is not None and total else "before any turn"
+        for lane in self.session.lanes:
+            description = self.probe_summary if lane == "stock" else GUARD_SUMMARY
+            state = self.lane_state(lane, self.selected)
+            self.query_one(f"#{lane}-lane", LanePane).show(state, description, self.details, label, compact)
+
+    async def refresh_lanes(self, newest: bool | None = None) -> None:
+        """After the session changed: the turn list follows the newest turn, the lanes show it.
+
+        ``newest`` None (a feed adding turns): follow unless the user is browsing older turns
+        in the focused turn list, as a log viewer stops following when scrolled up.
+        """
+        history = self.session.history
+        if self.session.cursor == 0:
+            # At the start the lanes' state is the initial one; a feed or a script may have
+            # brought a new session (a replay starts from the recorded groups).
+            await self._measure_initial()
+        turns = self.query_one(TurnList)
+        browsing = (
+            not newest and turns.has_focus and not turns.at_newest and self.selected is not None
+        ) and self.selected < len(history)
+        if not browsing:
+            self.selected = len(history) - 1 if history else None
+        turns.show_turns(history, self.selected)
+        script = f" · script {inert(self.script_name, single_line=True)}" if self.script_name else ""
+        step = f" {self.session.script_position}/{len(self.session.steps)}" if self.script_name else ""
+        turns.border_title = Content(f"turns {len(history)}{script}{step}")  # Content: never markup
+        self.show_selected()
+        self._show_script_status()
+        await self.query_one(GroupBar).show_groups(
+            self.session.known_groups(), set(self.session.active_groups("guarded"))
         )
-        await self._rebuild_toggles()
         self._follow_guarded_lane()
+        self._post_state()
+
+    def _post_state(self) -> None:
+        lane = self.followed_lane
+        self.post_message(self.StateChanged(lane, self.session.active_groups(lane), self.session.cursor))
+
+    def _show_script_status(self) -> None:
+        box = self.query_one(ScriptBox)
+        if box.error is not None:
+            box.show_status(Text(), box.error)
+            return
+        text = Text(no_wrap=True, overflow="ellipsis")
+        if not self.script_name:
+            text.append("no script", style="dim")
+            text.append(" · l loads one (a JSON/YAML list of reset_tools calls)", style="dim")
+        else:
+            text.append("script ", style="dim")
+            text.append(inert(self.script_name, single_line=True), style="bold")
+            text.append(f" · step {self.session.script_position}/{len(self.session.steps)}")
+            upcoming = self.session.next_step()
+            text.append(" · next (n): " if upcoming else " · at the end", style="dim")
+            if upcoming:
+                text.append(inert(upcoming, single_line=True))
+        box.show_status(text)
 
     def export_markdown(self) -> str:
         """The turns and both lanes' current state, as Markdown."""
@@ -361,7 +418,9 @@ class ActivationView(Vertical):
                 f"| {turn.index} | {md(s.call)} | {md(', '.join(s.groups_after))} | {md(', '.join(g.groups_after))} "
                 f"| {s.response_state}: {md(s.response_text[:120])} | {g.response_state}: {md(g.response_text[:120])} |"
             )
+        last = len(self.session.history) - 1 if self.session.history else None
         for lane in self.session.lanes:
-            names, tokens = self._visible.get(lane, ((), 0))
+            state = self.lane_state(lane, last) if self.initial else None
+            names, tokens = (state.visible, state.tokens) if state else ((), 0)
             lines.append(f"\n**{lane}** visible tools ({len(names)}, ~{tokens} tokens): {md(', '.join(names))}")
         return "\n".join(lines) + "\n"

@@ -34,7 +34,7 @@ def trace_renderable(
     head.append(f" ({inert(tool.kind)})  ")
     head.append(tool.verdict.upper(), style=palette.verdict(tool.verdict) + Style(bold=True))
     if previous_verdict is not None and previous_verdict != tool.verdict:
-        head.append(f"  (was {previous_verdict} before the mode switch)", style="italic")
+        head.append(f"  (was {previous_verdict} before the last change)", style="italic")
     if is_registered_but_hidden(tool):
         head.append("  ! registered but not usable: a later gate hides it", style=palette.failed)
     if tool.description:

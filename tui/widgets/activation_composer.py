@@ -1,0 +1,148 @@
+"""The activation view's composer row: one toggle per group, on a line that scrolls sideways.
+
+With a dozen groups the toggles do not fit in 80 columns: the row scrolls (the focused
+toggle is always scrolled into view, ← → move between toggles, the wheel scrolls), and
+``‹ 3`` / ``4 ›`` at the edges count the toggles out of sight, as a tab bar would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, HorizontalScroll
+from textual.content import Content
+from textual.events import MouseScrollDown, MouseScrollUp
+from textual.widgets import Checkbox, Static
+
+from toolscope.core.safe_text import inert
+
+
+class GroupToggle(Checkbox):
+    """A group's on/off toggle whose state reads without colour: ``✓`` on, blank off."""
+
+    BINDINGS = [
+        Binding("left", "neighbour(-1)", "Previous group", show=False),
+        Binding("right", "neighbour(1)", "Next group", show=False),
+    ]
+
+    @property
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]  # Textual's name
+        return "✓" if self.value else " "
+
+    def _on_focus(self, event: Any) -> None:
+        super()._on_focus(event)
+        # The whole toggle, box and name, in view: Textual's own scroll can leave it cut at an edge.
+        if isinstance(self.parent, HorizontalScroll):
+            self.call_after_refresh(self.parent.scroll_to_widget, self, animate=False, center=True)
+
+    def action_neighbour(self, step: int) -> None:
+        """Focus the toggle to the left or right (wrapping)."""
+        boxes = list(self.parent.query(GroupToggle)) if self.parent else [self]
+        boxes[(boxes.index(self) + step) % len(boxes)].focus()
+
+
+def _toggles(groups: Sequence[str], on: set[str]) -> list[GroupToggle]:
+    return [GroupToggle(Content(inert(name, single_line=True)), name in on, name=name) for name in groups]
+
+
+class ToggleStrip(HorizontalScroll):
+    """The scrolling part of the row; the wheel scrolls it sideways (it cannot go up or down)."""
+
+    DEFAULT_CSS = """
+    ToggleStrip { height: 1; width: 1fr; scrollbar-size-horizontal: 0; }
+    ToggleStrip > GroupToggle { width: auto; border: none; padding: 0 1 0 0; height: 1; background: transparent; }
+    ToggleStrip > GroupToggle:focus { border: none; background: $boost; }
+    ToggleStrip > GroupToggle:focus > .toggle--label { text-style: bold reverse; }
+    """
+
+    def _on_mouse_scroll_down(self, event: MouseScrollDown) -> None:
+        event.stop()
+        self.scroll_relative(x=8, animate=False)
+
+    def _on_mouse_scroll_up(self, event: MouseScrollUp) -> None:
+        event.stop()
+        self.scroll_relative(x=-8, animate=False)
+
+    def watch_scroll_x(self, old: float, new: float) -> None:
+        super().watch_scroll_x(old, new)
+        if isinstance(self.parent, GroupBar):
+            self.parent.update_markers()
+
+
+class GroupBar(Horizontal):
+    """``groups 2/12 on ‹ 3 [✓] a [ ] b … 4 ›``: the toggles plus what is out of sight."""
+
+    DEFAULT_CSS = """
+    GroupBar { height: 1; padding: 0 1; }
+    GroupBar > #group-count { width: auto; color: $text-muted; padding: 0 1 0 0; }
+    /* Fixed widths: a marker appearing must not resize the strip it describes. */
+    GroupBar > .marker { width: 4; color: $text-accent; text-style: bold; }
+    GroupBar > #more-left { text-align: left; }
+    GroupBar > #more-right { text-align: right; }
+    """
+
+    def __init__(self, groups: Sequence[str], on: set[str], *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._initial = (tuple(groups), set(on))
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="group-count")
+        yield Static(classes="marker", id="more-left")
+        with ToggleStrip(id="toggles"):
+            yield from _toggles(*self._initial)
+        yield Static(classes="marker", id="more-right")
+
+    def on_mount(self) -> None:
+        """Count the toggles once they are laid out."""
+        self.call_after_refresh(self.update_markers)
+
+    @property
+    def toggles(self) -> list[GroupToggle]:
+        """The toggles, in group order."""
+        return list(self.query(GroupToggle))
+
+    def values(self) -> dict[str, bool]:
+        """Group name → on, in group order."""
+        return {box.name: box.value for box in self.toggles if box.name is not None}
+
+    async def show_groups(self, groups: Sequence[str], on: set[str]) -> None:
+        """One toggle per group (rebuilt only when the group list changed); focus is kept."""
+        boxes = self.toggles
+        if tuple(box.name for box in boxes) == tuple(groups):
+            return
+        focused_name = self.app.focused.name if self.app.focused in boxes else None
+        strip = self.query_one(ToggleStrip)
+        await strip.remove_children()
+        toggles = _toggles(groups, on)
+        await strip.mount_all(toggles)
+        if focused_name is not None and toggles:
+            next((box for box in toggles if box.name == focused_name), toggles[0]).focus()
+        self.update_markers()
+
+    def set_values(self, on: set[str]) -> None:
+        """Tick exactly the groups in ``on`` (no Changed messages)."""
+        with self.prevent(Checkbox.Changed):
+            for box in self.toggles:
+                box.value = box.name in on
+        self.update_markers()
+
+    def update_markers(self) -> None:
+        """Recount the toggles that are on, and those scrolled out of sight on each side."""
+        boxes = self.toggles
+        strip = self.query_one(ToggleStrip)
+        left = right = 0
+        if strip.size.width:
+            view_left, view_right = strip.scroll_x, strip.scroll_x + strip.size.width
+            for box in boxes:
+                start = box.virtual_region.x
+                end = start + box.outer_size.width
+                # A toggle cut at an edge counts as out of sight: its name cannot be read.
+                left += start < view_left
+                right += end > view_right
+        on = sum(box.value for box in boxes)
+        self.query_one("#group-count", Static).update(f"groups {on}/{len(boxes)} on" if boxes else "no groups")
+        self.query_one("#more-left", Static).update(f"‹{left}" if left else "")
+        self.query_one("#more-right", Static).update(f"{right}›" if right else "")

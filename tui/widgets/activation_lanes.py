@@ -1,0 +1,204 @@
+"""The two lanes of the activation view: what one lane saw in one turn, compactly.
+
+A lane is drawn from a ``LaneState`` (plain data: the lane's side of a turn, or the state
+before any turn), so any source of turns — a live session, a replayed one — can feed it.
+At 80x24 every line that matters (call, accepted/refused, response, groups diff, visible
+tools) fits without scrolling: the probe/guard description and long texts are one line
+each until the user asks for details (``d``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.segment import Segment
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.widgets import Static
+
+from toolscope.core.safe_text import inert
+
+LANE_TITLES = {"stock": "stock reset_tools", "guarded": "guarded reset_tools"}
+GUARD_SUMMARY = "GroupActivationGuard on reset_tools: validates names and booleans first; a refusal changes nothing"
+
+
+@dataclass(frozen=True)
+class LaneState:
+    """What one lane shows: its side of a turn (or none: the state before any turn)."""
+
+    lane: str
+    active: tuple[str, ...]
+    """The lane's active groups after the turn."""
+    visible: tuple[str, ...]
+    """Tool names the model is offered after the turn."""
+    tokens: int
+    """Token estimate of those tools' schemas."""
+    turn: Any = None
+    """The lane's ``LaneTurn`` (call, response, groups before/after, plan), if this was a call."""
+    event: str | None = None
+    """For a turn that was not a call (a group registration): what happened."""
+
+    @classmethod
+    def of_turn(cls, lane_turn: Any) -> LaneState:
+        """A lane's side of a call turn."""
+        return cls(lane_turn.lane, lane_turn.groups_after, lane_turn.visible_tools, lane_turn.token_estimate, lane_turn)
+
+
+class Clamped:
+    """A Rich renderable: ``text`` wrapped to the width, cut to ``max_lines`` with an ellipsis."""
+
+    def __init__(self, text: Text, max_lines: int | None) -> None:
+        self.text = text
+        self.max_lines = max_lines
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = max(options.max_width, 1)
+        lines = self.text.wrap(console, width, overflow="fold")
+        if self.max_lines is not None and len(lines) > self.max_lines:
+            lines = lines[: self.max_lines]
+            last = lines[-1]
+            last.truncate(width - 1)
+            last.append("…", style="bold")
+        for line in lines:
+            yield from line.render(console)
+            yield Segment.line()
+
+
+def _names(items: Sequence[str]) -> str:
+    return ", ".join(inert(i, single_line=True) for i in items) if items else "(none)"
+
+
+def _outcome(lane_turn: Any) -> Text:
+    text = Text()
+    if lane_turn.accepted:
+        text.append("✓ accepted", style="bold green")
+    else:
+        text.append("✗ REFUSED", style="bold red")
+    text.append(f" ({inert(lane_turn.response_state, single_line=True)})", style="dim")
+    plan = lane_turn.plan
+    if plan is not None:
+        text.append(" plan ", style="dim")
+        text.append("ok" if plan.accepted else "refused", style="green" if plan.accepted else "bold red")
+        if plan.unknown:
+            text.append(" unknown: ", style="dim")
+            text.append(_names(plan.unknown), style="yellow")
+        if plan.non_bool:
+            text.append(" not a boolean: ", style="dim")
+            text.append(_names(plan.non_bool), style="yellow")
+    return text
+
+
+def _groups(state: LaneState) -> Text:
+    """``groups +added -removed =kept``, or just the active groups when nothing moved."""
+    text = Text()
+    text.append("groups ", style="dim")
+    lane_turn = state.turn
+    if lane_turn is None:
+        text.append(_names(state.active), style="bold cyan")
+        return text
+    before, after = set(lane_turn.groups_before), set(lane_turn.groups_after)
+    added, removed, kept = sorted(after - before), sorted(before - after), sorted(before & after)
+    if not (added or removed):
+        text.append(_names(kept), style="bold cyan")
+        text.append(" (unchanged)", style="dim")
+        return text
+    parts = [("+", added, "bold green"), ("-", removed, "bold red"), ("=", kept, "cyan")]
+    for sign, names, style in parts:
+        if names:
+            text.append(f"{sign}{_names(names)} ", style=style)
+    text.rstrip()
+    return text
+
+
+def lane_body(
+    state: LaneState, description: str | None, details: bool = False, compact: bool = False, limit: int = 2
+) -> list[Any]:
+    """The lane's lines, most important first; ``details`` shows long texts in full.
+
+    Otherwise each long text (call, response, groups, visible tools) takes at most
+    ``limit`` rows and the description one. ``compact`` (short terminals) leaves out the
+    call, which the composer and the turn list already show, and keeps every line to one row.
+    """
+    cap: int | None = None if details else (1 if compact else limit)
+    lines: list[Any] = []
+    if description:
+        lines.append(Clamped(Text().append(inert(description), style="italic dim"), None if details else 1))
+    lane_turn = state.turn
+    if lane_turn is not None:
+        if not compact:
+            call = Text("call ", style="dim")
+            call.append(inert(lane_turn.call, single_line=True), style="bold")
+            lines.append(Clamped(call, cap))
+        lines.append(Clamped(_outcome(lane_turn), cap))
+        body = inert(lane_turn.response_text.strip()) or "(empty)"
+        if not details:
+            body = body.replace("\n", " ↵ ")  # one paragraph: the first words are what matter
+        response = Text("says ", style="dim")
+        response.append(body, style="red" if not lane_turn.accepted else "")
+        lines.append(Clamped(response, cap))
+    elif state.event:
+        lines.append(Clamped(Text().append(inert(state.event, single_line=True), style="bold"), cap))
+    lines.append(Clamped(_groups(state), cap))
+    visible = Text(f"visible {len(state.visible)} (~{state.tokens:,} tokens) ", style="dim")
+    visible.append(_names(state.visible))
+    lines.append(Clamped(visible, cap))
+    return lines
+
+
+class LanePane(VerticalScroll):
+    """One lane: a titled, scrollable column showing a ``LaneState``."""
+
+    DEFAULT_CSS = """
+    LanePane { width: 1fr; height: 1fr; padding: 0 1; border-top: solid $primary; scrollbar-size-vertical: 1; }
+    LanePane > Static { width: 1fr; }
+    """
+
+    def __init__(self, lane: str, *, id: str | None = None) -> None:
+        super().__init__(id=id, classes="lane")
+        self.lane = lane
+        self.border_title = Content(LANE_TITLES.get(lane, lane))
+        self.state: LaneState | None = None
+        self.full = False
+        """The last ``show`` drew every text in full."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id=f"lane-{self.lane}")
+
+    def show(
+        self, state: LaneState, description: str | None, details: bool | None, turn_label: str, compact: bool
+    ) -> None:
+        """Draw ``state``; the border title says which turn it is.
+
+        ``details`` None: in full when that fits the pane's height, else one line per text
+        (``full`` says which was drawn).
+        """
+        from rich.console import Group
+
+        self.state = state
+        # A narrow lane keeps the turn readable: "stock · turn 3/9".
+        title = LANE_TITLES.get(self.lane, self.lane) if self.size.width >= 44 else self.lane
+        self.border_title = Content(f"{title} · {turn_label}")
+        body = Group(*lane_body(state, description, True, False))
+        self.full = details is True or (details is None and self._fits(body))
+        if not self.full:
+            body = Group(*lane_body(state, None if compact else description, False, compact))
+            if details is None and not compact:
+                # Room to spare: the most rows per text that still fits.
+                for limit in (8, 5, 3):
+                    roomier = Group(*lane_body(state, description, False, False, limit))
+                    if self._fits(roomier):
+                        body = roomier
+                        break
+        self.query_one(Static).update(body)
+
+    def _fits(self, body: Any) -> bool:
+        region = self.scrollable_content_region
+        if not region.width or not region.height:
+            return False
+        console = self.app.console
+        return len(console.render_lines(body, console.options.update_width(region.width), pad=False)) <= region.height

@@ -1,0 +1,94 @@
+"""The activation view's turn list: one line per turn, scrollable, following the newest.
+
+It shows any sequence of ``core.agentscope.turns.Turn`` (a live session's history, or a
+replayed one); highlighting a row (keys, mouse, wheel) tells the view which turn's lanes
+to show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.text import Text
+from textual.message import Message
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from toolscope.core.safe_text import inert
+
+
+def _names(items: Sequence[str]) -> str:
+    return ",".join(inert(i, single_line=True) for i in items) if items else "∅"
+
+
+def diverged(turn: Any) -> bool:
+    """The two lanes ended in different groups, or one accepted what the other refused."""
+    if turn.kind != "call":
+        return False
+    stock, guarded = turn.stock, turn.guarded
+    return stock.groups_after != guarded.groups_after or stock.accepted != guarded.accepted
+
+
+def turn_prompt(turn: Any) -> Text:
+    """One line: ``≠ 3. call  stock ✗ web_search │ guarded ✗ web_search`` (no wrapping)."""
+    text = Text(no_wrap=True, overflow="ellipsis")
+    if turn.kind != "call":
+        text.append("+ ", style="bold cyan")
+        text.append(f"{turn.index}. ")
+        text.append(inert(turn.description, single_line=True))
+        return text
+    split = diverged(turn)
+    text.append("≠ " if split else "= ", style="bold red" if split else "green")
+    text.append(f"{turn.index}. ", style="bold")
+    for lane in ("stock", "guarded"):
+        lane_turn = turn.lanes[lane]
+        text.append(f"{lane} ", style="dim")
+        text.append("✓" if lane_turn.accepted else "✗", style="green" if lane_turn.accepted else "bold red")
+        text.append(f" {_names(lane_turn.groups_after)}", style="cyan")
+        text.append("  ")
+    text.append(inert(turn.description, single_line=True))
+    return text
+
+
+class TurnList(OptionList):
+    """Every turn so far, newest last; the highlighted one is shown in the lanes."""
+
+    DEFAULT_CSS = """
+    TurnList { height: 1fr; text-wrap: nowrap; text-overflow: ellipsis; border: none; border-top: solid $primary; padding: 0 1; scrollbar-size-vertical: 1; }
+    TurnList:focus { border: none; border-top: thick $accent; }
+    """
+
+    class Picked(Message):
+        """The user moved the highlight to a turn (``index`` is 0-based)."""
+
+        def __init__(self, index: int) -> None:
+            self.index = index
+            super().__init__()
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.turn_count = 0
+
+    def show_turns(self, turns: Sequence[Any], select: int | None) -> None:
+        """Replace the rows; highlight (and scroll to) ``select``, or nothing."""
+        self.clear_options()
+        self.turn_count = len(turns)
+        if turns:
+            self.add_options(Option(turn_prompt(turn)) for turn in turns)
+        else:
+            self.add_option(Option(Text("no turns yet: f fires the call, n runs the next script step"), disabled=True))
+        self.highlighted = select if turns and select is not None else None
+        if self.highlighted is not None:
+            self.scroll_to_highlight()
+
+    @property
+    def at_newest(self) -> bool:
+        """The newest turn is highlighted (new turns keep being followed)."""
+        return self.turn_count == 0 or self.highlighted == self.turn_count - 1
+
+    def _on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        # Also posted when the view moves the highlight itself: showing a turn is idempotent.
+        event.stop()
+        if self.turn_count:
+            self.post_message(self.Picked(event.option_index))

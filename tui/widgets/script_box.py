@@ -1,0 +1,166 @@
+"""The activation view's script line: a status line that turns into a path box with completion.
+
+Idle, it says which script is loaded and where it stands (or why the last load failed,
+in red, until the next load). ``l`` swaps in the path box: typing suggests file names
+(ghost text, Tab or → accepts), searching the current folder and then the config's
+folder, the same order ``resolve_script_path`` loads from; the line below the box lists
+the other matches.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.suggester import Suggester
+from textual.widgets import Input, Static
+
+from toolscope.core.safe_text import inert
+from toolscope.tui.widgets.safe_input import NO_CONTROL
+
+SCRIPT_SUFFIXES = (".json", ".yaml", ".yml")
+
+
+def path_candidates(value: str, bases: Sequence[Path], limit: int = 20) -> list[str]:
+    """Completions of ``value`` (folders end in ``/``; files only if JSON/YAML), each starting with it.
+
+    ``value`` is looked up from every base folder in turn (relative values only); the
+    first base that has a match wins, so the list reads like one folder's listing.
+    """
+    head, _, prefix = value.rpartition("/")
+    folder_text = head + "/" if head or value.startswith("/") else ""
+    roots = (
+        [Path(folder_text or ".").expanduser()] if value.startswith(("/", "~")) else [b / folder_text for b in bases]
+    )
+    for root in roots:
+        try:
+            entries = sorted(os.scandir(root), key=lambda e: e.name)
+        except OSError:
+            continue
+        found = []
+        for entry in entries:
+            if not entry.name.startswith(prefix) or (entry.name.startswith(".") and not prefix.startswith(".")):
+                continue
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                continue
+            if is_dir:
+                found.append(folder_text + entry.name + "/")
+            elif entry.name.lower().endswith(SCRIPT_SUFFIXES):
+                found.append(folder_text + entry.name)
+            if len(found) >= limit:
+                break
+        if found:
+            return found
+    return []
+
+
+class PathSuggester(Suggester):
+    """Suggests the first completion of the typed path (see ``path_candidates``)."""
+
+    def __init__(self, bases: Sequence[Path]) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+        self.bases = list(bases)
+
+    async def get_suggestion(self, value: str) -> str | None:
+        """The first match, when there is something typed to complete."""
+        if not value:
+            return None
+        matches = path_candidates(value, self.bases)
+        return matches[0] if matches else None
+
+
+class ScriptPathInput(Input):
+    """The path box: Tab accepts the suggestion (as in a shell), else moves focus on."""
+
+    BINDINGS = [Binding("tab", "complete", "Complete", show=False)]
+
+    def action_complete(self) -> None:
+        """Accept the ghost suggestion; without one, Tab moves focus as usual."""
+        if self._suggestion and self.cursor_at_end and self._suggestion != self.value:
+            self.action_cursor_right()
+        else:
+            self.screen.focus_next()
+
+
+class ScriptBox(Vertical):
+    """The status line, or (after ``open``) the path box plus its matches."""
+
+    DEFAULT_CSS = """
+    ScriptBox { height: auto; padding: 0 1; }
+    ScriptBox > #script-status { height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    ScriptBox.-error > #script-status { height: auto; max-height: 3; text-wrap: wrap; }
+    ScriptBox > #script-path { border: none; height: 1; padding: 0; background: $boost; display: none; }
+    ScriptBox > #script-path:focus { background: $primary 30%; }
+    ScriptBox > #script-matches { height: 1; color: $text-muted; display: none; text-wrap: nowrap; text-overflow: ellipsis; }
+    ScriptBox.-editing > #script-path, ScriptBox.-editing > #script-matches { display: block; }
+    ScriptBox.-editing > #script-status { display: none; }
+    ScriptBox.-error > #script-status { color: $text-error; text-style: bold; }
+    """
+
+    def __init__(self, bases: Sequence[Path], *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.bases = list(bases)
+        self.error: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="script-status")
+        yield ScriptPathInput(
+            placeholder="script path (JSON/YAML list of calls): Tab completes, Enter loads, Esc cancels",
+            suggester=PathSuggester(self.bases),
+            restrict=NO_CONTROL,
+            id="script-path",
+        )
+        yield Static(id="script-matches")
+
+    @property
+    def path_box(self) -> ScriptPathInput:
+        """The path input."""
+        return self.query_one(ScriptPathInput)
+
+    def open(self) -> None:
+        """Show the path box and focus it."""
+        self.add_class("-editing")
+        self.path_box.focus()
+        self._show_matches(self.path_box.value)
+
+    def close(self) -> None:
+        """Back to the status line."""
+        self.remove_class("-editing")
+
+    def on_descendant_blur(self) -> None:
+        """Leaving the box (Escape, Tab, a click elsewhere) folds it back into the status line."""
+        self.close()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """Refresh the matches line as the user types."""
+        self._show_matches(event.value)
+
+    def _show_matches(self, value: str) -> None:
+        matches = path_candidates(value, self.bases)
+        text = Text(no_wrap=True, overflow="ellipsis")
+        if matches:
+            count = f"{len(matches)}{'+' if len(matches) >= 20 else ''}"
+            text.append(f"{count} {'match' if len(matches) == 1 else 'matches'}: ", style="dim")
+            text.append("  ".join(inert(m, single_line=True) for m in matches))
+        else:
+            where = " or ".join(inert(str(b), single_line=True) for b in self.bases)
+            text.append(f"no JSON/YAML file or folder matches here (looked in {where})", style="dim")
+        self.query_one("#script-matches", Static).update(text)
+
+    def show_status(self, text: Text, error: str | None = None) -> None:
+        """The idle line: ``text``, or ``error`` in red when the last load failed."""
+        self.error = error
+        self.set_class(error is not None, "-error")
+        if error is not None:
+            text = Text()
+            text.append("✗ script not loaded: ")
+            # The error's lines (file: message, then each problem) as one paragraph.
+            text.append(" · ".join(line.strip() for line in inert(error).splitlines() if line.strip()))
+        self.query_one("#script-status", Static).update(text)
