@@ -223,6 +223,11 @@ class VerdictList(Sequence[ToolVerdict]):
     def __len__(self) -> int:
         return len(self._rows)
 
+    @property
+    def entries(self) -> Sequence[Any]:
+        """The tool entries the verdicts are built from, in order (the universe's tools)."""
+        return self._entries
+
     def _build(self, index: int) -> ToolVerdict:
         verdict = self._built[index]
         if verdict is None:

@@ -74,17 +74,38 @@ def search_text(tool: ToolVerdict) -> str:
     the end of one field."""
     failing = tool.first_failing
     decided = STAGE_TITLES.get(failing.name, failing.name) if failing is not None else ""
-    return f"{tool.name}\0{tool.namespace}\0{tool.namespace}:{tool.name}\0{tool.verdict}\0{decided}".lower()
+    return _search_text(tool, tool.verdict, decided)
+
+
+def _search_text(tool: ToolVerdict, verdict: str, decided: str) -> str:
+    return f"{tool.name}\0{tool.namespace}\0{tool.namespace}:{tool.name}\0{verdict}\0{decided}".lower()
 
 
 class RowIndex:
     """One evaluation's tools in display order, with precomputed search text."""
 
     def __init__(self, evaluation: Evaluation, changed: frozenset[ToolKey] = frozenset()) -> None:
-        ordered = sorted(evaluation.tools, key=lambda t: (priority(t), t.namespace, t.name))
+        # Rank, verdict and deciding stage depend on the stages only: decided once per distinct
+        # row (tools decided by the same rules share their stage tuple; 50,000 tools have a few
+        # hundred), so opening a large universe costs one pass over its tools.
+        facts: dict[int, tuple[int, str, str]] = {}
+        tools = list(evaluation.tools)
+        per_tool = []
+        for tool in tools:
+            fact = facts.get(id(tool.stages))
+            if fact is None:
+                failing = tool.first_failing
+                decided = STAGE_TITLES.get(failing.name, failing.name) if failing is not None else ""
+                fact = facts[id(tool.stages)] = (priority(tool), tool.verdict, decided)
+            per_tool.append(fact)
+        keys = [(fact[0], tool.namespace, tool.name) for fact, tool in zip(per_tool, tools, strict=True)]
+        order = sorted(range(len(tools)), key=keys.__getitem__)  # stable, as sorting the tools was
+        ordered = [tools[i] for i in order]
         self.tools: tuple[ToolVerdict, ...] = tuple(ordered)
-        self._haystacks: tuple[str, ...] = tuple(search_text(t) for t in ordered)
-        self._hidden_positions: list[int] = [i for i, t in enumerate(ordered) if t.verdict != Verdict.VISIBLE]
+        self._haystacks: tuple[str, ...] = tuple(_search_text(tools[i], per_tool[i][1], per_tool[i][2]) for i in order)
+        self._hidden_positions: list[int] = [
+            position for position, i in enumerate(order) if per_tool[i][1] != Verdict.VISIBLE
+        ]
         self._changed_positions: list[int] = (
             [i for i, t in enumerate(ordered) if tool_key(t) in changed] if changed else []
         )

@@ -42,6 +42,7 @@ def discover_command(
     if not timeout > 0:
         raise InputError("--timeout", f"must be a positive number of seconds (got {timeout:g})")
     config = load_config(mcp_config)
+    _warn_unknown_keys(config.input_paths[0] if config.input_paths else None)
     if output is not None:
         if str(output) == STDOUT:
             raise InputError("--output", "a snapshot is written to a file; use --json to print it")
@@ -57,6 +58,16 @@ def discover_command(
     else:
         _print_human(result, output)
     raise typer.Exit(EXIT_OK if result.all_ok else EXIT_NEGATIVE)
+
+
+def _warn_unknown_keys(path) -> None:  # noqa: ANN001 - a Path or None
+    """Keys AgentWorks does not read (e.g. a misspelled "arg"), on stderr so --json stays clean."""
+    if path is None:
+        return
+    from toolscope.core.mcp.config import unknown_key_findings
+    from toolscope.output import print_findings, stderr_console
+
+    print_findings(unknown_key_findings(path), stderr_console())
 
 
 def _progress(total: int):  # a callback, or None

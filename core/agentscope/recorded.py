@@ -30,6 +30,9 @@ from typing import Any, Literal
 META_TOOL = "reset_tools"
 SOURCE_KINDS = ("agent_state", "msg_list", "msg_jsonl", "app_storage", "tap")
 SourceKind = Literal["agent_state", "msg_list", "msg_jsonl", "app_storage", "tap"]
+StartFrom = Literal["session", "--groups", "toolkit"]
+"""Where a replay's starting groups came from (``session_replay``); here, so that the JSON
+models can name it without importing the replay machinery."""
 Failure = Literal["not_found", "inactive_group"]
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from toolscope.core.agentscope.aio import run_sync
 from toolscope.core.agentscope.lost_tools import (
@@ -40,7 +40,7 @@ from toolscope.core.agentscope.lost_tools import (
     Visibility,
     classify_calls,
 )
-from toolscope.core.agentscope.recorded import RecordedCall, RecordedSession
+from toolscope.core.agentscope.recorded import RecordedCall, RecordedSession, StartFrom
 from toolscope.core.agentscope.script import CallStep
 from toolscope.core.agentscope.session import StepSession, Turn
 
@@ -57,7 +57,6 @@ __all__ = [
     "starting_point",
 ]
 
-StartFrom = Literal["session", "--groups", "toolkit"]
 _ACTIVE_TEXT = re.compile(r"^The currently activated tool group\(s\): (.*)\.$")
 _NONE_TEXT = "All tool groups are currently deactivated."
 

@@ -19,7 +19,7 @@ from toolscope.core.agentworks.universe import ToolEntry
 from toolscope.core.enums import RuleCode, RuleFamily, StageId, ToolKind
 from toolscope.core.shell import shell_join
 from toolscope.core.suggest import did_you_mean
-from toolscope.core.verdicts import Checklist, ChecklistStep, ToolVerdict
+from toolscope.core.verdicts import Checklist, ChecklistStep, ToolVerdict, VerdictList
 
 ANSWER = {True: "yes", False: "no", None: "unknown"}
 
@@ -33,10 +33,14 @@ def build_checklist(
 ) -> Checklist:
     """``config_args``: how the check command names the config (file, and --step/--registry when needed)."""
     """Walk the checklist for ``tool`` (``name`` or ``namespace:name``) in ``mode``."""
-    matches = [v for v in verdicts if v.name == tool]
+    # The engine's own evaluation is aligned with the universe: compare names there, so a
+    # 50,000-tool evaluation builds only the matching verdicts.
+    aligned = isinstance(verdicts, VerdictList) and verdicts.entries is pipeline.universe.tools
+    names = pipeline.universe.names if aligned else tuple(v.name for v in verdicts)
+    matches = [verdicts[i] for i, name in enumerate(names) if name == tool]
     if not matches and ":" in tool:
         namespace, _, name = tool.partition(":")
-        matches = [v for v in verdicts if v.name == name and v.namespace == namespace]
+        matches = [v for v in (verdicts[i] for i, n in enumerate(names) if n == name) if v.namespace == namespace]
     if not matches:
         return _unknown(pipeline, tool, mode, verdicts)
     # With duplicates, explain the copy that is most visible (first server wins).

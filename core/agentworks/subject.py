@@ -21,7 +21,7 @@ from toolscope.core.agentworks.step_config import LoadedStep, load_step_config
 from toolscope.core.agentworks.step_keys import unknown_key_findings
 from toolscope.core.agentworks.universe import Universe, build_universe
 from toolscope.core.documents import Document
-from toolscope.core.enums import FindingKind, InputKind, RuleCode, Severity
+from toolscope.core.enums import FindingKind, InputKind, RuleCode
 from toolscope.core.errors import InputError, Problem
 from toolscope.core.shell import shell_join
 from toolscope.core.verdicts import (
@@ -193,30 +193,12 @@ def load_agentworks_subject(
     subject = AgentWorksSubject(loaded_step, registry_doc, model, universe, extra_files, notes)
     subject.discovery = discovery
     if model.mcp_config is not None:
-        subject.config_findings += tuple(_mcp_key_findings(registry_path.parent / model.mcp_config))
+        from toolscope.core.mcp.config import unknown_key_findings
+
+        subject.config_findings += tuple(unknown_key_findings(registry_path.parent / model.mcp_config))
     if registry is not None:
         subject.check_args += " " + shell_join(["--registry", str(registry)])
     return subject
-
-
-def _mcp_key_findings(config_path: Path) -> list[Finding]:
-    """``unknown_key`` findings for server keys AgentWorks' MCP config loader does not read."""
-    from toolscope.core.mcp.config import unknown_server_keys
-
-    out = []
-    for location, key, suggestion in unknown_server_keys(config_path):
-        hint = f" (did you mean {suggestion}?)" if suggestion else ""
-        out.append(
-            Finding(
-                FindingKind.UNKNOWN_KEY,
-                f'"{key}" is not a key AgentWorks reads in an mcpServers entry{hint}; '
-                "Go's encoding/json drops it, so the server starts as if it were absent",
-                entry=key,
-                source=location,
-                severity=Severity.WARNING,
-            )
-        )
-    return out
 
 
 def _expected_tools(step: LoadedStep, failed: dict[str, str]) -> dict[str, tuple[str, ...]]:
@@ -280,6 +262,7 @@ def _discover(registry_path: Path, model: RegistryModel, snapshot: Path | None, 
 
         files.append((snapshot.name, hashlib.sha256(snapshot.read_bytes()).hexdigest()))
     how = f"MCP tools from snapshot {snapshot.name}" if snapshot is not None else "MCP tools discovered live"
-    failed = f"; {len(errors)} server(s) failed" if errors else ""
-    notes = (f"{how} ({len(result.servers)} server(s){failed})", *tuple(source.notes or ()))
+    servers = len(result.servers)
+    failed = f"; {len(errors)} failed" if errors else ""
+    notes = (f"{how} ({servers} server{'' if servers == 1 else 's'}{failed})", *tuple(source.notes or ()))
     return discovered, errors, tuple(files), notes, result

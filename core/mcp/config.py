@@ -26,12 +26,15 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from toolscope.core.documents import parse_json, read_text, validation_problems
 from toolscope.core.errors import InputError, Problem
+
+if TYPE_CHECKING:
+    from toolscope.core.verdicts import Finding
 
 Protocol = Literal["stdio", "sse", "http"]
 
@@ -190,4 +193,25 @@ def unknown_server_keys(path: Path) -> list[tuple[str, str, str | None]]:
                 close = did_you_mean(key, SERVER_KEYS, limit=1)
                 suggestion = TOOLSCOPE_ALIASES.get(key) or (close[0] if close else None)
                 out.append((f"{file.name}: mcpServers.{name}.{key}", key, suggestion))
+    return out
+
+
+def unknown_key_findings(config_path: Path) -> list[Finding]:
+    """``unknown_key`` findings for server keys AgentWorks' MCP config loader does not read."""
+    from toolscope.core.enums import FindingKind, Severity
+    from toolscope.core.verdicts import Finding
+
+    out = []
+    for location, key, suggestion in unknown_server_keys(config_path):
+        hint = f" (did you mean {suggestion}?)" if suggestion else ""
+        out.append(
+            Finding(
+                FindingKind.UNKNOWN_KEY,
+                f'"{key}" is not a key AgentWorks reads in an mcpServers entry{hint}; '
+                "Go's encoding/json drops it, so the server starts as if it were absent",
+                entry=key,
+                source=location,
+                severity=Severity.WARNING,
+            )
+        )
     return out

@@ -9,6 +9,7 @@ asked (``timestamp``), so the same inputs give the same report.
 
 from __future__ import annotations
 
+import functools
 import platform
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -131,17 +132,22 @@ class ModeSection:
     tools: tuple[ToolVerdict, ...]
     notes: tuple[str, ...] = ()
 
+    @functools.cached_property
+    def verdicts(self) -> list[str]:
+        """Each tool's verdict, in order (decided once: counts and summaries ask several times)."""
+        return verdicts_of(self.tools)
+
     def counts(self) -> dict[str, int]:
         """visible / hidden / unknown counts."""
         out = {"visible": 0, "hidden": 0, "unknown": 0}
-        for verdict in verdicts_of(self.tools):
+        for verdict in self.verdicts:
             out[verdict] += 1
         return out
 
     @property
     def hidden(self) -> tuple[ToolVerdict, ...]:
         """Tools that are not visible (hidden or unknown)."""
-        return tuple(t for t, v in zip(self.tools, verdicts_of(self.tools), strict=True) if v != Verdict.VISIBLE)
+        return tuple(t for t, v in zip(self.tools, self.verdicts, strict=True) if v != Verdict.VISIBLE)
 
 
 def verdicts_of(tools: Sequence[ToolVerdict]) -> list[str]:

@@ -10,8 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from toolscope.core.agentscope.recorded import SourceKind
-from toolscope.core.agentscope.session_replay import StartFrom
+from toolscope.core.agentscope.recorded import SourceKind, StartFrom
 from toolscope.core.enums import InputKind, StageId, Verdict
 from toolscope.core.schemas.base import Model
 from toolscope.core.schemas.verdicts import ChecklistJson, FindingJson, ToolRefJson, VerdictCounts

@@ -80,9 +80,9 @@ def test_mcp_config_unknown_server_key_is_a_finding(tmp_path):
     (tmp_path / "mcp.json").write_text(json.dumps({"mcpServers": {"t": {"command": "x", "arg": ["--a"]}}}))
     (tmp_path / "snap.json").write_text("{}")
     (tmp_path / "toolscope.registry.yaml").write_text("mcp_config: mcp.json\n")
-    from toolscope.core.agentworks.subject import _mcp_key_findings
+    from toolscope.core.mcp.config import unknown_key_findings
 
-    (found,) = _mcp_key_findings(tmp_path / "mcp.json")
+    (found,) = unknown_key_findings(tmp_path / "mcp.json")
     assert found.kind == "unknown_key" and found.source == "mcp.json: mcpServers.t.arg"
     assert "did you mean args?" in found.message
 
@@ -214,3 +214,12 @@ def test_misplaced_provider_beside_a_real_one_says_the_real_one_is_used(tmp_path
     step = _step(tmp_path, {"provider": "claude-code", "execution_llm": {"provider": "openai"}})
     (found,) = [f for f in json.loads(run("check", step, "--json").stdout)["findings"] if f["kind"] == "unknown_key"]
     assert "the step's own execution_llm.provider is used instead" in found["message"]
+
+
+def test_discover_warns_about_keys_agentworks_does_not_read(tmp_path):
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"t": {"command": "no-such-command-xyz", "arg": ["-x"]}}}))
+    result = run("discover", str(config), "--json", "--timeout", "5")
+    assert result.exit_code == 1
+    assert "unknown_key" in result.stderr and "did you mean args?" in " ".join(result.stderr.split())
+    json.loads(result.stdout)  # stdout stays the JSON document
