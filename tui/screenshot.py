@@ -86,9 +86,20 @@ def render_svg_sync(
         return pool.submit(asyncio.run, coroutine).result()
 
 
+SIZE_RANGE = "from 20x8 to 400x200"
+"""The headless terminal sizes ``inspect --screenshot`` and ``report --format svg/png`` accept."""
+
+
 def parse_size(text: str) -> tuple[int, int]:
-    """``120x36`` → (120, 36); raises ValueError with a readable message."""
-    width, sep, height = text.lower().partition("x")
-    if not sep or not width.isdigit() or not height.isdigit() or int(width) < 20 or int(height) < 8:
-        raise ValueError(f"expected COLUMNSxROWS like 120x36 (at least 20x8), got {text!r}")
-    return int(width), int(height)
+    """``120x36`` → (120, 36); raises ValueError with a readable message.
+
+    One parser for every command that renders the app headless, so ``--size`` means the same
+    everywhere; the upper bound keeps a typo (``12000x36``) from rendering for minutes.
+    """
+    width, sep, height = text.strip().lower().partition("x")
+    if not sep or not width.isdigit() or not height.isdigit():
+        raise ValueError(f"expected COLUMNSxROWS like 120x36 ({SIZE_RANGE}), got {text!r}")
+    columns, rows = int(width), int(height)
+    if not (20 <= columns <= 400 and 8 <= rows <= 200):
+        raise ValueError(f"{text.strip()!r} is out of range: COLUMNSxROWS {SIZE_RANGE}")
+    return columns, rows

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -39,18 +38,16 @@ _SUFFIX_FORMAT = {
 }
 STDOUT = "-"
 """``-o -``: write to stdout (``core.output_file.STDOUT``)."""
-_SIZE = re.compile(r"^(\d{2,4})x(\d{2,4})$")
 
 
 def parse_size(size: str) -> tuple[int, int]:
-    """``120x36`` → (120, 36); columns and rows of the headless terminal."""
-    match = _SIZE.match(size.strip())
-    if not match:
-        raise InputError("--size", f"expected COLUMNSxROWS like 120x36, got {size!r}")
-    columns, rows = int(match.group(1)), int(match.group(2))
-    if not (40 <= columns <= 400 and 10 <= rows <= 200):
-        raise InputError("--size", "columns must be 40..400 and rows 10..200")
-    return columns, rows
+    """``120x36`` → (120, 36); columns and rows of the headless terminal (the range ``inspect`` takes)."""
+    from toolscope.tui.screenshot import parse_size as parse_terminal_size
+
+    try:
+        return parse_terminal_size(size)
+    except ValueError as exc:
+        raise InputError("--size", str(exc)) from None
 
 
 def pick_format(fmt: str | None, output: str) -> str:

@@ -262,6 +262,7 @@ def _discover(registry_path: Path, model: RegistryModel, snapshot: Path | None, 
 
         files.append((snapshot.name, hashlib.sha256(snapshot.read_bytes()).hexdigest()))
     how = f"MCP tools from snapshot {snapshot.name}" if snapshot is not None else "MCP tools discovered live"
-    failed = f"; {len(errors)} server(s) failed" if errors else ""
-    notes = (f"{how} ({len(result.servers)} server(s){failed})", *tuple(source.notes or ()))
+    servers = len(result.servers)
+    failed = f"; {len(errors)} failed" if errors else ""
+    notes = (f"{how} ({servers} server{'' if servers == 1 else 's'}{failed})", *tuple(source.notes or ()))
     return discovered, errors, tuple(files), notes, result
