@@ -54,6 +54,9 @@ if RuntimeParam is not None:
             object.__setattr__(self, "_descriptor", parameter.type_descriptor)
             object.__setattr__(self, "_convert", convert)
 
+        _convert: Any
+        _descriptor: Any
+
         def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
             convert = self._convert
             if convert is not None:

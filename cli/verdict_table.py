@@ -95,19 +95,19 @@ def verdict_layout(
     # and when not even that fits, namespaces as heading lines instead of a column.
     full_ws, short_ws = widths(STAGE_TITLES), widths(STAGE_SHORT)
     if fits_inline(full_ws) or (not fits_inline(short_ws) and table_width(full_ws) <= width):
-        titles, ws, namespace = STAGE_TITLES, full_ws, True
+        titles, ws, with_namespace = STAGE_TITLES, full_ws, True
     elif fits_inline(short_ws) or table_width(short_ws) <= width:
-        titles, ws, namespace = STAGE_SHORT, short_ws, True
+        titles, ws, with_namespace = STAGE_SHORT, short_ws, True
     else:
-        titles, ws, namespace = STAGE_SHORT, widths(STAGE_SHORT, namespace=False), False
+        titles, ws, with_namespace = STAGE_SHORT, widths(STAGE_SHORT, namespace=False), False
     return layout_table(
-        columns(titles, namespace),
-        rows if namespace else [[r[0], *r[2:]] for r in rows],
+        columns(titles, with_namespace),
+        rows if with_namespace else [[r[0], *r[2:]] for r in rows],
         width,
         note=note,
         notes=notes,
         min_note=MIN_RULE,
         whole_notes=wide,
-        groups=None if namespace else [r[1].text for r in rows],
+        groups=None if with_namespace else [r[1].text for r in rows],
         widths=ws,
     )

@@ -7,7 +7,7 @@ different stages; the front ends only talk to this protocol.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from toolscope.core.verdicts import Checklist, Evaluation, Finding, LoadedInput
 
@@ -47,4 +47,17 @@ class Subject(Protocol):
 
     def all_tool_names(self) -> tuple[str, ...]:
         """Every tool name in the universe (for completion and did-you-mean)."""
+        ...
+
+
+@runtime_checkable
+class FollowsActiveGroups(Protocol):
+    """A subject whose active groups can follow a running agent (AgentScope toolkits; ``inspect --follow``)."""
+
+    def active_groups(self) -> tuple[str, ...]:
+        """The groups active now."""
+        ...
+
+    def follow_active_groups(self, groups: Sequence[str]) -> None:
+        """Take the agent's real active groups; later evaluations use them."""
         ...

@@ -55,7 +55,7 @@ def _verdict(row: Sequence[Stage]) -> tuple[str, str | None]:
     return "visible", None
 
 
-def _tool_rows(tools: Sequence[ToolVerdict]) -> list[tuple[Any, Sequence[Stage]]]:
+def _tool_rows(tools: Sequence[ToolVerdict]) -> Sequence[tuple[Any, Sequence[Stage]]]:
     """(object with name, namespace and kind; its stages) per tool, without building verdicts."""
     if isinstance(tools, VerdictList):
         return tools.entry_rows()

@@ -115,7 +115,7 @@ def _record_schema(cls: type) -> dict[str, Any]:
 @cache
 def validator(cls: type[T]) -> SchemaValidator:
     """The pydantic-core validator of a record class (built once per process)."""
-    return SchemaValidator(_record_schema(cls))
+    return SchemaValidator(_record_schema(cls))  # type: ignore[arg-type]  # classes are hashable
 
 
 def validate(cls: type[T], data: Any, source: str, what: str, prefix: str = "") -> T:
@@ -123,7 +123,7 @@ def validate(cls: type[T], data: Any, source: str, what: str, prefix: str = "") 
     from toolscope.core.documents import validation_problems
 
     try:
-        result: T = validator(cls).validate_python(data)
+        result: T = validator(cls).validate_python(data)  # type: ignore[arg-type]  # classes are hashable
     except ValidationError as exc:
         raise InputError(source, f"not a valid {what}", validation_problems(exc, prefix, model=cls)) from None
     return result

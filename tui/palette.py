@@ -32,7 +32,8 @@ class Palette:
 
     def verdict(self, verdict: str) -> Style:
         """A verdict label: visible, HIDDEN, unknown."""
-        return {Verdict.VISIBLE: self.passed, Verdict.HIDDEN: self.hidden_label}.get(verdict, self.unknown)
+        styles: dict[str, Style] = {Verdict.VISIBLE: self.passed, Verdict.HIDDEN: self.hidden_label}
+        return styles.get(verdict, self.unknown)
 
 
 # textual-dark's text-success / text-error / text-warning: for renderables made outside an app.

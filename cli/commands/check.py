@@ -54,7 +54,9 @@ def check_command(
     expectations = [parse_expectation(e) for e in expect or []]
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     # Aliases of one mode (build, builder) are checked once.
-    modes = list(dict.fromkeys(subject.resolve_mode(m) for m in mode)) if mode else list(subject.mode_names) or [None]
+    modes: list[str | None] = (
+        list(dict.fromkeys(subject.resolve_mode(m) for m in mode)) if mode else [*subject.mode_names] or [None]
+    )
     findings = subject.findings(modes)
     findings += check_expectations(subject, modes, expectations)
     if drift_from is not None:

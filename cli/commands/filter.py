@@ -179,13 +179,13 @@ def load_queries(path: Path) -> list[Query]:
             else:
                 queries.append(Query(server=item["server"]))
             continue
-        package, tool, virtual = item.get("package"), item.get("tool"), item.get("virtual", False)
-        if not isinstance(package, str) or not isinstance(tool, str):
+        given_package, given_tool, virtual = item.get("package"), item.get("tool"), item.get("virtual", False)
+        if not isinstance(given_package, str) or not isinstance(given_tool, str):
             problems.append(Problem(where, "expected string values for both package and tool"))
         elif not isinstance(virtual, bool):
             problems.append(Problem(f"{where}.virtual", f"expected true or false, got {virtual!r}"))
         else:
-            queries.append(Query(package, tool, virtual))
+            queries.append(Query(given_package, given_tool, virtual))
     if problems:
         raise InputError(str(path), "is not a valid query file", problems)
     return queries

@@ -65,13 +65,13 @@ def step_command(
 
     steps = load_script(script)
     subject = load_toolkit_subject(toolkit, kind=kind, groups=split_groups(groups))
-    session = subject.session(steps)
-    session.run_all()
+    stepper = subject.session(steps)
+    stepper.run_all()
     probe = probe_stock_reset_tools()
     if as_json:
         from toolscope.core.schemas.step import StepEnvelope
 
-        body = session.to_json()
+        body = stepper.to_json()
         # Validated: lanes and events are assembled by core.agentscope.turns as plain data.
         print_document(
             StepEnvelope.model_validate(
@@ -87,17 +87,17 @@ def step_command(
                     "probe": probe.to_json(),
                     "lanes": body["lanes"],
                     "events": body["events"],
-                    "final_groups": {lane: list(session.active_groups(lane)) for lane in session.lanes},
+                    "final_groups": {lane: list(stepper.active_groups(lane)) for lane in stepper.lanes},
                     "mcp_outages": [
                         {"group": group, "client": client, "error": error}
                         for group, client, error in subject.mcp_outages()
                     ],
-                    "call_notes": _json_call_notes(session, probe.agentscope_version),
+                    "call_notes": _json_call_notes(stepper, probe.agentscope_version),
                 }
             )
         )
         return
-    _print_human(subject, session, probe, script.name)
+    _print_human(subject, stepper, probe, script.name)
 
 
 def _outage_notes(outages: list[tuple[str, str, str]], active: Any) -> list[str]:

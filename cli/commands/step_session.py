@@ -17,6 +17,7 @@ from rich.text import Text
 from toolscope.output import print_document, print_wrapped, stdout_console
 
 if TYPE_CHECKING:
+    from toolscope.core.enums import InputKind
     from toolscope.core.schemas.step import SessionStepEnvelope
 
 STATE_STYLE = {"success": "green", "error": "bold red", "denied": "bold red"}
@@ -32,7 +33,7 @@ FROM_TEXT = {
 }
 
 
-def open_replay(toolkit: str, kind: str, session: Path, session_id: str | None, groups: list[str] | None) -> Any:
+def open_replay(toolkit: str, kind: InputKind, session: Path, session_id: str | None, groups: list[str] | None) -> Any:
     """Load the toolkit and the session, pick the starting groups, replay. Returns the SessionReplay."""
     from toolscope.core.agentscope.session_replay import replay_session
     from toolscope.core.agentscope.session_source import load_session

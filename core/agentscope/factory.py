@@ -32,7 +32,7 @@ import importlib
 import importlib.util
 import inspect
 import sys
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -197,7 +197,7 @@ def call_factory(func: Any, what: str, user_root: Path | None) -> Any:
             with user_code_output():
                 result = func()
                 if inspect.isawaitable(result):
-                    result = run_sync(result)
+                    result = run_sync(_awaited(result))
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # SystemExit too (see the module docstring)
@@ -261,3 +261,8 @@ def load_factory(target: str) -> BuiltToolkit:
         for tool in group.tools:
             origins.setdefault((group.name, tool.name), f"{target}: group '{group.name}'")
     return BuiltToolkit(toolkit, state, target, origins, group_origins, f"AgentScope toolkit from {target}")
+
+
+async def _awaited(awaitable: Awaitable[Any]) -> Any:
+    """A coroutine for any awaitable (a factory may return a Future or a custom awaitable)."""
+    return await awaitable

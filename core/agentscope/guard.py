@@ -55,7 +55,9 @@ class GroupActivationGuard(ToolMiddlewareBase):
         """Called with every plan (the step-through session records them)."""
         self.last_plan: ActivationPlan | None = None
 
-    async def on_tool_call(
+    # AgentScope's stub declares a coroutine returning a generator; the toolkit calls it as an
+    # async generator (``async for``), which is what this is.
+    async def on_tool_call(  # type: ignore[override]
         self,
         tool: Any,
         input_kwargs: dict[str, Any],

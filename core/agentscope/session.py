@@ -188,7 +188,7 @@ class StepSession:
             group = self._groups[script_index] if script_index is not None else make_spec_group(step.group)
             self.toolkit.tool_groups.append(group)  # the same list ResetTools and the guard read
             return Turn(index, "register_group", step.describe(), group=group, group_name=step.group.name)
-        lanes = {lane: await self._call_lane(lane, step) for lane in LANES}
+        lanes: dict[str, LaneTurn] = {lane: await self._call_lane(lane, step) for lane in LANES}
         return Turn(index, "call", step.describe(), lanes=lanes)
 
     def _push(self, turn: Turn, script_pos: int) -> Turn:

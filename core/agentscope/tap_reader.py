@@ -45,7 +45,8 @@ def call_from_record(record: Mapping[str, Any], where: str, source: str) -> Reco
         raise InputError(source, "not a toolscope tap record", [Problem(where, "expected 'call' (int) and 'tool'")])
     groups = record.get("groups")
     groups_t = tuple(str(g) for g in groups) if isinstance(groups, list) else None
-    turn = record.get("turn") if isinstance(record.get("turn"), int) else 0
+    raw_turn = record.get("turn")
+    turn = raw_turn if isinstance(raw_turn, int) else 0
     state = record.get("state") if isinstance(record.get("state"), str) else None
     if tool != META_TOOL:
         failure = record.get("failure")

@@ -119,7 +119,7 @@ class RegistryModel(NamedTuple):
     """The registry file."""
 
     name: str | None = None
-    __validation__ = {
+    __validation__ = {  # type: ignore[misc]  # read by core.validation, not a field
         "mcp_servers": {"before": _tools_map},
         "custom_tools": {"before": _tools_map},
         "other_tools": {"before": _null_map},

@@ -16,7 +16,8 @@ rewrite cannot be modelled and the step's lists are used as written (and said so
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
+from dataclasses import dataclass
 
 from toolscope.core.agentworks.filter_decisions import quote, quote_list
 from toolscope.core.agentworks.registry import Workflow
@@ -35,7 +36,7 @@ class ListRewrite:
     after: tuple[str, ...]
     rules: tuple[str, ...] = ()
     """One sentence per change the app made (empty when the list passes unchanged)."""
-    origins: dict[str, str] = field(default_factory=dict)
+    origins: dict[str, str] = dataclasses.field(default_factory=dict)  # `field` is the attribute above
     """Entry of ``after`` → ``file: path`` of the line it came from (step or registry)."""
 
     @property

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import Field
+from pydantic.json_schema import JsonDict
 
 from toolscope.core.agentscope.recorded import SourceKind, StartFrom
 from toolscope.core.enums import InputKind, StageId, Verdict
@@ -17,7 +18,7 @@ from toolscope.core.schemas.verdicts import ChecklistJson, FindingJson, ToolRefJ
 from toolscope.core.verdicts import Stage
 
 # A file name as published: never an absolute path (POSIX or Windows).
-_RELATIVE = {"not": {"pattern": r"^(/|[A-Za-z]:[\\/])"}}
+_RELATIVE: JsonDict = {"not": {"pattern": r"^(/|[A-Za-z]:[\\/])"}}
 
 
 class FileJson(Model):

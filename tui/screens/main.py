@@ -13,7 +13,7 @@ from textual.widgets import HelpPanel, Input, OptionList, TabbedContent, TabPane
 
 from toolscope.core.errors import ToolscopeError
 from toolscope.core.safe_text import inert
-from toolscope.core.subject import Subject
+from toolscope.core.subject import FollowsActiveGroups, Subject
 from toolscope.core.verdicts import Checklist, Evaluation, ToolVerdict
 from toolscope.tui import export
 from toolscope.tui.keys import types_into_box
@@ -235,10 +235,10 @@ class MainScreen(Screen[None]):
 
     def follow_groups(self, groups: tuple[str, ...]) -> None:
         """The pipeline follows a running agent's real active groups (``inspect --follow``)."""
-        follow = getattr(self.subject, "follow_active_groups", None)
-        if follow is None or tuple(self.subject.active_groups()) == tuple(groups):
+        subject = self.subject
+        if not isinstance(subject, FollowsActiveGroups) or tuple(subject.active_groups()) == tuple(groups):
             return
-        follow(groups)
+        subject.follow_active_groups(groups)
         for banner in self.query(StateBanner):
             banner.show_agent(groups)
         self.previous, self.evaluation = self.evaluation, self.subject.evaluate(self.mode)

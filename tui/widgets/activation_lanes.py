@@ -58,7 +58,7 @@ class Clamped:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = max(options.max_width, 1)
-        lines = self.text.wrap(console, width, overflow="fold")
+        lines: list[Text] = list(self.text.wrap(console, width, overflow="fold"))
         if self.max_lines is not None and len(lines) > self.max_lines:
             lines = lines[: self.max_lines]
             last = lines[-1]

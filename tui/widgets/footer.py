@@ -32,7 +32,7 @@ class FittedFooter(Footer):
         palette = [w for w in widgets if w.has_class("-command-palette")]
         keys = [w for w in widgets if isinstance(w, FooterKey) and w not in palette]
         # The palette key: its text, a border cell and a padding cell.
-        budget = width - sum(key_width(w) + 1 for w in palette)
+        budget = width - sum(key_width(w) + 1 for w in palette if isinstance(w, FooterKey))
         kept: set[int] = set()
         for key in sorted(keys, key=lambda k: k.action not in HELP_ACTIONS):  # help first, then in order
             if key_width(key) <= budget:
