@@ -91,6 +91,13 @@ def inspect_command(
         )
     if follow is not None and follow.exists() and follow.is_dir():
         raise InputError(str(follow), "is a folder; --follow takes the tap file the agent writes (SessionTap(path))")
+    if script is not None:  # like --session: a missing or malformed script is exit 2, not a blank view
+        from toolscope.core.agentscope.script import load_script, resolve_script_path
+
+        # Resolved here (beside the config when not found from the current folder) so that a
+        # --screenshot finds the same file the interactive view does.
+        script = resolve_script_path(script, Path(config).parent if Path(config).is_file() else None)
+        load_script(script)
     if session is not None:  # bad input is exit 2 here, not a notification inside the app
         from toolscope.core.agentscope.session_source import load_session
 

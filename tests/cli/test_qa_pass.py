@@ -49,3 +49,29 @@ def test_mcp_source_note_counts_servers_in_words():
     assert result.exit_code == 0, result.output
     assert "MCP tools from snapshot snapshot.json (2 servers; 1 failed)" in result.output
     assert "server(s)" not in result.output
+
+
+TOOLKIT = SAMPLES / "agentscope" / "toolkit.yaml"
+
+
+@pytest.mark.parametrize("screenshot", [True, False])
+def test_inspect_refuses_a_missing_or_malformed_script_like_step_and_report(tmp_path: Path, screenshot: bool):
+    out = tmp_path / "shot.svg"
+    extra = ["--screenshot", str(out)] if screenshot else []
+    missing = runner.invoke(app, ["inspect", str(TOOLKIT), "-s", str(tmp_path / "nope.json"), *extra])
+    assert missing.exit_code == 2, missing.output
+    assert "nope.json: no such script" in missing.output and "Traceback" not in missing.output
+    not_a_script = runner.invoke(app, ["inspect", str(TOOLKIT), "-s", str(SEED), *extra])
+    assert not_a_script.exit_code == 2, not_a_script.output
+    assert "a script must be a list of steps" in not_a_script.output
+    assert not out.exists()
+
+
+def test_inspect_screenshot_finds_a_script_beside_the_config_as_the_app_does(tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # typo.json is not in the current folder, only beside the toolkit
+    out = tmp_path / "activation.svg"
+    result = runner.invoke(app, ["inspect", str(TOOLKIT), "-s", "typo.json", "--screenshot", str(out)])
+    assert result.exit_code == 0, result.output
+    svg = out.read_text(encoding="utf-8")
+    assert "no&#160;such&#160;script" not in svg
+    assert "web_serch" in svg  # the script's third call, loaded
