@@ -7,9 +7,13 @@ different stages; the front ends only talk to this protocol.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from toolscope.core.verdicts import Checklist, Evaluation, Finding, LoadedInput
+
+if TYPE_CHECKING:
+    from toolscope.core.agentworks.selection_rewrite import SelectionRewrite
 
 
 class Subject(Protocol):
@@ -60,4 +64,43 @@ class FollowsActiveGroups(Protocol):
 
     def follow_active_groups(self, groups: Sequence[str]) -> None:
         """Take the agent's real active groups; later evaluations use them."""
+        ...
+
+
+# Optional capabilities: a front end asks ``isinstance(subject, Capability)`` (each is
+# runtime-checkable) instead of probing attributes, and the type checker sees what it uses.
+
+
+@runtime_checkable
+class ChecksDrift(Protocol):
+    """A subject whose MCP tools can be compared with a saved snapshot (``check --drift-from``)."""
+
+    def drift_findings(self, snapshot: Path) -> list[Finding]:
+        """``mcp_drift`` findings: tools added, removed or renamed since the snapshot."""
+        ...
+
+
+@runtime_checkable
+class RewritesSelection(Protocol):
+    """A subject whose selected_servers / selected_tools the app rewrites before the filter (AgentWorks)."""
+
+    @property
+    def selection_rewrite(self) -> SelectionRewrite:
+        """Both lists before and after the rewrite."""
+        ...
+
+
+@runtime_checkable
+class StepsActivation(FollowsActiveGroups, Protocol):
+    """A subject with reset_tools activation: a real toolkit, its groups, and step-through sessions."""
+
+    built: Any
+    """The BuiltToolkit (``core.agentscope.spec``) the subject evaluates."""
+
+    def group_names(self) -> tuple[str, ...]:
+        """Registered non-basic groups, in order."""
+        ...
+
+    def session(self, steps: Sequence[Any] = ()) -> Any:
+        """A StepSession (``core.agentscope.session``) over this toolkit."""
         ...

@@ -106,3 +106,41 @@ def test_subprocess_json_outputs_validate(in_repo: Path) -> None:
         )
         assert proc.returncode in (0, 1), proc.stderr
         validated(proc.stdout)
+
+
+README = (Path(__file__).resolve().parent.parent / "README.md").read_text("utf-8")
+
+
+@pytest.mark.parametrize(
+    ("schema_id", "model_path"),
+    [
+        ("toolscope.explain/1", "verdicts:ExplainEnvelope"),
+        ("toolscope.tools/2", "verdicts:ToolsEnvelope"),
+        ("toolscope.check/1", "verdicts:CheckEnvelope"),
+        ("toolscope.filter/1", "filter:FilterEnvelope"),
+    ],
+)
+def test_readme_lists_every_top_level_json_field(schema_id: str, model_path: str) -> None:
+    """The README's line for a document names each of its keys (the model is the source)."""
+    import importlib
+
+    module_name, _, class_name = model_path.partition(":")
+    model = getattr(importlib.import_module(f"toolscope.core.schemas.{module_name}"), class_name)
+    (line,) = [x for x in README.splitlines() if x.startswith(f"- `{schema_id}`")]
+    keys = {field.alias or name for name, field in model.model_fields.items()} - {"schema"}
+    missing = sorted(k for k in keys if f"`{k}`" not in line)
+    assert not missing, f"README's {schema_id} line does not name {missing}"
+
+
+def test_readme_stage_ids_and_exit_codes_match_the_code() -> None:
+    import re
+
+    from toolscope.core import errors
+    from toolscope.core.enums import AGENTSCOPE_STAGES, AGENTWORKS_STAGES
+
+    ids = README.split("Stage names in JSON are ids")[1].split("tables print them")[0]
+    named = re.findall(r"`([a-z_]+)`", ids)
+    assert named == [*AGENTWORKS_STAGES, *AGENTSCOPE_STAGES]
+    table = README.split("### Exit codes")[1].split("###")[0]
+    documented = {int(code) for code in re.findall(r"^\| (\d+) \|", table, flags=re.MULTILINE)}
+    assert documented == {value for name, value in vars(errors).items() if name.startswith("EXIT_")}

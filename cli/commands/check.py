@@ -60,10 +60,11 @@ def check_command(
     findings = subject.findings(modes)
     findings += check_expectations(subject, modes, expectations)
     if drift_from is not None:
-        drift = getattr(subject, "drift_findings", None)
-        if drift is None:
+        from toolscope.core.subject import ChecksDrift
+
+        if not isinstance(subject, ChecksDrift):
             raise InputError("--drift-from", "applies to step configs whose registry has mcp_config")
-        drift_findings = drift(drift_from)
+        drift_findings = subject.drift_findings(drift_from)
         findings += drift_findings
     failing = [f for f in findings if f.severity == Severity.ERROR or warnings_fail]
     ok = not failing

@@ -54,7 +54,9 @@ def explain_command(
 
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     checklist = subject.checklist(tool, subject.resolve_mode(mode))
-    rewrite = getattr(subject, "selection_rewrite", None)
+    from toolscope.core.subject import RewritesSelection
+
+    rewrite = subject.selection_rewrite if isinstance(subject, RewritesSelection) else None
     if as_json:
         from toolscope.core.schemas.verdicts import ExplainEnvelope
 

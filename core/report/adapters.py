@@ -14,7 +14,7 @@ from typing import Any
 from toolscope.core.enums import InputKind
 from toolscope.core.errors import InputError
 from toolscope.core.report.model import LostToolLink, SessionSummary, Transcript, Turn, TurnSide, shown_name
-from toolscope.core.subject import Subject
+from toolscope.core.subject import StepsActivation, Subject
 
 # A refusal lists every real group name; keep the report's cells readable.
 MAX_OUTCOME = 400
@@ -38,15 +38,6 @@ def probe_facts() -> tuple[tuple[str, str], ...]:
     )
 
 
-def _built_toolkit(subject: Subject) -> Any:
-    # The toolkit subject keeps the BuiltToolkit it evaluates (spec or factory).
-    for attribute in ("built", "_built", "built_toolkit"):
-        built = getattr(subject, attribute, None)
-        if built is not None:
-            return built
-    return None
-
-
 def _outcome(lane_turn: Any) -> str:
     text = " ".join(str(lane_turn.response_text).split())
     if len(text) > MAX_OUTCOME:
@@ -60,21 +51,13 @@ def run_transcript(subject: Subject, script: Path) -> tuple[Transcript, tuple[st
     Returns the transcript and the script's (name, sha256) for the provenance. The
     toolkit is left as it was found (groups a script registers are removed again).
     """
-    if subject.loaded.kind == InputKind.STEP_CONFIG:
+    if subject.loaded.kind == InputKind.STEP_CONFIG or not isinstance(subject, StepsActivation):
         raise InputError("--script", "applies to AgentScope toolkits (reset_tools calls), not AgentWorks step configs")
-    built = _built_toolkit(subject)
-    if built is None:
-        raise InputError("--script", "the step-through session is not available for this input in this build")
     from toolscope.core.agentscope.script import load_script
 
     steps = load_script(script)
     digest = hashlib.sha256(script.read_bytes()).hexdigest()
-    if hasattr(subject, "session"):
-        session = subject.session(steps)
-    else:
-        from toolscope.core.agentscope.session import StepSession
-
-        session = StepSession(built, steps)
+    session = subject.session(steps)
     try:
         initial = {lane: session.visible(lane)[0] for lane in session.lanes}
         history = session.run_all()
@@ -111,11 +94,9 @@ def run_session_transcript(
     Returns the transcript and the session file's (name, sha256). Nothing is written to
     the session source; the subject's own state is not changed (the replay starts on a copy).
     """
-    if subject.loaded.kind == "step_config":
+    if subject.loaded.kind == InputKind.STEP_CONFIG or not isinstance(subject, StepsActivation):
         raise InputError("--session", "applies to AgentScope toolkits (reset_tools calls), not AgentWorks step configs")
-    built = _built_toolkit(subject)
-    if built is None:
-        raise InputError("--session", "the step-through session is not available for this input in this build")
+    built = subject.built
     from toolscope.core.agentscope.session_replay import replay_session
     from toolscope.core.agentscope.session_source import load_session
 

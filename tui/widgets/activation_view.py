@@ -27,6 +27,7 @@ from textual.widgets import Checkbox, Input, Static
 from toolscope.core.agentscope.aio import on_shared_loop
 from toolscope.core.errors import ToolscopeError
 from toolscope.core.safe_text import inert
+from toolscope.core.subject import StepsActivation
 from toolscope.tui.widgets.activation_composer import GroupBar, GroupToggle
 from toolscope.tui.widgets.activation_lanes import GUARD_SUMMARY, LanePane, LaneState
 from toolscope.tui.widgets.activation_turns import TurnList
@@ -53,7 +54,7 @@ def activation_view_for(
 
     ``feed`` (``tui.session_feed``) hands the view a recorded session or a running agent's turns.
     """
-    if not callable(getattr(subject, "session", None)) or not hasattr(subject, "group_names"):
+    if not isinstance(subject, StepsActivation):
         return None
     return ActivationView(
         subject, script=script, run_script=run_script, config_dir=config_dir, feed=feed, id="activation-view"
