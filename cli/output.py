@@ -12,12 +12,12 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import typer
 
 from toolscope.core.enums import Severity
-from toolscope.core.errors import EXIT_INTERNAL, EXIT_USER_CODE, ToolscopeError
+from toolscope.core.errors import EXIT_INTERNAL, EXIT_STDOUT_CLOSED, EXIT_USER_CODE, ToolscopeError
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -98,6 +98,10 @@ def handle_errors(func: F) -> F:
         log_safety.install()  # library log lines repeat server text: inert too
         try:
             result = func(*args, **kwargs)
+            # The last buffered lines: a reader gone by now is caught below, not at interpreter exit.
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _end_with_stdout_closed()
         except typer.Exit as exc:
             if exc.exit_code == 0:
                 _fail_if_user_code_exited()
@@ -137,6 +141,21 @@ def handle_errors(func: F) -> F:
         return result
 
     return wrapper  # type: ignore[return-value]
+
+
+def _end_with_stdout_closed() -> NoReturn:
+    # `toolscope tools … | head`: the reader stopped on purpose; not a toolscope bug, not a
+    # negative answer. End quietly with the status of a command killed by SIGPIPE, after the
+    # cleanups have run (SIG_DFL would skip them). stdout now points at /dev/null so that the
+    # interpreter's own last flush cannot fail again and print "Exception ignored".
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout without a descriptor (a test runner's buffer)
+        pass
+    raise typer.Exit(EXIT_STDOUT_CLOSED)
 
 
 def _fail_if_user_code_exited() -> None:
