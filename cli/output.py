@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import typer
 
 from toolscope.core.enums import Severity
-from toolscope.core.errors import EXIT_INTERNAL, EXIT_USER_CODE, ToolscopeError
+from toolscope.core.errors import EXIT_INTERNAL, EXIT_STDOUT_CLOSED, EXIT_USER_CODE, ToolscopeError
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -141,10 +141,6 @@ def handle_errors(func: F) -> F:
         return result
 
     return wrapper  # type: ignore[return-value]
-
-
-EXIT_STDOUT_CLOSED = 141
-"""128 + SIGPIPE: what a shell reports for a command whose reader went away (``| head``)."""
 
 
 def _end_with_stdout_closed() -> NoReturn:
