@@ -10,7 +10,6 @@ are imported by the functions that draw with them (``tools --json`` never loads 
 from __future__ import annotations
 
 import functools
-import sys
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -118,6 +117,10 @@ def handle_errors(func: F) -> F:
                 _fail_if_user_code_exited()
             if not isinstance(exc, Exception):
                 raise
+            from toolscope import closed_stdout
+
+            if closed_stdout.caused_by_closed_stdout(exc):  # `toolscope tools … | head`
+                closed_stdout.stop_quietly()
             import traceback
 
             from rich.text import Text
@@ -160,8 +163,9 @@ def _fail_if_user_code_exited() -> None:
 def print_document(document: BaseModel) -> None:
     """Write a ``--json`` document (a ``core.schemas`` model) to stdout."""
     from toolscope.core.schemas.base import render
+    from toolscope.core.stdout import write_stdout
 
-    sys.stdout.write(render(document))
+    write_stdout(render(document).encode("utf-8"))
 
 
 def plain(text: str, style: str = "", *, single_line: bool = False) -> Text:

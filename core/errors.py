@@ -17,6 +17,8 @@ EXIT_BAD_INPUT = 2
 EXIT_USER_CODE = 3
 EXIT_INTERNAL = 70
 """A toolscope bug (EX_SOFTWARE): never a user mistake, never a negative answer."""
+EXIT_STDOUT_CLOSED = 141
+"""Stdout's reader went away (``| head``): stopped quietly, with the status a shell shows for SIGPIPE."""
 
 
 @dataclass(frozen=True)
