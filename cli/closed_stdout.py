@@ -6,9 +6,10 @@ SIGPIPE (141). Not 0: the output was cut short, and a ``check`` whose answer nob
 must never read as green under ``set -o pipefail``; not 1 or 70: nothing was negative and
 nothing is broken.
 
-Three places notice a closed stdout, and every one ends here: a command's own write
-(``handle_errors``), Rich's console (it turns the error into ``SystemExit(1)``), Typer's
-main loop (it exits 1) and the final flush of buffered output (``app.main``).
+Every place that notices a closed stdout ends here: a command's own write or its last
+flush (``handle_errors``; ``InertConsole`` re-raises Rich's broken pipe), Rich's stock
+console (it turns the error into ``SystemExit(1)``), Typer's main loop (``--help``; it
+exits 1) and the final flush of buffered output (``app.main``).
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ def caused_by_closed_stdout(exc: BaseException) -> bool:
 
 
 def _is_epipe(exc: BaseException | None) -> bool:
-    return isinstance(exc, OSError) and exc.errno == errno.EPIPE
+    # InertConsole re-raises Rich's broken pipe as a bare BrokenPipeError (no errno).
+    return isinstance(exc, BrokenPipeError) or (isinstance(exc, OSError) and exc.errno == errno.EPIPE)
 
 
 def silence_stdout() -> None:

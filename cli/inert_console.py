@@ -28,3 +28,10 @@ class InertConsole(Console):
             for segment in buffer
         )
         return super()._render_buffer(safe)
+
+    def on_broken_pipe(self) -> None:
+        # Rich's default ends the process with SystemExit(1), which reads as "a negative
+        # answer" (a hidden tool, a failed check). Raised instead, so the command ends the
+        # way every closed stdout does (handle_errors: quietly, exit 141) after its cleanups.
+        self.quiet = True
+        raise BrokenPipeError

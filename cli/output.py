@@ -10,6 +10,7 @@ are imported by the functions that draw with them (``tools --json`` never loads 
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -97,6 +98,8 @@ def handle_errors(func: F) -> F:
         log_safety.install()  # library log lines repeat server text: inert too
         try:
             result = func(*args, **kwargs)
+            # The last buffered lines: a reader gone by now is caught below, not at interpreter exit.
+            sys.stdout.flush()
         except typer.Exit as exc:
             if exc.exit_code == 0:
                 _fail_if_user_code_exited()

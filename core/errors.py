@@ -18,7 +18,7 @@ EXIT_USER_CODE = 3
 EXIT_INTERNAL = 70
 """A toolscope bug (EX_SOFTWARE): never a user mistake, never a negative answer."""
 EXIT_STDOUT_CLOSED = 141
-"""Stdout's reader went away (``| head``): stopped quietly, with the status a shell shows for SIGPIPE."""
+"""128 + SIGPIPE: the reader of stdout went away (``| head``), as a shell reports it."""
 
 
 @dataclass(frozen=True)

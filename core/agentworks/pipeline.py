@@ -18,6 +18,7 @@ rule), which is what keeps a 50,000-tool universe fast.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import Enum
 
 from toolscope.core.agentworks.custom_filter import CustomDecision, filter_custom_tools
 from toolscope.core.agentworks.filter_decisions import quote_list
@@ -38,6 +39,19 @@ DENIED_RULE = (
     "a call is refused: the execution gate (CallCustomToolWithSession) answers tools outside "
     "the allow-list with the era's denial text (registry denial_texts.execution)"
 )
+
+
+class AllowGate(Enum):
+    """Why a tool's allow-list stage has no list label: the registry has no mode table, or
+    the table does not gate MCP tools. A plain Enum, so it never equals a real list label
+    (a list could be called "no-table")."""
+
+    NO_TABLE = "no-table"
+    NOT_GATED = "not-gated"
+
+
+Label = str | AllowGate | None
+"""The allow-list that lets a tool through in a mode, an AllowGate, or None (no list does)."""
 
 
 @dataclass(frozen=True)
@@ -276,11 +290,11 @@ class StepPipeline:
         decide_specific = self.filter.decide_specific
         normalized = self.universe.normalized_names
         all_names = self.universe.names
-        label: str | None
+        label: Label
         row: tuple[Stage, ...] | None
         for start, end, namespace, kind, plain in self.universe.runs:
             if kind == ToolKind.MCP and plain and not gates_mcp:
-                label = "no-table" if allowed is None else "not-gated"
+                label = AllowGate.NO_TABLE if allowed is None else AllowGate.NOT_GATED
                 plan = package_plan(namespace)
                 if type(plan) is FilterDecision:
                     row = self._row(tools[start], self.registered(tools[start]), label, mode)
@@ -302,10 +316,10 @@ class StepPipeline:
                 custom = self.custom
                 plan = package_plan(namespace)
                 uniform = plan if type(plan) is FilterDecision else None
-                row_by_key: dict[tuple[int, int, str | None], tuple[Stage, ...]] = {}
+                row_by_key: dict[tuple[int, int, Label], tuple[Stage, ...]] = {}
                 for index in range(start, end):
                     tool = tools[index]
-                    label = "no-table" if allowed is None else allowed.get(tool.name)
+                    label = AllowGate.NO_TABLE if allowed is None else allowed.get(tool.name)
                     decision = uniform or decide_specific(plan, tool.name, normalized[index])  # type: ignore[arg-type]
                     key = (id(custom[tool.name]), id(decision), label)
                     row = row_by_key.get(key)
@@ -317,16 +331,18 @@ class StepPipeline:
                 tool = tools[index]
                 reg = self.registered(tool)
                 gated = kind != ToolKind.MCP or gates_mcp
-                label = "no-table" if allowed is None else (allowed.get(tool.name) if gated else "not-gated")
+                label = (
+                    AllowGate.NO_TABLE
+                    if allowed is None
+                    else (allowed.get(tool.name) if gated else AllowGate.NOT_GATED)
+                )
                 rows[index] = self._row(tool, reg, label, mode)
         return rows
 
-    def _row(self, tool: ToolEntry, reg: Stage, label: str | None, mode: str | None) -> tuple[Stage, ...]:
+    def _row(self, tool: ToolEntry, reg: Stage, label: Label, mode: str | None) -> tuple[Stage, ...]:
         return (reg, *self._later_stages(tool, reg, label, mode))
 
-    def _later_stages(
-        self, tool: ToolEntry, reg: Stage, label: str | None, mode: str | None
-    ) -> tuple[Stage, Stage, Stage]:
+    def _later_stages(self, tool: ToolEntry, reg: Stage, label: Label, mode: str | None) -> tuple[Stage, Stage, Stage]:
         server_ok: bool | None = None
         if tool.kind == ToolKind.MCP and self.execution.code_execution and reg.passed:
             server_ok = self.filter.should_include_server(tool.namespace).include
@@ -345,10 +361,10 @@ class StepPipeline:
         return stages
 
     def _make_later(
-        self, tool: ToolEntry, reg: Stage, label: str | None, mode: str | None, server_ok: bool | None
+        self, tool: ToolEntry, reg: Stage, label: Label, mode: str | None, server_ok: bool | None
     ) -> tuple[Stage, Stage, Stage]:
         src = self.universe.source
-        if label == "no-table":
+        if label is AllowGate.NO_TABLE:
             allow = Stage(
                 StageId.ALLOW_LISTED,
                 True,
@@ -356,7 +372,7 @@ class StepPipeline:
                 f"{src} has no mode table: no allow-list applies",
                 source=src,
             )
-        elif label == "not-gated":
+        elif label is AllowGate.NOT_GATED:
             allow = Stage(
                 StageId.ALLOW_LISTED,
                 True,

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -75,3 +79,44 @@ def test_inspect_screenshot_finds_a_script_beside_the_config_as_the_app_does(tmp
     svg = out.read_text(encoding="utf-8")
     assert "no&#160;such&#160;script" not in svg
     assert "web_serch" in svg  # the script's third call, loaded
+
+
+def _big_step_config(tmp_path: Path) -> Path:
+    # 5,000 MCP tools: far more output than a pipe's buffer holds.
+    (tmp_path / "toolscope.registry.json").write_text(
+        json.dumps({"mcp_servers": {"a": [f"tool_{i:05d}" for i in range(5000)]}}), encoding="utf-8"
+    )
+    config = tmp_path / "step_config.json"
+    config.write_text(json.dumps({"steps": [{"id": "s", "agent_configs": {"selected_servers": ["a"]}}]}))
+    return config
+
+
+def _toolscope(*args: str, stdout: int) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "toolscope", *args], stdout=stdout, stderr=subprocess.PIPE, cwd=SAMPLES.parent
+    )
+
+
+def test_a_reader_gone_at_once_is_not_a_negative_answer(tmp_path: Path):
+    # `toolscope tools … | true`: the very first line meets a closed pipe (Rich's console path,
+    # whose default was a silent exit 1: "a tool is hidden / a check failed").
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    process = _toolscope("tools", str(_big_step_config(tmp_path)), stdout=write_end)
+    os.close(write_end)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 141, stderr.decode()
+    assert stderr == b""
+
+
+def test_a_reader_that_stops_early_is_not_a_toolscope_bug(tmp_path: Path):
+    # `toolscope tools … | head -1`: the table's bulk write meets the closed pipe (was exit 70
+    # with a traceback and "please report it").
+    process = _toolscope("tools", str(_big_step_config(tmp_path)), stdout=subprocess.PIPE)
+    assert process.stdout is not None
+    process.stdout.readline()
+    process.stdout.close()
+    stderr = process.stderr.read() if process.stderr else b""
+    process.wait(timeout=60)
+    assert process.returncode == 141, stderr.decode()
+    assert b"Traceback" not in stderr and b"toolscope bug" not in stderr
