@@ -12,83 +12,40 @@ strings per distinct row instead of one model object per tool.
 
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Sequence
-from json.encoder import encode_basestring  # type: ignore[attr-defined]  # the C escaper json.dumps uses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from toolscope.core.report.model import (
-    ModeSection,
-    ReportData,
-    Transcript,
-    TurnSide,
-    mode_label,
-)
-from toolscope.core.schemas import committed_schema
-from toolscope.core.schemas.report import (
-    AgentScopeJson,
-    ChangedJson,
-    DiffJson,
-    Fact,
-    FileJson,
-    ModeJson,
-    PairJson,
-    ProvenanceJson,
-    ReportEnvelope,
-    ReportSessionJson,
-    ReportToolJson,
-    ResetToolsFact,
-    SessionTranscriptJson,
-    SideJson,
-    TranscriptJson,
-    TurnJson,
-)
-from toolscope.core.schemas.verdicts import ChecklistJson, FindingJson, VerdictCounts
-from toolscope.core.verdicts import Stage
+from toolscope.core.report.json_data import report_data, section_tools
+from toolscope.core.report.model import ModeSection, ReportData, Transcript, TurnSide, mode_label
+
+if TYPE_CHECKING:
+    from toolscope.core.schemas.report import ModeJson, ReportEnvelope, SideJson, TranscriptJson
 
 
-def _section_tools(section: ModeSection) -> tuple[list[Stage], list[str]]:
-    """The section's distinct stage results, and one JSON line per tool (stages by index)."""
-    from toolscope.core.tools_json import StageTable
+def _section(section: ModeSection) -> ModeJson:
+    from toolscope.core.schemas.report import ModeJson, ReportToolJson
+    from toolscope.core.schemas.verdicts import VerdictCounts
 
-    table = StageTable()
-    tails: dict[int, tuple[str, Sequence[Stage]]] = {}
-    lines = []
-    escape = encode_basestring
-    for tool in section.tools:
-        row = tool.stages
-        cached = tails.get(id(row))
-        if cached is None:
-            verdict, failing, indexes = table.row(row)
-            tail = f'"verdict": "{verdict}", "first_failing_stage": {json.dumps(failing)}, "stages": {indexes}, '
-            cached = tails[id(row)] = (tail, row)  # the row is kept so that its id stays unique
-        lines.append(
-            f'{{"tool": {escape(tool.name)}, "namespace": {escape(tool.namespace)}, "kind": {escape(tool.kind)}, '
-            f'{cached[0]}"description": {escape(tool.description)}}}'
-        )
-    return list(table.index), lines
-
-
-def _section(section: ModeSection, with_tools: bool = True) -> tuple[ModeJson, list[str]]:
-    stage_results, lines = _section_tools(section)
-    tools = [ReportToolJson.model_validate_json(line) for line in lines] if with_tools else []
-    model = ModeJson(
+    stage_results, lines = section_tools(section)
+    return ModeJson(
         mode=section.mode,
         stages=section.stage_names,
         counts=VerdictCounts(**section.counts()),
         notes=list(section.notes),
-        stage_results=stage_results,
-        tools=tools,
+        stage_results=stage_results,  # type: ignore[arg-type]  # validated into Stage
+        tools=[ReportToolJson.model_validate_json(line) for line in lines],
     )
-    return model, lines
 
 
 def _side(side: TurnSide) -> SideJson:
+    from toolscope.core.schemas.report import SideJson
+
     return SideJson(visible=list(side.visible), outcome=side.outcome, active_groups=list(side.active_groups))
 
 
 def _transcript(transcript: Transcript) -> TranscriptJson:
+    from toolscope.core.schemas.report import ReportSessionJson, SessionTranscriptJson, TranscriptJson, TurnJson
+
     fields: dict[str, Any] = {
         "script": transcript.script,
         "turns": [
@@ -118,15 +75,22 @@ def _transcript(transcript: Transcript) -> TranscriptJson:
     )
 
 
-def to_model(report: ReportData, _sections: list[list[str]] | None = None) -> ReportEnvelope:
-    """The report as its typed JSON model.
+def to_model(report: ReportData) -> ReportEnvelope:
+    """The report as its typed JSON model (``render_json`` writes the same data without it: ``json_data``)."""
+    from toolscope.core.schemas.report import (
+        AgentScopeJson,
+        ChangedJson,
+        DiffJson,
+        Fact,
+        FileJson,
+        PairJson,
+        ProvenanceJson,
+        ReportEnvelope,
+        ResetToolsFact,
+    )
+    from toolscope.core.schemas.verdicts import ChecklistJson, FindingJson
 
-    (``render_json`` passes ``_sections``: the sections' tools are then left empty and their
-    JSON lines collected there, to be written as text.)
-    """
-    sections = [_section(s, with_tools=_sections is None) for s in report.sections]
-    if _sections is not None:
-        _sections.extend(lines for _model, lines in sections)
+    sections = [_section(s) for s in report.sections]
     prov = report.provenance
     env = prov.environment
     diff = report.diff
@@ -151,7 +115,7 @@ def to_model(report: ReportData, _sections: list[list[str]] | None = None) -> Re
                 reset_tools=[ResetToolsFact(question=q, answer=a) for q, a in env.reset_tools],
             ),
         ),
-        modes=[model for model, _lines in sections],
+        modes=sections,
         findings=[FindingJson.of(f) for f in report.findings],
         checklists=[ChecklistJson.of(c) for c in report.checklists],
         diff=None
@@ -182,10 +146,11 @@ def render_json(report: ReportData) -> str:
     """The JSON report text: indented (a section's tools one per line), UTF-8, ending with a
     newline; as ``base.render`` writes every document (terminal-active characters escaped,
     non-finite numbers as strings)."""
+    import json
+
     from toolscope.core.safe_text import finite, inert_json
 
-    sections: list[list[str]] = []
-    data = to_model(report, sections).model_dump(mode="json")
+    data, sections = report_data(report)
     # A marker no input can spell (random per render) holds each section's place.
     markers = [f"tools {os.urandom(16).hex()}" for _ in sections]
     for mode, marker in zip(data["modes"], markers, strict=True):
@@ -202,4 +167,6 @@ def render_json(report: ReportData) -> str:
 
 def report_schema() -> dict[str, Any]:
     """The JSON Schema of ``toolscope.report/2`` (generated from the model, shipped as package data)."""
+    from toolscope.core.schemas import committed_schema
+
     return committed_schema("toolscope.report/2")
