@@ -21,7 +21,8 @@ app = typer.Typer(
         "Why doesn't my agent have tool X? Per-tool visibility verdicts for AgentWorks "
         "step configs and AgentScope 2.x toolkits.\n\n"
         "Exit codes: 0 ok (explain: the tool is visible), 1 a negative answer (tool hidden, "
-        "a check or expectation failed), 2 bad input or usage, 3 the user's code failed, 70 a toolscope bug."
+        "a check or expectation failed), 2 bad input or usage, 3 the user's code failed, 70 a toolscope bug, "
+        "141 stdout's reader went away (| head)."
     ),
     no_args_is_help=True,
     add_completion=False,
@@ -105,11 +106,21 @@ def only_the_invoked_command(argv: list[str]) -> None:
 
 def main() -> None:
     """Console-script entry point."""
-    from toolscope import signals
+    from toolscope import closed_stdout, signals
 
     signals.install()
     only_the_invoked_command(sys.argv[1:])
     try:
         app()
+    except SystemExit as exc:
+        # Rich and Typer answer a closed stdout with exit 1 (a negative answer here).
+        if closed_stdout.caused_by_closed_stdout(exc):
+            closed_stdout.stop_quietly()
+        closed_stdout.flush_or_stop()
+        raise
+    except BrokenPipeError as exc:
+        if closed_stdout.caused_by_closed_stdout(exc):
+            closed_stdout.stop_quietly()
+        raise
     finally:
         signals.end_by_received_signal()

@@ -12,12 +12,12 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
 from toolscope.core.enums import Severity
-from toolscope.core.errors import EXIT_INTERNAL, EXIT_STDOUT_CLOSED, EXIT_USER_CODE, ToolscopeError
+from toolscope.core.errors import EXIT_INTERNAL, EXIT_USER_CODE, ToolscopeError
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -100,8 +100,6 @@ def handle_errors(func: F) -> F:
             result = func(*args, **kwargs)
             # The last buffered lines: a reader gone by now is caught below, not at interpreter exit.
             sys.stdout.flush()
-        except BrokenPipeError:
-            _end_with_stdout_closed()
         except typer.Exit as exc:
             if exc.exit_code == 0:
                 _fail_if_user_code_exited()
@@ -122,6 +120,10 @@ def handle_errors(func: F) -> F:
                 _fail_if_user_code_exited()
             if not isinstance(exc, Exception):
                 raise
+            from toolscope import closed_stdout
+
+            if closed_stdout.caused_by_closed_stdout(exc):  # `toolscope tools … | head`
+                closed_stdout.stop_quietly()
             import traceback
 
             from rich.text import Text
@@ -141,21 +143,6 @@ def handle_errors(func: F) -> F:
         return result
 
     return wrapper  # type: ignore[return-value]
-
-
-def _end_with_stdout_closed() -> NoReturn:
-    # `toolscope tools … | head`: the reader stopped on purpose; not a toolscope bug, not a
-    # negative answer. End quietly with the status of a command killed by SIGPIPE, after the
-    # cleanups have run (SIG_DFL would skip them). stdout now points at /dev/null so that the
-    # interpreter's own last flush cannot fail again and print "Exception ignored".
-    import os
-
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # stdout without a descriptor (a test runner's buffer)
-        pass
-    raise typer.Exit(EXIT_STDOUT_CLOSED)
 
 
 def _fail_if_user_code_exited() -> None:
@@ -179,8 +166,9 @@ def _fail_if_user_code_exited() -> None:
 def print_document(document: BaseModel) -> None:
     """Write a ``--json`` document (a ``core.schemas`` model) to stdout."""
     from toolscope.core.schemas.base import render
+    from toolscope.core.stdout import write_stdout
 
-    sys.stdout.write(render(document))
+    write_stdout(render(document).encode("utf-8"))
 
 
 def plain(text: str, style: str = "", *, single_line: bool = False) -> Text:

@@ -30,6 +30,7 @@ from typing import Literal
 
 from toolscope.core.documents import files_read
 from toolscope.core.errors import InputError
+from toolscope.core.stdout import write_stdout
 
 STDOUT = "-"
 
@@ -188,6 +189,8 @@ def _write_descriptor(descriptor: int, payload: bytes, shown: str) -> None:
     try:
         _write_all(descriptor, payload)
     except OSError as exc:
+        if descriptor == 1 and exc.errno == errno.EPIPE:
+            raise  # stdout's reader went away (`-o /dev/stdout | head`): the CLI stops quietly
         raise InputError(shown, f"cannot write to it: {exc.strerror or exc}") from None
 
 
@@ -221,13 +224,7 @@ def write_output(
     target = check_output(output, force=force, inputs=list(inputs), what=what)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     if target is None:
-        sys.stdout.flush()
-        if hasattr(sys.stdout, "buffer"):
-            sys.stdout.buffer.write(payload)  # bytes as rendered: no newline translation
-            sys.stdout.buffer.flush()
-        else:
-            sys.stdout.write(payload.decode("utf-8"))
-            sys.stdout.flush()
+        write_stdout(payload)
         return None
     if target.kind == "descriptor":
         assert target.descriptor is not None

@@ -1,0 +1,83 @@
+"""Stdout's reader went away (``toolscope tools big.json | head``): stop quietly.
+
+Like ``git log | head`` or ``seq 100000 | head``: no traceback, no "Exception ignored"
+line at interpreter shutdown, and the status a shell shows for a process ended by
+SIGPIPE (141). Not 0: the output was cut short, and a ``check`` whose answer nobody read
+must never read as green under ``set -o pipefail``; not 1 or 70: nothing was negative and
+nothing is broken.
+
+Every place that notices a closed stdout ends here: a command's own write or its last
+flush (``handle_errors``; ``InertConsole`` re-raises Rich's broken pipe), Rich's stock
+console (it turns the error into ``SystemExit(1)``), Typer's main loop (``--help``; it
+exits 1) and the final flush of buffered output (``app.main``).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import select
+import sys
+from typing import NoReturn
+
+from toolscope.core.errors import EXIT_STDOUT_CLOSED
+
+
+def reader_gone() -> bool:
+    """Whether stdout is a pipe (or socket) whose reading end is closed."""
+    try:
+        fd = sys.__stdout__.fileno() if sys.__stdout__ is not None else 1
+        poller = select.poll()
+        poller.register(fd, select.POLLOUT)
+        events = poller.poll(0)
+    except (OSError, ValueError, AttributeError):
+        return False
+    return any(event & select.POLLERR for _, event in events)
+
+
+def caused_by_closed_stdout(exc: BaseException) -> bool:
+    """Whether ``exc`` is (or Rich's/Typer's exit wraps) a write to a stdout nobody reads.
+
+    A broken pipe to anything else (an MCP server's stdin) is not: stdout must be the one
+    whose reader is gone.
+    """
+    if isinstance(exc, SystemExit):
+        # Rich raises SystemExit(1) while handling the BrokenPipeError (and has already
+        # pointed stdout at /dev/null, so the pipe can no longer be asked).
+        context = exc.__context__
+        return _is_epipe(context) and exc.code == 1
+    return _is_epipe(exc) and reader_gone()
+
+
+def _is_epipe(exc: BaseException | None) -> bool:
+    # InertConsole re-raises Rich's broken pipe as a bare BrokenPipeError (no errno).
+    return isinstance(exc, BrokenPipeError) or (isinstance(exc, OSError) and exc.errno == errno.EPIPE)
+
+
+def silence_stdout() -> None:
+    """Point stdout's descriptor at /dev/null: output still buffered is flushed there at
+    shutdown instead of failing again with "Exception ignored ... BrokenPipeError"."""
+    try:
+        fd = sys.__stdout__.fileno() if sys.__stdout__ is not None else 1
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def stop_quietly() -> NoReturn:
+    """End the process with ``EXIT_STDOUT_CLOSED``, printing nothing."""
+    silence_stdout()
+    raise SystemExit(EXIT_STDOUT_CLOSED)
+
+
+def flush_or_stop() -> None:
+    """Flush stdout now (not at shutdown, where a failure is printed and exits 120)."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except OSError as exc:
+        if _is_epipe(exc):
+            stop_quietly()
+        raise
