@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from toolscope.core.enums import StageId, Verdict
-from toolscope.core.verdicts import STAGE_TITLES, Evaluation, ToolVerdict
+from toolscope.core.verdicts import STAGE_TITLES, Evaluation, ToolVerdict, empty_counts
 
 ToolKey = tuple[str, str]
 """(namespace, name): a tool's identity across evaluations of the same subject."""
@@ -192,7 +192,7 @@ def compare(before: Evaluation | None, after: Evaluation) -> ModeChange:
         return ModeChange(frozenset(), 0, 0, 0)
     old = {tool_key(t): t.verdict for t in before.tools}
     changed: set[ToolKey] = set()
-    counts = {"hidden": 0, "visible": 0, "unknown": 0}
+    counts = empty_counts()
     for tool in after.tools:
         key = tool_key(tool)
         previous = old.get(key)

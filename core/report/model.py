@@ -25,7 +25,7 @@ from toolscope.core.report.diff import (
 )
 from toolscope.core.report.redaction import Redactor
 from toolscope.core.subject import Subject
-from toolscope.core.verdicts import STAGE_TITLES, Checklist, Finding, ToolVerdict
+from toolscope.core.verdicts import STAGE_TITLES, Checklist, Finding, ToolVerdict, empty_counts
 
 __all__ = [
     "DiffRow",
@@ -139,7 +139,7 @@ class ModeSection:
 
     def counts(self) -> dict[str, int]:
         """visible / hidden / unknown counts."""
-        out = {"visible": 0, "hidden": 0, "unknown": 0}
+        out = empty_counts()
         for verdict in self.verdicts:
             out[verdict] += 1
         return out

@@ -75,3 +75,26 @@ async def test_export_of_the_checklist(tmp_path: Path) -> None:
         assert paths.markdown.name == "toolscope-checklist-build.md"
         assert "## notify\\_user: hidden" in markdown and "**Fix:**" in markdown
         assert paths.svg.exists()
+
+
+async def test_tool_names_are_sorted_only_when_the_picker_completes(seed_app) -> None:
+    # Opening a 50,000-tool universe must not sort every name for a picker nobody opened.
+    subject = seed_app.subject
+    calls = []
+    real = type(subject).all_tool_names
+
+    def counted(self):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return real(self)
+
+    subject.all_tool_names = counted.__get__(subject)
+    async with seed_app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("2")
+        await pilot.pause()
+        assert calls == []
+        await pilot.press(*"ntfy")
+        await pilot.pause()
+        options = seed_app.screen.checklist_view.query_one("#candidates", OptionList)
+        assert str(options.get_option_at_index(0).prompt) == "notify_user"
+        assert calls == [1]  # asked once, then kept

@@ -90,7 +90,7 @@ class MainScreen(Screen[None]):
                     yield StateBanner(id="state-banner")
                 yield PipelineView(fix_for=self.fix_for, id="pipeline-view")
             with TabPane("2 Checklist", id="checklist"):
-                yield ChecklistView(self.subject.all_tool_names(), id="checklist-view")
+                yield ChecklistView(self.subject.all_tool_names, id="checklist-view")
             if activation is not None:
                 with TabPane("3 Activation", id="activation"):
                     yield activation

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.style import Style
@@ -104,9 +106,11 @@ class ChecklistView(Vertical):
             self.tool = tool
             super().__init__()
 
-    def __init__(self, names: tuple[str, ...], *, id: str | None = None) -> None:
+    def __init__(self, names: Callable[[], tuple[str, ...]], *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.names = names
+        # Asked for on the first completion: sorting 50,000 names is no part of opening the app.
+        self._names_source = names
+        self._names: tuple[str, ...] | None = None
         self.checklist: Checklist | None = None
         self.revealed = 0
         self._candidate_names: list[str] = []
@@ -114,6 +118,13 @@ class ChecklistView(Vertical):
         # name made inert (escapes as text), and submitting that text unchanged must run
         # the checklist for the real name, not for its escaped spelling.
         self._asked: tuple[str, str] | None = None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every tool name the box completes, sorted (fetched once, when first needed)."""
+        if self._names is None:
+            self._names = self._names_source()
+        return self._names
 
     def compose(self) -> ComposeResult:
         yield safe_input(placeholder="tool name (fuzzy: type a few letters, ↓ to pick, Enter)", id="tool-name")
