@@ -126,8 +126,10 @@ def test_hanging_server_bounded_others_present_and_every_process_reaped(tmp_path
     assert ok.ok and ok.tools == ("alpha", "beta")
     assert not hang.ok and hang.error == "timed out after 4s waiting for initialize"
     assert crash.error.startswith("crashed: ")
-    assert timeout <= wall < timeout + 1.5, wall
-    assert hang.elapsed < timeout + 1.0
+    # Killed at its deadline: the SDK's polite shutdown it replaces (2 s + 2 s) would add 4 s.
+    # 3 s of room for a busy shared machine still tells the two apart.
+    assert timeout <= wall < timeout + 3.0, wall
+    assert hang.elapsed < timeout + 2.0, hang.elapsed
     # No child of ours survives, and neither do the servers' own children.
     assert {p for p in children_of(os.getpid()) - before if is_running(p)} == set()
     for server in result.servers:
