@@ -58,3 +58,14 @@ def did_you_mean(
         for form in difflib.get_close_matches(wanted, list(forms), n=limit - len(found), cutoff=0.55):
             found.extend(sorted(forms[form]))
     return tuple(found[:limit])
+
+
+def close_matches(name: str, candidates: Iterable[str], n: int, cutoff: float = 0.6) -> tuple[str, ...]:
+    """The ``n`` candidates most similar to ``name`` (difflib's ratio >= ``cutoff``), best first.
+
+    For small, fixed vocabularies (modes, group names, attributes) where the plain similarity
+    ratio reads well; ``did_you_mean`` is the one for large tool universes.
+    """
+    import difflib
+
+    return tuple(difflib.get_close_matches(name, list(candidates), n=n, cutoff=cutoff))

@@ -10,13 +10,13 @@ Public API::
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from toolscope.core.agentscope.stages import ToolRow, activation_call
 from toolscope.core.enums import StageId
+from toolscope.core.suggest import close_matches
 from toolscope.core.verdicts import Checklist, ChecklistStep
 
 if TYPE_CHECKING:
@@ -116,7 +116,7 @@ def _fix(row: ToolRow, mode: str, active: Sequence[str]) -> str | None:
 def _unknown_checklist(subject: ToolkitSubject, tool: str, mode: str) -> Checklist:
     """The checklist of a name no group registers (did-you-mean, group hint)."""
     names = subject.all_tool_names()
-    close = tuple(difflib.get_close_matches(tool, names, n=3, cutoff=0.6))
+    close = close_matches(tool, names, n=3)
     evidence = [f"registered tools: {len(names)} in {len(subject.toolkit.tool_groups)} group(s)"]
     if tool in subject.group_names():
         evidence.append(

@@ -27,7 +27,6 @@ Public API::
 from __future__ import annotations
 
 import contextlib
-import difflib
 import importlib
 import importlib.util
 import inspect
@@ -41,6 +40,7 @@ from toolscope.core.agentscope.aio import run_sync
 from toolscope.core.agentscope.spec import BuiltToolkit
 from toolscope.core.documents import record_input
 from toolscope.core.errors import InputError, Problem, UserCodeError
+from toolscope.core.suggest import close_matches
 
 EXPECTED = "a Toolkit, or a (Toolkit, AgentState) tuple"
 
@@ -141,7 +141,7 @@ def _resolve_attr(module: ModuleType, attr: str, target: str, shown: str) -> Any
     for part in attr.split("."):
         if not hasattr(obj, part):
             names = [n for n in dir(obj) if not n.startswith("_")]
-            close = difflib.get_close_matches(part, names, n=3)
+            close = close_matches(part, names, n=3)
             hint = f"; did you mean {', '.join(close)}?" if close else ""
             raise InputError(target, "attribute not found", [Problem("", f"'{part}' is not defined in {owner}{hint}")])
         obj = getattr(obj, part)

@@ -14,10 +14,11 @@ slot, and copying it back into the transcript is a habit worth not acquiring.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from toolscope.core.suggest import close_matches
 
 BASIC = "basic"
 
@@ -47,7 +48,7 @@ class ActivationPlan:
 
     def suggestions(self, name: str) -> tuple[str, ...]:
         """Close known group names for an unknown one (did you mean)."""
-        return tuple(difflib.get_close_matches(name, self.known, n=2, cutoff=0.6))
+        return close_matches(name, self.known, n=2)
 
     def summary(self) -> str:
         """One paragraph for the model and the user: the refusal reasons or the diff.

@@ -43,12 +43,10 @@ Public API::
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-# The document models live in spec_models; re-exported here (their public import path).
 from toolscope.core.agentscope.spec_models import (
     META_TOOL_NAME,
     GroupSpec,
@@ -59,6 +57,9 @@ from toolscope.core.agentscope.spec_models import (
 )
 from toolscope.core.documents import load_document, validate_model
 from toolscope.core.errors import InputError, Problem
+
+# The document models live in spec_models; re-exported here (their public import path).
+from toolscope.core.suggest import close_matches
 
 __all__ = [
     "META_TOOL_NAME",
@@ -201,7 +202,7 @@ def build_toolkit(spec: ToolkitSpec, source: str) -> BuiltToolkit:
     problems = []
     for index, name in enumerate(spec.initially_active):
         if name not in names:
-            close = difflib.get_close_matches(name, names, n=2)
+            close = close_matches(name, names, n=2)
             hint = f" (did you mean {', '.join(close)}?)" if close else ""
             problems.append(Problem(f"initially_active[{index}]", f"no group named '{name}'{hint}"))
     if problems:

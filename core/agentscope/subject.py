@@ -21,7 +21,6 @@ Public API::
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 from collections.abc import Sequence
@@ -40,6 +39,7 @@ from toolscope.core.agentscope.stages import (
 )
 from toolscope.core.enums import InputKind
 from toolscope.core.errors import InputError, Problem
+from toolscope.core.suggest import close_matches
 from toolscope.core.verdicts import (
     AGENTSCOPE_STAGES,
     Checklist,
@@ -88,7 +88,7 @@ class ToolkitSubject:
             return self.default_mode
         canonical = mode.strip().lower().replace("-", "_")
         if canonical not in MODES:
-            close = difflib.get_close_matches(canonical, MODES, n=1)
+            close = close_matches(canonical, MODES, n=1)
             hint = f" (did you mean {close[0]}?)" if close else ""
             raise InputError(
                 "--mode",
@@ -208,7 +208,7 @@ def _validate_groups(built: BuiltToolkit, groups: list[str]) -> None:
     problems = []
     for name in _without_basic(groups):
         if name not in known:
-            close = difflib.get_close_matches(name, known, n=2)
+            close = close_matches(name, known, n=2)
             hint = f" (did you mean {', '.join(close)}?)" if close else ""
             problems.append(Problem(name, f"no such group{hint}; groups: {', '.join(known) or '(none)'}"))
     if problems:

@@ -8,12 +8,12 @@ loaders would not produce. The golden tests run on the real samples.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from pathlib import Path
 
 from toolscope.core.enums import ToolKind
 from toolscope.core.errors import InputError
+from toolscope.core.suggest import close_matches
 from toolscope.core.verdicts import (
     AGENTWORKS_STAGES,
     Checklist,
@@ -87,7 +87,7 @@ class HandSubject:
         evaluation = self.evaluate(mode)
         found = evaluation.find(tool)
         if not found:
-            close = tuple(difflib.get_close_matches(tool, self.all_tool_names(), n=3))
+            close = close_matches(tool, self.all_tool_names(), n=3)
             return Checklist(tool, mode, None, (ChecklistStep("Is it registered?", "no", False),), None, close)
         verdict = found[0]
         steps = tuple(
