@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from toolscope.core.counts import count_of
 from toolscope.core.enums import StageId, Verdict
 from toolscope.core.verdicts import STAGE_TITLES, Evaluation, ToolVerdict, empty_counts
 
@@ -34,11 +35,6 @@ def priority(tool: ToolVerdict) -> int:
     if verdict == Verdict.HIDDEN:
         return 0 if is_registered_but_hidden(tool) else 1
     return 2 if verdict == Verdict.UNKNOWN else 3
-
-
-def count_of(number: int, noun: str) -> str:
-    """``1 tool``, ``50,005 tools``: thousands separated, singular for one."""
-    return f"{number:,} {noun if number == 1 else noun + 's'}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Annotated
 
@@ -24,8 +25,9 @@ def discover_command(
         bool, typer.Option("--force", help="Replace an existing snapshot file (never an input file).")
     ] = False,
     timeout: Annotated[
-        float, typer.Option("--timeout", help="Seconds each server gets to start and list its tools.")
-    ] = 10.0,
+        str,
+        typer.Option("--timeout", metavar="SECONDS", help="Seconds each server gets to start and list its tools."),
+    ] = "10",
     as_json: JsonOpt = False,
 ) -> None:
     """Connect to every configured MCP server in parallel and list its tools.
@@ -39,8 +41,7 @@ def discover_command(
     from toolscope.core.mcp.snapshot import snapshot_document, write_snapshot
     from toolscope.core.output_file import STDOUT, check_output
 
-    if not timeout > 0:
-        raise InputError("--timeout", f"must be a positive number of seconds (got {timeout:g})")
+    seconds = _parse_timeout(timeout)
     config = load_config(mcp_config)
     _warn_unknown_keys(config.input_paths[0] if config.input_paths else None)
     if output is not None:
@@ -49,7 +50,7 @@ def discover_command(
         # Checked before connecting, so a wrong -o costs nothing; checked again when writing
         # (the file may have appeared while the servers were starting).
         check_output(str(output), force=force, inputs=config.input_paths, what="the snapshot")
-    result = discover_sync(config, timeout, on_result=_progress(len(config.servers)))
+    result = discover_sync(config, seconds, on_result=_progress(len(config.servers)))
     if output is not None:
         check_output(str(output), force=force, inputs=config.input_paths, what="the snapshot")
         write_snapshot(result, output, protect=config.input_paths, force=force)
@@ -148,3 +149,14 @@ def _print_human(result, output: Path | None) -> None:  # DiscoveryResult, impor
         )
     if output is not None:
         print_wrapped(console, Text(""), f"snapshot written to {output}", "dim")
+
+
+def _parse_timeout(text: str) -> float:
+    """``--timeout`` as seconds: a finite positive number, else bad input in the project's words."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise InputError("--timeout", f"expected a positive number of seconds, like 10 or 2.5 (got {text!r})")
+    return seconds

@@ -45,6 +45,7 @@ def inspect_command(
         Path | None,
         typer.Option(
             "--follow",
+            metavar="TAP",
             help="Toolkits: follow a running agent live through its tap file (toolscope.tap.SessionTap).",
         ),
     ] = None,

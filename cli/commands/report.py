@@ -214,7 +214,7 @@ def report_command(
         typer.Option(
             "--format",
             "-f",
-            help="md, html, json, svg or png (the SVG rendered by headless Chromium). Default: from the -o suffix, else md.",
+            help="md, html, json, svg, or png (a picture of the svg, rendered by headless Chromium). Default: from the -o suffix, else md.",
         ),
     ] = None,
     output: Annotated[str, typer.Option("--output", "-o", help="Output file, or - for stdout.")] = STDOUT,

@@ -40,11 +40,12 @@ def step_command(
     kind = detect_kind(toolkit)
     if kind == InputKind.STEP_CONFIG:
         raise InputError(toolkit, "step works on AgentScope toolkits", [])
-    if (script is None) == (session is None):
+    if script is None and session is None:
         raise InputError(
-            "--script" if script is not None else "--session",
-            "give exactly one of --script (a reset_tools script) or --session (a recorded AgentScope session)",
+            "", "step needs calls to step through: --script SCRIPT (a reset_tools script) or --session SESSION"
         )
+    if script is not None and session is not None:
+        raise InputError("--session", "give either --script or --session, not both")
     if session_id is not None and session is None:
         raise InputError("--session-id", "--session-id goes with --session DATABASE")
     from toolscope.core.agentscope.probe import probe_stock_reset_tools

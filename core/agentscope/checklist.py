@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from toolscope.core.agentscope.stages import ToolRow, activation_call
+from toolscope.core.counts import count_of
 from toolscope.core.enums import StageId
 from toolscope.core.suggest import close_matches
 from toolscope.core.verdicts import Checklist, ChecklistStep
@@ -117,7 +118,7 @@ def _unknown_checklist(subject: ToolkitSubject, tool: str, mode: str) -> Checkli
     """The checklist of a name no group registers (did-you-mean, group hint)."""
     names = subject.all_tool_names()
     close = close_matches(tool, names, n=3)
-    evidence = [f"registered tools: {len(names)} in {len(subject.toolkit.tool_groups)} group(s)"]
+    evidence = [f"registered tools: {len(names)} in {count_of(len(subject.toolkit.tool_groups), 'group')}"]
     if tool in subject.group_names():
         evidence.append(
             f"'{tool}' is a group, not a tool; its tools: "

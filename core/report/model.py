@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
+from toolscope.core.counts import count_of
 from toolscope.core.enums import InputKind, Severity, Verdict
 from toolscope.core.report.diff import (
     DiffRow,
@@ -256,7 +257,7 @@ class ReportData:
         errors = sum(1 for f in self.findings if f.severity == Severity.ERROR)
         warnings = len(self.findings) - errors
         lines.append(
-            f"Invariant checks: {errors} error(s), {warnings} warning(s)."
+            f"Invariant checks: {count_of(errors, 'error')}, {count_of(warnings, 'warning')}."
             if self.findings
             else "Invariant checks: no findings."
         )
@@ -269,14 +270,16 @@ class ReportData:
                 line += " (not in the tool universe)"
             lines.append(line + ".")
         if self.diff is not None:
-            lines.append(f"{len(self.diff.rows)} tool(s) change visibility between the modes.")
+            lines.append(
+                f"{count_of(len(self.diff.rows), 'tool')} {'changes' if len(self.diff.rows) == 1 else 'change'} visibility between the modes."
+            )
         if session is not None and self.transcript is not None:
             lines.append(
-                f"Replay of {len(self.transcript.turns)} recorded reset_tools call(s) from session {session.source}, "
-                f"stock vs guarded; {len(session.links)} lost-tool link(s)."
+                f"Replay of {count_of(len(self.transcript.turns), 'recorded reset_tools call')} from session {session.source}, "
+                f"stock vs guarded; {count_of(len(session.links), 'lost-tool link')}."
             )
         elif self.transcript is not None:
-            lines.append(f"Step-through of {len(self.transcript.turns)} scripted turn(s), stock vs guarded.")
+            lines.append(f"Step-through of {count_of(len(self.transcript.turns), 'scripted turn')}, stock vs guarded.")
         return lines
 
 

@@ -155,7 +155,11 @@ def test_session_options_are_checked(samples) -> None:
     both = run(
         "step", str(samples / "toolkit.yaml"), "--session", str(samples / "session_typo.json"), "-s", "typo.json"
     )
-    assert both.exit_code == 2 and "exactly one of --script" in both.output
+    assert both.exit_code == 2 and "either --script or --session, not both" in both.output
+    # Neither given: say what is missing, without blaming an option that was not given.
+    neither = run("step", str(samples / "toolkit.yaml"))
+    assert neither.exit_code == 2 and "step needs calls to step through: --script SCRIPT" in neither.output
+    assert "--session:" not in neither.output and "--script:" not in neither.output
     sid = run(
         "step", str(samples / "toolkit.yaml"), "--session", str(samples / "session_typo.json"), "--session-id", "x"
     )

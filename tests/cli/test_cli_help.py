@@ -110,3 +110,10 @@ def test_report_says_what_it_wrote(tmp_path: Path) -> None:
     assert result.stdout == f"wrote {target} (Markdown report, {size:,} bytes; mode build (the default))\n"
     to_stdout = invoke("report", SEED)
     assert "wrote" not in to_stdout.stdout.splitlines()[-1]
+
+
+def test_follow_takes_the_tap_file_the_readme_names() -> None:
+    """`--follow FOLLOW` said nothing; the README and the help both call the value TAP."""
+    out = invoke("inspect", "--help", width=200).output
+    assert "--follow TAP" in out, out
+    assert "--follow TAP" in (Path(__file__).resolve().parents[2] / "README.md").read_text()

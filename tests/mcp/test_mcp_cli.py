@@ -102,6 +102,12 @@ def test_bad_input_exits_2_without_traceback(tmp_path: Path) -> None:
     assert invalid.exit_code == 2 and "mcpServers.a" in invalid.output and "Traceback" not in invalid.output
     zero = _invoke(str(bad), "--timeout", "0")
     assert zero.exit_code == 2 and "--timeout" in zero.output
+    # Not a number, or not finite: the project's own message (not Typer's "Input should be a valid number").
+    for text in ("abc", "inf", "nan"):
+        result = _invoke(str(bad), "--timeout", text)
+        assert result.exit_code == 2, result.output
+        assert f"--timeout: expected a positive number of seconds, like 10 or 2.5 (got '{text}')" in result.output
+        assert "Input should be" not in result.output and "Usage:" not in result.output
 
 
 def test_user_override_applies_in_cli(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -178,3 +179,16 @@ def test_new_file_gets_normal_permissions(tmp_path: Path) -> None:
     umask = os.umask(0)
     os.umask(umask)
     assert out.stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+def test_summary_counts_are_words_not_placeholders() -> None:
+    """ "1 error(s)" and "1 tool(s) change" read as unfinished; counts agree with their nouns."""
+    from toolscope.core.counts import count_of
+
+    assert [count_of(n, "tool") for n in (0, 1, 2, 50005)] == ["0 tools", "1 tool", "2 tools", "50,005 tools"]
+    assert count_of(2, "entry", "entries") == "2 entries"
+    golden = Path(__file__).parent / "golden"
+    for name in ("seed.md", "realistic.md", "seed.json", "realistic.json"):
+        assert not re.findall(r"\d[\d,]* [\w-]+\(s\)", (golden / name).read_text()), name
+    assert "Invariant checks: 1 error, 0 warnings." in (golden / "seed.md").read_text()
+    assert "1 tool changes visibility between the modes." in (golden / "seed.md").read_text()

@@ -157,7 +157,9 @@ class PipelineView(Vertical):
         self._counts: dict[str, int] = {}
 
     def compose(self) -> ComposeResult:
-        yield safe_input(placeholder="/ filter: name, namespace or verdict (e.g. hidden)", id="filter")
+        yield safe_input(
+            placeholder="/ filter: name, ns:tool, verdict or stage (e.g. hidden, allow-listed)", id="filter"
+        )
         yield Static(id="summary")
         yield ToolGrid(id="grid")
         with VerticalScroll(id="detail-scroll"):
