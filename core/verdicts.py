@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from toolscope.core.enums import (
@@ -131,6 +132,10 @@ class LoadedInput:
     mode: str | None = None
     extra: tuple[tuple[str, str], ...] = ()
     """Other facts worth showing (e.g. AgentScope version, code-execution mode)."""
+    paths: tuple[Path, ...] = ()
+    """Resolved path of every file behind this input (the ones ``files`` lists, an mcp_config's
+    ``_user.json`` override, a factory's module): never shown (machine-dependent); what output
+    protection refuses to overwrite and where secrets are looked for."""
 
 
 @dataclass(frozen=True)
