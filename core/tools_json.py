@@ -7,10 +7,9 @@ four rule sentences (about 1.5 KB per tool, 77 MB for 50,000 tools, most of a ru
 encoding them); a real universe has a few hundred distinct decisions, so version 2 carries
 the same facts in about a tenth of the bytes.
 
-The text is built from strings: each distinct row of stages is encoded once (the engine
-shares stage tuples between tools decided by the same rules), and per tool only its name
-and namespace are escaped. No per-tool dict or ``ToolVerdict`` is created for a
-``VerdictList``. The compact text is what pipes and files get; ``indent`` re-encodes it
+The text is built from strings: each distinct row of stages is encoded once (an
+evaluation's ``VerdictList`` holds its distinct rows and a row number per tool), and per
+tool only its name and namespace are escaped. No per-tool dict or ``ToolVerdict`` is created. The compact text is what pipes and files get; ``indent`` re-encodes it
 with two-space indentation for a terminal, so both carry exactly the same data.
 """
 
@@ -22,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from json.encoder import encode_basestring  # type: ignore[attr-defined]  # the C escaper json.dumps uses
 from typing import Any
 
-from toolscope.core.verdicts import Evaluation, Finding, Stage, ToolVerdict, VerdictList
+from toolscope.core.verdicts import Evaluation, Finding, Stage, Verdict, VerdictList, row_verdict
 
 SCHEMA = "toolscope.tools/2"
 """The document follows ``core.schemas.verdicts.ToolsEnvelope`` (see ``tests/test_contracts.py``)."""
@@ -48,25 +47,11 @@ def _findings_json(findings: Iterable[Finding]) -> list[dict[str, Any]]:
     return [FindingJson.of(f).model_dump(mode="json") for f in findings]
 
 
-def _verdict(row: Sequence[Stage]) -> tuple[str, str | None]:
-    for stage in row:
-        if stage.passed is not True:
-            return ("hidden" if stage.passed is False else "unknown"), stage.name
-    return "visible", None
-
-
-def _tool_rows(tools: Sequence[ToolVerdict]) -> Sequence[tuple[Any, Sequence[Stage]]]:
-    """(object with name, namespace and kind; its stages) per tool, without building verdicts."""
-    if isinstance(tools, VerdictList):
-        return tools.entry_rows()
-    return [(tool, tool.stages) for tool in tools]
-
-
 class StageTable:
     """Distinct stage results numbered in order of first use; each row's verdict and indexes.
 
     Shared by the ``tools/2`` and ``report/2`` writers: call ``row`` once per distinct row
-    of stages (the engine shares row objects between tools decided by the same rules).
+    of stages (``VerdictList.rows``).
     """
 
     def __init__(self) -> None:
@@ -83,8 +68,8 @@ class StageTable:
                 index = self.index[stage] = len(self.results)
                 self.results.append({name: getattr(stage, name) for name in _STAGE_FIELDS})
             indexes.append(index)
-        verdict, failing = _verdict(row)
-        return verdict, failing, indexes
+        failing = next((stage for stage in row if stage.passed is not True), None)
+        return str(row_verdict(row)), None if failing is None else str(failing.name), indexes
 
 
 def _tail(table: StageTable, row: Sequence[Stage]) -> str:
@@ -102,17 +87,17 @@ def tools_document_chunks(
     """The compact ``toolscope.tools/2`` text in pieces (concatenated: one JSON document, no newline).
 
     ``stage_results`` comes before ``tools``, so a reader streaming the document has the
-    table before the first reference. The rows are shared objects (a few hundred for
-    50,000 tools): each is encoded once, keyed by identity, and kept alive by ``rows``.
+    table before the first reference. Each distinct row of stages (a few hundred for
+    50,000 tools) is encoded once; a tool is its labels and its row's encoded tail.
     """
-    rows = _tool_rows(evaluation.tools)
-    distinct = {id(row): row for _tool, row in rows}
+    tools = VerdictList.of(evaluation.tools)
     table = StageTable()
-    # id(row) -> the row's JSON tail, or None for a visible row left out by hidden_only.
-    tails: dict[int, str | None] = {
-        key: None if hidden_only and _verdict(row)[0] == "visible" else _tail(table, row)
-        for key, row in distinct.items()
-    }
+    # By row number: the row's JSON tail, or None for a visible row left out by hidden_only.
+    row_verdicts = tools.row_verdicts()
+    tails: list[str | None] = [
+        None if hidden_only and verdict == Verdict.VISIBLE else _tail(table, row)
+        for row, verdict in zip(tools.rows, row_verdicts, strict=True)
+    ]
     loaded = evaluation.loaded
     head = {
         "schema": SCHEMA,
@@ -130,8 +115,8 @@ def tools_document_chunks(
     chunk: list[str] = []
     add = chunk.append
     separator = ""
-    for tool, row in rows:
-        tail = tails[id(row)]
+    for tool, row in zip(tools.entries, tools.row_of, strict=True):
+        tail = tails[row]
         if tail is None:
             continue
         namespace = labels.get(tool.namespace) or labels.setdefault(tool.namespace, escape(tool.namespace))

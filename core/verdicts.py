@@ -12,9 +12,10 @@ decided by the same rule (see ``core.agentworks.pipeline``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Protocol, overload
 
 from toolscope.core.enums import (
     AGENTSCOPE_STAGES,
@@ -37,10 +38,12 @@ __all__ = [
     "Finding",
     "LoadedInput",
     "Stage",
+    "ToolLabels",
     "ToolVerdict",
     "Verdict",
     "VerdictList",
     "empty_counts",
+    "row_verdict",
 ]
 
 STAGE_TITLES: dict[str, str] = {
@@ -204,71 +207,112 @@ class Finding:
     severity: Severity = Severity.ERROR
 
 
-class VerdictList(Sequence[ToolVerdict]):
-    """ToolVerdicts built on first access from (tool, stages) rows.
-
-    The engine decides every stage of every tool up front; wrapping 50,000 decisions in
-    objects is deferred to whoever looks at them (a screen shows a few dozen rows).
-    ``rows`` holds one stage tuple per tool, shared between tools decided by the same rules.
-    """
-
-    __slots__ = ("_entries", "_rows", "_built")
-
-    def __init__(self, entries: Sequence[Any], rows: Sequence[tuple[Stage, ...]]) -> None:
-        # entries: objects with name, namespace, kind, description (core.agentworks.universe.ToolEntry)
-        self._entries = entries
-        self._rows = rows
-        self._built: list[ToolVerdict | None] = [None] * len(rows)
-
-    def __len__(self) -> int:
-        return len(self._rows)
+class ToolLabels(Protocol):
+    """What a tool is, without its stages: a ``ToolVerdict``, or the engine's ``ToolEntry``."""
 
     @property
-    def entries(self) -> Sequence[Any]:
-        """The tool entries the verdicts are built from, in order (the universe's tools)."""
+    def name(self) -> str: ...
+    @property
+    def namespace(self) -> str: ...
+    @property
+    def kind(self) -> ToolKind: ...
+    @property
+    def description(self) -> str: ...
+
+
+def row_verdict(row: Sequence[Stage]) -> Verdict:
+    """The verdict of a row of stages (``ToolVerdict.verdict`` without the object)."""
+    for stage in row:
+        if stage.passed is not True:
+            return Verdict.HIDDEN if stage.passed is False else Verdict.UNKNOWN
+    return Verdict.VISIBLE
+
+
+class VerdictList(Sequence[ToolVerdict]):
+    """Every tool's verdict as distinct rows of stages and a row number per tool.
+
+    The engine decides every stage of every tool up front, and tools decided by the same
+    rules have the same row: a 50,000-tool universe has a few hundred distinct rows.
+    ``rows`` holds each distinct row once, ``row_of[i]`` is tool ``i``'s row, so counting,
+    bucketing by verdict and writing JSON work once per row and then by index. A
+    ``ToolVerdict`` is built only when one is asked for (a screen shows a few dozen).
+    """
+
+    __slots__ = ("_entries", "rows", "row_of", "_built", "_row_verdicts")
+
+    def __init__(self, entries: Sequence[ToolLabels], rows: Sequence[tuple[Stage, ...]], row_of: Sequence[int]) -> None:
+        if len(entries) != len(row_of):
+            raise ValueError(f"{len(entries)} tools but {len(row_of)} row numbers")
+        self._entries = entries
+        self.rows: Sequence[tuple[Stage, ...]] = rows
+        """Each distinct row of stages once, in order of first use."""
+        self.row_of: Sequence[int] = row_of
+        """Tool index → its row's index in ``rows``."""
+        self._built: list[ToolVerdict | None] = [None] * len(row_of)
+        self._row_verdicts: list[Verdict] | None = None
+
+    @classmethod
+    def of(cls, verdicts: Sequence[ToolVerdict]) -> VerdictList:
+        """The rows of already built verdicts (e.g. an AgentScope toolkit's): equal rows numbered once."""
+        if isinstance(verdicts, VerdictList):
+            return verdicts
+        numbers: dict[tuple[Stage, ...], int] = {}
+        row_of = [numbers.setdefault(v.stages, len(numbers)) for v in verdicts]
+        made = cls(verdicts, list(numbers), row_of)
+        made._built = list(verdicts)
+        return made
+
+    def __len__(self) -> int:
+        return len(self.row_of)
+
+    @property
+    def entries(self) -> Sequence[ToolLabels]:
+        """The tools without their stages, in order (the universe's tools)."""
         return self._entries
 
     def _build(self, index: int) -> ToolVerdict:
         verdict = self._built[index]
         if verdict is None:
             entry = self._entries[index]
-            verdict = ToolVerdict(entry.name, entry.namespace, entry.kind, self._rows[index], entry.description)
+            stages = self.rows[self.row_of[index]]
+            verdict = ToolVerdict(entry.name, entry.namespace, entry.kind, stages, entry.description)
             self._built[index] = verdict
         return verdict
 
-    def __getitem__(self, index):  # type: ignore[no-untyped-def, override]
+    @overload
+    def __getitem__(self, index: int) -> ToolVerdict: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[ToolVerdict]: ...
+    def __getitem__(self, index: int | slice) -> ToolVerdict | list[ToolVerdict]:
         if isinstance(index, slice):
-            return [self._build(i) for i in range(*index.indices(len(self._rows)))]
+            return [self._build(i) for i in range(*index.indices(len(self.row_of)))]
         if index < 0:
-            index += len(self._rows)
-        if not 0 <= index < len(self._rows):
+            index += len(self.row_of)
+        if not 0 <= index < len(self.row_of):
             raise IndexError(index)
         return self._build(index)
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
-        for index in range(len(self._rows)):
+    def __iter__(self) -> Iterator[ToolVerdict]:
+        for index in range(len(self.row_of)):
             yield self._build(index)
 
-    def entry_rows(self) -> list[tuple[Any, tuple[Stage, ...]]]:
-        """(entry, stages) per tool, in order, without building ToolVerdicts (fast JSON writers).
-
-        An entry has ``name``, ``namespace``, ``kind`` and ``description`` like a ToolVerdict.
-        """
-        return list(zip(self._entries, self._rows, strict=True))
+    def row_verdicts(self) -> list[Verdict]:
+        """Each distinct row's verdict, by row index (decided once)."""
+        if self._row_verdicts is None:
+            self._row_verdicts = [row_verdict(row) for row in self.rows]
+        return self._row_verdicts
 
     def verdict_counts(self) -> dict[str, int]:
         """visible / hidden / unknown counts without building ToolVerdicts (one look per distinct row)."""
-        by_row: dict[int, Verdict] = {}
+        verdicts = self.row_verdicts()
         out = empty_counts()
-        for row in self._rows:
-            key = id(row)
-            verdict = by_row.get(key)
-            if verdict is None:
-                verdict = Verdict.VISIBLE
-                for stage in row:
-                    if stage.passed is not True:
-                        verdict = Verdict.HIDDEN if stage.passed is False else Verdict.UNKNOWN
-                        break
-                by_row[key] = verdict
-            out[verdict] += 1
+        for row, count in Counter(self.row_of).items():
+            out[verdicts[row]] += count
         return out
+
+    def order_by_verdict(self) -> list[int]:
+        """Tool indexes: hidden, then unknown, then visible, each in the tools' own order (stable)."""
+        rank = {Verdict.HIDDEN: 0, Verdict.UNKNOWN: 1, Verdict.VISIBLE: 2}
+        row_rank = [rank[v] for v in self.row_verdicts()]
+        tool_rank = [row_rank[row] for row in self.row_of]
+        return sorted(range(len(tool_rank)), key=tool_rank.__getitem__)

@@ -12,11 +12,13 @@
    (the era's denial text); MCP and virtual calls are not gated.
 
 Stage objects are shared between tools decided by the same rule (a cache keyed by the
-rule), which is what keeps a 50,000-tool universe fast.
+rule), and an evaluation holds each distinct row of stages once with a row number per
+tool (``VerdictList``), which is what keeps a 50,000-tool universe fast.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
 
@@ -26,11 +28,7 @@ from toolscope.core.agentworks.profile import EnabledEntry
 from toolscope.core.agentworks.registry import DenialTexts
 from toolscope.core.agentworks.selection_rewrite import WHERE, SelectionRewrite, rewrite_selection
 from toolscope.core.agentworks.step_config import LoadedStep
-from toolscope.core.agentworks.tool_filter import (
-    DEFAULT_SYSTEM_CATEGORY_BASES,
-    FilterDecision,
-    ToolFilter,
-)
+from toolscope.core.agentworks.tool_filter import DEFAULT_SYSTEM_CATEGORY_BASES, FilterDecision, ToolFilter
 from toolscope.core.agentworks.universe import ToolEntry, Universe
 from toolscope.core.enums import RuleCode, StageId, ToolKind
 from toolscope.core.verdicts import Stage, ToolVerdict, VerdictList
@@ -112,13 +110,17 @@ class StepPipeline:
             [e.entry for e in enabled], universe.category_tools, custom_names
         )
         self.execution = execution_mode(universe, step)
-        self._registered: dict[tuple, Stage] = {}
-        self._shared: dict[tuple, Stage] = {}
-        self._later: dict[tuple, tuple[Stage, Stage, Stage]] = {}
+        # Rule key -> (number, result): each distinct stage-1 result and each distinct
+        # stages 2-4 triple is made once and numbered, so rows are keyed by two integers.
+        self._registered: dict[tuple, tuple[int, Stage]] = {}
+        self._later: dict[tuple, tuple[int, tuple[Stage, Stage, Stage]]] = {}
 
     # -- stage 1 -------------------------------------------------------------
     def registered(self, tool: ToolEntry) -> Stage:
         """Stage 1 for one tool (shared Stage objects per deciding rule)."""
+        return self._numbered_registered(tool)[1]
+
+    def _numbered_registered(self, tool: ToolEntry) -> tuple[int, Stage]:
         if tool.kind == ToolKind.VIRTUAL:
             return self._share(
                 ("v",),
@@ -187,13 +189,12 @@ class StepPipeline:
             decision.entry,
             rewritten,
         )
-        stage = self._registered.get(key)
-        if stage is None:
-            stage = (
+        return self._share(
+            key,
+            lambda: (
                 self._custom_stage(custom, decision, rewritten) if custom else self._filter_stage(decision, rewritten)
-            )
-            self._registered[key] = stage
-        return stage
+            ),
+        )
 
     def _entry_source(self, entry: str | None, field: str | None) -> str | None:
         if entry is None or field is None:
@@ -263,86 +264,92 @@ class StepPipeline:
             source=origin,
         )
 
-    def _share(self, key: tuple, make) -> Stage:  # type: ignore[no-untyped-def]
-        stage = self._shared.get(key)
-        if stage is None:
-            stage = self._shared[key] = make()
-        return stage
+    def _share(self, key: tuple, make: Callable[[], Stage]) -> tuple[int, Stage]:
+        numbered = self._registered.get(key)
+        if numbered is None:
+            numbered = self._registered[key] = (len(self._registered), make())
+        return numbered
 
     # -- stages 2-4 ------------------------------------------------------------
     def evaluate(self, mode: str | None) -> VerdictList:
         """Every tool's four stages in this (canonical) mode."""
-        return VerdictList(self.universe.tools, self.stage_rows(mode))
+        rows, row_of = self.stage_rows(mode)
+        return VerdictList(self.universe.tools, rows, row_of)
 
-    def stage_rows(self, mode: str | None) -> list[tuple[Stage, ...]]:
-        """One tuple of four stages per universe tool, in universe order.
+    def stage_rows(self, mode: str | None) -> tuple[list[tuple[Stage, ...]], list[int]]:
+        """The distinct rows of four stages, and each universe tool's row number, in universe order.
 
         Runs of tools whose namespace decides everything (an MCP server selected whole,
-        excluded whole, or behind a wildcard) get one shared row; the others are decided
-        tool by tool, with rows cached by the decisions that produced them.
+        excluded whole, or behind a wildcard) get one row; the others are decided tool by
+        tool, with rows cached by the decisions that produced them.
         """
         table = self.universe.modes
         allowed = table.allowed.get(mode, {}) if table is not None and mode is not None else None
         gates_mcp = bool(table and table.applies_to_mcp)
         tools = self.universe.tools
-        rows: list[tuple[Stage, ...]] = [()] * len(tools)
+        rows: list[tuple[Stage, ...]] = []
+        row_numbers: dict[tuple[int, int], int] = {}
+        later_stages = self._later_stages
+
+        def row_number(tool: ToolEntry, label: Label) -> int:
+            # A row is the pair (stage-1 result, stages 2-4): both numbered where they are made.
+            reg_number, reg = self._numbered_registered(tool)
+            later_number, later = later_stages(tool, reg, label, mode)
+            number = row_numbers.get((reg_number, later_number))
+            if number is None:
+                number = row_numbers[reg_number, later_number] = len(rows)
+                rows.append((reg, *later))
+            return number
+
+        row_of = [0] * len(tools)
         package_plan = self.filter.package_plan
-        decide_specific = self.filter.decide_specific
         normalized = self.universe.normalized_names
         all_names = self.universe.names
         label: Label
-        row: tuple[Stage, ...] | None
         for start, end, namespace, kind, plain in self.universe.runs:
             if kind == ToolKind.MCP and plain and not gates_mcp:
                 label = AllowGate.NO_TABLE if allowed is None else AllowGate.NOT_GATED
                 plan = package_plan(namespace)
-                if type(plan) is FilterDecision:
-                    row = self._row(tools[start], self.registered(tools[start]), label, mode)
-                    rows[start:end] = [row] * (end - start)
+                if plan.uniform is not None:
+                    row_of[start:end] = [row_number(tools[start], label)] * (end - start)
                     continue
-                # Decisions are shared objects (one miss per namespace, one match per
-                # entry), so within a run the row can be cached by decision identity.
-                decisions = self.filter.decide_many(plan, all_names[start:end], normalized[start:end])  # type: ignore[arg-type]
-                row_by_decision: dict[int, tuple[Stage, ...]] = {}
+                # Stage 1 depends only on the filter's decision here: one row per distinct decision.
+                decisions = plan.decide_numbers(all_names[start:end], normalized[start:end])
+                row_by_decision: dict[int, int] = {}
                 for offset, decision in enumerate(decisions):
-                    if id(decision) not in row_by_decision:
-                        tool = tools[start + offset]
-                        row_by_decision[id(decision)] = self._row(tool, self.registered(tool), label, mode)
-                rows[start:end] = [row_by_decision[id(d)] for d in decisions]
+                    if decision not in row_by_decision:
+                        row_by_decision[decision] = row_number(tools[start + offset], label)
+                row_of[start:end] = [row_by_decision[d] for d in decisions]
                 continue
             if kind == ToolKind.CUSTOM and plain:
                 # A custom tool's row depends only on its custom decision, the filter's
                 # decision for its category, and which list (if any) allows it.
                 custom = self.custom
-                plan = package_plan(namespace)
-                uniform = plan if type(plan) is FilterDecision else None
-                row_by_key: dict[tuple[int, int, Label], tuple[Stage, ...]] = {}
-                for index in range(start, end):
+                decisions = package_plan(namespace).decide_numbers(all_names[start:end], normalized[start:end])
+                row_by_key: dict[tuple[CustomDecision, int, Label], int] = {}
+                for index, decision in enumerate(decisions, start):
                     tool = tools[index]
                     label = AllowGate.NO_TABLE if allowed is None else allowed.get(tool.name)
-                    decision = uniform or decide_specific(plan, tool.name, normalized[index])  # type: ignore[arg-type]
-                    key = (id(custom[tool.name]), id(decision), label)
+                    key = (custom[tool.name], decision, label)
                     row = row_by_key.get(key)
                     if row is None:
-                        row = row_by_key[key] = self._row(tool, self.registered(tool), label, mode)
-                    rows[index] = row
+                        row = row_by_key[key] = row_number(tool, label)
+                    row_of[index] = row
                 continue
             for index in range(start, end):
                 tool = tools[index]
-                reg = self.registered(tool)
                 gated = kind != ToolKind.MCP or gates_mcp
                 label = (
                     AllowGate.NO_TABLE
                     if allowed is None
                     else (allowed.get(tool.name) if gated else AllowGate.NOT_GATED)
                 )
-                rows[index] = self._row(tool, reg, label, mode)
-        return rows
+                row_of[index] = row_number(tool, label)
+        return rows, row_of
 
-    def _row(self, tool: ToolEntry, reg: Stage, label: Label, mode: str | None) -> tuple[Stage, ...]:
-        return (reg, *self._later_stages(tool, reg, label, mode))
-
-    def _later_stages(self, tool: ToolEntry, reg: Stage, label: Label, mode: str | None) -> tuple[Stage, Stage, Stage]:
+    def _later_stages(
+        self, tool: ToolEntry, reg: Stage, label: Label, mode: str | None
+    ) -> tuple[int, tuple[Stage, Stage, Stage]]:
         server_ok: bool | None = None
         if tool.kind == ToolKind.MCP and self.execution.code_execution and reg.passed:
             server_ok = self.filter.should_include_server(tool.namespace).include
@@ -355,10 +362,10 @@ class StepPipeline:
             tool.namespace if tool.kind == ToolKind.MCP else None,
             tool.name == "get_api_spec",
         )
-        stages = self._later.get(key)
-        if stages is None:
-            stages = self._later[key] = self._make_later(tool, reg, label, mode, server_ok)
-        return stages
+        numbered = self._later.get(key)
+        if numbered is None:
+            numbered = self._later[key] = (len(self._later), self._make_later(tool, reg, label, mode, server_ok))
+        return numbered
 
     def _make_later(
         self, tool: ToolEntry, reg: Stage, label: Label, mode: str | None, server_ok: bool | None

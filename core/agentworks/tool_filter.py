@@ -25,11 +25,13 @@ only in the last case) and ``servers_unrestricted`` (selected_servers empty: tru
 
 Per-package outcomes are cached and shared (they never depend on the tool name), so a
 call is a couple of dict lookups; only packages with specific entries look at the tool.
+``package_plan`` gives that per-package answer as a :class:`PackagePlan` for callers that
+decide many tools of a package at once (the pipeline).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from toolscope.core.agentworks.filter_decisions import (
     CODE_DEFAULT_INCLUDE,
@@ -73,12 +75,77 @@ __all__ = [
     "FIELD_SELECTED_SERVERS",
     "FIELD_SELECTED_TOOLS",
     "FilterDecision",
+    "PackagePlan",
     "ToolFilter",
     "quote",
 ]
 
-# Step-5 plan of a package: (normalized package + ":", raw package + ":", miss decision).
-_SpecificPlan = tuple[str, str, FilterDecision]
+
+class PackagePlan:
+    """How ``ShouldIncludeTool`` decides the tools of one package.
+
+    ``uniform`` is the one decision every tool of the package gets (steps 2-4, 6, 7); it is
+    None when the package has specific ``selected_tools`` entries (step 5) and each tool is
+    looked up. Either way ``decisions`` numbers the distinct outcomes seen so far (the miss
+    first, then a match per entry, in order of first use), so a caller deciding a run of
+    tools can key its own caches by small integers (``decide_numbers``).
+    """
+
+    __slots__ = ("uniform", "decisions", "_norm_prefix", "_raw_prefix", "_tool_keys", "_match", "_numbers")
+
+    def __init__(
+        self,
+        uniform: FilterDecision | None,
+        *,
+        miss: FilterDecision | None = None,
+        norm_prefix: str = "",
+        raw_prefix: str = "",
+        tool_keys: dict[str, str] | None = None,
+        match: Callable[[str], FilterDecision] | None = None,
+    ) -> None:
+        self.uniform = uniform
+        first = uniform if uniform is not None else miss
+        assert first is not None, "a plan needs a uniform decision or a miss"
+        self.decisions: list[FilterDecision] = [first]
+        """Distinct outcomes in order of first use; number 0 is the uniform decision or the miss."""
+        self._norm_prefix = norm_prefix
+        self._raw_prefix = raw_prefix
+        self._tool_keys = tool_keys or {}
+        self._match = match
+        self._numbers: dict[str, int] = {}  # deciding entry -> its number in ``decisions``
+
+    def decide(self, tool: str, normalized_tool: str) -> FilterDecision:
+        """The decision for one tool of the package (``normalized_tool`` = ``normalize_tool_name(tool)``)."""
+        if self.uniform is not None:
+            return self.uniform
+        return self.decisions[self._number(tool, normalized_tool)]
+
+    def decide_numbers(self, tools: Sequence[str], normalized_tools: Sequence[str]) -> list[int]:
+        """Each tool's decision as its number in ``decisions`` (hot path: a run of tools of this package)."""
+        if self.uniform is not None:
+            return [0] * len(tools)
+        norm_prefix, raw_prefix, tool_keys = self._norm_prefix, self._raw_prefix, self._tool_keys
+        return [
+            self._number(tool, normalized_tool)
+            if norm_prefix + normalized_tool in tool_keys or raw_prefix + tool in tool_keys
+            else 0
+            for tool, normalized_tool in zip(tools, normalized_tools, strict=True)
+        ]
+
+    def _number(self, tool: str, normalized_tool: str) -> int:
+        entry = self._tool_keys.get(self._norm_prefix + normalized_tool)
+        if entry is None:
+            # Go's "original format" check; §10.4: never decides on its own in practice.
+            entry = self._tool_keys.get(self._raw_prefix + tool)
+            if entry is None:
+                return 0
+        number = self._numbers.get(entry)
+        if number is None:
+            assert self._match is not None
+            number = self._numbers[entry] = len(self.decisions)
+            self.decisions.append(self._match(entry))
+        return number
+
 
 _VIRTUAL = FilterDecision(True, CODE_VIRTUAL, "virtual tool, always included")
 _NO_FILTERING = FilterDecision(
@@ -141,7 +208,7 @@ class ToolFilter:
 
         # package -> shared decision, or (normalized key prefix, raw key prefix, shared
         # miss decision) for packages whose tools must be looked up one by one (step 5)
-        self._package_plan: dict[str, FilterDecision | _SpecificPlan] = {}
+        self._package_plan: dict[str, PackagePlan] = {}
         self._match_decisions: dict[str, FilterDecision] = {}
         self._server_cache: dict[str, FilterDecision] = {}
         self._specific_index: dict[str, list[int]] | None = None
@@ -195,59 +262,38 @@ class ToolFilter:
         if is_virtual:
             return _VIRTUAL
         plan = self.package_plan(package)
-        if type(plan) is FilterDecision:
-            return plan
-        return self.decide_specific(plan, tool, normalize_tool_name(tool))  # type: ignore[arg-type]
+        if plan.uniform is not None:
+            return plan.uniform
+        return plan.decide(tool, normalize_tool_name(tool))
 
-    def package_plan(self, package: str) -> FilterDecision | _SpecificPlan:
-        """The shared decision for every tool of ``package``, or, when specific entries
-        decide tool by tool (step 5), a plan for ``decide_specific``."""
+    def package_plan(self, package: str) -> PackagePlan:
+        """How every tool of ``package`` is decided (built once per package and kept)."""
         plan = self._package_plan.get(package)
         if plan is None:
-            plan = self._plan_package(package)
-            self._package_plan[package] = plan
+            plan = self._package_plan[package] = self._plan_package(package)
         return plan
 
-    def decide_many(
-        self, plan: _SpecificPlan, tools: Sequence[str], normalized_tools: Sequence[str]
-    ) -> list[FilterDecision]:
-        """``decide_specific`` for a run of tools of one package, in one call (hot path)."""
-        norm_prefix, raw_prefix, miss = plan
-        tool_keys = self._tool_keys
-        out: list[FilterDecision] = []
-        append = out.append
-        for tool, normalized_tool in zip(tools, normalized_tools, strict=True):
-            if norm_prefix + normalized_tool in tool_keys or raw_prefix + tool in tool_keys:
-                append(self.decide_specific(plan, tool, normalized_tool))
-            else:
-                append(miss)
-        return out
-
-    def decide_specific(self, plan: _SpecificPlan, tool: str, normalized_tool: str) -> FilterDecision:
-        """Step 5 for one tool of a package with specific entries (``normalized_tool`` =
-        ``normalize_tool_name(tool)``, precomputed by callers that evaluate many tools)."""
-        norm_prefix, raw_prefix, miss = plan
-        tool_keys = self._tool_keys
-        entry = tool_keys.get(norm_prefix + normalized_tool)
-        if entry is None:
-            # Go's "original format" check; §10.4: never decides on its own in practice.
-            entry = tool_keys.get(raw_prefix + tool)
-            if entry is None:
-                return miss
+    def _match_decision(self, entry: str) -> FilterDecision:
+        """Step 5's include for a specific entry (one shared object per entry, across packages)."""
         decision = self._match_decisions.get(entry)
         if decision is None:
-            decision = FilterDecision(
+            decision = self._match_decisions[entry] = FilterDecision(
                 True,
                 CODE_SPECIFIC_MATCH,
                 f"selected_tools entry {quote(entry)} names this tool (specific entries beat selected_servers)",
                 entry,
                 FIELD_SELECTED_TOOLS,
             )
-            self._match_decisions[entry] = decision
         return decision
 
-    def _plan_package(self, package: str) -> FilterDecision | _SpecificPlan:
-        """The tool-independent part of §1.4 for one package (steps 2-4, 6, 7)."""
+    def _plan_package(self, package: str) -> PackagePlan:
+        """The tool-independent part of §1.4 for one package (steps 2-4, 6, 7), or step 5's lookup."""
+        decision = self._package_decision(package)
+        if isinstance(decision, PackagePlan):
+            return decision
+        return PackagePlan(decision)
+
+    def _package_decision(self, package: str) -> FilterDecision | PackagePlan:
         if not self._active:
             return _NO_FILTERING
         norm_package = normalize_server_name(package)
@@ -284,7 +330,14 @@ class ToolFilter:
                 specific[0] if specific else None,
                 FIELD_SELECTED_TOOLS,
             )
-            return (norm_package + ":", package + ":", miss)
+            return PackagePlan(
+                None,
+                miss=miss,
+                norm_prefix=norm_package + ":",
+                raw_prefix=package + ":",
+                tool_keys=self._tool_keys,
+                match=self._match_decision,
+            )
         # Step 6: selected_servers, custom and MCP packages alike.
         if self.selected_servers:
             server = self._selected_server_entry(package, norm_package)

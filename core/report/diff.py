@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from toolscope.core.enums import Verdict
-from toolscope.core.verdicts import ToolVerdict
+from toolscope.core.verdicts import ToolLabels
 
 if TYPE_CHECKING:  # model imports this module; only the type is needed here
     from toolscope.core.report.model import ModeSection
@@ -45,7 +45,7 @@ class ModeDiff:
     pairs: tuple[ModePair, ...]
 
 
-def tool_label(tool: ToolVerdict) -> str:
+def tool_label(tool: ToolLabels) -> str:
     """``namespace:name``, the identity used across modes."""
     return f"{tool.namespace}:{tool.name}" if tool.namespace else tool.name
 
@@ -53,11 +53,15 @@ def tool_label(tool: ToolVerdict) -> str:
 def mode_diff(sections: Sequence[ModeSection]) -> ModeDiff:
     """Rows for tools whose verdict differs between sections, and gained/lost per mode pair."""
     modes = tuple(s.mode for s in sections)
-    per_mode = [{tool_label(t): t.verdict for t in s.tools} for s in sections]
+    per_mode = []
     order: dict[str, str] = {}
     for section in sections:
-        for tool in section.tools:
-            order.setdefault(tool_label(tool), tool.namespace)
+        # By index into the section's rows: no ToolVerdict is built for the diff.
+        entries = section.evaluated.entries
+        labels = [tool_label(entries[index]) for index in section.order]
+        per_mode.append(dict(zip(labels, section.verdicts, strict=True)))
+        for label, index in zip(labels, section.order, strict=True):
+            order.setdefault(label, entries[index].namespace)
     rows = []
     for label in sorted(order):
         verdicts = tuple(m.get(label, "absent") for m in per_mode)

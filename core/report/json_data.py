@@ -10,7 +10,6 @@ test suite validates the text against the committed schema).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from json.encoder import encode_basestring  # type: ignore[attr-defined]  # the C escaper json.dumps uses
 from typing import Any
 
@@ -22,23 +21,30 @@ SCHEMA = "toolscope.report/2"
 
 
 def section_tools(section: ModeSection) -> tuple[list[dict[str, Any]], list[str]]:
-    """The section's distinct stage results (JSON objects), and one JSON line per tool (stages by index)."""
+    """The section's distinct stage results (JSON objects), and one JSON line per tool (stages by index).
+
+    Each distinct row of stages is encoded once, by its row number; a tool adds its labels.
+    """
     from toolscope.core.tools_json import StageTable
 
     table = StageTable()
-    tails: dict[int, tuple[str, Sequence[Stage]]] = {}
+    evaluated = section.evaluated
+    entries, row_of = evaluated.entries, evaluated.row_of
+    tails: list[str | None] = [None] * len(evaluated.rows)
     lines = []
     escape = encode_basestring
-    for tool in section.tools:
-        row = tool.stages
-        cached = tails.get(id(row))
-        if cached is None:
-            verdict, failing, indexes = table.row(row)
-            tail = f'"verdict": "{verdict}", "first_failing_stage": {json.dumps(failing)}, "stages": {indexes}, '
-            cached = tails[id(row)] = (tail, row)  # the row is kept so that its id stays unique
+    for index in section.order:
+        tool = entries[index]
+        row = row_of[index]
+        tail = tails[row]
+        if tail is None:
+            verdict, failing, indexes = table.row(evaluated.rows[row])
+            tail = tails[row] = (
+                f'"verdict": "{verdict}", "first_failing_stage": {json.dumps(failing)}, "stages": {indexes}, '
+            )
         lines.append(
             f'{{"tool": {escape(tool.name)}, "namespace": {escape(tool.namespace)}, "kind": {escape(tool.kind)}, '
-            f'{cached[0]}"description": {escape(tool.description)}}}'
+            f'{tail}"description": {escape(tool.description)}}}'
         )
     return table.results, lines
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import platform
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
@@ -26,7 +27,7 @@ from toolscope.core.report.diff import (
 )
 from toolscope.core.report.redaction import Redactor
 from toolscope.core.subject import Subject
-from toolscope.core.verdicts import STAGE_TITLES, Checklist, Evaluation, Finding, ToolVerdict, empty_counts
+from toolscope.core.verdicts import STAGE_TITLES, Checklist, Evaluation, Finding, ToolVerdict, VerdictList
 
 __all__ = [
     "DiffRow",
@@ -125,42 +126,61 @@ class Provenance:
 
 @dataclass(frozen=True)
 class ModeSection:
-    """Every tool's verdict in one mode, hidden tools first."""
+    """Every tool's verdict in one mode, hidden tools first, then unknown, then visible.
+
+    ``evaluated`` is the evaluation as rows (each distinct row of stages once, a row number
+    per tool, in the subject's order) and ``order`` the tool indexes in the section's order:
+    counting and the JSON writer work per row and by index. ``tools`` builds the
+    ToolVerdicts on first use (the Markdown and HTML tables).
+    """
 
     mode: str | None
     stage_names: tuple[str, ...]
-    tools: tuple[ToolVerdict, ...]
+    evaluated: VerdictList
+    order: array[int]
+    """Indexes into ``evaluated``: hidden, unknown, then visible tools, each in the subject's order."""
     notes: tuple[str, ...] = ()
 
     @functools.cached_property
-    def verdicts(self) -> list[str]:
-        """Each tool's verdict, in order (decided once: counts and summaries ask several times)."""
-        return verdicts_of(self.tools)
+    def tools(self) -> tuple[ToolVerdict, ...]:
+        """Every tool's ToolVerdict, in the section's order."""
+        evaluated = self.evaluated
+        return tuple(evaluated[index] for index in self.order)
+
+    @functools.cached_property
+    def verdicts(self) -> list[Verdict]:
+        """Each tool's verdict, in the section's order."""
+        by_row = self.evaluated.row_verdicts()
+        row_of = self.evaluated.row_of
+        return [by_row[row_of[index]] for index in self.order]
 
     def counts(self) -> dict[str, int]:
         """visible / hidden / unknown counts."""
-        out = empty_counts()
-        for verdict in self.verdicts:
-            out[verdict] += 1
-        return out
+        return self.evaluated.verdict_counts()
+
+    @functools.cached_property
+    def _not_visible(self) -> int:
+        counts = self.counts()
+        return counts[Verdict.HIDDEN] + counts[Verdict.UNKNOWN]
 
     @property
     def hidden(self) -> tuple[ToolVerdict, ...]:
         """Tools that are not visible (hidden or unknown)."""
-        return tuple(t for t, v in zip(self.tools, self.verdicts, strict=True) if v != Verdict.VISIBLE)
+        evaluated = self.evaluated
+        return tuple(evaluated[index] for index in self.order[: self._not_visible])
 
+    @property
+    def visible(self) -> tuple[ToolVerdict, ...]:
+        """Tools that pass every stage."""
+        evaluated = self.evaluated
+        return tuple(evaluated[index] for index in self.order[self._not_visible :])
 
-def verdicts_of(tools: Sequence[ToolVerdict]) -> list[str]:
-    """Each tool's verdict, decided once per distinct row of stages (tools decided by the
-    same rules share their stage tuple: 50,000 tools have a few hundred)."""
-    memo: dict[int, str] = {}
-    out = []
-    for tool in tools:
-        verdict = memo.get(id(tool.stages))
-        if verdict is None:
-            verdict = memo[id(tool.stages)] = tool.verdict
-        out.append(verdict)
-    return out
+    def hidden_after_registration(self) -> list[int]:
+        """Indexes (into ``evaluated``) of tools registered but not visible: hidden by a later
+        gate, the easiest kind to miss (notify_user). In the section's order."""
+        registered = [row[0].passed is True for row in self.evaluated.rows]
+        row_of = self.evaluated.row_of
+        return [index for index in self.order[: self._not_visible] if registered[row_of[index]]]
 
 
 @dataclass(frozen=True)
@@ -245,13 +265,13 @@ class ReportData:
                 else ""
             )
             lines.append(
-                f"Mode {mode_label(section.mode)}{default}: {len(section.tools)} tools, "
+                f"Mode {mode_label(section.mode)}{default}: {len(section.evaluated)} tools, "
                 f"{counts['visible']} visible, {counts['hidden']} hidden, {counts['unknown']} unknown."
             )
             # Registered but hidden by a later gate: the easiest kind to miss (notify_user).
-            later = [t for t in section.hidden if t.first_failing is not t.stages[0]]
+            later = section.hidden_after_registration()
             if later:
-                names = ", ".join(f"{t.name} ({why_hidden(t)})" for t in later[:10] if t.first_failing)
+                names = ", ".join(f"{t.name} ({why_hidden(t)})" for t in map(section.evaluated.__getitem__, later[:10]))
                 more = f" and {len(later) - 10} more" if len(later) > 10 else ""
                 lines.append(f"Registered but not visible in mode {mode_label(section.mode)}: {names}{more}.")
         errors = sum(1 for f in self.findings if f.severity == Severity.ERROR)
@@ -324,22 +344,11 @@ def probe_reset_tools() -> tuple[tuple[str, str], ...]:
 
 def _sorted_section(mode: str | None, evaluation: Evaluation) -> ModeSection:
     """The section of one evaluation: hidden, then unknown, then visible tools, each in the
-    subject's own order (stable).
-
-    One pass, a bucket per verdict (no sort), each distinct row of stages decided once; the
-    verdicts come out with the tools, so the section's cached ``verdicts`` is filled here
-    instead of deciding 50,000 verdicts a second time.
-    """
-    buckets: dict[str, list[ToolVerdict]] = {Verdict.HIDDEN: [], Verdict.UNKNOWN: [], Verdict.VISIBLE: []}
-    memo: dict[int, Verdict] = {}
-    for tool in evaluation.tools:
-        verdict = memo.get(id(tool.stages))
-        if verdict is None:
-            verdict = memo[id(tool.stages)] = tool.verdict
-        buckets[verdict].append(tool)
-    section = ModeSection(mode, evaluation.stage_names, tuple(t for b in buckets.values() for t in b), evaluation.notes)
-    section.__dict__["verdicts"] = [v for v, b in buckets.items() for _ in range(len(b))]  # the cached_property's slot
-    return section
+    subject's own order (stable); verdicts decided once per distinct row of stages."""
+    evaluated = VerdictList.of(evaluation.tools)
+    return ModeSection(
+        mode, evaluation.stage_names, evaluated, array("l", evaluated.order_by_verdict()), evaluation.notes
+    )
 
 
 def _public_names(subject: Subject, sections: Sequence[ModeSection]) -> set[str]:
@@ -348,7 +357,7 @@ def _public_names(subject: Subject, sections: Sequence[ModeSection]) -> set[str]
     for section in sections:
         if section.mode:
             names.add(section.mode)
-        for tool in section.tools:
+        for tool in section.evaluated.entries:
             names.update((tool.name, tool.namespace, tool_label(tool)))
     return names
 

@@ -17,6 +17,7 @@ and applies them to every string of a report:
 from __future__ import annotations
 
 import dataclasses
+from array import array
 from collections.abc import Iterable, Sequence
 from enum import Enum
 from pathlib import Path
@@ -30,6 +31,7 @@ from toolscope.core.mcp.redact import (
     replace_secrets,
     scrubbable,
 )
+from toolscope.core.verdicts import VerdictList
 
 __all__ = ["MASK", "Redactor", "is_secret_key", "secret_values_in", "secret_values_in_files"]
 
@@ -85,7 +87,9 @@ class Redactor:
         return self._deep(obj, {})
 
     def _deep(self, obj: Any, memo: dict[int, Any]) -> Any:
-        # memo: stage tuples are shared by thousands of verdicts; copy each once.
+        # A deep-copy memo, as copy.deepcopy keeps one: Stage objects are shared by many rows
+        # and copied once. Keyed by id() safely: every object it names is reachable from the
+        # report being copied, so alive (and its id unique) for the whole walk.
         key = id(obj)
         if key in memo:
             return memo[key]
@@ -98,13 +102,20 @@ class Redactor:
         deep = lambda item: self._deep(item, memo)  # noqa: E731
         if isinstance(obj, Enum):
             return obj  # a closed vocabulary (core.enums): never a secret, and it must stay a member
+        if isinstance(obj, array):
+            return obj  # numbers (a section's tool order): no text in them
+        if isinstance(obj, VerdictList):
+            # Each distinct row of stages once, the tools' labels, the same row numbers.
+            return VerdictList([deep(entry) for entry in obj.entries], [deep(row) for row in obj.rows], obj.row_of)
         if isinstance(obj, str):
             return self.text(obj)
         if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
             changes = {f.name: deep(getattr(obj, f.name)) for f in dataclasses.fields(obj) if f.init}
             return type(obj)(**changes)
         if isinstance(obj, tuple):
-            return tuple(deep(item) for item in obj)
+            items = (deep(item) for item in obj)
+            # A named tuple (the engine's ToolEntry) stays one.
+            return type(obj)(*items) if hasattr(obj, "_fields") else tuple(items)
         if isinstance(obj, (list, Sequence)) and not isinstance(obj, (str, bytes)):
             return [deep(item) for item in obj]
         if isinstance(obj, dict):

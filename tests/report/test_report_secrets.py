@@ -131,3 +131,19 @@ def test_secrets_inside_public_names_are_not_masked(hostile_subject) -> None:
     text = render_markdown(report)
     assert "notify\\_user" in text and "Mode build" in text and "github" in text
     assert "ghp_SECRETVALUE123" not in text and "ghp\\_SECRETVALUE123" not in text
+
+
+def test_a_step_config_report_masks_secrets_in_its_rows() -> None:
+    """An AgentWorks evaluation's rows (shared stages, the engine's tool entries) are masked
+    row by row, and the masked section still builds its tools and its mode diff."""
+    from toolscope.inputs import open_subject
+
+    repo = Path(__file__).resolve().parents[2]
+    subject = open_subject(str(repo / "sample_configs" / "seed" / "step_config.json"))
+    report = build_report(subject, ["build", "run"], environment=Environment("t", "3.x"), secrets=["agent_configs"])
+    section = report.sections[0]
+    assert all(hasattr(entry, "_fields") for entry in section.evaluated.entries)  # still the engine's named tuples
+    assert len(section.tools) == len(section.evaluated) and report.diff is not None
+    for text in (render_markdown(report), render_json(report)):
+        assert "agent_configs" not in text and "agent\\_configs" not in text
+        assert "notify_user" in text or "notify\\_user" in text

@@ -3,6 +3,7 @@ per distinct row of stages: a 50,000-tool universe has a few hundred rows."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from report_helpers import SAMPLES, golden_environment
 
 from toolscope.commands.report import make_report
 from toolscope.core.report.json_report import render_json
-from toolscope.core.verdicts import ToolVerdict
+from toolscope.core.verdicts import VerdictList
 
 RANK = {"hidden": 0, "unknown": 1, "visible": 2}
 
@@ -30,10 +31,28 @@ def test_sections_are_hidden_unknown_visible_in_the_subjects_order(in_repo: Path
 
 
 def test_each_distinct_row_is_decided_once(in_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import toolscope.core.verdicts as verdicts
+
     calls: list[int] = []
-    real = ToolVerdict.verdict
-    monkeypatch.setattr(ToolVerdict, "verdict", property(lambda self: (calls.append(1), real.fget(self))[1]))
+    real = verdicts.row_verdict
+    monkeypatch.setattr(verdicts, "row_verdict", lambda row: (calls.append(1), real(row))[1])
     report, _ = make_report(str(SAMPLES / "seed" / "step_config.json"), environment=golden_environment("seed"))
     render_json(report)
     (section,) = report.sections
-    assert len(calls) == len({id(t.stages) for t in section.tools})
+    assert len(section.evaluated.rows) < len(section.evaluated)  # tools share rows
+    assert len(calls) == len(section.evaluated.rows)
+    assert len(set(section.evaluated.rows)) == len(section.evaluated.rows)  # each distinct row once
+
+
+def test_the_json_report_builds_no_tool_verdicts(in_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The JSON writer works from the rows by index: 50,000 tools are not wrapped in 50,000 objects."""
+    built: list[int] = []
+    real = VerdictList._build
+    monkeypatch.setattr(VerdictList, "_build", lambda self, index: (built.append(index), real(self, index))[1])
+    report, _ = make_report(
+        str(SAMPLES / "seed" / "step_config.json"), modes=["build", "run"], environment=golden_environment("seed")
+    )
+    text = render_json(report)
+    # Only the summary's few examples of tools hidden after registration are built.
+    assert len(built) <= 10 * len(report.sections)
+    assert json.loads(text)["modes"][0]["counts"] == report.sections[0].counts()

@@ -219,3 +219,19 @@ async def test_the_footer_has_no_stray_characters_on_a_narrow_terminal() -> None
             }
             for word in words
         ), footer
+
+
+async def test_help_and_quit_stay_in_the_footer_when_a_mode_switch_adds_keys() -> None:
+    """After a mode switch `] Next Δ` joins the footer; at 80 columns ordinary keys make room, not ? or q."""
+    from svg_cells import cells, line
+
+    app = make_app(mode="build")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("m")
+        await pilot.pause()
+        await pilot.pause()
+        footer = line(cells(app.export_screenshot()), 23)
+    assert "] Next Δ" in footer, footer
+    assert "? Help" in footer and "q Quit" in footer, footer
+    assert footer.rstrip().endswith("▏^p palette"), footer

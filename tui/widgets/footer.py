@@ -3,7 +3,8 @@
 Textual's Footer lets keys that do not fit run on under the docked command-palette key,
 where they show through at the last column (``▏^p paletteu`` at 60 columns) and are cut
 mid-word. This footer shows only the keys that fit whole, dropping them from the end,
-except the help key, which always stays: it lists every key of the focused view.
+except the help and quit keys, which always stay: help lists every key of the focused
+view, and a user must never have to guess how to leave (lazygit and k9s keep both).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
 HELP_ACTIONS = ("toggle_help", "app.toggle_help")
+STICKY_ACTIONS = (*HELP_ACTIONS, "quit", "app.quit")
+"""Keys kept whatever the width: help, then quit."""
 
 
 def key_width(key: FooterKey) -> int:
@@ -34,11 +37,12 @@ class FittedFooter(Footer):
         # The palette key: its text, a border cell and a padding cell.
         budget = width - sum(key_width(w) + 1 for w in palette if isinstance(w, FooterKey))
         kept: set[int] = set()
-        for key in sorted(keys, key=lambda k: k.action not in HELP_ACTIONS):  # help first, then in order
+        # Sticky keys claim their room first; the others follow in order until one does not fit.
+        for key in sorted(keys, key=lambda k: k.action not in STICKY_ACTIONS):
             if key_width(key) <= budget:
                 kept.add(id(key))
                 budget -= key_width(key)
-            elif key.action not in HELP_ACTIONS:
+            elif key.action not in STICKY_ACTIONS:
                 break
         yield from (w for w in widgets if not isinstance(w, FooterKey) or w in palette or id(w) in kept)
 

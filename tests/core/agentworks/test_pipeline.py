@@ -273,3 +273,37 @@ def test_explain_quotes_the_exact_denial_text_for_the_tool():
 def test_did_you_mean_survives_added_and_dropped_letters():
     subject = load_agentworks_subject(SEED / "step_config.json")
     assert "notify_user" in subject.checklist("notfyx", "build").did_you_mean
+
+
+def test_rows_are_distinct_and_every_tool_gets_the_stage_one_decided_for_it_alone(tmp_path: Path):
+    """The evaluation holds each distinct row of stages once and a row number per tool; the
+    fast paths (a server decided whole, specific entries decided by number) give every tool
+    the stage 1 that ``ShouldIncludeTool`` gives it alone, and counting by row agrees with
+    counting tool by tool."""
+    import sys
+
+    from toolscope.core.verdicts import VerdictList
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
+    from engine_bench import make_universe_files
+
+    subject = load_agentworks_subject(make_universe_files(tmp_path, tools=6000, servers=300))
+    for mode in ("build", "run"):
+        evaluated = subject.evaluate(mode).tools
+        assert isinstance(evaluated, VerdictList)
+        assert len(set(evaluated.rows)) == len(evaluated.rows) < len(evaluated) / 5
+        specific = 0
+        for index, tool in enumerate(subject.universe.tools):
+            if tool.kind not in ("mcp", "custom"):
+                continue  # virtual and other tools never reach the filter
+            stage_one = evaluated.rows[evaluated.row_of[index]][0]
+            decision = subject.pipeline.filter.should_include_tool(tool.namespace, tool.name)
+            assert stage_one.passed is (decision.include and subject.pipeline.custom.get(tool.name, decision).include)
+            if decision.code in ("specific_match", "specific_miss"):
+                specific += 1
+                assert stage_one.code.endswith(decision.code) and stage_one.rule.startswith(decision.reason)
+        assert specific > 100  # the per-tool path (specific entries) was exercised
+        counts = {"visible": 0, "hidden": 0, "unknown": 0}
+        for tool in evaluated:
+            counts[tool.verdict] += 1
+        assert evaluated.verdict_counts() == counts

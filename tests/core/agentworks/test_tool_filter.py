@@ -374,6 +374,12 @@ def test_differential_against_literal_go_port() -> None:
         for pkg in _NAMES:
             server = ours.should_include_server(pkg)
             assert server.include == oracle.include_server(pkg), (tools, servers, pkg)
+            # The pipeline's path: a package's plan decides a run of tools by number.
+            plan = ours.package_plan(pkg)
+            numbers = plan.decide_numbers(_TOOLS, [normalize_tool_name(t) for t in _TOOLS])
+            by_plan = [plan.decisions[n] for n in numbers]
+            assert [d.include for d in by_plan] == [oracle.include_tool(pkg, t) for t in _TOOLS], (tools, servers, pkg)
+            assert plan.uniform is None or set(by_plan) == {plan.uniform}
             for tool in _TOOLS:
                 got = ours.should_include_tool(pkg, tool)
                 assert isinstance(got, FilterDecision)
