@@ -46,46 +46,19 @@ def stage_facts(stages: Sequence[Stage]) -> tuple[int, Verdict, str]:
     return 2, Verdict.UNKNOWN, decided
 
 
-def _stage_rows(tools: VerdictList) -> tuple[list[tuple[Stage, ...]], list[int]]:
-    """The stage rows of a lazily built verdict list and, per tool, the index of its row.
-
-    Consecutive tools decided by the same rules share one stage tuple (the engine decides
-    namespace-level rules once per run of a namespace), so a row starts wherever the tuple
-    changes: a few thousand rows for 50,000 tools, found without building a ToolVerdict.
-    """
-    rows: list[tuple[Stage, ...]] = []
-    row_of: list[int] = []
-    append = row_of.append
-    previous: tuple[Stage, ...] | None = None
-    current = -1
-    for _entry, stages in tools.entry_rows():
-        if stages is not previous:
-            rows.append(stages)
-            previous = stages
-            current += 1
-        append(current)
-    return rows, row_of
-
-
 class ToolTable:
     """One evaluation's tools as columns; ``tool(i)`` builds the verdict of tool ``i`` when asked."""
 
     def __init__(self, evaluation: Evaluation) -> None:
-        tools = evaluation.tools
+        tools = VerdictList.of(evaluation.tools)
         self.evaluation = evaluation
         self.tools: Sequence[ToolVerdict] = tools
-        if isinstance(tools, VerdictList):
-            entries = tools.entries
-            self._universe: object | None = entries
-            rows, self.row_of = _stage_rows(tools)
-        else:
-            entries = tools
-            self._universe = None
-            rows = [tool.stages for tool in tools]
-            self.row_of = list(range(len(tools)))
-        self.names: list[str] = [entry.name for entry in entries]
-        self.namespaces: list[str] = [entry.namespace for entry in entries]
-        facts = [stage_facts(row) for row in rows]
+        self._universe = tools.entries
+        self.row_of: Sequence[int] = tools.row_of
+        """Tool index → its stage row (see ``VerdictList``)."""
+        self.names: list[str] = [entry.name for entry in tools.entries]
+        self.namespaces: list[str] = [entry.namespace for entry in tools.entries]
+        facts = [stage_facts(row) for row in tools.rows]
         self.row_rank: list[int] = [fact[0] for fact in facts]
         self.row_verdict: list[Verdict] = [fact[1] for fact in facts]
         self.row_decided: list[str] = [fact[2] for fact in facts]
@@ -112,7 +85,7 @@ class ToolTable:
 
     def same_universe(self, other: ToolTable) -> bool:
         """Both evaluate the same tools in the same order (two modes of one step config)."""
-        return self._universe is not None and self._universe is other._universe
+        return self._universe is other._universe
 
     def ranks(self) -> list[int]:
         """Every tool's sort rank, in universe order."""
