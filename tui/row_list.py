@@ -122,6 +122,30 @@ class ToolOrder(Sequence[int]):
         return None
 
 
+class ToolsAt(Sequence[ToolVerdict]):
+    """The tools at these indices of a table, each built when read."""
+
+    __slots__ = ("_table", "_indices")
+
+    def __init__(self, table: ToolTable, indices: Sequence[int]) -> None:
+        self._table = table
+        self._indices = indices
+
+    def __len__(self) -> int:
+        return len(self._indices)
+
+    @overload
+    def __getitem__(self, position: int) -> ToolVerdict: ...
+
+    @overload
+    def __getitem__(self, position: slice) -> list[ToolVerdict]: ...
+
+    def __getitem__(self, position: int | slice) -> ToolVerdict | list[ToolVerdict]:
+        if isinstance(position, slice):
+            return [self._table.tool(self._indices[p]) for p in range(*position.indices(len(self)))]
+        return self._table.tool(self._indices[position])
+
+
 class RowList(Sequence[Row]):
     """The rows a query shows: tool indices (``ToolOrder``, or a list with group headings)
     turned into ``ToolVerdict``s as they are read."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from toolscope.core.counts import count_of
 from toolscope.core.verdicts import Evaluation, ToolVerdict, empty_counts
-from toolscope.tui.row_list import GroupRow, Row, RowList, ToolOrder
+from toolscope.tui.row_list import GroupRow, Row, RowList, ToolOrder, ToolsAt
 from toolscope.tui.tool_table import VISIBLE_RANK, ToolKey, ToolTable, stage_facts
 
 __all__ = [
@@ -83,10 +83,9 @@ class RowIndex:
             return RowList(self.table, items, len(items) - sum(isinstance(item, GroupRow) for item in items))
         return RowList(self.table, picked, len(picked))
 
-    def alerts(self) -> RowList:
+    def alerts(self) -> ToolsAt:
         """The registered-but-hidden tools, in display order."""
-        part = self._all.rank_part(0)
-        return RowList(self.table, part, len(part))
+        return ToolsAt(self.table, self._all.rank_part(0))
 
     def _matching(self, text: str, only_hidden: bool, only_changed: bool) -> ToolOrder:
         """The tools matching; narrows the previous answer while the user types."""

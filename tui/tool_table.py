@@ -144,7 +144,7 @@ class ToolTable:
         """Indices of the tools with this (namespace, name), in universe order."""
         namespace, name = key
         names, namespaces = self.names, self.namespaces
-        found = []
+        found: list[int] = []
         start = 0
         while True:
             try:
