@@ -16,6 +16,19 @@ if TYPE_CHECKING:
     from toolscope.core.agentworks.selection_rewrite import SelectionRewrite
 
 
+def resolved_paths(*paths: Path | None) -> tuple[Path, ...]:
+    """``LoadedInput.paths`` for these files: resolved (links followed), each once, in order."""
+    out: dict[Path, None] = {}
+    for path in paths:
+        if path is None:
+            continue
+        try:
+            out.setdefault(Path(path).resolve(), None)
+        except (OSError, RuntimeError):  # a link loop: the path as given still names the input
+            out.setdefault(Path(path).absolute(), None)
+    return tuple(out)
+
+
 class Subject(Protocol):
     """A loaded configuration whose tools can be evaluated in a mode."""
 
@@ -103,4 +116,12 @@ class StepsActivation(FollowsActiveGroups, Protocol):
 
     def session(self, steps: Sequence[Any] = ()) -> Any:
         """A StepSession (``core.agentscope.session``) over this toolkit."""
+        ...
+
+    def evaluate(self, mode: str | None, active_groups: Sequence[str] | None = None) -> Evaluation:
+        """``Subject.evaluate`` in another activation state (e.g. a lane after a turn); None: the initial one."""
+        ...
+
+    def checklist(self, tool: str, mode: str | None, active_groups: Sequence[str] | None = None) -> Checklist:
+        """``Subject.checklist`` in another activation state (see ``evaluate``)."""
         ...

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol, overload
 
 from toolscope.core.enums import (
@@ -134,6 +135,10 @@ class LoadedInput:
     mode: str | None = None
     extra: tuple[tuple[str, str], ...] = ()
     """Other facts worth showing (e.g. AgentScope version, code-execution mode)."""
+    paths: tuple[Path, ...] = ()
+    """Resolved path of every file behind this input (the ones ``files`` lists, an mcp_config's
+    ``_user.json`` override, a factory's module): never shown (machine-dependent); what output
+    protection refuses to overwrite and where secrets are looked for."""
 
 
 @dataclass(frozen=True)

@@ -66,51 +66,19 @@ def _factory_file(config: str) -> Path | None:
 
 
 def input_files(config: str, subject: Subject | None, *explicit: Path | None) -> list[Path]:
-    """Every file toolscope read or was given: config, registry, snapshot, script, the files
-    the subject reports having read (looked up next to the inputs and in the cwd), and the
-    ``mcp_config`` a registry points at. Each path once, in a stable order."""
+    """Every file this command was given or read, for output protection and secret masking: the
+    paths named on the command line (CONFIG or a factory's file, registry, snapshot, script,
+    session) and, once loaded, the files the subject read (``LoadedInput.paths``: a registry
+    found next to the config, the mcp_config and its ``_user.json`` override, …). Each file once,
+    in a stable order. Before loading (``subject`` None) only the named paths are known."""
     paths = [p for p in explicit if p is not None]
-    config_path = Path(config)
-    paths.append(_factory_file(config) or config_path)
+    paths.append(_factory_file(config) or Path(config))
     if subject is not None:
-        folders = sorted({config_path.parent, *(p.parent for p in paths)})
-        for name, _digest in subject.loaded.files:
-            for candidate in (Path(name), *(folder / name for folder in folders)):
-                if candidate.is_file():
-                    paths.append(candidate)
-        paths += _mcp_configs(paths)
+        paths += subject.loaded.paths
     unique: dict[Path, Path] = {}
     for path in paths:
         unique.setdefault(path.resolve(), path)
     return list(unique.values())
-
-
-def _mcp_configs(paths: list[Path]) -> list[Path]:
-    # A registry's mcp_config holds the server env and headers: an input, and where secrets live.
-    from toolscope.core.documents import load_document
-
-    found = []
-    for path in paths:
-        if path.suffix.lower() not in {".json", ".yaml", ".yml"} or not path.is_file():
-            continue
-        try:
-            # Only a file that names mcp_config is worth parsing (a registry of 50,000 tools
-            # is a megabyte of JSON, already parsed once by the loader).
-            if b"mcp_config" not in path.read_bytes():
-                continue
-            data = load_document(path).data
-        except (OSError, InputError):
-            continue
-        if isinstance(data, dict) and isinstance(data.get("mcp_config"), str):
-            from toolscope.core.mcp.config import user_override_path
-
-            mcp_path = path.parent / data["mcp_config"]
-            # The config and its _user.json override: inputs even when --snapshot means
-            # neither was read this time.
-            for candidate in (mcp_path, user_override_path(mcp_path)):
-                if candidate is not None and candidate.is_file():
-                    found.append(candidate)
-    return found
 
 
 def render(report: ReportData, fmt: str) -> str:

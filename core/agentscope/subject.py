@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +41,7 @@ from toolscope.core.agentscope.stages import (
 )
 from toolscope.core.enums import InputKind
 from toolscope.core.errors import InputError, Problem
+from toolscope.core.subject import resolved_paths
 from toolscope.core.suggest import close_matches
 from toolscope.core.verdicts import (
     AGENTSCOPE_STAGES,
@@ -52,14 +55,15 @@ from toolscope.core.verdicts import (
 class ToolkitSubject:
     """A real Toolkit plus its initial AgentState, answering the Subject questions."""
 
+    config_findings: tuple[Finding, ...] = ()
+    """None: toolkit specs are toolscope's own format, unknown keys are refused at load, not reported."""
+
     def __init__(self, built: BuiltToolkit, loaded: LoadedInput) -> None:
         """Wrap a built toolkit; verdicts are computed lazily and cached per mode."""
         self.built = built
         self.loaded = loaded
         self._collected: Collected | None = None
         self._rows: dict[tuple[Any, ...], list[ToolRow]] = {}
-        self.config_findings: tuple[Finding, ...] = ()
-        """Toolkit specs are toolscope's own format: unknown keys are refused at load, not reported."""
 
     # -- Subject protocol -----------------------------------------------------
     @property
@@ -137,11 +141,8 @@ class ToolkitSubject:
         ]
         outages = outage_verdicts(self._collected, active) if self._collected else []
         notes += [v.stages[0].rule for v in outages]
-        loaded = LoadedInput(
-            kind=self.loaded.kind, label=self.loaded.label, files=self.loaded.files, mode=mode, extra=self.loaded.extra
-        )
         return Evaluation(
-            loaded=loaded,
+            loaded=replace(self.loaded, mode=mode),
             stage_names=AGENTSCOPE_STAGES,
             tools=(*(r.verdict for r in rows), *outages),
             notes=tuple(notes),
@@ -233,15 +234,21 @@ def load_toolkit_subject(
         spec, source, digest = load_spec(target)
         built = build_toolkit(spec, source)
         files: tuple[tuple[str, str], ...] = ((Path(target).name, digest),)
+        paths = resolved_paths(Path(target))
         what = "toolkit spec"
     else:
         from toolscope.core.agentscope.factory import load_factory, parse_target
 
         built = load_factory(target)
         where, _ = parse_target(target)
-        files = (
-            ((Path(where).name, _file_digest(Path(where))),) if where.endswith(".py") and Path(where).is_file() else ()
-        )
+        if where.endswith(".py") and Path(where).is_file():
+            files = ((Path(where).name, _file_digest(Path(where))),)
+            paths = resolved_paths(Path(where))
+        else:
+            # package.module:function: the module's file is user code read as an input (never
+            # listed: the report names the target, and a package's file is machine-dependent).
+            module_file = getattr(sys.modules.get(where), "__file__", None)
+            files, paths = (), resolved_paths(Path(module_file) if module_file else None)
         what = "toolkit factory"
     if groups is not None:
         _validate_groups(built, groups)
@@ -252,5 +259,6 @@ def load_toolkit_subject(
         files=files,
         mode=None,
         extra=(("agentscope", getattr(agentscope, "__version__", "unknown")), ("input", what)),
+        paths=paths,
     )
     return ToolkitSubject(built, loaded)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolscope.core.agentworks.checklist import build_checklist
 from toolscope.core.agentworks.invariants import check_invariants
@@ -24,6 +25,7 @@ from toolscope.core.documents import Document
 from toolscope.core.enums import FindingKind, InputKind, RuleCode
 from toolscope.core.errors import InputError, Problem
 from toolscope.core.shell import shell_join
+from toolscope.core.subject import resolved_paths
 from toolscope.core.verdicts import (
     AGENTWORKS_STAGES,
     Checklist,
@@ -31,6 +33,9 @@ from toolscope.core.verdicts import (
     Finding,
     LoadedInput,
 )
+
+if TYPE_CHECKING:
+    from toolscope.core.mcp.results import DiscoveryResult
 
 
 class AgentWorksSubject:
@@ -42,28 +47,34 @@ class AgentWorksSubject:
         registry_doc: Document,
         registry: RegistryModel,
         universe: Universe,
-        extra_files: tuple[tuple[str, str], ...] = (),
-        discovery_notes: tuple[str, ...] = (),
+        *,
+        mcp: McpTools | None = None,
+        config_findings: Sequence[Finding] = (),
+        registry_given: Path | None = None,
     ) -> None:
+        """Everything the subject answers from is passed in: ``load_agentworks_subject`` reads the files."""
         self.step = step
-        self.discovery_notes = discovery_notes
+        self.discovery: DiscoveryResult | None = mcp.result if mcp else None
+        """The MCP DiscoveryResult behind the universe (live or snapshot), when the registry has mcp_config."""
+        self.discovery_notes = mcp.notes if mcp else ()
+        given = ["--registry", str(registry_given)] if registry_given is not None else []
         self.check_args = shell_join(
-            [str(step.document.path), *(["--step", step.step.id] if step.index is not None else [])]
+            [str(step.document.path), *(["--step", step.step.id] if step.index is not None else []), *given]
         )
-        """How a suggested ``toolscope check`` command names this config: the path as the user typed it,
+        """How a suggested ``toolscope check`` command names this config: the paths as the user typed them,
         shell-quoted, so the command works when copied from where it was run."""
         self.registry = registry
         self.universe = universe
         enabled = effective_enabled_entries(step, registry.profile, registry_doc.name)
         rewrite = rewrite_selection(step, registry.workflow, registry_doc.name)
         self.pipeline = StepPipeline(universe, step, enabled, registry.denial_texts, rewrite)
-        self.config_findings: tuple[Finding, ...] = tuple(unknown_key_findings(step))
+        self.config_findings: tuple[Finding, ...] = tuple(config_findings)
         """Mistakes in the configuration itself (unknown keys), shown before any answer."""
         self._cache: dict[str | None, Evaluation] = {}
         files = (
             (step.document.path.name, step.document.sha256),
             (registry_doc.name, registry_doc.sha256),
-            *extra_files,
+            *(mcp.files if mcp else ()),
         )
         self.loaded = LoadedInput(
             kind=InputKind.STEP_CONFIG,
@@ -72,6 +83,7 @@ class AgentWorksSubject:
             step=step.step.id,
             registry=registry_doc.name,
             extra=(("execution", self.pipeline.execution.why),),
+            paths=resolved_paths(step.document.path, registry_doc.path, *(mcp.paths if mcp else ())),
         )
 
     @property
@@ -143,9 +155,6 @@ class AgentWorksSubject:
         """Every tool name of the universe, sorted."""
         return tuple(sorted(self.universe.all_names()))
 
-    discovery = None
-    """The MCP DiscoveryResult behind the universe (live or snapshot), when the registry has mcp_config."""
-
     def drift_findings(self, snapshot: Path) -> list[Finding]:
         """Compare this run's live discovery with a saved snapshot: added, removed, renamed tools per server."""
         from toolscope.core.mcp.snapshot import diff_snapshots, load_snapshot
@@ -184,21 +193,41 @@ def load_agentworks_subject(
     snapshot: Path | None = None,
     timeout: float = 10.0,
 ) -> AgentWorksSubject:
-    """Load a step config and its registry (next to it, or ``--registry``)."""
+    """Load a step config and its registry (next to it, or ``--registry``), complete: every file it
+    needs is read here, and its findings about the configuration itself are passed in."""
     loaded_step = load_step_config(path, step)
     registry_path = find_registry(path, registry)
     registry_doc, model = load_registry_model(registry_path)
-    discovered, errors, extra_files, notes, discovery = _discover(registry_path, model, snapshot, timeout)
-    universe = build_universe(model, registry_doc.name, discovered, errors, _expected_tools(loaded_step, errors))
-    subject = AgentWorksSubject(loaded_step, registry_doc, model, universe, extra_files, notes)
-    subject.discovery = discovery
+    mcp = _discover(registry_path, model, snapshot, timeout)
+    errors = mcp.errors if mcp else {}
+    universe = build_universe(
+        model, registry_doc.name, mcp.servers if mcp else None, errors, _expected_tools(loaded_step, errors)
+    )
+    findings = [*unknown_key_findings(loaded_step)]
     if model.mcp_config is not None:
-        from toolscope.core.mcp.config import unknown_key_findings
+        from toolscope.core.mcp.config import unknown_key_findings as unknown_server_key_findings
 
-        subject.config_findings += tuple(unknown_key_findings(registry_path.parent / model.mcp_config))
-    if registry is not None:
-        subject.check_args += " " + shell_join(["--registry", str(registry)])
-    return subject
+        findings += unknown_server_key_findings(registry_path.parent / model.mcp_config)
+    return AgentWorksSubject(
+        loaded_step, registry_doc, model, universe, mcp=mcp, config_findings=findings, registry_given=registry
+    )
+
+
+@dataclass(frozen=True)
+class McpTools:
+    """What a registry's mcp_config (discovered live) or a saved snapshot adds to the universe."""
+
+    servers: dict[str, McpServer]
+    """Every server as the registry would list it (static entries kept for servers the config lacks)."""
+    errors: dict[str, str]
+    """Failed servers (or servers with no tools) and why."""
+    files: tuple[tuple[str, str], ...]
+    """(name, sha256) of the files discovery read, for provenance."""
+    paths: tuple[Path, ...]
+    """The mcp_config and its ``_user.json`` override when they exist (inputs even when a snapshot
+    means they were not used this time: they hold the secrets), and the snapshot."""
+    notes: tuple[str, ...]
+    result: DiscoveryResult
 
 
 def _expected_tools(step: LoadedStep, failed: dict[str, str]) -> dict[str, tuple[str, ...]]:
@@ -215,14 +244,11 @@ def _expected_tools(step: LoadedStep, failed: dict[str, str]) -> dict[str, tuple
     return {k: tuple(v) for k, v in out.items()}
 
 
-def _discover(registry_path: Path, model: RegistryModel, snapshot: Path | None, timeout: float):  # type: ignore[no-untyped-def]
-    """Live MCP discovery (or a saved snapshot) for registries that point at an mcpServers config.
-
-    Returns the servers as the registry would list them, the failed servers with their
-    reasons, the input files read (name, sha256), and notes about the discovery.
-    """
+def _discover(registry_path: Path, model: RegistryModel, snapshot: Path | None, timeout: float) -> McpTools | None:
+    """Live MCP discovery (or a saved snapshot) for registries that point at an mcpServers config;
+    None for a static registry."""
     if model.mcp_config is None and snapshot is None:
-        return None, {}, (), (), None
+        return None
     # Deferred past the common case: a static registry never loads the MCP modules.
     from toolscope.core.mcp.universe import load_mcp_universe
 
@@ -265,4 +291,7 @@ def _discover(registry_path: Path, model: RegistryModel, snapshot: Path | None, 
     servers = len(result.servers)
     failed = f"; {len(errors)} failed" if errors else ""
     notes = (f"{how} ({servers} server{'' if servers == 1 else 's'}{failed})", *tuple(source.notes or ()))
-    return discovered, errors, tuple(files), notes, result
+    from toolscope.core.mcp.config import user_override_path
+
+    existing = [p for p in (config_path, user_override_path(config_path) if config_path else None) if p and p.is_file()]
+    return McpTools(discovered, errors, tuple(files), resolved_paths(*existing, snapshot), notes, result)

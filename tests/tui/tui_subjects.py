@@ -37,6 +37,8 @@ TOOLS = [
 class HandSubject:
     """Implements the Subject protocol over the table above."""
 
+    config_findings: tuple[Finding, ...] = ()
+
     def __init__(self, tools: list[tuple[str, str, str, bool, set[str]]] | None = None) -> None:
         self.tools = tools if tools is not None else TOOLS
         self.loaded = LoadedInput(

@@ -13,7 +13,7 @@ from textual.widgets import HelpPanel, Input, OptionList, TabbedContent, TabPane
 
 from toolscope.core.errors import ToolscopeError
 from toolscope.core.safe_text import inert
-from toolscope.core.subject import FollowsActiveGroups, Subject
+from toolscope.core.subject import FollowsActiveGroups, StepsActivation, Subject
 from toolscope.core.verdicts import Checklist, Evaluation, ToolVerdict
 from toolscope.tui import export
 from toolscope.tui.keys import types_into_box
@@ -104,7 +104,8 @@ class MainScreen(Screen[None]):
                 box.cursor_blink = False
         self._show_header()
         for banner in self.query(StateBanner):
-            banner.show(None, 0, getattr(self.subject, "active_groups", tuple)())
+            subject = self.subject
+            banner.show(None, 0, subject.active_groups() if isinstance(subject, FollowsActiveGroups) else ())
         # The subject (a universe of 50,000 tools), its evaluation and the view's columns live
         # as long as the app: keep the cyclic GC from rescanning them while the first screen is
         # built (a full collection there cost ~30 ms) and in the middle of a keystroke.
@@ -139,7 +140,7 @@ class MainScreen(Screen[None]):
             self.subject.loaded,
             self.mode,
             deterministic=self.options.deterministic,
-            findings=getattr(self.subject, "config_findings", ()),
+            findings=self.subject.config_findings,
         )
 
     def _focus_view(self, view: str) -> None:
@@ -196,17 +197,17 @@ class MainScreen(Screen[None]):
 
     def _evaluate(self, mode: str | None) -> Evaluation:
         """Verdicts in ``mode``, in the followed activation lane's state once it left the initial one."""
-        groups = self._followed_groups()
-        if groups is None:
-            return self.subject.evaluate(mode)
-        return self.subject.evaluate(mode, active_groups=groups)  # type: ignore[call-arg]  # toolkits only
+        groups, subject = self._followed_groups(), self.subject
+        if groups is None or not isinstance(subject, StepsActivation):
+            return subject.evaluate(mode)
+        return subject.evaluate(mode, active_groups=groups)
 
     def _checklist(self, tool: str, mode: str | None) -> Checklist:
         """The checklist in the same state as the pipeline (see ``_evaluate``)."""
-        groups = self._followed_groups()
-        if groups is None:
-            return self.subject.checklist(tool, mode)
-        return self.subject.checklist(tool, mode, active_groups=groups)  # type: ignore[call-arg]  # toolkits only
+        groups, subject = self._followed_groups(), self.subject
+        if groups is None or not isinstance(subject, StepsActivation):
+            return subject.checklist(tool, mode)
+        return subject.checklist(tool, mode, active_groups=groups)
 
     @on(ActivationView.StateChanged)
     def _activation_state_changed(self, event: ActivationView.StateChanged) -> None:
