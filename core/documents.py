@@ -130,9 +130,40 @@ def read_text(path: Path, what: str = "file") -> tuple[str, str]:
     return text, _sha256(raw).hexdigest()
 
 
+_PARSED: dict[Path, Document] = {}
+"""Resolved path → the last Document parsed from it; the most recent ``_PARSED_KEPT`` files only."""
+_PARSED_KEPT = 16
+
+
+def parsed_document(path: Path | str) -> Document | None:
+    """The Document this process last parsed from ``path`` (one of the last 16 files parsed), or None.
+
+    For readers that need the same data again (a report's secret scan): a 50,000-tool
+    registry is a megabyte of JSON, and this is the data the loader actually read. Keeping
+    it costs little: its strings are the ones the loaded subject holds anyway.
+    """
+    try:
+        return _PARSED.get(Path(path).resolve())
+    except (OSError, RuntimeError):
+        return None
+
+
 def load_document(path: Path | str, what: str = "file") -> Document:
     """Parse a JSON or YAML file (by suffix; unknown suffixes try JSON, then YAML)."""
     path = Path(path)
+    document = _parse_document(path, what)
+    try:
+        key = path.resolve()
+    except (OSError, RuntimeError):
+        return document  # an unresolvable path is simply not remembered
+    _PARSED.pop(key, None)
+    _PARSED[key] = document
+    if len(_PARSED) > _PARSED_KEPT:
+        del _PARSED[next(iter(_PARSED))]
+    return document
+
+
+def _parse_document(path: Path, what: str) -> Document:
     text, digest = read_text(path, what)
     suffix = path.suffix.lower()
     try:

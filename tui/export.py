@@ -9,7 +9,7 @@ Files get the permissions of any new file (0666 minus the umask), see ``write_ne
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,7 +52,7 @@ def pipeline_markdown(
     filter_description: str,
     selected: ToolVerdict | None,
     change_summary: str | None = None,
-    previous_verdicts: dict[ToolKey, str] | None = None,
+    previous_verdicts: Mapping[ToolKey, str] | None = None,
 ) -> str:
     """The pipeline view as Markdown: header, the rows shown, the selected tool's trace.
 

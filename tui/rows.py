@@ -1,21 +1,38 @@
 """The pipeline view's rows: ordering, filtering and grouping of verdicts (no Textual here).
 
-Kept apart from the widget so it can be tested and benchmarked on its own, and because a
-filter keystroke on 50,000 tools must stay well under 100 ms: every tool's search text is
-lower-cased once per evaluation, and a keystroke is a substring scan over those strings.
+Kept apart from the widget so it can be tested and benchmarked on its own. A universe may
+hold 50,000 tools and the view shows a screenful: rows are tool indices into a
+``ToolTable`` (columns of one evaluation), sorted per rank when first read, and a
+``ToolVerdict`` is built only for a row that is painted or selected. A filter keystroke on
+50,000 tools stays well under 100 ms: a term is looked for in the lower-cased names (built on
+the first keystroke), and once per namespace and per stage row for the other columns.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from toolscope.core.counts import count_of
-from toolscope.core.enums import StageId, Verdict
-from toolscope.core.verdicts import STAGE_TITLES, Evaluation, ToolVerdict, empty_counts
+from toolscope.core.verdicts import Evaluation, ToolVerdict, empty_counts
+from toolscope.tui.row_list import GroupRow, Row, RowList, ToolOrder, ToolsAt
+from toolscope.tui.tool_table import VISIBLE_RANK, ToolKey, ToolTable, stage_facts
 
-ToolKey = tuple[str, str]
-"""(namespace, name): a tool's identity across evaluations of the same subject."""
+__all__ = [
+    "GroupRow",
+    "ModeChange",
+    "PreviousVerdicts",
+    "Row",
+    "RowIndex",
+    "RowList",
+    "RowQuery",
+    "ToolKey",
+    "compare",
+    "count_of",
+    "is_registered_but_hidden",
+    "priority",
+    "tool_key",
+]
 
 
 def tool_key(tool: ToolVerdict) -> ToolKey:
@@ -25,28 +42,12 @@ def tool_key(tool: ToolVerdict) -> ToolKey:
 
 def is_registered_but_hidden(tool: ToolVerdict) -> bool:
     """The notify_user case: the tool exists (registered) yet a later gate hides it."""
-    failing = tool.first_failing
-    return failing is not None and failing.passed is False and failing.name != StageId.REGISTERED
+    return stage_facts(tool.stages)[0] == 0
 
 
 def priority(tool: ToolVerdict) -> int:
     """Sort rank: registered-but-hidden first, then other hidden, unknown, visible."""
-    verdict = tool.verdict
-    if verdict == Verdict.HIDDEN:
-        return 0 if is_registered_but_hidden(tool) else 1
-    return 2 if verdict == Verdict.UNKNOWN else 3
-
-
-@dataclass(frozen=True, slots=True)
-class GroupRow:
-    """A namespace heading when rows are grouped."""
-
-    namespace: str
-    total: int
-    hidden: int
-
-
-Row = ToolVerdict | GroupRow
+    return stage_facts(tool.stages)[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,91 +65,81 @@ class RowQuery:
     """Show only tools whose verdict changed with the last mode switch (Δ)."""
 
 
-def search_text(tool: ToolVerdict) -> str:
-    """What the filter searches for one tool, lower-cased: the columns as shown, plus the
-    config's own ``namespace:name`` spelling. NUL separators keep a term from matching across
-    the end of one field."""
-    failing = tool.first_failing
-    decided = STAGE_TITLES.get(failing.name, failing.name) if failing is not None else ""
-    return _search_text(tool, tool.verdict, decided)
-
-
-def _search_text(tool: ToolVerdict, verdict: str, decided: str) -> str:
-    return f"{tool.name}\0{tool.namespace}\0{tool.namespace}:{tool.name}\0{verdict}\0{decided}".lower()
-
-
 class RowIndex:
-    """One evaluation's tools in display order, with precomputed search text."""
+    """One evaluation's tools in display order, selected by query without building verdicts."""
 
     def __init__(self, evaluation: Evaluation, changed: frozenset[ToolKey] = frozenset()) -> None:
-        # Rank, verdict and deciding stage depend on the stages only: decided once per distinct
-        # row (tools decided by the same rules share their stage tuple; 50,000 tools have a few
-        # hundred), so opening a large universe costs one pass over its tools.
-        facts: dict[int, tuple[int, str, str]] = {}
-        tools = list(evaluation.tools)
-        per_tool = []
-        for tool in tools:
-            fact = facts.get(id(tool.stages))
-            if fact is None:
-                failing = tool.first_failing
-                decided = STAGE_TITLES.get(failing.name, failing.name) if failing is not None else ""
-                fact = facts[id(tool.stages)] = (priority(tool), tool.verdict, decided)
-            per_tool.append(fact)
-        keys = [(fact[0], tool.namespace, tool.name) for fact, tool in zip(per_tool, tools, strict=True)]
-        order = sorted(range(len(tools)), key=keys.__getitem__)  # stable, as sorting the tools was
-        ordered = [tools[i] for i in order]
-        self.tools: tuple[ToolVerdict, ...] = tuple(ordered)
-        self._haystacks: tuple[str, ...] = tuple(_search_text(tools[i], per_tool[i][1], per_tool[i][2]) for i in order)
-        self._hidden_positions: list[int] = [
-            position for position, i in enumerate(order) if per_tool[i][1] != Verdict.VISIBLE
-        ]
-        self._changed_positions: list[int] = (
-            [i for i, t in enumerate(ordered) if tool_key(t) in changed] if changed else []
-        )
-        # (lower-cased text, only_hidden, only_changed, positions) of the previous query.
-        self._last: tuple[str, bool, bool, list[int]] = ("", False, False, list(range(len(ordered))))
+        self.table = ToolTable(evaluation)
+        self.changed = changed
+        self._all = ToolOrder.of(self.table)
+        # (lower-cased text, only_hidden, only_changed, tools) of the previous query.
+        self._last: tuple[str, bool, bool, ToolOrder] = ("", False, False, self._all)
 
-    def select(self, query: RowQuery) -> list[Row]:
+    def select(self, query: RowQuery) -> RowList:
         """The rows to show for this query, group headings included."""
-        picked = [self.tools[i] for i in self._matching(query.text, query.only_hidden, query.only_changed)]
-        return _grouped(picked) if query.grouped else list(picked)
+        picked = self._matching(query.text, query.only_hidden, query.only_changed)
+        if query.grouped:
+            items = _grouped(self.table, picked)
+            return RowList(self.table, items, len(items) - sum(isinstance(item, GroupRow) for item in items))
+        return RowList(self.table, picked, len(picked))
 
-    def _matching(self, text: str, only_hidden: bool, only_changed: bool) -> list[int]:
-        """Positions of the tools matching; narrows the previous answer while the user types."""
+    def alerts(self) -> ToolsAt:
+        """The registered-but-hidden tools, in display order."""
+        return ToolsAt(self.table, self._all.rank_part(0))
+
+    def _matching(self, text: str, only_hidden: bool, only_changed: bool) -> ToolOrder:
+        """The tools matching; narrows the previous answer while the user types."""
         terms = text.lower().split()
-        last_text, last_hidden, last_changed, last_positions = self._last
+        last_text, last_hidden, last_changed, last_tools = self._last
         if (only_hidden, only_changed) == (last_hidden, last_changed) and text.lower().startswith(last_text):
             # Typing on: every old term is part of a new term, so matches can only shrink.
-            candidates: Iterable[int] = last_positions
-        elif only_changed:
-            hidden = set(self._hidden_positions) if only_hidden else None
-            candidates = [i for i in self._changed_positions if hidden is None or i in hidden]
-        elif only_hidden:
-            candidates = self._hidden_positions
+            tools = last_tools
         else:
-            candidates = range(len(self.tools))
-        haystacks = self._haystacks
-        positions = list(candidates)
+            tools = self._all.without_rank(VISIBLE_RANK) if only_hidden else self._all
+            if only_changed:
+                changed = self.table.indices_of(self.changed)
+                tools = tools.filtered(lambda part: [i for i in part if i in changed])
         for term in terms:
-            positions = [i for i in positions if term in haystacks[i]]
-        self._last = (text.lower(), only_hidden, only_changed, positions)
-        return positions
+            tools = tools.filtered(self._term_filter(term))
+        self._last = (text.lower(), only_hidden, only_changed, tools)
+        return tools
+
+    def _term_filter(self, term: str):  # -> Callable[[list[int]], list[int]]
+        """Keeps the tools whose search text (``ToolTable.search_text``) contains ``term``."""
+        table = self.table
+        if ":" in term or "\0" in term:
+            # Only these can match across fields (``namespace:name``): the whole text per tool.
+            text = table.search_text
+            return lambda part: [i for i in part if term in text(i)]
+        # Otherwise a match lies inside one field: the name, or the namespace and the
+        # verdict / deciding stage, which are looked at once per namespace and per stage row.
+        names = table.lower_names()
+        namespaces, namespace_of = table.namespace_ids()
+        in_namespace = [term in namespace for namespace in namespaces]
+        in_row = [
+            term in verdict or term in decided.lower()
+            for verdict, decided in zip(table.row_verdict, table.row_decided, strict=True)
+        ]
+        row_of = table.row_of
+        return lambda part: [i for i in part if term in names[i] or in_namespace[namespace_of[i]] or in_row[row_of[i]]]
 
 
-def _grouped(tools: list[ToolVerdict]) -> list[Row]:
+def _grouped(table: ToolTable, tools: Iterable[int]) -> list[int | GroupRow]:
     """Tools under one heading per namespace; namespaces with hidden tools first."""
-    by_namespace: dict[str, list[ToolVerdict]] = {}
-    for tool in tools:
-        by_namespace.setdefault(tool.namespace, []).append(tool)
+    namespaces = table.namespaces
+    by_namespace: dict[str, list[int]] = {}
+    for index in tools:
+        by_namespace.setdefault(namespaces[index], []).append(index)
+    # Members come in display order: a namespace's first member has its best rank.
+    ranks = table.ranks()
 
     def rank(namespace: str) -> tuple[int, str]:
-        members = by_namespace[namespace]
-        return (min(priority(t) for t in members), namespace)
+        return (ranks[by_namespace[namespace][0]], namespace)
 
-    rows: list[Row] = []
+    rows: list[int | GroupRow] = []
     for namespace in sorted(by_namespace, key=rank):
         members = by_namespace[namespace]
-        hidden = sum(1 for t in members if t.verdict != Verdict.VISIBLE)
+        hidden = sum(1 for index in members if ranks[index] != VISIBLE_RANK)
         rows.append(GroupRow(namespace, len(members), hidden))
         rows.extend(members)
     return rows
@@ -186,14 +177,42 @@ def compare(before: Evaluation | None, after: Evaluation) -> ModeChange:
     """Which tools changed verdict between two evaluations of the same subject."""
     if before is None:
         return ModeChange(frozenset(), 0, 0, 0)
-    old = {tool_key(t): t.verdict for t in before.tools}
-    changed: set[ToolKey] = set()
+    old, new = ToolTable(before), ToolTable(after)
+    verdicts = new.verdicts()
+    if old.same_universe(new):
+        # Two modes of one step config: the same tools in the same order.
+        moved = [i for i, (was, now) in enumerate(zip(old.verdicts(), verdicts, strict=True)) if was != now]
+    else:
+        previous = dict(zip(old.sort_keys(), old.verdicts(), strict=True))
+        keys = new.sort_keys()
+        moved = [
+            i for i, verdict in enumerate(verdicts) if (was := previous.get(keys[i])) is not None and was != verdict
+        ]
     counts = empty_counts()
-    for tool in after.tools:
-        key = tool_key(tool)
-        previous = old.get(key)
-        verdict = tool.verdict
-        if previous is not None and previous != verdict:
-            changed.add(key)
-            counts[verdict] += 1
-    return ModeChange(frozenset(changed), counts["hidden"], counts["visible"], counts["unknown"])
+    for index in moved:
+        counts[verdicts[index]] += 1
+    changed = frozenset(new.key(index) for index in moved)
+    return ModeChange(changed, counts["hidden"], counts["visible"], counts["unknown"])
+
+
+class PreviousVerdicts(Mapping[ToolKey, str]):
+    """Each tool's verdict before the last change, looked up by (namespace, name) when asked
+    (the trace pane asks for one tool, an export for the rows it writes)."""
+
+    def __init__(self, evaluation: Evaluation) -> None:
+        self._table = ToolTable(evaluation)
+        self._verdicts: dict[ToolKey, str] | None = None
+
+    def _lookup(self) -> dict[ToolKey, str]:
+        if self._verdicts is None:
+            self._verdicts = dict(zip(self._table.sort_keys(), self._table.verdicts(), strict=True))
+        return self._verdicts
+
+    def __getitem__(self, key: ToolKey) -> str:
+        return self._lookup()[key]
+
+    def __iter__(self) -> Iterator[ToolKey]:
+        return iter(self._lookup())
+
+    def __len__(self) -> int:
+        return len(self._lookup())

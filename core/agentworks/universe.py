@@ -8,12 +8,14 @@ Duplicated names are not errors here: they are reported by the invariant checks.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
+from itertools import repeat
 from typing import NamedTuple
 
 from toolscope.core.agentworks.names import normalize_tool_names
-from toolscope.core.agentworks.registry import McpServer, RegistryModel
+from toolscope.core.agentworks.registry import EMPTY, McpServer, RegistryModel
 from toolscope.core.enums import ToolKind
 from toolscope.core.errors import InputError, Problem
 
@@ -31,6 +33,11 @@ class ToolEntry(NamedTuple):
     """For an MCP tool dropped because an earlier server has the same name: that server."""
     outage: str | None = None
     """For a tool expected from a server that failed discovery: the reason."""
+
+
+# ToolEntry from one (name, namespace, kind, description, duplicate_of, outage) tuple, without
+# the Python-level __new__ a named tuple call goes through (a 50,000-tool registry makes 50,000).
+_entry = partial(tuple.__new__, ToolEntry)
 
 
 @dataclass(frozen=True)
@@ -109,6 +116,8 @@ def build_universe(
     tools: list[ToolEntry] = []
     duplicates: list[tuple[str, str, str]] = []
     defined: dict[str, str] = {}
+    # (start, end, namespace, kind, plain) of each block of tools appended together.
+    blocks: list[tuple[int, int, str, ToolKind, bool]] = []
 
     def define(name: str, where: str) -> None:
         if name in defined:
@@ -116,26 +125,39 @@ def build_universe(
         else:
             defined[name] = where
 
+    def add(names: Sequence[str], namespace: str, kind: ToolKind, descriptions: Mapping[str, str]) -> None:
+        # The bulk of a large registry: entries made by C-level calls, no Python frame per tool.
+        start = len(tools)
+        described = map(descriptions.get, names, repeat("")) if descriptions else repeat("")
+        tools.extend(map(_entry, zip(names, repeat(namespace), repeat(kind), described, repeat(None), repeat(None))))
+        blocks.append((start, len(tools), namespace, kind, True))
+
     servers = discovered if discovered is not None else dict(model.mcp_servers)
+    # The MCP loop fills ``defined`` first, so a name is in ``defined`` exactly when an
+    # earlier server has it: the server that owns it (first server wins) is recorded there.
     mcp_owner: dict[str, str] = {}
-    append = tools.append
     for server, spec in servers.items():
-        # The hot loop of a large registry: define() inlined, one place string per server.
         where = f"mcp_servers.{server}"
-        descriptions = spec.descriptions
+        owned = dict.fromkeys(spec.tools, server)
+        if len(owned) == len(spec.tools) and mcp_owner.keys().isdisjoint(owned):
+            add(spec.tools, server, ToolKind.MCP, spec.descriptions)  # the common case: no name seen before
+            mcp_owner.update(owned)
+            defined.update(dict.fromkeys(spec.tools, where))
+            continue
+        start = len(tools)
         for tool in spec.tools:
             first = mcp_owner.get(tool)
-            append(ToolEntry(tool, server, ToolKind.MCP, descriptions.get(tool, "") if descriptions else "", first))
+            description = spec.descriptions.get(tool, "") if spec.descriptions else ""
+            tools.append(ToolEntry(tool, server, ToolKind.MCP, description, first))
             if first is None:
                 mcp_owner[tool] = server
-            if tool in defined:
-                duplicates.append((tool, defined[tool], where))
-            else:
-                defined[tool] = where
+            define(tool, where)
+        blocks.append((start, len(tools), server, ToolKind.MCP, not any(t.duplicate_of for t in tools[start:])))
     errors = dict(server_errors or {})
     for server, reason in errors.items():
         for tool in (expected or {}).get(server, ()):
             if tool not in servers.get(server, McpServer()).tools:
+                blocks.append((len(tools), len(tools) + 1, server, ToolKind.MCP, False))
                 tools.append(ToolEntry(tool, server, ToolKind.MCP, outage=reason))
 
     categories = dict(model.custom_tools)
@@ -148,8 +170,9 @@ def build_universe(
                 )
             continue
         expansion[name] = cat.tools
-        for tool in (*cat.tools, *cat.also_registered):
-            tools.append(ToolEntry(tool, name, ToolKind.CUSTOM, cat.descriptions.get(tool, "")))
+        registered = (*cat.tools, *cat.also_registered)
+        add(registered, name, ToolKind.CUSTOM, cat.descriptions)
+        for tool in registered:
             define(tool, f"custom_tools.{name}")
     for name, cat in categories.items():
         if not cat.alias_of:
@@ -170,19 +193,19 @@ def build_universe(
             merged.extend(t for t in expansion[target] if t not in merged)
         expansion[name] = tuple(merged)
 
+    add(model.virtual_tools, "virtual", ToolKind.VIRTUAL, EMPTY)
     for tool in model.virtual_tools:
-        tools.append(ToolEntry(tool, "virtual", ToolKind.VIRTUAL))
         define(tool, "virtual_tools")
     for label, names in model.other_tools.items():
+        add(names, label, ToolKind.OTHER, EMPTY)
         for tool in names:
-            tools.append(ToolEntry(tool, label, ToolKind.OTHER))
             define(tool, f"other_tools.{label}")
 
     mode_table = _build_modes(model, problems)
     if problems:
         raise InputError(source, "the registry contradicts itself", problems)
     names = tuple(t.name for t in tools)
-    runs = _runs(tools)
+    runs = _runs(blocks)
     by_kind: dict[str, set[str]] = {}
     for start, end, _namespace, kind, _plain in runs:
         by_kind.setdefault(kind, set()).update(names[start:end])
@@ -203,21 +226,16 @@ def build_universe(
     )
 
 
-def _runs(tools: list[ToolEntry]) -> tuple[tuple[int, int, str, str, bool], ...]:
+def _runs(blocks: list[tuple[int, int, str, ToolKind, bool]]) -> tuple[tuple[int, int, str, str, bool], ...]:
+    """Consecutive blocks with the same namespace and kind merged into one run (empty blocks dropped)."""
     runs: list[tuple[int, int, str, str, bool]] = []
-    start = 0
-    key = None
-    plain = True
-    for index, tool in enumerate(tools):
-        here = (tool.namespace, tool.kind)
-        if here != key:
-            if key is not None:
-                runs.append((start, index, key[0], key[1], plain))
-            start, key, plain = index, here, True
-        if tool.duplicate_of is not None or tool.outage is not None:
-            plain = False
-    if key is not None:
-        runs.append((start, len(tools), key[0], key[1], plain))
+    for start, end, namespace, kind, plain in blocks:
+        if start == end:
+            continue
+        if runs and runs[-1][2] == namespace and runs[-1][3] == kind and runs[-1][1] == start:
+            runs[-1] = (runs[-1][0], end, namespace, kind, runs[-1][4] and plain)
+        else:
+            runs.append((start, end, namespace, kind, plain))
     return tuple(runs)
 
 

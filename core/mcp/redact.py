@@ -235,6 +235,11 @@ def _scalar(value: Any) -> str | None:
     return str(value)
 
 
+def _has_containers(items: list[Any]) -> bool:
+    # The item types, collected at C speed: a long list of names has one (str).
+    return any(issubclass(kind, (dict, list)) for kind in set(map(type, items)))
+
+
 def _collect(data: Any, into: set[str], everything: bool = False) -> None:
     if isinstance(data, dict):
         for key, value in data.items():
@@ -254,11 +259,17 @@ def _collect(data: Any, into: set[str], everything: bool = False) -> None:
             )
             _collect(value, into, everything=inner)
     elif isinstance(data, list):
+        if not everything:
+            # Only containers inside can hold secrets here: a list of 50,000 tool names is skipped.
+            if _has_containers(data):
+                for item in data:
+                    if isinstance(item, (dict, list)):
+                        _collect(item, into)
+            return
         for item in data:
             text = _scalar(item)
             if text is not None:
-                if everything:
-                    into.update(_with_token(text))
+                into.update(_with_token(text))
             else:
                 _collect(item, into)
 
@@ -279,6 +290,11 @@ def collect_env_values(data: Any) -> set[str]:
     """The values of every ``env`` and ``headers`` mapping inside parsed config data: masked
     in free text whatever they look like (see ``scrubbable``)."""
     found: set[str] = set()
+    _collect_env(data, found)
+    return found
+
+
+def _collect_env(data: Any, found: set[str]) -> None:
     if isinstance(data, dict):
         for key, value in data.items():
             if str(key).lower() in SECRET_CONTAINERS and isinstance(value, dict):
@@ -286,12 +302,12 @@ def collect_env_values(data: Any) -> set[str]:
                     text = _scalar(item)
                     if text:
                         found |= _with_token(text)
-            else:
-                found |= collect_env_values(value)
-    elif isinstance(data, list):
+            elif isinstance(value, (dict, list)):
+                _collect_env(value, found)
+    elif isinstance(data, list) and _has_containers(data):
         for item in data:
-            found |= collect_env_values(item)
-    return found
+            if isinstance(item, (dict, list)):
+                _collect_env(item, found)
 
 
 def env_values(server: Any) -> set[str]:

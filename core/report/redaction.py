@@ -43,8 +43,12 @@ def secret_values_in(data: Any) -> set[str]:
 
 
 def secret_values_in_files(paths: Iterable[Path]) -> set[str]:
-    """Secret values inside every readable JSON/YAML input file; other files are skipped."""
-    from toolscope.core.documents import load_document
+    """Secret values inside every readable JSON/YAML input file; other files are skipped.
+
+    A file the loaders parsed is scanned in the data they read (``parsed_document``), not
+    parsed a second time.
+    """
+    from toolscope.core.documents import load_document, parsed_document
     from toolscope.core.errors import InputError
 
     found: set[str] = set()
@@ -52,7 +56,7 @@ def secret_values_in_files(paths: Iterable[Path]) -> set[str]:
         if path.suffix.lower() not in {".json", ".yaml", ".yml"} or not path.is_file():
             continue
         try:
-            document = load_document(path)
+            document = parsed_document(path) or load_document(path)
         except InputError:
             continue  # the loaders already accepted what they needed; nothing to scan
         found |= secret_values_in(document.data)

@@ -147,3 +147,24 @@ def test_a_step_config_report_masks_secrets_in_its_rows() -> None:
     for text in (render_markdown(report), render_json(report)):
         assert "agent_configs" not in text and "agent\\_configs" not in text
         assert "notify_user" in text or "notify\\_user" in text
+
+
+def test_the_secret_scan_reads_the_data_the_loaders_parsed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A report scans its inputs for secrets in the documents the loader already parsed: a
+    50,000-tool registry is not parsed a second time."""
+    import toolscope.core.documents as documents
+    from toolscope.inputs import open_subject
+
+    sample = Path(__file__).resolve().parents[2] / "sample_configs" / "seed"
+    open_subject(str(sample / "step_config.json"))
+    assert documents.parsed_document(sample / "toolscope.registry.yaml") is not None
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps(MCP_CONFIG))
+    documents.load_document(config)  # as a loader reads it
+
+    def no_second_parse(path: Path, what: str) -> documents.Document:
+        raise AssertionError(f"{path} parsed again")
+
+    monkeypatch.setattr(documents, "_parse_document", no_second_parse)
+    found = secret_values_in_files([sample / "step_config.json", sample / "toolscope.registry.yaml", config])
+    assert set(SECRETS) <= found

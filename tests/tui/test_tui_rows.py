@@ -21,7 +21,7 @@ def test_filter_terms_match_name_namespace_and_verdict() -> None:
     assert [t.name for t in index.select(RowQuery("issue"))] == ["create_issue", "list_issues"]
     assert [t.name for t in index.select(RowQuery("github hidden"))] == ["create_issue"]
     assert [t.name for t in index.select(RowQuery("HUMAN"))] == ["human_feedback", "notify_user"]
-    assert index.select(RowQuery("nothing-like-this")) == []
+    assert list(index.select(RowQuery("nothing-like-this"))) == []
 
 
 def test_only_hidden_and_grouping() -> None:
@@ -66,5 +66,5 @@ def test_typing_on_and_deleting_give_the_same_rows_as_a_fresh_index() -> None:
         ("u", False),
         ("", False),
     ]:
-        expected = RowIndex(evaluation).select(RowQuery(text, only_hidden))
-        assert index.select(RowQuery(text, only_hidden)) == expected, (text, only_hidden)
+        expected = list(RowIndex(evaluation).select(RowQuery(text, only_hidden)))
+        assert list(index.select(RowQuery(text, only_hidden))) == expected, (text, only_hidden)

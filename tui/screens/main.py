@@ -106,9 +106,11 @@ class MainScreen(Screen[None]):
         for banner in self.query(StateBanner):
             subject = self.subject
             banner.show(None, 0, subject.active_groups() if isinstance(subject, FollowsActiveGroups) else ())
+        # The subject (a universe of 50,000 tools), its evaluation and the view's columns live
+        # as long as the app: keep the cyclic GC from rescanning them while the first screen is
+        # built (a full collection there cost ~30 ms) and in the middle of a keystroke.
+        gc.freeze()
         self.pipeline.show_evaluation(self.evaluation, None, None)
-        # The verdicts are immutable and live as long as the app: keep the cyclic GC from
-        # rescanning 50,000 of them in the middle of a keystroke (~100 ms pauses otherwise).
         gc.freeze()
         if self.options.tool:
             self.checklist_view.ask(self.options.tool)

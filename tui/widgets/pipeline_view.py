@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from rich.text import Text
@@ -20,11 +20,12 @@ from toolscope.core.verdicts import STAGE_TITLES, Evaluation, ToolVerdict
 from toolscope.tui.palette import DARK, Palette, palette_for
 from toolscope.tui.rows import (
     ModeChange,
-    Row,
+    PreviousVerdicts,
     RowIndex,
+    RowList,
     RowQuery,
+    ToolKey,
     count_of,
-    is_registered_but_hidden,
     tool_key,
 )
 from toolscope.tui.widgets.safe_input import safe_input
@@ -36,7 +37,7 @@ def summary_text(
     counts: dict[str, int],
     shown: int,
     query: RowQuery,
-    alerts: list[ToolVerdict],
+    alerts: Sequence[ToolVerdict],
     change: str | None = None,
     palette: Palette = DARK,
 ) -> Text:
@@ -150,11 +151,12 @@ class PipelineView(Vertical):
         self.change_summary: str | None = None
         self.evaluation: Evaluation | None = None
         self.change: ModeChange | None = None
-        self.previous_verdicts: dict[tuple[str, str], str] = {}
-        self.rows: list[Row] = []
+        self.previous_verdicts: Mapping[ToolKey, str] = {}
+        """Verdicts before the last change (empty when it changed none)."""
+        self.rows: RowList = RowList.empty()
         self._index: RowIndex | None = None
         self._layout: GridLayout | None = None
-        self._alerts: list[ToolVerdict] = []
+        self._alerts: Sequence[ToolVerdict] = ()
         self._counts: dict[str, int] = {}
 
     def compose(self) -> ComposeResult:
@@ -182,14 +184,15 @@ class PipelineView(Vertical):
         self.evaluation = evaluation
         self.change = change
         self.change_summary = change_summary
+        # Nothing here looks at every tool's verdict: rows, counts and widths come from the
+        # evaluation's columns, and a verdict is built when its row is painted or selected.
         self.previous_verdicts = (
-            {tool_key(t): t.verdict for t in previous.tools}
-            if previous is not None and change and change.changed
-            else {}
+            PreviousVerdicts(previous) if previous is not None and change and change.changed else {}
         )
         self._index = RowIndex(evaluation, change.changed if change else frozenset())
-        self._layout = GridLayout.measure(evaluation.stage_names, self._index.tools)
-        self._alerts = [t for t in self._index.tools if is_registered_but_hidden(t)]
+        table = self._index.table
+        self._layout = GridLayout.measure(evaluation.stage_names, table.names, table.namespaces)
+        self._alerts = self._index.alerts()
         # Once per evaluation: counting 50,000 verdicts on every keystroke costs ~40 ms.
         self._counts = evaluation.counts()
         self.refresh_rows()
@@ -202,18 +205,20 @@ class PipelineView(Vertical):
         self.rows = self._index.select(self.query_state)
         changed = self.change.changed if self.change else frozenset()
         self.grid.show_rows(self.rows, self._layout, changed)
-        shown = (
-            sum(1 for row in self.rows if isinstance(row, ToolVerdict)) if self.query_state.grouped else len(self.rows)
-        )
         self.query_one("#summary", Static).update(
             summary_text(
-                self._counts, shown, self.query_state, self._alerts, self.change_summary, palette_for(self.app)
+                self._counts,
+                self.rows.tool_count,
+                self.query_state,
+                self._alerts,
+                self.change_summary,
+                palette_for(self.app),
             )
         )
 
     def shown_tools(self) -> list[ToolVerdict]:
-        """The tools the current query shows, in display order (for the export)."""
-        return [row for row in self.rows if isinstance(row, ToolVerdict)]
+        """The tools the current query shows, in display order (for the export: builds them all)."""
+        return self.rows.tools()
 
     def set_query(self, query: RowQuery) -> None:
         """Apply a new query (used by keys, the palette and tests)."""

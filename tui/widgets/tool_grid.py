@@ -7,6 +7,7 @@ plain list and draws each visible line on demand in ``render_line``.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.cells import cell_len, set_cell_size
@@ -26,7 +27,7 @@ from toolscope.core.verdicts import STAGE_TITLES, ToolVerdict
 from toolscope.tui.palette import palette_for
 from toolscope.tui.rows import (
     GroupRow,
-    Row,
+    RowList,
     ToolKey,
     count_of,
     is_registered_but_hidden,
@@ -67,27 +68,15 @@ class GridLayout:
     namespace_width: int
 
     @classmethod
-    def measure(cls, stage_names: tuple[str, ...], tools: tuple[ToolVerdict, ...]) -> GridLayout:
-        """Size the name columns to the longest entries, within limits."""
-        longest_name = max((len(t.name) for t in tools), default=4)
-        longest_ns = max((len(t.namespace) for t in tools), default=9)
+    def measure(cls, stage_names: tuple[str, ...], names: Sequence[str], namespaces: Sequence[str]) -> GridLayout:
+        """Size the name columns to the longest entries (tool names, namespaces), within limits."""
+        longest_name = max(map(len, names), default=4)
+        longest_ns = max(map(len, namespaces), default=9)
         return cls(stage_names, min(max(longest_name, 4), 32) + 1, min(max(longest_ns, 9), 18) + 1)
 
     def stage_width(self, name: str) -> int:
         """A stage column is as wide as its short title."""
         return max(len(short_title(name)) + 1, 4)
-
-
-def _position(rows: list[Row], tool: ToolVerdict) -> int:
-    """Where ``tool`` is in ``rows`` (same object, else same identity after a mode switch), or 0."""
-    for index, row in enumerate(rows):
-        if row is tool:
-            return index
-    key = tool_key(tool)
-    for index, row in enumerate(rows):
-        if isinstance(row, ToolVerdict) and row.name == tool.name and tool_key(row) == key:
-            return index
-    return 0
 
 
 class ToolGrid(ScrollView, can_focus=True):
@@ -135,7 +124,7 @@ class ToolGrid(ScrollView, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.rows: list[Row] = []
+        self.rows: RowList = RowList.empty()
         self.layout_: GridLayout = GridLayout((), 5, 10)
         self.changed: frozenset[ToolKey] = frozenset()
         self.cursor = 0
@@ -143,28 +132,38 @@ class ToolGrid(ScrollView, can_focus=True):
 
     # -- data -------------------------------------------------------------------------
 
-    def show_rows(self, rows: list[Row], layout: GridLayout, changed: frozenset[ToolKey]) -> None:
+    def show_rows(self, rows: RowList, layout: GridLayout, changed: frozenset[ToolKey]) -> None:
         """Replace the rows; keeps the selected tool selected when it is still shown."""
-        selected = self.selected_tool
+        position = self._position_in(rows)
         self.rows = rows
         self.layout_ = layout
         self.changed = changed
         self._changed_rows = None
-        self.cursor = _position(rows, selected) if selected is not None else 0
+        self.cursor = position if position is not None else 0
         self.cursor = self._nearest_tool_row(self.cursor, 1) or 0
         self._update_virtual_size()
         self._scroll_cursor_into_view()
         self.refresh()
         self.post_message(self.Highlighted(self.selected_tool))
 
+    def _position_in(self, rows: RowList) -> int | None:
+        """Where the selected tool is in ``rows``: the same tool, else (after a mode switch) the
+        first with its namespace and name; None when it is not shown there."""
+        old = self.rows
+        selected = old.tool_index(self.cursor)
+        if selected is None or old.table is None:
+            return None
+        if rows.table is old.table:
+            return rows.position_of(selected)
+        return rows.position_of_key(old.table.key(selected))
+
     @property
     def selected_tool(self) -> ToolVerdict | None:
         """The tool under the cursor."""
-        if 0 <= self.cursor < len(self.rows):
-            row = self.rows[self.cursor]
-            if isinstance(row, ToolVerdict):
-                return row
-        return None
+        if self.rows.tool_index(self.cursor) is None:
+            return None
+        row = self.rows[self.cursor]
+        return row if isinstance(row, ToolVerdict) else None
 
     # -- movement ---------------------------------------------------------------------
 
@@ -172,7 +171,7 @@ class ToolGrid(ScrollView, can_focus=True):
         """The first tool row at or after ``start`` going in direction ``step`` (None: only headings)."""
         index = start
         while 0 <= index < len(self.rows):
-            if isinstance(self.rows[index], ToolVerdict):
+            if self.rows.is_tool(index):
                 return index
             index += step
         return None
@@ -200,12 +199,9 @@ class ToolGrid(ScrollView, can_focus=True):
     def changed_rows(self) -> list[int]:
         """Indices of the rows marked Δ, in display order (computed on first use per set of rows)."""
         if self._changed_rows is None:
-            changed = self.changed
-            self._changed_rows = (
-                [i for i, row in enumerate(self.rows) if isinstance(row, ToolVerdict) and tool_key(row) in changed]
-                if changed
-                else []
-            )
+            table = self.rows.table
+            changed = table.indices_of(self.changed) if table is not None and self.changed else frozenset()
+            self._changed_rows = self.rows.positions_of(changed) if changed else []
         return self._changed_rows
 
     def jump_changed(self, direction: int) -> bool:
