@@ -97,9 +97,10 @@ def render(report: ReportData, fmt: str) -> str:
 
 
 def _render_svg(subject: Subject, mode: str | None, size: tuple[int, int]) -> str:
+    from toolscope.core.presentation import View
     from toolscope.tui.screenshot import render_svg_sync
 
-    return render_svg_sync(subject, mode, size, view="pipeline")
+    return render_svg_sync(subject, mode, size, view=View.PIPELINE)
 
 
 def make_report(
