@@ -42,6 +42,8 @@ _JSON_RAW = re.compile(r"[\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff
 
 def inert_json(text: str) -> str:
     """JSON text (from ``json.dumps``) with every terminal-active character as a ``\\uXXXX`` escape."""
+    if text.isascii() and "\x7f" not in text:
+        return text  # the common case, decided without a regex pass (isascii is O(1) for str)
     if _JSON_RAW.search(text) is None:
         return text
     return _JSON_RAW.sub(lambda match: f"\\u{ord(match.group()):04x}", text)

@@ -22,8 +22,8 @@ def enabled_filtered_out(pipeline: StepPipeline) -> list[Finding]:
     step = pipeline.step
     # One pass over the universe (registry order keeps the output stable): entry → tools it enabled.
     by_entry: dict[str, list[ToolEntry]] = {}
-    for tool in pipeline.universe.tools:
-        decision = pipeline.custom.get(tool.name) if tool.kind == ToolKind.CUSTOM else None
+    for tool in pipeline.universe.tools_of((ToolKind.CUSTOM,)):
+        decision = pipeline.custom.get(tool.name)
         if decision is not None and decision.include and decision.entry is not None:
             by_entry.setdefault(decision.entry, []).append(tool)
     out = []

@@ -90,9 +90,10 @@ def _registered_not_allow_listed(pipeline: StepPipeline) -> list[Finding]:
         allowed_anywhere.update(tools)
     source = pipeline.universe.source
     out = []
-    for entry in pipeline.universe.tools:
-        if entry.kind == ToolKind.MCP and not table.applies_to_mcp:
-            continue
+    universe = pipeline.universe
+    for entry in universe.tools_of(
+        None if table.applies_to_mcp else (ToolKind.CUSTOM, ToolKind.VIRTUAL, ToolKind.OTHER)
+    ):
         if entry.name in allowed_anywhere:
             continue
         stage = pipeline.registered(entry)
@@ -109,19 +110,36 @@ def _registered_not_allow_listed(pipeline: StepPipeline) -> list[Finding]:
     return out
 
 
-def _tools_by_namespace(pipeline: StepPipeline) -> dict[str, tuple[set[str], set[str]]]:
-    """Normalized namespace → (tool names, normalized tool names): one pass over the universe,
-    so that checking each selected_tools entry is a lookup, not a scan of every tool."""
-    universe = pipeline.universe
-    index: dict[str, tuple[set[str], set[str]]] = {}
-    for start, end, namespace, _kind, _plain in universe.runs:
-        names, normalized = index.setdefault(normalize_server_name(namespace), (set(), set()))
-        names.update(universe.names[start:end])
-        normalized.update(universe.normalized_names[start:end])
-    return index
+class _ToolsByNamespace:
+    """Normalized namespace → (tool names, normalized tool names), built for a namespace when
+    an entry first asks: checking each selected_tools entry is a lookup, not a scan of every
+    tool, and namespaces no entry names are never indexed."""
+
+    def __init__(self, pipeline: StepPipeline) -> None:
+        self._universe = pipeline.universe
+        self._runs: dict[str, list[tuple[int, int]]] = {}
+        for start, end, namespace, _kind, _plain in self._universe.runs:
+            self._runs.setdefault(normalize_server_name(namespace), []).append((start, end))
+        self._sets: dict[str, tuple[set[str], set[str]]] = {}
+
+    def get(self, namespace: str) -> tuple[set[str], set[str]] | None:
+        """The names and normalized names of the tools of a (normalized) namespace, or None."""
+        found = self._sets.get(namespace)
+        if found is None:
+            runs = self._runs.get(namespace)
+            if runs is None:
+                return None
+            universe = self._universe
+            names: set[str] = set()
+            normalized: set[str] = set()
+            for start, end in runs:
+                names.update(universe.names[start:end])
+                normalized.update(universe.normalized_names(start, end))
+            found = self._sets[namespace] = (names, normalized)
+        return found
 
 
-def _matches(index: dict[str, tuple[set[str], set[str]]], namespace: str, tool: str) -> bool:
+def _matches(index: _ToolsByNamespace, namespace: str, tool: str) -> bool:
     group = index.get(normalize_server_name(namespace))
     if group is None:
         return False
@@ -133,7 +151,7 @@ def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
     step = pipeline.step
     configs = step.step.agent_configs
     servers = {normalize_server_name(s) for s in configs.selected_servers} | set(configs.selected_servers)
-    by_namespace = _tools_by_namespace(pipeline)
+    by_namespace = _ToolsByNamespace(pipeline)
     out = []
     for index, entry in enumerate(configs.selected_tools):
         where = step.where("selected_tools", index)
@@ -193,7 +211,7 @@ def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
 def _selected_servers_entries(pipeline: StepPipeline) -> list[Finding]:
     step = pipeline.step
     servers = step.step.agent_configs.selected_servers
-    known = {e.namespace for e in pipeline.universe.tools if e.kind == ToolKind.MCP} | set(
+    known = {namespace for _s, _e, namespace, kind, _p in pipeline.universe.runs if kind == ToolKind.MCP} | set(
         pipeline.universe.server_errors
     )
     known_norm = {normalize_server_name(s) for s in known}
@@ -235,9 +253,9 @@ def _enabled_custom_entries(pipeline: StepPipeline) -> list[Finding]:
     custom_names = pipeline.universe.names_by_kind.get(ToolKind.CUSTOM, frozenset())
     # Built once, not per entry: a hostile list of millions of entries stays linear.
     by_category: dict[str, list[str]] = {}
-    for t in pipeline.universe.tools:
-        if t.kind == ToolKind.CUSTOM:
-            by_category.setdefault(t.namespace, []).append(t.name)
+    for start, end, namespace, kind, _plain in pipeline.universe.runs:
+        if kind == ToolKind.CUSTOM:
+            by_category.setdefault(namespace, []).extend(pipeline.universe.names[start:end])
     category_list = ", ".join(sorted(pipeline.universe.categories))
     out = []
     for index, entry in enumerate(step.step.agent_configs.enabled_custom_tools):

@@ -314,7 +314,7 @@ class StepPipeline:
                     row_of[start:end] = [row_number(tools[start], label)] * (end - start)
                     continue
                 # Stage 1 depends only on the filter's decision here: one row per distinct decision.
-                decisions = plan.decide_numbers(all_names[start:end], normalized[start:end])
+                decisions = plan.decide_numbers(all_names[start:end], normalized(start, end))
                 row_by_decision: dict[int, int] = {}
                 for offset, decision in enumerate(decisions):
                     if decision not in row_by_decision:
@@ -325,7 +325,12 @@ class StepPipeline:
                 # A custom tool's row depends only on its custom decision, the filter's
                 # decision for its category, and which list (if any) allows it.
                 custom = self.custom
-                decisions = package_plan(namespace).decide_numbers(all_names[start:end], normalized[start:end])
+                plan = package_plan(namespace)
+                decisions = (
+                    plan.decide_numbers(all_names[start:end], normalized(start, end))
+                    if plan.uniform is None
+                    else [0] * (end - start)
+                )
                 row_by_key: dict[tuple[CustomDecision, int, Label], int] = {}
                 for index, decision in enumerate(decisions, start):
                     tool = tools[index]

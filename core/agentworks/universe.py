@@ -8,7 +8,8 @@ Duplicated names are not errors here: they are reported by the invariant checks.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import repeat
@@ -87,16 +88,36 @@ class Universe:
     """(tool, first definition, second definition) for names defined twice."""
     names: tuple[str, ...] = ()
     """Every tool's name, in universe order (hot path)."""
-    normalized_names: tuple[str, ...] = ()
-    """``normalize_tool_name`` of every tool, computed once per universe (hot path)."""
+    _normalized: dict[tuple[int, int], tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
     runs: tuple[tuple[int, int, str, str, bool], ...] = ()
     """(start, end, namespace, kind, plain) for each run of consecutive tools with the same
     namespace and kind; ``plain`` when none of them is a duplicate or an outage entry.
     The pipeline decides namespace-level rules once per run."""
 
+    def normalized_names(self, start: int, end: int) -> tuple[str, ...]:
+        """``normalize_tool_name`` of the tools ``start:end`` (a run), computed once per run and only
+        for the runs that need it (packages with specific selected_tools entries)."""
+        found = self._normalized.get((start, end))
+        if found is None:
+            found = self._normalized[start, end] = normalize_tool_names(self.names[start:end])
+        return found
+
     def all_names(self) -> frozenset[str]:
         """Every tool name in the universe."""
-        return frozenset(t.name for t in self.tools)
+        return self._name_set
+
+    @functools.cached_property
+    def _name_set(self) -> frozenset[str]:
+        return frozenset(self.names)
+
+    def tools_of(self, kinds: Sequence[ToolKind] | None) -> Iterator[ToolEntry]:
+        """The tools of these kinds (all tools for None), in universe order, a run at a time."""
+        if kinds is None:
+            yield from self.tools
+            return
+        for start, end, _namespace, kind, _plain in self.runs:
+            if kind in kinds:
+                yield from self.tools[start:end]
 
 
 def build_universe(
@@ -114,44 +135,57 @@ def build_universe(
     """
     problems: list[Problem] = []
     tools: list[ToolEntry] = []
+    names: list[str] = []
     duplicates: list[tuple[str, str, str]] = []
+    # First definition of every name: MCP names by their first server (mcp_owner, filled
+    # first: MCP servers come first in a universe), all other names by their place.
+    mcp_owner: dict[str, str] = {}
     defined: dict[str, str] = {}
     # (start, end, namespace, kind, plain) of each block of tools appended together.
     blocks: list[tuple[int, int, str, ToolKind, bool]] = []
 
-    def define(name: str, where: str) -> None:
-        if name in defined:
-            duplicates.append((name, defined[name], where))
-        else:
-            defined[name] = where
+    def define_all(registered: Sequence[str], where: str) -> None:
+        fresh = dict.fromkeys(registered, where)
+        if len(fresh) == len(registered) and mcp_owner.keys().isdisjoint(fresh) and defined.keys().isdisjoint(fresh):
+            defined.update(fresh)  # the common case: no name defined before
+            return
+        for name in registered:
+            owner = mcp_owner.get(name)
+            if owner is not None:
+                duplicates.append((name, f"mcp_servers.{owner}", where))
+            elif name in defined:
+                duplicates.append((name, defined[name], where))
+            else:
+                defined[name] = where
 
-    def add(names: Sequence[str], namespace: str, kind: ToolKind, descriptions: Mapping[str, str]) -> None:
+    def add(registered: Sequence[str], namespace: str, kind: ToolKind, descriptions: Mapping[str, str]) -> None:
         # The bulk of a large registry: entries made by C-level calls, no Python frame per tool.
         start = len(tools)
-        described = map(descriptions.get, names, repeat("")) if descriptions else repeat("")
-        tools.extend(map(_entry, zip(names, repeat(namespace), repeat(kind), described, repeat(None), repeat(None))))
+        described = map(descriptions.get, registered, repeat("")) if descriptions else repeat("")
+        tools.extend(
+            map(_entry, zip(registered, repeat(namespace), repeat(kind), described, repeat(None), repeat(None)))
+        )
+        names.extend(registered)
         blocks.append((start, len(tools), namespace, kind, True))
 
     servers = discovered if discovered is not None else dict(model.mcp_servers)
-    # The MCP loop fills ``defined`` first, so a name is in ``defined`` exactly when an
-    # earlier server has it: the server that owns it (first server wins) is recorded there.
-    mcp_owner: dict[str, str] = {}
     for server, spec in servers.items():
-        where = f"mcp_servers.{server}"
         owned = dict.fromkeys(spec.tools, server)
         if len(owned) == len(spec.tools) and mcp_owner.keys().isdisjoint(owned):
             add(spec.tools, server, ToolKind.MCP, spec.descriptions)  # the common case: no name seen before
             mcp_owner.update(owned)
-            defined.update(dict.fromkeys(spec.tools, where))
             continue
+        where = f"mcp_servers.{server}"
         start = len(tools)
         for tool in spec.tools:
             first = mcp_owner.get(tool)
             description = spec.descriptions.get(tool, "") if spec.descriptions else ""
             tools.append(ToolEntry(tool, server, ToolKind.MCP, description, first))
+            names.append(tool)
             if first is None:
                 mcp_owner[tool] = server
-            define(tool, where)
+            else:
+                duplicates.append((tool, f"mcp_servers.{first}", where))
         blocks.append((start, len(tools), server, ToolKind.MCP, not any(t.duplicate_of for t in tools[start:])))
     errors = dict(server_errors or {})
     for server, reason in errors.items():
@@ -159,6 +193,7 @@ def build_universe(
             if tool not in servers.get(server, McpServer()).tools:
                 blocks.append((len(tools), len(tools) + 1, server, ToolKind.MCP, False))
                 tools.append(ToolEntry(tool, server, ToolKind.MCP, outage=reason))
+                names.append(tool)
 
     categories = dict(model.custom_tools)
     expansion: dict[str, tuple[str, ...]] = {}
@@ -172,8 +207,7 @@ def build_universe(
         expansion[name] = cat.tools
         registered = (*cat.tools, *cat.also_registered)
         add(registered, name, ToolKind.CUSTOM, cat.descriptions)
-        for tool in registered:
-            define(tool, f"custom_tools.{name}")
+        define_all(registered, f"custom_tools.{name}")
     for name, cat in categories.items():
         if not cat.alias_of:
             continue
@@ -194,17 +228,14 @@ def build_universe(
         expansion[name] = tuple(merged)
 
     add(model.virtual_tools, "virtual", ToolKind.VIRTUAL, EMPTY)
-    for tool in model.virtual_tools:
-        define(tool, "virtual_tools")
-    for label, names in model.other_tools.items():
-        add(names, label, ToolKind.OTHER, EMPTY)
-        for tool in names:
-            define(tool, f"other_tools.{label}")
+    define_all(model.virtual_tools, "virtual_tools")
+    for label, other in model.other_tools.items():
+        add(other, label, ToolKind.OTHER, EMPTY)
+        define_all(other, f"other_tools.{label}")
 
     mode_table = _build_modes(model, problems)
     if problems:
         raise InputError(source, "the registry contradicts itself", problems)
-    names = tuple(t.name for t in tools)
     runs = _runs(blocks)
     by_kind: dict[str, set[str]] = {}
     for start, end, _namespace, kind, _plain in runs:
@@ -213,8 +244,7 @@ def build_universe(
         source=source,
         tools=tuple(tools),
         runs=runs,
-        names=names,
-        normalized_names=normalize_tool_names(names),
+        names=tuple(names),
         category_tools=expansion,
         categories=frozenset(expansion),
         system_category_bases=model.system_categories,

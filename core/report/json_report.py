@@ -159,10 +159,14 @@ def render_json(report: ReportData) -> str:
     pieces = []
     for marker, lines in zip(markers, sections, strict=True):
         before, _, text = text.partition(f'"{marker}"')
-        # Sections are indented by 4 and their keys by 6: the tools' lines go at 8.
-        pieces += [before, "[\n        " + ",\n        ".join(lines) + "\n      ]" if lines else "[]"]
-    pieces.append(text)
-    return inert_json("".join(pieces)) + "\n"
+        # Sections are indented by 4 and their keys by 6: the tools' lines go at 8. Each
+        # piece is made inert on its own (character by character, so the same as the whole):
+        # the tools' lines, most of a large report, are usually ASCII and need no regex pass.
+        pieces.append(inert_json(before))
+        pieces += ["[\n        ", inert_json(",\n        ".join(lines)), "\n      ]"] if lines else ["[]"]
+    pieces.append(inert_json(text))
+    pieces.append("\n")
+    return "".join(pieces)
 
 
 def report_schema() -> dict[str, Any]:

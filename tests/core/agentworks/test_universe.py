@@ -62,3 +62,23 @@ def test_tools_duplicates_outages_and_runs_match_the_plain_computation() -> None
     # delta's outage entries join delta's run, which is then not plain
     assert (6, 9, "delta", ToolKind.MCP, False) in universe.runs
     assert all(isinstance(t, ToolEntry) for t in universe.tools)
+
+
+def test_a_name_defined_in_several_places_is_reported_at_each_later_place() -> None:
+    model = RegistryModel(
+        mcp_servers={"alpha": McpServer(("x", "y")), "beta": McpServer(("x",))},
+        custom_tools={"cat": CustomCategory(("x", "c", "c")), "other": CustomCategory(("y",))},
+        virtual_tools=("c",),
+        other_tools={"session": ("y", "s")},
+    )
+    universe = build_universe(model, "registry.yaml")
+    assert list(universe.duplicates) == _reference(model, None, {}, {})[1] + [
+        ("c", "custom_tools.cat", "virtual_tools"),
+        ("y", "mcp_servers.alpha", "other_tools.session"),
+    ]
+    assert universe.duplicates[:4] == (
+        ("x", "mcp_servers.alpha", "mcp_servers.beta"),
+        ("x", "mcp_servers.alpha", "custom_tools.cat"),
+        ("c", "custom_tools.cat", "custom_tools.cat"),
+        ("y", "mcp_servers.alpha", "custom_tools.other"),
+    )
