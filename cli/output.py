@@ -28,10 +28,6 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-SYMBOL = {True: "✓", False: "✗", None: "?"}
-STYLE = {True: "green", False: "bold red", None: "yellow"}
-VERDICT_STYLE = {"visible": "green", "hidden": "bold red", "unknown": "yellow"}
-
 
 def stdout_console() -> Console:
     """Console for results, as wide as ``output_width()``: the terminal, COLUMNS, or a

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from toolscope.core.presentation import MARK, NOT_REACHED, STAGE_STYLE, VERDICT_STYLE
 from toolscope.core.safe_text import inert
 from toolscope.layout import Cell, Column, Layout, cells, column_widths, layout_table, table_width
-from toolscope.output import STYLE, SYMBOL, VERDICT_STYLE
 
 if TYPE_CHECKING:
     from toolscope.core.verdicts import Evaluation, ToolVerdict
@@ -53,7 +53,9 @@ def verdict_layout(
             keep.append(tool.stages)
             by_name = {stage.name: stage for stage in tool.stages}
             marks = [
-                Cell("-") if (stage := by_name.get(name)) is None else Cell(SYMBOL[stage.passed], STYLE[stage.passed])
+                Cell(NOT_REACHED)
+                if (stage := by_name.get(name)) is None
+                else Cell(MARK[stage.passed], STAGE_STYLE[stage.passed])
                 for name in names
             ]
             marks.append(Cell(tool.verdict, VERDICT_STYLE[tool.verdict]))

@@ -11,6 +11,7 @@ from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import HelpPanel
 
+from toolscope.core.presentation import VIEWS
 from toolscope.core.safe_text import inert
 from toolscope.core.subject import Subject
 from toolscope.tui.commands import ToolProvider
@@ -94,9 +95,11 @@ class ToolscopeApp(App[None]):
                 "Recompute every verdict in this mode and mark the tools that changed",
                 partial(main.set_mode, mode),
             )
-        for view, title in (("pipeline", "Pipeline"), ("checklist", "Checklist"), ("activation", "Activation")):
+        for view in VIEWS:
             if main.query(f"TabPane#{view}"):
-                yield SystemCommand(f"view: {title}", f"Show the {view} view", partial(main.action_show_view, view))
+                yield SystemCommand(
+                    f"view: {view.tab_title}", f"Show the {view} view", partial(main.action_show_view, view)
+                )
         pipeline = main.pipeline
         yield SystemCommand(
             "filter: only hidden tools (toggle)", "Show only tools that are not visible", pipeline.action_toggle_hidden

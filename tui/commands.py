@@ -7,6 +7,7 @@ from functools import partial
 from textual.command import Hit, Hits, Provider
 from textual.content import Content
 
+from toolscope.core.presentation import View
 from toolscope.core.safe_text import inert
 from toolscope.tui.completion import complete
 
@@ -35,5 +36,5 @@ class ToolProvider(Provider):
 
     @staticmethod
     def _open(screen, name: str) -> None:  # MainScreen
-        screen.action_show_view("checklist")
+        screen.action_show_view(View.CHECKLIST)
         screen.checklist_view.ask(name)

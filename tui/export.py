@@ -14,13 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from toolscope.core.output_file import write_new
+from toolscope.core.presentation import NOT_REACHED, STAGE_WORD, verdict_counts_text
 from toolscope.core.verdicts import STAGE_TITLES, Checklist, Evaluation, ToolVerdict
 from toolscope.tui.export_text import md, md_evidence, md_inline
 from toolscope.tui.rows import ToolKey, count_of, tool_key
 
 __all__ = ["ExportPaths", "checklist_markdown", "md", "pipeline_markdown", "write_export"]
-
-SYMBOL = {True: "pass", False: "FAIL", None: "unknown"}
 
 
 @dataclass(frozen=True)
@@ -41,10 +40,7 @@ def header_lines(evaluation: Evaluation, mode: str | None) -> list[str]:
         lines.append(f"- registry: {md(loaded.registry)}")
     lines.append(f"- mode: {md(mode) if mode else '(none)'}")
     counts = evaluation.counts()
-    lines.append(
-        f"- tools: {len(evaluation.tools):,} ({counts['visible']:,} visible, "
-        f"{counts['hidden']:,} hidden, {counts['unknown']:,} unknown)"
-    )
+    lines.append(f"- tools: {len(evaluation.tools):,} ({verdict_counts_text(counts, grouped=True)})")
     lines.extend(f"- note: {md(note)}" for note in evaluation.notes)
     return lines
 
@@ -86,7 +82,7 @@ def pipeline_markdown(
             cells.insert(0, f"Δ was {was}" if was is not None and was != tool.verdict else "")
         for name in stages:
             stage = tool.stage(name)
-            cells.append(SYMBOL[stage.passed] if stage else "-")
+            cells.append(STAGE_WORD[stage.passed] if stage else NOT_REACHED)
         failing = tool.first_failing
         cells.append(tool.verdict)
         cells.append(md(f"{STAGE_TITLES.get(failing.name, failing.name)}: {failing.rule}") if failing else "")
@@ -102,7 +98,7 @@ def trace_lines(tool: ToolVerdict) -> list[str]:
     lines = []
     for stage in tool.stages:
         title = STAGE_TITLES.get(stage.name, stage.name)
-        line = f"- {SYMBOL[stage.passed]}: **{title}**: {md(stage.rule)} (`{stage.code}`)"
+        line = f"- {STAGE_WORD[stage.passed]}: **{title}**: {md(stage.rule)} (`{stage.code}`)"
         if stage.entry is not None:
             line += f"; entry {md(stage.entry)}"
         if stage.source:

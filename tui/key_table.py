@@ -16,6 +16,8 @@ from pathlib import Path
 from textual.binding import Binding
 from textual.keys import format_key
 
+from toolscope.core.presentation import View
+
 START, END = "<!-- keys:start -->", "<!-- keys:end -->"
 
 
@@ -31,10 +33,10 @@ def scopes() -> list[tuple[str, type]]:
     return [
         ("everywhere", ToolscopeApp),
         ("everywhere", MainScreen),
-        ("pipeline", PipelineView),
-        ("pipeline: tool list", ToolGrid),
-        ("checklist", ChecklistView),
-        ("activation", ActivationView),
+        (View.PIPELINE.value, PipelineView),
+        (f"{View.PIPELINE}: tool list", ToolGrid),
+        (View.CHECKLIST.value, ChecklistView),
+        (View.ACTIVATION.value, ActivationView),
     ]
 
 

@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from toolscope.core.presentation import DEFAULT_VIEW
+
 if TYPE_CHECKING:
     from textual.widget import Widget
 
@@ -24,8 +26,8 @@ def _default_activation_view(subject: Subject, options: TuiOptions) -> Widget | 
 class TuiOptions:
     """Start-up choices that are not part of the loaded input."""
 
-    view: str = "pipeline"
-    """The view shown first: pipeline, checklist or activation."""
+    view: str = DEFAULT_VIEW
+    """The view shown first (``core.presentation.VIEWS``)."""
     tool: str | None = None
     """Open the checklist on this tool at start."""
     deterministic: bool = False

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 
+from toolscope.core.presentation import DEFAULT_VIEW, View
 from toolscope.core.subject import Subject
 from toolscope.tui.options import TuiOptions
 
@@ -13,7 +14,7 @@ async def render_svg(
     subject: Subject,
     mode: str | None,
     size: tuple[int, int],
-    view: str = "pipeline",
+    view: str = DEFAULT_VIEW,
     *,
     tool: str | None = None,
     deterministic: bool = True,
@@ -46,7 +47,7 @@ async def render_svg(
     )
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
-        if view == "checklist" and tool:
+        if view == View.CHECKLIST and tool:
             await pilot.press("a")  # the whole walkthrough, down to the fix
         await app.workers.wait_for_complete()
         await pilot.pause()
@@ -57,7 +58,7 @@ def render_svg_sync(
     subject: Subject,
     mode: str | None,
     size: tuple[int, int],
-    view: str = "pipeline",
+    view: str = DEFAULT_VIEW,
     *,
     tool: str | None = None,
     deterministic: bool = True,

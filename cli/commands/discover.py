@@ -10,6 +10,7 @@ import typer
 
 from toolscope.commands.common import JsonOpt
 from toolscope.core.errors import EXIT_NEGATIVE, EXIT_OK, InputError
+from toolscope.core.presentation import MARK, STAGE_STYLE
 from toolscope.output import handle_errors, print_document, stdout_console
 
 
@@ -93,9 +94,9 @@ def _progress(total: int):  # a callback, or None
         line = Text(f"  [{done}/{total}] ", style="dim")
         line.append(inert(server.name, single_line=True), style="bold")
         if server.ok:
-            line.append(f"  ✓ {len(server.tools)} tools in {server.elapsed:.2f}s", style="green")
+            line.append(f"  {MARK[True]} {len(server.tools)} tools in {server.elapsed:.2f}s", style=STAGE_STYLE[True])
         else:
-            line.append(f"  ✗ failed after {server.elapsed:.2f}s", style="red")
+            line.append(f"  {MARK[False]} failed after {server.elapsed:.2f}s", style="red")
         console.print(line, soft_wrap=True, crop=False)
 
     return report
@@ -125,7 +126,9 @@ def _print_human(result, output: Path | None) -> None:  # DiscoveryResult, impor
     rows = [
         [
             Cell(inert(server.name, single_line=True), "bold"),
-            Cell("✓ connected", "green") if server.ok else Cell("✗ failed", "bold red"),
+            Cell(f"{MARK[True]} connected", STAGE_STYLE[True])
+            if server.ok
+            else Cell(f"{MARK[False]} failed", STAGE_STYLE[False]),
             Cell(f"{server.elapsed:.2f}s"),
             Cell(str(len(server.tools))),
         ]

@@ -17,11 +17,9 @@ from toolscope.commands.common import (
 )
 from toolscope.core.enums import Verdict
 from toolscope.core.errors import EXIT_NEGATIVE
+from toolscope.core.presentation import MARK, STAGE_STYLE, VERDICT_STYLE
 from toolscope.core.shell import is_command, wrap_command
 from toolscope.output import (
-    STYLE,
-    SYMBOL,
-    VERDICT_STYLE,
     handle_errors,
     plain,
     print_document,
@@ -111,7 +109,8 @@ def print_checklist(checklist: Checklist, label: str, rewrite: SelectionRewrite 
         console.print()
         for stage in verdict.stages:
             head = Text(
-                f"  {SYMBOL[stage.passed]} {STAGE_TITLES.get(stage.name, stage.name):<13} ", style=STYLE[stage.passed]
+                f"  {MARK[stage.passed]} {STAGE_TITLES.get(stage.name, stage.name):<13} ",
+                style=STAGE_STYLE[stage.passed],
             )
             print_wrapped(console, head, stage.rule)
     if rewrite is not None:
@@ -119,7 +118,7 @@ def print_checklist(checklist: Checklist, label: str, rewrite: SelectionRewrite 
     console.print()
     console.print(Text("Checklist", style="bold underline"))
     for number, item in enumerate(checklist.steps, 1):
-        answer_style = STYLE[item.passed] if item.passed is not None or item.answer != "n/a" else "dim"
+        answer_style = STAGE_STYLE[item.passed] if item.passed is not None or item.answer != "n/a" else "dim"
         lines = wrap_words(inert(f"{item.question} {item.answer}"), max(console.width - 3, 20))
         for index, text in enumerate(lines):
             line = Text(f"{number}. " if index == 0 else "   ")

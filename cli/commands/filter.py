@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from toolscope.core.errors import EXIT_NEGATIVE, InputError, Problem
+from toolscope.core.presentation import MARK, STAGE_STYLE
 from toolscope.output import handle_errors, print_document, stdout_console
 
 if TYPE_CHECKING:
@@ -115,7 +116,9 @@ def _print_answers(answers: list[Answer]) -> None:
         rows.append(
             [
                 Cell(inert(query, single_line=True)),
-                Cell("✓ yes", "green") if answer.include else Cell("✗ no", "bold red"),
+                Cell(f"{MARK[True]} yes", STAGE_STYLE[True])
+                if answer.include
+                else Cell(f"{MARK[False]} no", STAGE_STYLE[False]),
                 Cell(answer.code),
             ]
         )

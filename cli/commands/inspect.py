@@ -20,9 +20,8 @@ from toolscope.commands.common import (
 )
 from toolscope.core.enums import InputKind
 from toolscope.core.errors import InputError, Problem
+from toolscope.core.presentation import DEFAULT_VIEW, VIEWS, View
 from toolscope.output import handle_errors, plain, stdout_console
-
-VIEWS = ("pipeline", "checklist", "activation")
 
 
 @handle_errors
@@ -34,7 +33,9 @@ def inspect_command(
     groups: GroupsOpt = None,
     snapshot: SnapshotOpt = None,
     tool: Annotated[str | None, typer.Option("--tool", "-t", help="Open the checklist on this tool.")] = None,
-    view: Annotated[str | None, typer.Option("--view", help="First view: pipeline, checklist or activation.")] = None,
+    view: Annotated[
+        str | None, typer.Option("--view", help=f"First view: {', '.join(VIEWS[:-1])} or {VIEWS[-1]}.")
+    ] = None,
     script: Annotated[
         Path | None,
         typer.Option("--script", "-s", help="Toolkits: a reset_tools script to load into the activation view."),
@@ -70,7 +71,7 @@ def inspect_command(
         raise InputError(feeds[1], f"give one of --script, --session or --follow, not {' and '.join(feeds)}")
     if session_id is not None and session is None:
         raise InputError("--session-id", "--session-id goes with --session DATABASE")
-    first_view = view or ("checklist" if tool else "activation" if feeds else "pipeline")
+    first_view = view or (View.CHECKLIST if tool else View.ACTIVATION if feeds else DEFAULT_VIEW)
     if first_view not in VIEWS:
         raise InputError("--view", f"unknown view {first_view!r}", [Problem("", "expected " + ", ".join(VIEWS))])
     if step is None and screenshot is None:
@@ -85,7 +86,7 @@ def inspect_command(
             return
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     resolved_mode = subject.resolve_mode(mode)
-    if (first_view == "activation" or feeds) and subject.loaded.kind == InputKind.STEP_CONFIG:
+    if (first_view == View.ACTIVATION or feeds) and subject.loaded.kind == InputKind.STEP_CONFIG:
         raise InputError(
             feeds[0] if feeds else "--view activation",
             "the activation view steps reset_tools calls: it is for AgentScope toolkits, not step configs",
@@ -208,7 +209,7 @@ def _step_picker(
         return None
     if groups is not None:
         raise InputError("--groups", "applies to AgentScope toolkits, not step configs")
-    if first_view == "activation" or feeds:
+    if first_view == View.ACTIVATION or feeds:
         raise InputError(
             feeds[0] if feeds else "--view activation",
             "the activation view steps reset_tools calls: it is for AgentScope toolkits, not step configs",

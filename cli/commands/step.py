@@ -15,12 +15,11 @@ import typer
 from toolscope.commands.common import GroupsOpt, JsonOpt, SessionIdOpt, SessionOpt, split_groups
 from toolscope.core.enums import InputKind
 from toolscope.core.errors import InputError
+from toolscope.core.presentation import CALL_STATE_STYLE, MARK
 from toolscope.output import handle_errors, print_document, stdout_console
 
 if TYPE_CHECKING:
     from rich.text import Text
-
-STATE_STYLE = {"success": "green", "error": "bold red", "denied": "bold red"}
 
 
 @handle_errors
@@ -157,9 +156,7 @@ def _print_human(subject: Any, session: Any, probe: Any, script_name: str) -> No
         for lane in session.lanes:
             lt = turn.lanes[lane]
             result = Text(f"  {lane:<8} ", style="bold")
-            result.append(
-                ("✓ " if lt.accepted else "✗ ") + lt.response_state, style=STATE_STYLE.get(lt.response_state, "")
-            )
+            result.append(f"{MARK[lt.accepted]} {lt.response_state}", style=CALL_STATE_STYLE.get(lt.response_state, ""))
             result.append("  groups ")
             print_wrapped(console, result, f"{_names(lt.groups_before)} → {_names(lt.groups_after)}", "cyan")
             if lane == "guarded" and lt.plan is not None:

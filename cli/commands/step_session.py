@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
+from toolscope.core.presentation import CALL_STATE_STYLE
 from toolscope.output import print_document, print_wrapped, stdout_console
 
 if TYPE_CHECKING:
     from toolscope.core.enums import InputKind
     from toolscope.core.schemas.step import SessionStepEnvelope
 
-STATE_STYLE = {"success": "green", "error": "bold red", "denied": "bold red"}
 VISIBILITY_TEXT = {
     "visible": "visible",
     "inactive_group": "its group inactive",
@@ -192,7 +192,7 @@ def _print_turns(console: Any, replay: Any, version: str = "?") -> None:
         )
         for lane, state, detail, after in lanes:
             line = Text(f"  {lane:<9} ", style="bold")
-            line.append(state or "(no result)", style=STATE_STYLE.get(state or "", ""))
+            line.append(state or "(no result)", style=CALL_STATE_STYLE.get(state or "", ""))
             line.append("  groups after ")
             print_wrapped(console, line, after, "cyan")
             if detail:
@@ -223,7 +223,7 @@ def _print_others(console: Any, replay: Any) -> None:
             [
                 Cell(str(o.call.model_turn)),
                 Cell(inert(o.call.name, single_line=True), "bold"),
-                Cell(recorded, STATE_STYLE.get(o.call.result_state or "", "")),
+                Cell(recorded, CALL_STATE_STYLE.get(o.call.result_state or "", "")),
                 Cell(inert(where, single_line=True)),
                 Cell(lost, "bold red"),
             ]

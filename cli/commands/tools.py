@@ -16,6 +16,7 @@ from toolscope.commands.common import (
     StepOpt,
     split_groups,
 )
+from toolscope.core.presentation import verdict_counts_text
 from toolscope.output import handle_errors
 
 
@@ -69,7 +70,7 @@ def tools_command(
     layout = verdict_layout(evaluation, tools, console.width, wide=wide)
     print_lines(console, layout.lines)
     counts = evaluation.counts()
-    console.print(Text(f"{counts['visible']} visible, {counts['hidden']} hidden, {counts['unknown']} unknown"))
+    console.print(Text(verdict_counts_text(counts)))
     if layout.shortened:
         print_wrapped(
             console,

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from toolscope.core.agentscope.stages import ToolRow, activation_call
 from toolscope.core.counts import count_of
 from toolscope.core.enums import StageId
+from toolscope.core.presentation import ANSWER_WORD
 from toolscope.core.suggest import close_matches
 from toolscope.core.verdicts import Checklist, ChecklistStep
 
@@ -59,7 +60,7 @@ def toolkit_checklist(
     steps.append(
         ChecklistStep(
             question,
-            {True: "yes", False: "no", None: "unknown"}[visible.passed],
+            ANSWER_WORD[visible.passed],
             visible.passed,
             (visible.rule, f"state.tool_context.activated_groups = {json.dumps(list(active))}"),
         )

@@ -17,11 +17,10 @@ from toolscope.core.agentworks.names import normalize_tool_name
 from toolscope.core.agentworks.pipeline import StepPipeline
 from toolscope.core.agentworks.universe import ToolEntry
 from toolscope.core.enums import RuleCode, RuleFamily, StageId, ToolKind
+from toolscope.core.presentation import ANSWER_WORD
 from toolscope.core.shell import shell_join
 from toolscope.core.suggest import did_you_mean
 from toolscope.core.verdicts import Checklist, ChecklistStep, ToolVerdict, VerdictList
-
-ANSWER = {True: "yes", False: "no", None: "unknown"}
 
 
 def build_checklist(
@@ -50,13 +49,13 @@ def build_checklist(
     steps = [
         ChecklistStep(
             f"Is {verdict.name} registered? (layer 1: the step's filters)",
-            ANSWER[registered.passed],
+            ANSWER_WORD[registered.passed],
             registered.passed,
             (registered.rule,),
         ),
         ChecklistStep(
             f"Is {verdict.name} in GetToolsForWorkshopMode for mode {mode!r}? (layer 2, the most common cause)",
-            ANSWER[allowed.passed],
+            ANSWER_WORD[allowed.passed],
             allowed.passed,
             (allowed.rule, *_other_modes(pipeline, verdict, mode)),
         ),
@@ -93,7 +92,7 @@ def _bridge_step(
         passed = False
     else:
         passed = None
-    answer = ANSWER[passed]
+    answer = ANSWER_WORD[passed]
     if not pipeline.execution.code_execution:
         question = "Is it in the native tool list, and would invoking it succeed? (not a CLI agent)"
     evidence: tuple[str, ...] = (f"discovery: {discoverable.rule}",)

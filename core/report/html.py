@@ -13,13 +13,13 @@ from collections.abc import Iterable, Sequence
 from importlib import resources
 
 from toolscope.core.enums import Verdict
+from toolscope.core.presentation import NOT_REACHED, STAGE_CLASS, STAGE_WORD, VERDICT_CLASS, verdict_counts_text
 from toolscope.core.report.markdown import CODE_PATTERN, SPACES, visible_format_chars
 from toolscope.core.report.model import ModeSection, ReportData, Transcript, mode_label
 from toolscope.core.safe_text import inert
 from toolscope.core.verdicts import STAGE_TITLES, Checklist, Stage
 
 FOLD_ROWS = 25
-_MARK = {True: ("pass", "ok"), False: ("FAIL", "fail"), None: ("unknown", "unk")}
 
 
 def esc(text: str | None) -> str:
@@ -76,13 +76,13 @@ def _fold(summary: str, body: str, fold: bool = True) -> str:
 
 def _stage(stage: Stage | None) -> str:
     if stage is None:
-        return "-"
-    word, cls = _MARK[stage.passed]
+        return NOT_REACHED
+    word, cls = STAGE_WORD[stage.passed], STAGE_CLASS[stage.passed]
     return f'<span class="{cls} mark">{word}</span>'
 
 
 def _verdict(verdict: str) -> str:
-    cls = {"visible": "ok", "hidden": "fail", "unknown": "unk"}[verdict]
+    cls = VERDICT_CLASS[verdict]
     return f'<span class="{cls} mark"><strong>{verdict}</strong></span>'
 
 
@@ -117,8 +117,7 @@ def _section(section: ModeSection) -> str:
     label = esc(mode_label(section.mode))
     parts = [
         f"<section><h2>Mode {label}</h2>",
-        f"<p>{len(section.tools)} tools: {counts['visible']} visible, {counts['hidden']} hidden, "
-        f"{counts['unknown']} unknown.</p>",
+        f"<p>{len(section.tools)} tools: {verdict_counts_text(counts)}.</p>",
     ]
     if section.notes:
         parts.append("<ul>" + "".join(f"<li>{prose(n)}</li>" for n in section.notes) + "</ul>")

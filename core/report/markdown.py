@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from toolscope.core.enums import Verdict
+from toolscope.core.presentation import NOT_REACHED, STAGE_WORD, verdict_counts_text
 from toolscope.core.report.model import (
     ModeSection,
     ReportData,
@@ -35,7 +36,6 @@ _MD_PUNCT = re.compile(r"([\\`*_\[\]|~<>&])")
 _BLOCK_START = re.compile(r"^(\d{1,9})([.)])(?=\s|$)|^(#{1,6}|[+\-*])(?=\s|$)|^(=+)(?=\s*$)")
 # Bidirectional and invisible formatting characters reorder or hide text on screen.
 _FORMAT_CHARS = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
-_WORD = {True: "pass", False: "FAIL", None: "unknown"}
 # What goes in a code span, verbatim: a suggested toolscope command (a whole line), and
 # the JSON arguments of a suggested call (``call reset_tools with {"web_search": true}``).
 CODE_PATTERN = re.compile(r"^toolscope [^\n]+$|\{\"[^{}\n]*\}")
@@ -123,7 +123,7 @@ def _tool_rows(section: ModeSection, tools: Sequence[ToolVerdict]) -> list[list[
         cells = [md(tool.name), md(tool.namespace)]
         for name in section.stage_names:
             stage = tool.stage(name)
-            cells.append(_WORD[stage.passed] if stage else "-")
+            cells.append(STAGE_WORD[stage.passed] if stage else NOT_REACHED)
         cells.append(f"**{tool.verdict}**" if tool.verdict != Verdict.VISIBLE else tool.verdict)
         cells.append(
             prose(f"{STAGE_TITLES.get(failing.name, failing.name)}: {failing.rule}", cell=True) if failing else ""
@@ -136,10 +136,7 @@ def _section(section: ModeSection) -> list[str]:
     counts = section.counts()
     label = mode_label(section.mode)
     out = [f"## Mode {md(label)}", ""]
-    out.append(
-        f"{len(section.tools)} tools: {counts['visible']} visible, "
-        f"{counts['hidden']} hidden, {counts['unknown']} unknown."
-    )
+    out.append(f"{len(section.tools)} tools: {verdict_counts_text(counts)}.")
     out.append("")
     out += [f"- {prose(note)}" for note in section.notes]
     if section.notes:
@@ -177,7 +174,9 @@ def _checklist(checklist: Checklist) -> list[str]:
     out.append("")
     verdict = checklist.verdict
     if verdict is not None:
-        rows = [[STAGE_TITLES.get(s.name, s.name), _WORD[s.passed], prose(s.rule, cell=True)] for s in verdict.stages]
+        rows = [
+            [STAGE_TITLES.get(s.name, s.name), STAGE_WORD[s.passed], prose(s.rule, cell=True)] for s in verdict.stages
+        ]
         out += _table(["stage", "result", "rule"], rows)
         out.append("")
         if verdict.description:

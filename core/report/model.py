@@ -18,6 +18,7 @@ from pathlib import PurePath
 
 from toolscope.core.counts import count_of
 from toolscope.core.enums import InputKind, Severity, Verdict
+from toolscope.core.presentation import verdict_counts_text
 from toolscope.core.report.diff import (
     DiffRow,
     ModeDiff,
@@ -266,7 +267,7 @@ class ReportData:
             )
             lines.append(
                 f"Mode {mode_label(section.mode)}{default}: {len(section.evaluated)} tools, "
-                f"{counts['visible']} visible, {counts['hidden']} hidden, {counts['unknown']} unknown."
+                f"{verdict_counts_text(counts)}."
             )
             # Registered but hidden by a later gate: the easiest kind to miss (notify_user).
             later = section.hidden_after_registration()

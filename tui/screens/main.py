@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import HelpPanel, Input, OptionList, TabbedContent, TabPane
 
 from toolscope.core.errors import ToolscopeError
+from toolscope.core.presentation import DEFAULT_VIEW, VIEWS
 from toolscope.core.safe_text import inert
 from toolscope.core.subject import FollowsActiveGroups, StepsActivation, Subject
 from toolscope.core.verdicts import Checklist, Evaluation, ToolVerdict
@@ -27,7 +28,6 @@ from toolscope.tui.widgets.pipeline_view import PipelineView
 from toolscope.tui.widgets.state_banner import StateBanner
 from toolscope.tui.widgets.tool_grid import ToolGrid
 
-VIEWS = ("pipeline", "checklist", "activation")
 NO_ACTIVATION_VIEW = (
     "An AgentWorks step config has no activation view: its tools are chosen before the run "
     "(selected_servers, selected_tools, the mode's allow-list), not switched on by reset_tools "
@@ -74,7 +74,7 @@ class MainScreen(Screen[None]):
         self.checklist: Checklist | None = None
         self.activation_state: ActivationView.StateChanged | None = None
         """The activation lane the Pipeline view follows (toolkits), once the view reported it."""
-        self.initial_view = options.view if options.view in VIEWS else "pipeline"
+        self.initial_view = options.view if options.view in VIEWS else DEFAULT_VIEW
         self._fixes: dict[tuple[str | None, tuple[str, ...] | None, str, str], str | None] = {}
 
     # -- layout -------------------------------------------------------------------------

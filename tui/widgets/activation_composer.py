@@ -17,6 +17,7 @@ from textual.content import Content
 from textual.events import MouseScrollDown, MouseScrollUp
 from textual.widgets import Checkbox, Static
 
+from toolscope.core.presentation import MARK
 from toolscope.core.safe_text import inert
 
 
@@ -30,7 +31,7 @@ class GroupToggle(Checkbox):
 
     @property
     def BUTTON_INNER(self) -> str:  # type: ignore[override]  # Textual's name
-        return "✓" if self.value else " "
+        return MARK[True] if self.value else " "
 
     def _on_focus(self, event: Any) -> None:
         super()._on_focus(event)

@@ -21,6 +21,7 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from toolscope.core.presentation import MARK
 from toolscope.core.safe_text import inert
 
 LANE_TITLES = {"stock": "stock reset_tools", "guarded": "guarded reset_tools"}
@@ -76,9 +77,9 @@ def _names(items: Sequence[str]) -> str:
 def _outcome(lane_turn: Any) -> Text:
     text = Text()
     if lane_turn.accepted:
-        text.append("✓ accepted", style="bold green")
+        text.append(f"{MARK[True]} accepted", style="bold green")
     else:
-        text.append("✗ REFUSED", style="bold red")
+        text.append(f"{MARK[False]} REFUSED", style="bold red")
     text.append(f" ({inert(lane_turn.response_state, single_line=True)})", style="dim")
     plan = lane_turn.plan
     if plan is not None:

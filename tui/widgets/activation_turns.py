@@ -15,6 +15,7 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from toolscope.core.presentation import MARK
 from toolscope.core.safe_text import inert
 
 
@@ -44,7 +45,9 @@ def turn_prompt(turn: Any) -> Text:
     for lane in ("stock", "guarded"):
         lane_turn = turn.lanes[lane]
         text.append(f"{lane} ", style="dim")
-        text.append("✓" if lane_turn.accepted else "✗", style="green" if lane_turn.accepted else "bold red")
+        text.append(
+            MARK[True] if lane_turn.accepted else MARK[False], style="green" if lane_turn.accepted else "bold red"
+        )
         text.append(f" {_names(lane_turn.groups_after)}", style="cyan")
         text.append("  ")
     text.append(inert(turn.description, single_line=True))

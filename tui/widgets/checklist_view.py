@@ -16,13 +16,12 @@ from textual.message import Message
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from toolscope.core.presentation import MARK
 from toolscope.core.safe_text import inert
 from toolscope.core.verdicts import Checklist
 from toolscope.tui.completion import complete
 from toolscope.tui.palette import DARK, Palette, palette_for
 from toolscope.tui.widgets.safe_input import safe_input
-
-SYMBOL = {True: "✓", False: "✗", None: "?"}
 
 
 def checklist_renderable(checklist: Checklist, revealed: int, palette: Palette = DARK) -> Group:
@@ -49,7 +48,7 @@ def checklist_renderable(checklist: Checklist, revealed: int, palette: Palette =
         question.append(inert(step.question))
         question.append("  ")
         answer_style = palette.stage(step.passed) if step.passed is not None or step.answer != "n/a" else "dim"
-        question.append(f"{SYMBOL[step.passed]} {step.answer}", style=answer_style)
+        question.append(f"{MARK[step.passed]} {step.answer}", style=answer_style)
         parts.append(question)
         for evidence in step.evidence:
             # Indented as a block so wrapped evidence lines stay under their question.

@@ -14,6 +14,7 @@ from textual.message import Message
 from textual.widgets import Input, Static
 
 from toolscope.core.enums import Verdict
+from toolscope.core.presentation import MARK
 from toolscope.core.safe_text import inert
 from toolscope.core.verdicts import STAGE_TITLES, Evaluation, ToolVerdict
 from toolscope.tui.palette import DARK, Palette, palette_for
@@ -71,7 +72,7 @@ def summary_text(
             text.append(inert(tool.name, single_line=True), style="bold")
             failing = tool.first_failing
             if failing is not None:
-                text.append(f" ({STAGE_TITLES.get(failing.name, failing.name)} ✗)", style=palette.failed)
+                text.append(f" ({STAGE_TITLES.get(failing.name, failing.name)} {MARK[False]})", style=palette.failed)
         if len(alerts) > 4:
             text.append(f", … {len(alerts) - 4:,} more", style=palette.failed)
     else:
@@ -87,7 +88,7 @@ class PipelineView(Vertical):
     """Owns the view-local query (filter text, only-hidden, grouping); the screen owns the data."""
 
     HELP = (
-        "Every tool, one row each, with a column per gate (✓ pass, ✗ fail, ? unknown). "
+        f"Every tool, one row each, with a column per gate ({MARK[True]} pass, {MARK[False]} fail, {MARK[None]} unknown). "
         "Rows marked ! are registered but hidden; Δ marks tools whose verdict changed with the mode."
     )
 

@@ -20,6 +20,7 @@ from textual.containers import Vertical
 from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
+from toolscope.core.presentation import MARK
 from toolscope.core.safe_text import inert
 from toolscope.tui.widgets.safe_input import NO_CONTROL
 
@@ -160,7 +161,7 @@ class ScriptBox(Vertical):
         self.set_class(error is not None, "-error")
         if error is not None:
             text = Text()
-            text.append("✗ script not loaded: ")
+            text.append(f"{MARK[False]} script not loaded: ")
             # The error's lines (file: message, then each problem) as one paragraph.
             text.append(" · ".join(line.strip() for line in inert(error).splitlines() if line.strip()))
         self.query_one("#script-status", Static).update(text)

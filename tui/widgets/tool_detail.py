@@ -8,12 +8,11 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
+from toolscope.core.presentation import MARK
 from toolscope.core.safe_text import inert
 from toolscope.core.verdicts import STAGE_TITLES, ToolVerdict
 from toolscope.tui.palette import DARK, Palette
 from toolscope.tui.rows import is_registered_but_hidden
-
-SYMBOL = {True: "✓", False: "✗", None: "?"}
 
 
 def plain(text: str, style: str = "") -> Text:
@@ -61,7 +60,7 @@ def trace_renderable(
         details.append("  rule " if stage.entry is not None or stage.source else "\nrule ")
         details.append_text(plain(stage.code, "italic"))
         body.append_text(details)
-        stages.add_row(Text(f"{SYMBOL[stage.passed]} {title}", style=palette.stage(stage.passed)), body)
+        stages.add_row(Text(f"{MARK[stage.passed]} {title}", style=palette.stage(stage.passed)), body)
     return Group(head, stages)
 
 

@@ -21,6 +21,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from toolscope.core.enums import Verdict
+from toolscope.core.presentation import MARK, VERDICT_LABEL
 from toolscope.core.safe_text import inert
 from toolscope.core.verdicts import STAGE_TITLES, ToolVerdict
 from toolscope.tui.palette import palette_for
@@ -33,7 +34,6 @@ from toolscope.tui.rows import (
     tool_key,
 )
 
-SYMBOL = {True: "✓", False: "✗", None: "?"}
 # Short column titles keep room for the deciding rule; the trace pane spells them out.
 SHORT_TITLE = {
     "registered": "reg",
@@ -42,7 +42,6 @@ SHORT_TITLE = {
     "callable": "call",
     "visible": "vis",
 }
-VERDICT_LABEL = {"visible": "✓ visible", "hidden": "✗ HIDDEN", "unknown": "? unknown"}
 _DIM = Style(dim=True)
 _BOLD = Style(bold=True)
 
@@ -319,7 +318,7 @@ class ToolGrid(ScrollView, can_focus=True):
             if stage is None:
                 segments.append(Segment(fit(" -", stage_width), base + _DIM))
             else:
-                symbol = " " + SYMBOL[stage.passed]
+                symbol = " " + MARK[stage.passed]
                 segments.append(Segment(fit(symbol, stage_width), base + stage_style(stage.passed)))
         verdict = tool.verdict
         label = VERDICT_LABEL[verdict]
