@@ -19,9 +19,6 @@ from typing import TYPE_CHECKING, Any
 from toolscope.core.report.json_data import report_data, section_tools
 from toolscope.core.report.model import ModeSection, ReportData, Transcript, TurnSide, mode_label
 
-# What json.dumps writes for the constants (and ``encode_basestring`` for strings, ensure_ascii=False).
-_CONSTANTS = {None: "null", True: "true", False: "false"}
-
 if TYPE_CHECKING:
     from toolscope.core.schemas.report import ModeJson, ReportEnvelope, SideJson, TranscriptJson
 
@@ -201,8 +198,10 @@ def _flat_objects(items: list[dict[str, Any]], indent: int) -> str | None:
         for key, value in item.items():
             if isinstance(value, str):
                 encoded = encode_basestring(value)
-            elif value is None or isinstance(value, bool):
-                encoded = _CONSTANTS[value]
+            elif value is None:
+                encoded = "null"
+            elif isinstance(value, bool):
+                encoded = "true" if value else "false"
             elif type(value) is int:
                 encoded = int.__repr__(value)
             else:
