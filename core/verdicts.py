@@ -243,7 +243,7 @@ class VerdictList(Sequence[ToolVerdict]):
     ``ToolVerdict`` is built only when one is asked for (a screen shows a few dozen).
     """
 
-    __slots__ = ("_entries", "rows", "row_of", "_built", "_row_verdicts")
+    __slots__ = ("_entries", "rows", "row_of", "_built", "_row_verdicts", "_counts")
 
     def __init__(self, entries: Sequence[ToolLabels], rows: Sequence[tuple[Stage, ...]], row_of: Sequence[int]) -> None:
         if len(entries) != len(row_of):
@@ -255,6 +255,7 @@ class VerdictList(Sequence[ToolVerdict]):
         """Tool index → its row's index in ``rows``."""
         self._built: list[ToolVerdict | None] = [None] * len(row_of)
         self._row_verdicts: list[Verdict] | None = None
+        self._counts: dict[str, int] | None = None
 
     @classmethod
     def of(cls, verdicts: Sequence[ToolVerdict]) -> VerdictList:
@@ -309,11 +310,13 @@ class VerdictList(Sequence[ToolVerdict]):
 
     def verdict_counts(self) -> dict[str, int]:
         """visible / hidden / unknown counts without building ToolVerdicts (one look per distinct row)."""
-        verdicts = self.row_verdicts()
-        out = empty_counts()
-        for row, count in Counter(self.row_of).items():
-            out[verdicts[row]] += count
-        return out
+        if self._counts is None:
+            verdicts = self.row_verdicts()
+            counts = empty_counts()
+            for row, count in Counter(self.row_of).items():
+                counts[verdicts[row]] += count
+            self._counts = counts
+        return dict(self._counts)
 
     def order_by_verdict(self) -> list[int]:
         """Tool indexes: hidden, then unknown, then visible, each in the tools' own order (stable)."""
