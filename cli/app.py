@@ -128,4 +128,9 @@ def main() -> None:
             closed_stdout.stop_quietly()
         raise
     finally:
+        # The process ends here: the interpreter's last garbage collection would walk every
+        # object still alive (a 50,000-tool universe, the terminal app and its modules) just
+        # before teardown frees them anyway. Frozen, it skips them (~40 ms for inspect
+        # --screenshot on the seed config, ~90 ms on 50,000 tools).
+        gc.freeze()
         signals.end_by_received_signal()

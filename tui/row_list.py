@@ -28,44 +28,66 @@ class GroupRow:
 Row = ToolVerdict | GroupRow
 
 
+class _RankPart:
+    """The tools of one rank: found when first needed, sorted when first read in order."""
+
+    __slots__ = ("table", "rank", "size", "_members", "_sorted")
+
+    def __init__(self, table: ToolTable, rank: int, size: int, members: list[int] | None, ordered: bool) -> None:
+        self.table = table
+        self.rank = rank
+        self.size = size
+        self._members = members
+        self._sorted = ordered
+
+    @property
+    def members(self) -> list[int]:
+        """The tools, sorted or not yet (filtering keeps either order)."""
+        if self._members is None:
+            self._members = self.table.rank_members(self.rank)
+        return self._members
+
+    @property
+    def is_sorted(self) -> bool:
+        """Whether ``members`` is in display order already."""
+        return self._sorted
+
+    def ordered(self) -> list[int]:
+        """The tools in display order (sorted now if they were not)."""
+        members = self.members
+        if not self._sorted:
+            # A stable sort of indices in universe order: ties keep the universe's order.
+            namespaces, names = self.table.namespaces, self.table.names
+            members.sort(key=lambda i: (namespaces[i], names[i]))
+            self._sorted = True
+        return members
+
+
 class ToolOrder(Sequence[int]):
     """Tool indices in display order: rank after rank (registered-but-hidden first, visible
     last), each rank's tools by (namespace, name), ties in universe order.
 
-    A rank's tools are kept in universe order until a position inside that rank is read,
-    then sorted once: the first screen of a 50,000-tool universe sorts only the tools of the
-    ranks it shows. Filtering keeps each rank's order (sorted or not).
+    A rank's tools are found when first needed and sorted when a position inside the rank is
+    first read: the first screen of a 50,000-tool universe looks only at the ranks it shows.
+    Filtering keeps each rank's order (sorted or not).
     """
 
-    __slots__ = ("_table", "_segments", "_ranks", "_sorted", "_starts")
+    __slots__ = ("_parts", "_starts")
 
-    def __init__(self, table: ToolTable, segments: list[list[int]], ranks: list[int], ordered: list[bool]) -> None:
-        keep = [k for k, segment in enumerate(segments) if segment]
-        self._table = table
-        self._segments = [segments[k] for k in keep]
-        self._ranks = [ranks[k] for k in keep]
-        self._sorted = [ordered[k] for k in keep]
+    def __init__(self, parts: list[_RankPart]) -> None:
+        self._parts = [part for part in parts if part.size]
         starts = [0]
-        for segment in self._segments:
-            starts.append(starts[-1] + len(segment))
+        for part in self._parts:
+            starts.append(starts[-1] + part.size)
         self._starts = starts
 
     @classmethod
     def of(cls, table: ToolTable) -> ToolOrder:
         """Every tool of ``table``."""
-        segments = table.by_rank()
-        return cls(table, segments, list(range(len(segments))), [False] * len(segments))
+        return cls([_RankPart(table, rank, size, None, False) for rank, size in enumerate(table.rank_sizes())])
 
     def __len__(self) -> int:
         return self._starts[-1]
-
-    def _segment(self, k: int) -> list[int]:
-        if not self._sorted[k]:
-            # A stable sort of indices in universe order: ties keep the universe's order.
-            namespaces, names = self._table.namespaces, self._table.names
-            self._segments[k].sort(key=lambda i: (namespaces[i], names[i]))
-            self._sorted[k] = True
-        return self._segments[k]
 
     @overload
     def __getitem__(self, position: int) -> int: ...
@@ -81,42 +103,34 @@ class ToolOrder(Sequence[int]):
         if not 0 <= position < len(self):
             raise IndexError(position)
         k = bisect.bisect_right(self._starts, position) - 1
-        return self._segment(k)[position - self._starts[k]]
+        return self._parts[k].ordered()[position - self._starts[k]]
 
     def __iter__(self) -> Iterator[int]:
-        for k in range(len(self._segments)):
-            yield from self._segment(k)
+        for part in self._parts:
+            yield from part.ordered()
 
     def rank_part(self, rank: int) -> ToolOrder:
         """Only the tools of one rank."""
-        return ToolOrder(
-            self._table,
-            [segment for segment, r in zip(self._segments, self._ranks, strict=True) if r == rank],
-            [rank],
-            [s for s, r in zip(self._sorted, self._ranks, strict=True) if r == rank],
-        )
+        return ToolOrder([part for part in self._parts if part.rank == rank])
 
     def without_rank(self, rank: int) -> ToolOrder:
         """Every tool except those of one rank."""
-        kept = [k for k, r in enumerate(self._ranks) if r != rank]
-        return ToolOrder(
-            self._table,
-            [self._segments[k] for k in kept],
-            [self._ranks[k] for k in kept],
-            [self._sorted[k] for k in kept],
-        )
+        return ToolOrder([part for part in self._parts if part.rank != rank])
 
     def filtered(self, keep: Callable[[list[int]], list[int]]) -> ToolOrder:
         """The tools ``keep`` keeps of each rank (``keep`` preserves the order it is given)."""
-        return ToolOrder(self._table, [keep(segment) for segment in self._segments], self._ranks, self._sorted)
+        parts = []
+        for part in self._parts:
+            kept = keep(part.members)
+            parts.append(_RankPart(part.table, part.rank, len(kept), kept, part.is_sorted))
+        return ToolOrder(parts)
 
     def position_of(self, index: int) -> int | None:
         """Where tool ``index`` is, or None when it is not in this order."""
-        rank = self._table.rank(index)
-        for k, r in enumerate(self._ranks):
-            if r == rank:
+        for k, part in enumerate(self._parts):
+            if part.rank == part.table.rank(index):
                 try:
-                    return self._starts[k] + self._segment(k).index(index)
+                    return self._starts[k] + part.ordered().index(index)
                 except ValueError:
                     return None
         return None

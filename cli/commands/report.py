@@ -247,12 +247,12 @@ def report_command(
         snapshot=snapshot,
         timestamp=timestamp,
     )
-    text = render(report, kind)
+    payload = render(report, kind).encode("utf-8")  # once: written, and its size said (10 MB for 50k tools)
     from toolscope.core.report.model import mode_label
 
     used = ", ".join(mode_label(section.mode) for section in report.sections)
     default = " (the default)" if not mode and report.provenance.default_mode is not None else ""
-    _say_written(write_output(text, output, force=force, inputs=inputs), kind, text, f"mode {used}{default}")
+    _say_written(write_output(payload, output, force=force, inputs=inputs), kind, payload, f"mode {used}{default}")
 
 
 FORMAT_NAMES = {"md": "Markdown", "html": "HTML", "json": "JSON", "svg": "SVG", "png": "PNG"}

@@ -46,3 +46,19 @@ def test_only_the_named_command_stays_registered():
         assert [c.name for c in app_module.app.registered_commands] == ["tools"]
     finally:
         app_module.app.registered_commands[:] = saved
+
+
+@pytest.mark.parametrize("args", [["explain", SEED, "notify_user", "--mode", "build"], ["explai", "x"]])
+def test_the_last_garbage_collection_skips_what_is_alive_at_exit(args: list[str]):
+    """The interpreter collects once more at exit, walking every live object just before it frees
+    them: main() leaves them frozen (a 50,000-tool inspect --screenshot spent ~90 ms there)."""
+    code = (
+        "import atexit, gc, sys\n"
+        "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count(), file=sys.stderr))\n"
+        f"sys.argv[1:] = {args!r}\n"
+        "from toolscope.app import main\n"
+        "main()"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    frozen = int(done.stderr.rsplit("frozen at exit:", 1)[1])
+    assert frozen > 10_000, done.stderr
