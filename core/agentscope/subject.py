@@ -234,10 +234,10 @@ def load_toolkit_subject(
     if kind == InputKind.TOOLKIT_SPEC:
         from toolscope.core.agentscope.spec import build_toolkit, load_spec
 
-        spec, source, digest = load_spec(target)
-        built = build_toolkit(spec, source)
-        files: tuple[tuple[str, str], ...] = ((Path(target).name, digest),)
-        paths = resolved_paths(Path(target))
+        spec, document = load_spec(target)
+        built = build_toolkit(spec, target)
+        files: tuple[tuple[str, str], ...] = ((document.name, document.sha256),)
+        paths = resolved_paths(document.path)
         what = "toolkit spec"
     else:
         from toolscope.core.agentscope.factory import load_factory, parse_target
