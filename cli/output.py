@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
+    from toolscope.core.subject import Subject
     from toolscope.core.verdicts import Finding
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -190,7 +191,7 @@ def print_findings(findings: Iterable[Finding], console: Console | None = None) 
         print_wrapped(console, Text("        "), message)
 
 
-def mode_sentence(subject: Any, given: str | None, resolved: str | None) -> str:
+def mode_sentence(subject: Subject, given: str | None, resolved: str | None) -> str:
     """Which mode a command used and why: named with --mode (and what it canonicalized to),
     the config's default, or none because the config has no modes."""
     if resolved is None:

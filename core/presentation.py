@@ -70,6 +70,16 @@ class View(StrEnum):
         """The tab's title without its key: ``Pipeline``."""
         return self.value.capitalize()
 
+    @property
+    def key(self) -> str:
+        """The key that brings the view to the front: its place in the tab order (``1``)."""
+        return str(list(View).index(self) + 1)
+
+    @property
+    def tab_label(self) -> str:
+        """The tab's title with its key: ``1 Pipeline``."""
+        return f"{self.key} {self.tab_title}"
+
 
 VIEWS: tuple[View, ...] = tuple(View)
 DEFAULT_VIEW = View.PIPELINE

@@ -15,11 +15,14 @@ Public API::
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolscope.core.agentscope.aio import on_shared_loop
 from toolscope.core.errors import ToolscopeError
 from toolscope.core.safe_text import inert
+
+if TYPE_CHECKING:
+    from toolscope.tui.options import TuiOptions
 
 POLL_SECONDS = 0.25
 
@@ -110,10 +113,10 @@ class FollowFeed:
             self._polling = False
 
 
-def feed_for(options: Any) -> SessionFeed | FollowFeed | None:
+def feed_for(options: TuiOptions) -> SessionFeed | FollowFeed | None:
     """The feed the options ask for (``session`` or ``follow``), or None."""
-    if getattr(options, "follow", None):
+    if options.follow:
         return FollowFeed(options.follow)
-    if getattr(options, "session", None):
+    if options.session:
         return SessionFeed(options.session, options.session_id, run_all=options.run_script)
     return None

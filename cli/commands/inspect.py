@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -22,6 +22,9 @@ from toolscope.core.enums import InputKind
 from toolscope.core.errors import InputError, Problem
 from toolscope.core.presentation import DEFAULT_VIEW, VIEWS, View
 from toolscope.output import handle_errors, plain, stdout_console
+
+if TYPE_CHECKING:
+    from toolscope.core.subject import Subject
 
 
 @handle_errors
@@ -167,7 +170,7 @@ def _tui_options(
     )
 
 
-def _run_app(subject: Any, mode: str | None, options: Any, picker: Any) -> None:
+def _run_app(subject: Subject | None, mode: str | None, options: Any, picker: Any) -> None:
     if not sys.stdout.isatty():
         # A full-screen app on a pipe or a file only writes escape codes until it is killed.
         raise InputError(

@@ -21,6 +21,8 @@ from toolscope.output import handle_errors, print_document, stdout_console
 if TYPE_CHECKING:
     from rich.text import Text
 
+    from toolscope.core.agentscope.subject import ToolkitSubject
+
 
 @handle_errors
 def step_command(
@@ -126,7 +128,7 @@ def _names(items: Any) -> str:
     return ", ".join(items) if items else "(none)"
 
 
-def _print_human(subject: Any, session: Any, probe: Any, script_name: str) -> None:
+def _print_human(subject: ToolkitSubject, session: Any, probe: Any, script_name: str) -> None:
     from rich.text import Text
 
     from toolscope.core.agentscope.call_notes import call_args, call_notes

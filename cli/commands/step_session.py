@@ -18,6 +18,7 @@ from toolscope.core.presentation import CALL_STATE_STYLE
 from toolscope.output import print_document, print_wrapped, stdout_console
 
 if TYPE_CHECKING:
+    from toolscope.core.agentscope.subject import ToolkitSubject
     from toolscope.core.enums import InputKind
     from toolscope.core.schemas.step import SessionStepEnvelope
 
@@ -33,8 +34,10 @@ FROM_TEXT = {
 }
 
 
-def open_replay(toolkit: str, kind: InputKind, session: Path, session_id: str | None, groups: list[str] | None) -> Any:
-    """Load the toolkit and the session, pick the starting groups, replay. Returns the SessionReplay."""
+def open_replay(
+    toolkit: str, kind: InputKind, session: Path, session_id: str | None, groups: list[str] | None
+) -> tuple[ToolkitSubject, Any]:
+    """Load the toolkit and the session, pick the starting groups, replay. Returns the subject and the SessionReplay."""
     from toolscope.core.agentscope.session_replay import replay_session
     from toolscope.core.agentscope.session_source import load_session
     from toolscope.core.agentscope.subject import load_toolkit_subject
@@ -44,7 +47,7 @@ def open_replay(toolkit: str, kind: InputKind, session: Path, session_id: str | 
     return subject, replay_session(subject.built, recorded, groups_given=groups is not None)
 
 
-def step_json(subject: Any, replay: Any, probe: Any) -> SessionStepEnvelope:
+def step_json(subject: ToolkitSubject, replay: Any, probe: Any) -> SessionStepEnvelope:
     """``toolscope.step/1`` with the ``session`` block."""
     from toolscope.core.schemas.step import SessionStepEnvelope
 
@@ -70,7 +73,7 @@ def step_json(subject: Any, replay: Any, probe: Any) -> SessionStepEnvelope:
     )
 
 
-def print_session_json(subject: Any, replay: Any, probe: Any) -> None:
+def print_session_json(subject: ToolkitSubject, replay: Any, probe: Any) -> None:
     """Print the JSON document."""
     print_document(step_json(subject, replay, probe))
 
@@ -79,7 +82,7 @@ def _names(items: Any) -> str:
     return ", ".join(items) if items else "(none)"
 
 
-def print_session_human(subject: Any, replay: Any, probe: Any) -> None:
+def print_session_human(subject: ToolkitSubject, replay: Any, probe: Any) -> None:
     """The answer first, then the header, the turns and the other calls (wrapped at word
     boundaries for the terminal's width: a block per turn, not a table that folds words)."""
     console = stdout_console()

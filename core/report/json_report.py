@@ -13,6 +13,7 @@ strings per distinct row instead of one model object per tool.
 from __future__ import annotations
 
 import os
+from json.encoder import encode_basestring  # type: ignore[attr-defined]  # the C escaper json.dumps uses
 from typing import TYPE_CHECKING, Any
 
 from toolscope.core.report.json_data import report_data, section_tools
@@ -151,22 +152,63 @@ def render_json(report: ReportData) -> str:
     from toolscope.core.safe_text import finite, inert_json
 
     data, sections = report_data(report)
-    # A marker no input can spell (random per render) holds each section's place.
-    markers = [f"tools {os.urandom(16).hex()}" for _ in sections]
-    for mode, marker in zip(data["modes"], markers, strict=True):
-        mode["tools"] = marker
+    # Markers no input can spell (random per render) hold the places of the large arrays,
+    # whose text is made here: the tools' lines, and the stage results and findings (flat
+    # objects) in the layout json.dumps(indent=2) gives them, without its Python encoder.
+    spliced: list[tuple[str, str, str, str]] = []
+
+    def hold(text: str, opening: str = "", closing: str = "") -> str:
+        # The opening and closing go around the text unless it is empty (an empty array: []).
+        marker = f"spliced {os.urandom(16).hex()}"
+        spliced.append((marker, opening, text, closing) if text else (marker, "", "[]", ""))
+        return marker
+
+    for mode, lines in zip(data["modes"], sections, strict=True):
+        # Sections are indented by 4 and their keys by 6: their arrays' items go at 8.
+        flat = _flat_objects(mode["stage_results"], 8)
+        if flat is not None:  # else json.dumps writes them where they are
+            mode["stage_results"] = hold(flat)
+        mode["tools"] = hold(",\n        ".join(lines) if lines else "", "[\n        ", "\n      ]")
+    flat = _flat_objects(data["findings"], 4)
+    if flat is not None:
+        data["findings"] = hold(flat)
     text = json.dumps(finite(data), indent=2, ensure_ascii=False, allow_nan=False)
     pieces = []
-    for marker, lines in zip(markers, sections, strict=True):
+    for marker, opening, piece, closing in spliced:
         before, _, text = text.partition(f'"{marker}"')
-        # Sections are indented by 4 and their keys by 6: the tools' lines go at 8. Each
-        # piece is made inert on its own (character by character, so the same as the whole):
-        # the tools' lines, most of a large report, are usually ASCII and need no regex pass.
-        pieces.append(inert_json(before))
-        pieces += ["[\n        ", inert_json(",\n        ".join(lines)), "\n      ]"] if lines else ["[]"]
-    pieces.append(inert_json(text))
-    pieces.append("\n")
+        # Each piece is made inert on its own (character by character, so the same as the
+        # whole): the tools' lines, most of a large report, are usually ASCII and need no regex pass.
+        pieces += [inert_json(before), opening, inert_json(piece), closing]
+    pieces += [inert_json(text), "\n"]
     return "".join(pieces)
+
+
+def _flat_objects(items: list[dict[str, Any]], indent: int) -> str | None:
+    """A list of objects with scalar values as ``json.dumps(indent=2)`` writes it when the list's
+    items are indented by ``indent``; None when a value is not a string, int, bool or None."""
+    if not items:
+        return "[]"
+    inner = " " * (indent + 2)
+    objects = []
+    for item in items:
+        if not item:
+            objects.append(" " * indent + "{}")
+            continue
+        fields = []
+        for key, value in item.items():
+            if isinstance(value, str):
+                encoded = encode_basestring(value)
+            elif value is None:
+                encoded = "null"
+            elif isinstance(value, bool):
+                encoded = "true" if value else "false"
+            elif type(value) is int:
+                encoded = int.__repr__(value)
+            else:
+                return None
+            fields.append(f"{inner}{encode_basestring(key)}: {encoded}")
+        objects.append(" " * indent + "{\n" + ",\n".join(fields) + "\n" + " " * indent + "}")
+    return "[\n" + ",\n".join(objects) + "\n" + " " * (indent - 2) + "]"
 
 
 def report_schema() -> dict[str, Any]:

@@ -11,8 +11,9 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import HelpPanel, Input, OptionList, TabbedContent, TabPane
 
+from toolscope.core.enums import InputKind
 from toolscope.core.errors import ToolscopeError
-from toolscope.core.presentation import DEFAULT_VIEW, VIEWS
+from toolscope.core.presentation import DEFAULT_VIEW, VIEWS, View
 from toolscope.core.safe_text import inert
 from toolscope.core.subject import FollowsActiveGroups, StepsActivation, Subject
 from toolscope.core.verdicts import Checklist, Evaluation, ToolVerdict
@@ -31,7 +32,8 @@ from toolscope.tui.widgets.tool_grid import ToolGrid
 NO_ACTIVATION_VIEW = (
     "An AgentWorks step config has no activation view: its tools are chosen before the run "
     "(selected_servers, selected_tools, the mode's allow-list), not switched on by reset_tools "
-    "calls during it. The activation view is for AgentScope toolkits. Here: 1 Pipeline, 2 Checklist."
+    f"calls during it. The activation view is for AgentScope toolkits. Here: {View.PIPELINE.tab_label}, "
+    f"{View.CHECKLIST.tab_label}."
 )
 
 
@@ -48,9 +50,7 @@ class MainScreen(Screen[None]):
         Binding(
             "M", "previous_mode", "Previous mode", show=False, tooltip="Switch to the previous mode", id="previous-mode"
         ),
-        Binding("1", "show_view('pipeline')", "Pipeline", show=False, id="view-pipeline"),
-        Binding("2", "show_view('checklist')", "Checklist", show=False, id="view-checklist"),
-        Binding("3", "show_view('activation')", "Activation", show=False, id="view-activation"),
+        *(Binding(view.key, f"show_view('{view}')", view.tab_title, show=False, id=f"view-{view}") for view in VIEWS),
         Binding("e", "export", "Export", tooltip="Save the screen as SVG and the view as Markdown", id="export"),
         # Shown (footer, F1) only while it does something: the help panel is open, a text box
         # or the candidate list has the focus, or the pipeline's filter holds text.
@@ -82,17 +82,17 @@ class MainScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield InputHeader(id="input-header")
         activation = self.options.activation_view(self.subject)
-        if self.initial_view == "activation" and activation is None:
-            self.initial_view = "pipeline"
+        if self.initial_view == View.ACTIVATION and activation is None:
+            self.initial_view = View.PIPELINE
         with TabbedContent(initial=self.initial_view, id="views"):
-            with TabPane("1 Pipeline", id="pipeline"):
+            with TabPane(View.PIPELINE.tab_label, id=View.PIPELINE):
                 if activation is not None:
                     yield StateBanner(id="state-banner")
                 yield PipelineView(fix_for=self.fix_for, id="pipeline-view")
-            with TabPane("2 Checklist", id="checklist"):
+            with TabPane(View.CHECKLIST.tab_label, id=View.CHECKLIST):
                 yield ChecklistView(self.subject.all_tool_names, id="checklist-view")
             if activation is not None:
-                with TabPane("3 Activation", id="activation"):
+                with TabPane(View.ACTIVATION.tab_label, id=View.ACTIVATION):
                     yield activation
         # Compact: at 80 columns every key of the view still fits.
         yield FittedFooter(compact=True)
@@ -133,7 +133,7 @@ class MainScreen(Screen[None]):
     @property
     def current_view(self) -> str:
         """Id of the active tab."""
-        return self.query_one(TabbedContent).active or "pipeline"
+        return self.query_one(TabbedContent).active or View.PIPELINE
 
     def _show_header(self) -> None:
         self.query_one(InputHeader).show(
@@ -144,9 +144,9 @@ class MainScreen(Screen[None]):
         )
 
     def _focus_view(self, view: str) -> None:
-        if view == "pipeline":
+        if view == View.PIPELINE:
             self.query_one(ToolGrid).focus()
-        elif view == "checklist":
+        elif view == View.CHECKLIST:
             target = "#walk" if self.checklist is not None else "#tool-name"
             self.checklist_view.query_one(target).focus()
         else:
@@ -282,13 +282,13 @@ class MainScreen(Screen[None]):
         """Hide the key of a view this input does not have (footer, F1 and palette follow)."""
         if action == "show_view" and parameters and not self.query(f"TabPane#{parameters[0]}"):
             # 3 stays a key on a step config: pressing it says why there is no activation view.
-            return parameters[0] == "activation" and self.subject.loaded.kind == "step_config"
+            return parameters[0] == View.ACTIVATION and self.subject.loaded.kind == InputKind.STEP_CONFIG
         if action == "back":
             # Escape only means something when there is something to leave, close or clear.
             return bool(
                 self.query(HelpPanel)
                 or isinstance(self.focused, (Input, OptionList))
-                or (self.current_view == "pipeline" and self.pipeline.query_state.text)
+                or (self.current_view == View.PIPELINE and self.pipeline.query_state.text)
             )
         return True
 
@@ -296,7 +296,11 @@ class MainScreen(Screen[None]):
         """Bring a view to the front."""
         tabs = self.query_one(TabbedContent)
         if not self.query(f"TabPane#{view}"):
-            reason = NO_ACTIVATION_VIEW if view == "activation" and self.subject.loaded.kind == "step_config" else ""
+            reason = (
+                NO_ACTIVATION_VIEW
+                if view == View.ACTIVATION and self.subject.loaded.kind == InputKind.STEP_CONFIG
+                else ""
+            )
             self.notify(
                 reason or f"No {view} view for this input.", title=f"no {view} view", severity="warning", timeout=10
             )
@@ -310,13 +314,13 @@ class MainScreen(Screen[None]):
         if self.query(HelpPanel):
             self.app.action_hide_help_panel()
             return
-        if self.current_view == "pipeline" and (
+        if self.current_view == View.PIPELINE and (
             self.focused is self.pipeline.filter_box or self.pipeline.query_state.text
         ):
             self.pipeline.clear_filter_text()
-            self._focus_view("pipeline")
+            self._focus_view(View.PIPELINE)
             return
-        if self.current_view == "checklist":
+        if self.current_view == View.CHECKLIST:
             # Not ``_focus_view``: before a tool is picked that is the name box itself.
             self.checklist_view.query_one("#walk").focus()
         else:
@@ -324,7 +328,7 @@ class MainScreen(Screen[None]):
 
     @on(PipelineView.ChecklistRequested)
     def _checklist_requested(self, event: PipelineView.ChecklistRequested) -> None:
-        self.action_show_view("checklist")
+        self.action_show_view(View.CHECKLIST)
         self.checklist_view.ask(event.tool)
 
     @on(ChecklistView.Asked)
@@ -389,9 +393,9 @@ class MainScreen(Screen[None]):
         return target
 
     def _export_markdown(self, view: str) -> str:
-        if view == "checklist":
+        if view == View.CHECKLIST:
             return export.checklist_markdown(self.evaluation, self.mode, self.checklist)
-        if view == "activation":
+        if view == View.ACTIVATION:
             return self.query_one(ActivationView).export_markdown()
         query = self.pipeline.query_state
         description = ", ".join(

@@ -27,7 +27,7 @@ from textual.widgets import Checkbox, Input, Static
 from toolscope.core.agentscope.aio import on_shared_loop
 from toolscope.core.errors import ToolscopeError
 from toolscope.core.safe_text import inert
-from toolscope.core.subject import StepsActivation
+from toolscope.core.subject import StepsActivation, Subject
 from toolscope.tui.widgets.activation_composer import GroupBar, GroupToggle
 from toolscope.tui.widgets.activation_lanes import GUARD_SUMMARY, LanePane, LaneState
 from toolscope.tui.widgets.activation_turns import TurnList
@@ -44,7 +44,7 @@ composer and the details)."""
 
 
 def activation_view_for(
-    subject: Any,
+    subject: Subject,
     script: str | None = None,
     run_script: bool = False,
     config_dir: str | None = None,
@@ -114,7 +114,7 @@ class ActivationView(Vertical):
 
     def __init__(
         self,
-        subject: Any,
+        subject: StepsActivation,
         *,
         script: str | None = None,
         run_script: bool = False,
@@ -411,10 +411,10 @@ class ActivationView(Vertical):
             "|---|---|---|---|---|---|",
         ]
         for turn in self.session.history:
-            if turn.kind != "call":
+            s, g = turn.stock, turn.guarded
+            if turn.kind != "call" or s is None or g is None:  # a call turn always has both lanes
                 lines.append(f"| {turn.index} | {md(turn.description)} | | | | |")
                 continue
-            s, g = turn.stock, turn.guarded
             lines.append(
                 f"| {turn.index} | {md(s.call)} | {md(', '.join(s.groups_after))} | {md(', '.join(g.groups_after))} "
                 f"| {s.response_state}: {md(s.response_text[:120])} | {g.response_state}: {md(g.response_text[:120])} |"

@@ -21,7 +21,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from toolscope.core.enums import Verdict
-from toolscope.core.presentation import MARK, VERDICT_LABEL
+from toolscope.core.presentation import MARK, NOT_REACHED, VERDICT_LABEL
 from toolscope.core.safe_text import inert
 from toolscope.core.verdicts import STAGE_TITLES, ToolVerdict
 from toolscope.tui.palette import palette_for
@@ -316,7 +316,7 @@ class ToolGrid(ScrollView, can_focus=True):
             stage = tool.stage(name)
             stage_width = layout.stage_width(name)
             if stage is None:
-                segments.append(Segment(fit(" -", stage_width), base + _DIM))
+                segments.append(Segment(fit(" " + NOT_REACHED, stage_width), base + _DIM))
             else:
                 symbol = " " + MARK[stage.passed]
                 segments.append(Segment(fit(symbol, stage_width), base + stage_style(stage.passed)))
