@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from toolscope.core.verdicts import Checklist, Evaluation, Finding, LoadedInput
 
 if TYPE_CHECKING:
+    from toolscope.core.agentscope.session import StepSession
+    from toolscope.core.agentscope.spec import BuiltToolkit
     from toolscope.core.agentworks.selection_rewrite import SelectionRewrite
 
 
@@ -107,15 +109,15 @@ class RewritesSelection(Protocol):
 class StepsActivation(FollowsActiveGroups, Protocol):
     """A subject with reset_tools activation: a real toolkit, its groups, and step-through sessions."""
 
-    built: Any
-    """The BuiltToolkit (``core.agentscope.spec``) the subject evaluates."""
+    built: BuiltToolkit
+    """The real toolkit and initial state the subject evaluates."""
 
     def group_names(self) -> tuple[str, ...]:
         """Registered non-basic groups, in order."""
         ...
 
-    def session(self, steps: Sequence[Any] = ()) -> Any:
-        """A StepSession (``core.agentscope.session``) over this toolkit."""
+    def session(self, steps: Sequence[Any] = ()) -> StepSession:
+        """A step-through session over this toolkit (stock vs guarded lanes)."""
         ...
 
     def evaluate(self, mode: str | None, active_groups: Sequence[str] | None = None) -> Evaluation:

@@ -10,7 +10,7 @@ the first keystroke), and once per namespace and per stage row for the other col
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from toolscope.core.counts import count_of
@@ -104,7 +104,7 @@ class RowIndex:
         self._last = (text.lower(), only_hidden, only_changed, tools)
         return tools
 
-    def _term_filter(self, term: str):  # -> Callable[[list[int]], list[int]]
+    def _term_filter(self, term: str) -> Callable[[list[int]], list[int]]:
         """Keeps the tools whose search text (``ToolTable.search_text``) contains ``term``."""
         table = self.table
         if ":" in term or "\0" in term:

@@ -52,7 +52,6 @@ class ToolTable:
 
     def __init__(self, evaluation: Evaluation) -> None:
         tools = VerdictList.of(evaluation.tools)
-        self.evaluation = evaluation
         self.tools: Sequence[ToolVerdict] = tools
         self._universe = tools.entries
         self.row_of: Sequence[int] = tools.row_of
@@ -139,10 +138,10 @@ class ToolTable:
         return f"{name}\0{namespace}\0{namespace}:{name}\0{self.row_verdict[row]}\0{self.row_decided[row]}".lower()
 
     def indices_of(self, keys: frozenset[ToolKey]) -> frozenset[int]:
-        """The tools with these keys (the last set asked for is kept: the Δ keys ask again)."""
+        """The tools with these keys (the answer for the last set is kept: the Δ keys ask again)."""
         if not keys:
             return frozenset()
-        if self._keyed is None or self._keyed[0] is not keys:
+        if self._keyed is None or self._keyed[0] != keys:
             found = frozenset(i for i, key in enumerate(self.sort_keys()) if key in keys)
             self._keyed = (keys, found)
         return self._keyed[1]

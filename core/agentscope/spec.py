@@ -34,7 +34,7 @@ The pydantic models of the format are in ``spec_models.py`` (re-exported here).
 
 Public API::
 
-    load_spec(path) -> ToolkitSpec                      # parse + validate (no AgentScope)
+    load_spec(path) -> (ToolkitSpec, Document)          # parse + validate (no AgentScope)
     build_toolkit(spec, source) -> BuiltToolkit         # real Toolkit + AgentState
     load_toolkit_spec(path) -> BuiltToolkit
     make_spec_tool(tool: ToolSpec) -> SpecTool (a ToolBase)
@@ -55,7 +55,7 @@ from toolscope.core.agentscope.spec_models import (
     ToolkitSpec,
     ToolSpec,
 )
-from toolscope.core.documents import load_document, validate_model
+from toolscope.core.documents import Document, load_document, validate_model
 from toolscope.core.errors import InputError, Problem
 
 # The document models live in spec_models; re-exported here (their public import path).
@@ -95,13 +95,13 @@ class BuiltToolkit:
     label: str
 
 
-def load_spec(path: Path | str) -> tuple[ToolkitSpec, str, str]:
-    """Parse and validate a spec file; returns (spec, shown name, sha256)."""
+def load_spec(path: Path | str) -> tuple[ToolkitSpec, Document]:
+    """Parse and validate a spec file; returns the spec and the document it was read from (path, sha256)."""
     document = load_document(Path(path), "toolkit spec")
     if not isinstance(document.data, dict):
         raise InputError(str(path), "not a toolkit spec", [Problem("(top level)", "expected an object with 'groups'")])
     spec = validate_model(ToolkitSpec, document.data, str(path), "toolkit spec")
-    return spec, str(path), document.sha256
+    return spec, document
 
 
 def _spec_tool_class() -> type:
@@ -239,8 +239,8 @@ def build_toolkit(spec: ToolkitSpec, source: str) -> BuiltToolkit:
 
 def load_toolkit_spec(path: Path | str) -> BuiltToolkit:
     """Parse, validate and build a spec file."""
-    spec, source, _ = load_spec(path)
-    return build_toolkit(spec, source)
+    spec, _ = load_spec(path)
+    return build_toolkit(spec, str(path))
 
 
 def _explain_toolkit_error(spec: ToolkitSpec, message: str) -> list[Problem]:

@@ -27,7 +27,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolscope.core.agentscope.aio import run_sync
 from toolscope.core.agentscope.spec import BuiltToolkit
@@ -50,6 +50,9 @@ from toolscope.core.verdicts import (
     Finding,
     LoadedInput,
 )
+
+if TYPE_CHECKING:
+    from toolscope.core.agentscope.session import StepSession
 
 
 class ToolkitSubject:
@@ -172,7 +175,7 @@ class ToolkitSubject:
         self.state.tool_context.activated_groups[:] = _without_basic(groups)
         self._rows.clear()
 
-    def session(self, steps: Sequence[Any] = ()) -> Any:
+    def session(self, steps: Sequence[Any] = ()) -> StepSession:
         """A step-through session over this toolkit (lanes start from this state)."""
         from toolscope.core.agentscope.session import StepSession
 
@@ -231,10 +234,10 @@ def load_toolkit_subject(
     if kind == InputKind.TOOLKIT_SPEC:
         from toolscope.core.agentscope.spec import build_toolkit, load_spec
 
-        spec, source, digest = load_spec(target)
-        built = build_toolkit(spec, source)
-        files: tuple[tuple[str, str], ...] = ((Path(target).name, digest),)
-        paths = resolved_paths(Path(target))
+        spec, document = load_spec(target)
+        built = build_toolkit(spec, target)
+        files: tuple[tuple[str, str], ...] = ((document.name, document.sha256),)
+        paths = resolved_paths(document.path)
         what = "toolkit spec"
     else:
         from toolscope.core.agentscope.factory import load_factory, parse_target

@@ -411,10 +411,10 @@ class ActivationView(Vertical):
             "|---|---|---|---|---|---|",
         ]
         for turn in self.session.history:
-            if turn.kind != "call":
+            s, g = turn.stock, turn.guarded
+            if turn.kind != "call" or s is None or g is None:  # a call turn always has both lanes
                 lines.append(f"| {turn.index} | {md(turn.description)} | | | | |")
                 continue
-            s, g = turn.stock, turn.guarded
             lines.append(
                 f"| {turn.index} | {md(s.call)} | {md(', '.join(s.groups_after))} | {md(', '.join(g.groups_after))} "
                 f"| {s.response_state}: {md(s.response_text[:120])} | {g.response_state}: {md(g.response_text[:120])} |"
