@@ -11,7 +11,6 @@ names, namespaces become heading lines. Linear in the number of tools.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from toolscope.core.presentation import MARK, NOT_REACHED, STAGE_STYLE, VERDICT_STYLE
@@ -19,7 +18,7 @@ from toolscope.core.safe_text import inert
 from toolscope.layout import Cell, Column, Layout, cells, column_widths, layout_table, table_width
 
 if TYPE_CHECKING:
-    from toolscope.core.verdicts import Evaluation, ToolVerdict
+    from toolscope.core.verdicts import Evaluation
 
 # Stage headers when the full titles leave too little room for the deciding rule.
 STAGE_SHORT = {
@@ -33,39 +32,41 @@ STAGE_SHORT = {
 MIN_RULE = 40
 
 
-def verdict_layout(
-    evaluation: Evaluation, tools: Iterable[ToolVerdict] | None, width: int, *, wide: bool = False
-) -> Layout:
-    """The table for ``tools`` (default: every tool of the evaluation) at ``width`` cells."""
-    from toolscope.core.verdicts import STAGE_TITLES
+def verdict_layout(evaluation: Evaluation, width: int, *, wide: bool = False, hidden_only: bool = False) -> Layout:
+    """The table of the evaluation's tools (``hidden_only``: those not visible) at ``width`` cells."""
+    from toolscope.core.verdicts import STAGE_TITLES, VerdictList, row_verdict
 
     names = list(evaluation.stage_names)
     rows: list[list[Cell]] = []
     notes: list[Cell] = []
-    # Tools decided alike share their stage tuple (the engine builds one per distinct
-    # decision): their marks, verdict and rule are laid out once.
-    decided: dict[int, tuple[list[Cell], Cell]] = {}
-    keep = []  # holds the stage tuples whose ids key ``decided``
+    # By row of stages (tools decided alike share one): marks, verdict and rule laid out once,
+    # and a tool is its labels and its row's cells (no ToolVerdict per tool).
+    table = VerdictList.of(evaluation.tools)
+    decided: list[tuple[list[Cell], Cell, bool] | None] = [None] * len(table.rows)
     namespaces: dict[str, Cell] = {}
-    for tool in tools if tools is not None else evaluation.tools:
-        key = id(tool.stages)
-        if key not in decided:
-            keep.append(tool.stages)
-            by_name = {stage.name: stage for stage in tool.stages}
+    for tool, row in zip(table.entries, table.row_of, strict=True):
+        laid_out = decided[row]
+        if laid_out is None:
+            stages = table.rows[row]
+            verdict = row_verdict(stages)
+            by_name = {stage.name: stage for stage in stages}
             marks = [
                 Cell(NOT_REACHED)
                 if (stage := by_name.get(name)) is None
                 else Cell(MARK[stage.passed], STAGE_STYLE[stage.passed])
                 for name in names
             ]
-            marks.append(Cell(tool.verdict, VERDICT_STYLE[tool.verdict]))
-            failing = tool.first_failing
+            marks.append(Cell(verdict, VERDICT_STYLE[verdict]))
+            failing = next((stage for stage in stages if stage.passed is not True), None)
             rule = f"{STAGE_TITLES.get(failing.name, failing.name)}: {failing.rule}" if failing else ""
-            decided[key] = (
+            laid_out = decided[row] = (
                 marks,
                 Cell(inert(rule, single_line=True), "dim" if failing and failing.passed is None else ""),
+                failing is None,
             )
-        marks, note_cell = decided[key]
+        marks, note_cell, visible = laid_out
+        if hidden_only and visible:
+            continue
         namespace = namespaces.get(tool.namespace)
         if namespace is None:
             namespace = namespaces[tool.namespace] = Cell(inert(tool.namespace, single_line=True))

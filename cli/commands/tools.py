@@ -59,15 +59,13 @@ def tools_command(
     from toolscope.output import mode_sentence, print_findings, print_lines, print_wrapped, stdout_console
     from toolscope.verdict_table import verdict_layout
 
-    tools = [t for t in evaluation.tools if not hidden_only or t.verdict != "visible"]
-
     console = stdout_console()
     print_findings(subject.config_findings, console)
     print_wrapped(console, Text(""), evaluation.loaded.label, "bold")
     print_wrapped(console, Text(""), mode_sentence(subject, mode, resolved), "bold")
     for note in evaluation.notes:
         print_wrapped(console, Text(""), note, "dim")
-    layout = verdict_layout(evaluation, tools, console.width, wide=wide)
+    layout = verdict_layout(evaluation, console.width, wide=wide, hidden_only=hidden_only)
     print_lines(console, layout.lines)
     counts = evaluation.counts()
     console.print(Text(verdict_counts_text(counts)))

@@ -214,3 +214,23 @@ def test_filter_reasons_wrap_whole(width: int) -> None:
         assert tokens(answer["reason"]) <= tokens(out)
     for query in queries:
         assert re.search(rf"^{re.escape(query)} ", out, re.M)
+
+
+def test_the_tools_table_lays_out_rows_not_tool_verdicts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table works by row of stages: no ToolVerdict is built per tool, and each distinct
+    row's marks, verdict and rule are laid out once; --hidden keeps the hidden tools in order."""
+    from toolscope.core.verdicts import VerdictList
+
+    built: list[int] = []
+    real = VerdictList._build
+    monkeypatch.setattr(VerdictList, "_build", lambda self, index: (built.append(index), real(self, index))[1])
+    everything = CliRunner().invoke(app, ["tools", SEED, "--mode", "build"], env={"COLUMNS": "200"})
+    hidden = CliRunner().invoke(app, ["tools", SEED, "--mode", "build", "--hidden"], env={"COLUMNS": "200"})
+    assert everything.exit_code == 0 and hidden.exit_code == 0
+    assert built == []
+
+    def not_visible(text: str) -> list[str]:
+        return [line.split()[0] for line in text.splitlines() if re.search(r"  (hidden|unknown)  ", line)]
+
+    assert not_visible(everything.stdout) == not_visible(hidden.stdout)
+    assert len(not_visible(hidden.stdout)) == 12 and " visible  " not in hidden.stdout
