@@ -19,7 +19,7 @@ tool (``VerdictList``), which is what keeps a 50,000-tool universe fast.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import replace
 
 from toolscope.core.agentworks.custom_filter import CustomDecision, filter_custom_tools
@@ -269,20 +269,16 @@ class StepPipeline:
             return number
 
         row_of = [0] * len(tools)
-        package_plan = self.filter.package_plan
-        normalized = self.universe.normalized_names
-        all_names = self.universe.names
         label: Label
         for start, end, namespace, kind, plain in self.universe.runs:
             if kind == ToolKind.MCP and plain and not gates_mcp:
                 label = AllowGate.NO_TABLE if allowed is None else AllowGate.NOT_GATED
-                plan = package_plan(namespace)
-                if plan.uniform is not None:
+                decisions = self._filter_decisions(namespace, start, end)
+                if decisions is None:  # the namespace decides every tool alike
                     row_of[start:end] = [row_number(tools[start], label)] * (end - start)
                     continue
-                # Stage 1 depends only on the filter's decision here: one row per distinct decision.
-                decisions = plan.decide_numbers(all_names[start:end], normalized(start, end))
-                row_by_decision: dict[int, int] = {}
+                # Stage 1 depends only on the filter's decisions here: one row per distinct decision.
+                row_by_decision: dict[Hashable, int] = {}
                 for offset, decision in enumerate(decisions):
                     if decision not in row_by_decision:
                         row_by_decision[decision] = row_number(tools[start + offset], label)
@@ -290,15 +286,10 @@ class StepPipeline:
                 continue
             if kind == ToolKind.CUSTOM and plain:
                 # A custom tool's row depends only on its custom decision, the filter's
-                # decision for its category, and which list (if any) allows it.
+                # decisions for its category, and which list (if any) allows it.
                 custom = self.custom
-                plan = package_plan(namespace)
-                decisions = (
-                    plan.decide_numbers(all_names[start:end], normalized(start, end))
-                    if plan.uniform is None
-                    else [0] * (end - start)
-                )
-                row_by_key: dict[tuple[CustomDecision, int, Label], int] = {}
+                decisions = self._filter_decisions(namespace, start, end) or [0] * (end - start)
+                row_by_key: dict[tuple[CustomDecision, Hashable, Label], int] = {}
                 for index, decision in enumerate(decisions, start):
                     tool = tools[index]
                     label = AllowGate.NO_TABLE if allowed is None else allowed.get(tool.name)
@@ -318,6 +309,22 @@ class StepPipeline:
                 )
                 row_of[index] = row_number(tool, label)
         return rows, row_of
+
+    def _filter_decisions(self, namespace: str, start: int, end: int) -> Sequence[Hashable] | None:
+        """What decides stage 1 for each tool of a run besides its custom decision, as small keys:
+        the filter's decision number and, where the app rewrote the lists, the number of the
+        decision as the step is written too (it says whether the rewrite changed the answer).
+        None when the namespace decides every tool alike."""
+        plan = self.filter.package_plan(namespace)
+        written = self.written_filter.package_plan(namespace) if self.written_filter is not self.filter else None
+        if plan.uniform is not None and (written is None or written.uniform is not None):
+            return None
+        names = self.universe.names[start:end]
+        normalized = self.universe.normalized_names(start, end)
+        decisions = plan.decide_numbers(names, normalized)
+        if written is None or written.uniform is not None:
+            return decisions
+        return list(zip(decisions, written.decide_numbers(names, normalized), strict=True))
 
     def _later_stages(
         self, tool: ToolEntry, reg: Stage, label: Label, mode: str | None

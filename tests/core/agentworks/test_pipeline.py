@@ -307,3 +307,32 @@ def test_rows_are_distinct_and_every_tool_gets_the_stage_one_decided_for_it_alon
         for tool in evaluated:
             counts[tool.verdict] += 1
         assert evaluated.verdict_counts() == counts
+
+
+def test_a_tool_whose_answer_the_apps_rewrite_changed_says_so_when_its_namespace_is_decided_whole(tmp_path: Path):
+    """The rewrite drops "slack:post_message" and "cat:a" (no workflow server has those names), so
+    slack and cat are decided whole after it; as written, post_message and a were included and
+    their neighbours were not. Only those two tools' stage 1 names the rewrite (it was shared by
+    the whole namespace, from whichever tool came first)."""
+    (tmp_path / "toolscope.registry.yaml").write_text(
+        "mcp_servers:\n  github: [create_issue]\n  slack: [read_channel, post_message, list_users]\n"
+        "custom_tools:\n  cat: [b, a, c]\nworkflow:\n  servers: [github]\n"
+    )
+    step = {
+        "id": "s",
+        "agent_configs": {
+            "selected_servers": ["github", "slack"],
+            "selected_tools": ["slack:post_message", "cat:a", "github:*"],
+            "enabled_custom_tools": ["cat:*"],
+        },
+    }
+    (tmp_path / "step_config.json").write_text(json.dumps(step))
+    subject = load_agentworks_subject(tmp_path / "step_config.json")
+    evaluated = subject.evaluate(subject.default_mode).tools
+    rewritten = set()
+    for index, tool in enumerate(subject.universe.tools):
+        stage_one = evaluated.rows[evaluated.row_of[index]][0]
+        assert stage_one == subject.pipeline.registered(tool), tool.name
+        if "the app rewrote its lists" in stage_one.rule:
+            rewritten.add(tool.name)
+    assert rewritten == {"post_message", "a"}
