@@ -50,7 +50,7 @@ def _factory_needs_function(target: str, path: Path) -> InputError:
     """A ``.py`` given without ``:function``: name the file's candidate factories (parsed, never run)."""
     import ast
 
-    from toolscope.core.documents import read_text
+    from toolscope.core.input_files import read_text
 
     text, _ = read_text(path, "Python file")
     try:

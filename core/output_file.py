@@ -2,7 +2,7 @@
 
 The rules, the same for every command:
 
-* an input file (anything the command read, see ``documents.files_read``, plus the paths a
+* an input file (anything the command read, see ``input_files.files_read``, plus the paths a
   command names explicitly) is never written, not even with ``--force``, not through a
   symlink and not through a hard link;
 * an existing file is replaced only with ``--force``; ``--force`` on a symlink replaces the
@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from toolscope.core.documents import files_read
 from toolscope.core.errors import InputError
+from toolscope.core.input_files import files_read
 from toolscope.core.stdout import write_stdout
 
 STDOUT = "-"

@@ -2,7 +2,7 @@
 
 The registry and the step config are named tuples; their field annotations are turned
 into a pydantic-core schema once, and validating gives pydantic's own errors (same types,
-messages and locations, turned into ``Problem`` lines by ``documents.validation_problems``).
+messages and locations, turned into ``Problem`` lines by ``validation_errors.validation_problems``).
 Why not pydantic models: defining the first ``BaseModel`` class of a process costs about
 60 ms of imports and schema building, more than the rest of ``toolscope explain``
 together, while pydantic-core is already loaded by ``import pydantic``. Why named tuples
@@ -120,7 +120,7 @@ def validator(cls: type[T]) -> SchemaValidator:
 
 def validate(cls: type[T], data: Any, source: str, what: str, prefix: str = "") -> T:
     """Validate data into ``cls``; errors become one InputError naming the file and each place."""
-    from toolscope.core.documents import validation_problems
+    from toolscope.core.validation_errors import validation_problems
 
     try:
         result: T = validator(cls).validate_python(data)  # type: ignore[arg-type]  # classes are hashable

@@ -38,8 +38,8 @@ from typing import Any
 
 from toolscope.core.agentscope.aio import run_sync
 from toolscope.core.agentscope.spec import BuiltToolkit
-from toolscope.core.documents import record_input
 from toolscope.core.errors import InputError, Problem, UserCodeError
+from toolscope.core.input_files import record_input
 from toolscope.core.suggest import close_matches
 
 EXPECTED = "a Toolkit, or a (Toolkit, AgentState) tuple"

@@ -37,8 +37,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from toolscope.core.agentscope.spec import GroupSpec
-from toolscope.core.documents import load_document, validate_model
+from toolscope.core.documents import load_document
 from toolscope.core.errors import InputError, Problem
+from toolscope.core.validation_errors import validate_model
 
 META_TOOL = "reset_tools"
 STEP_KINDS = ("call", "register_group")

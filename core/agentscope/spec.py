@@ -55,11 +55,12 @@ from toolscope.core.agentscope.spec_models import (
     ToolkitSpec,
     ToolSpec,
 )
-from toolscope.core.documents import Document, load_document, validate_model
+from toolscope.core.documents import Document, load_document
 from toolscope.core.errors import InputError, Problem
 
 # The document models live in spec_models; re-exported here (their public import path).
 from toolscope.core.suggest import close_matches
+from toolscope.core.validation_errors import validate_model
 
 __all__ = [
     "META_TOOL_NAME",

@@ -30,8 +30,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from toolscope.core.documents import parse_json, read_text, validation_problems
 from toolscope.core.errors import InputError, Problem
+from toolscope.core.input_files import read_text
+from toolscope.core.strict_json import parse_json
+from toolscope.core.validation_errors import validation_problems
 
 if TYPE_CHECKING:
     from toolscope.core.verdicts import Finding

@@ -28,7 +28,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from toolscope.core.documents import load_document, validate_model
+from toolscope.core.documents import load_document
 from toolscope.core.errors import InputError, Problem
 from toolscope.core.mcp.results import (
     DiscoveryResult,
@@ -44,6 +44,7 @@ from toolscope.core.schemas.mcp_snapshot import (
     SnapshotServer,
     SnapshotTool,
 )
+from toolscope.core.validation_errors import validate_model
 
 SCHEMA = "toolscope.mcp-snapshot/1"
 

@@ -48,7 +48,8 @@ def secret_values_in_files(paths: Iterable[Path]) -> set[str]:
     A file the loaders parsed is scanned in the data they read (``parsed_document``), not
     parsed a second time.
     """
-    from toolscope.core.documents import load_document, parsed_document
+    from toolscope.core.document_cache import parsed_document
+    from toolscope.core.documents import load_document
     from toolscope.core.errors import InputError
 
     found: set[str] = set()

@@ -153,11 +153,12 @@ def test_the_secret_scan_reads_the_data_the_loaders_parsed(tmp_path: Path, monke
     """A report scans its inputs for secrets in the documents the loader already parsed: a
     50,000-tool registry is not parsed a second time."""
     import toolscope.core.documents as documents
+    from toolscope.core.document_cache import parsed_document
     from toolscope.inputs import open_subject
 
     sample = Path(__file__).resolve().parents[2] / "sample_configs" / "seed"
     open_subject(str(sample / "step_config.json"))
-    assert documents.parsed_document(sample / "toolscope.registry.yaml") is not None
+    assert parsed_document(sample / "toolscope.registry.yaml") is not None
     config = tmp_path / "mcp.json"
     config.write_text(json.dumps(MCP_CONFIG))
     documents.load_document(config)  # as a loader reads it

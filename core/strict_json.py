@@ -1,0 +1,67 @@
+"""Parsing JSON strictly: a repeated key, NaN/Infinity or an over-long number is an error.
+
+A syntax error becomes an ``InputError`` naming the file with the line and column.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from toolscope.core.errors import InputError, Problem
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # json.loads keeps the last of two equal keys without a word; a config where the same
+    # key appears twice almost always hides a mistake, so say so.
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+class _NotJson(Exception):
+    pass
+
+
+def _no_constants(name: str) -> Any:
+    # Python's json accepts NaN and Infinity; JSON does not, and toolscope would echo them
+    # into its own JSON output as bare words no strict reader accepts.
+    raise _NotJson(f"{name} is not a JSON value (JSON has no NaN or Infinity)")
+
+
+def parse_json(text: str, source: str) -> Any:
+    """Parse JSON text; a syntax error becomes an InputError with line:column."""
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants)
+    except _NotJson as exc:
+        raise InputError(source, "invalid JSON", [Problem("", str(exc))]) from None
+    except ValueError as exc:
+        if not isinstance(exc, json.JSONDecodeError):
+            # int() over Python's digit limit: a number of thousands of digits.
+            raise InputError(source, "invalid JSON", [Problem("", digit_limit_message(exc))]) from None
+        raise _json_error(exc, source) from None
+    except _DuplicateKey as exc:
+        raise InputError(
+            source, "invalid JSON", [Problem("", f"key {str(exc)!r} appears twice in one object")]
+        ) from None
+    except RecursionError:
+        raise InputError(source, "is nested too deeply to read (thousands of levels)") from None
+
+
+def digit_limit_message(exc: ValueError) -> str:
+    """Why int() refused a number: over Python's digit limit (thousands of digits)."""
+    import sys
+
+    limit = sys.get_int_max_str_digits()
+    return f"a number with more than {limit} digits is too long to read" if limit else str(exc)
+
+
+def _json_error(exc: json.JSONDecodeError, source: str) -> InputError:
+    return InputError(source, "invalid JSON", [Problem(f"line {exc.lineno}, column {exc.colno}", exc.msg)])
