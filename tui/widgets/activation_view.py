@@ -6,6 +6,10 @@ runs on two lanes sharing one toolkit. The view owns the session; the lanes and 
 list only draw plain data (``Turn`` / ``LaneState``), so another source of turns can
 feed them. After every change the view posts ``StateChanged`` so the screen can show the
 followed lane's state in the Pipeline view.
+
+This module holds the layout, the composer's events and the focus keys; stepping the
+session and drawing the lanes from it is ``activation_stepping.ActivationStepping``, the
+Markdown export ``activation_export``.
 """
 
 from __future__ import annotations
@@ -19,17 +23,15 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
 from textual.events import Resize
 from textual.message import Message
 from textual.widgets import Checkbox, Input, Static
 
 from toolscope.core.agentscope.aio import on_shared_loop
-from toolscope.core.errors import ToolscopeError
-from toolscope.core.safe_text import inert
 from toolscope.core.subject import StepsActivation, Subject
 from toolscope.tui.widgets.activation_composer import GroupBar, GroupToggle
-from toolscope.tui.widgets.activation_lanes import GUARD_SUMMARY, LanePane, LaneState
+from toolscope.tui.widgets.activation_lanes import LanePane, LaneState
+from toolscope.tui.widgets.activation_stepping import ActivationStepping
 from toolscope.tui.widgets.activation_turns import TurnList
 from toolscope.tui.widgets.safe_input import safe_input
 from toolscope.tui.widgets.script_box import ScriptBox
@@ -61,7 +63,7 @@ def activation_view_for(
     )
 
 
-class ActivationView(Vertical):
+class ActivationView(ActivationStepping, Vertical):
     """Composer (group toggles, raw JSON, script line), two lanes, the turn list."""
 
     HELP = (
@@ -234,27 +236,7 @@ class ActivationView(Vertical):
         self.selected = event.index
         self.show_selected()
 
-    # -- actions --------------------------------------------------------------------------
-
-    async def action_fire(self) -> None:
-        """Send the raw text, exactly as typed, to reset_tools on both lanes."""
-        raw = self.query_one("#raw", Input).value
-        await self._run(on_shared_loop(self.session.acall(raw)))
-
-    async def action_next_step(self) -> None:
-        """Redo the next turn or run the next script step."""
-        await self._run(on_shared_loop(self.session.aforward()), at_end="End of the script.")
-
-    async def action_previous_step(self) -> None:
-        """Undo the last turn: both lanes go back to their state before it."""
-        if self.session.back() is None:
-            self.notify("Already at the start.", severity="warning")
-        await self.refresh_lanes(newest=True)
-
-    async def action_restart(self) -> None:
-        """Back to the initial state (recorded turns stay available with n)."""
-        self.session.reset()
-        await self.refresh_lanes(newest=True)
+    # -- focus and display actions (the stepping ones: ActivationStepping) ------------------
 
     def action_focus_script(self) -> None:
         """Open the script path box (with completion)."""
@@ -279,149 +261,13 @@ class ActivationView(Vertical):
         self.notify(f"The Pipeline view now shows the {self.followed_lane} lane's state.", title="activation")
         self._post_state()
 
-    async def load_script(self, path: str) -> None:
-        """Load a script (from the current folder, else the config's) and start a fresh session over it.
-
-        A failure is shown in the script line (and a toast); the current session stays.
-        """
-        from toolscope.core.agentscope.script import load_script, resolve_script_path
-
-        box = self.query_one(ScriptBox)
-        resolved = resolve_script_path(path, self.config_dir)
-        try:
-            steps = load_script(resolved)
-            session = self.subject.session(steps)
-        except ToolscopeError as exc:
-            box.show_status(Text(), exc.render())
-            self.notify(inert(exc.render()), title="script", severity="error", markup=False)
-            return
-        self.session.reset()
-        self.session = session
-        self.script_name = resolved.name
-        box.error = None
-        self.notify(f"Loaded {inert(self.script_name)}: {len(steps)} steps (n: next)", markup=False)
-        await self.refresh_lanes(newest=True)
-
-    async def _run(self, coroutine: Any, at_end: str | None = None) -> None:
-        try:
-            turn = await coroutine  # a Turn, None at the end, or the history (run_all)
-        except ToolscopeError as exc:
-            self.notify(inert(exc.render()), title="reset_tools", severity="error", markup=False)
-            return
-        if turn is None and at_end:
-            self.notify(at_end, severity="warning")
-        await self.refresh_lanes(newest=True)
-
-    # -- display --------------------------------------------------------------------------
-
-    async def _measure_initial(self) -> None:
-        """Each lane's state before any turn (what the lanes show until the first one)."""
-        for lane in self.session.lanes:
-            names, tokens = await on_shared_loop(self.session.avisible(lane))
-            self.initial[lane] = LaneState(lane, self.session.active_groups(lane), names, tokens)
-
-    def lane_state(self, lane: str, index: int | None) -> LaneState:
-        """What ``lane`` shows for turn ``index`` of the history (None: before any turn)."""
-        history = self.session.history
-        if index is None or not history:
-            return self.initial[lane]
-        turn = history[index]
-        if turn.kind == "call":
-            return LaneState.of_turn(turn.lanes[lane])
-        # A registration changes no lane's groups: the lane stays as the turn before left it.
-        before = self.lane_state(lane, index - 1) if index > 0 else self.initial[lane]
-        return LaneState(lane, before.active, before.visible, before.tokens, event=turn.description)
-
-    def show_selected(self) -> None:
-        """Draw both lanes for the highlighted turn."""
-        if not self.initial:
-            return
-        compact = self.has_class("-short")
-        total = len(self.session.history)
-        label = f"turn {self.selected + 1}/{total}" if self.selected is not None and total else "before any turn"
-        for lane in self.session.lanes:
-            description = self.probe_summary if lane == "stock" else GUARD_SUMMARY
-            state = self.lane_state(lane, self.selected)
-            self.query_one(f"#{lane}-lane", LanePane).show(state, description, self.details, label, compact)
-
-    async def refresh_lanes(self, newest: bool | None = None) -> None:
-        """After the session changed: the turn list follows the newest turn, the lanes show it.
-
-        ``newest`` None (a feed adding turns): follow unless the user is browsing older turns
-        in the focused turn list, as a log viewer stops following when scrolled up.
-        """
-        history = self.session.history
-        if self.session.cursor == 0:
-            # At the start the lanes' state is the initial one; a feed or a script may have
-            # brought a new session (a replay starts from the recorded groups).
-            await self._measure_initial()
-        turns = self.query_one(TurnList)
-        browsing = (
-            not newest and turns.has_focus and not turns.at_newest and self.selected is not None
-        ) and self.selected < len(history)
-        if not browsing:
-            self.selected = len(history) - 1 if history else None
-        turns.show_turns(history, self.selected)
-        script = f" · script {inert(self.script_name, single_line=True)}" if self.script_name else ""
-        step = f" {self.session.script_position}/{len(self.session.steps)}" if self.script_name else ""
-        turns.border_title = Content(f"turns {len(history)}{script}{step}")  # Content: never markup
-        self.show_selected()
-        self._show_script_status()
-        await self.query_one(GroupBar).show_groups(
-            self.session.known_groups(), set(self.session.active_groups("guarded"))
-        )
-        self._follow_guarded_lane()
-        self._post_state()
-
     def _post_state(self) -> None:
         lane = self.followed_lane
         self.post_message(self.StateChanged(lane, self.session.active_groups(lane), self.session.cursor))
 
-    def _show_script_status(self) -> None:
-        box = self.query_one(ScriptBox)
-        if box.error is not None:
-            box.show_status(Text(), box.error)
-            return
-        text = Text(no_wrap=True, overflow="ellipsis")
-        if not self.script_name:
-            text.append("no script", style="dim")
-            text.append(" · l loads one (a JSON/YAML list of reset_tools calls)", style="dim")
-        else:
-            text.append("script ", style="dim")
-            text.append(inert(self.script_name, single_line=True), style="bold")
-            text.append(f" · step {self.session.script_position}/{len(self.session.steps)}")
-            upcoming = self.session.next_step()
-            text.append(" · next (n): " if upcoming else " · at the end", style="dim")
-            if upcoming:
-                text.append(inert(upcoming, single_line=True))
-        box.show_status(text)
-
     def export_markdown(self) -> str:
         """The turns and both lanes' current state, as Markdown."""
-        from toolscope.tui.export import md
+        from toolscope.tui.widgets.activation_export import activation_markdown
 
-        lines = ["# toolscope: activation", ""]
-        if self.script_name:
-            lines.append(f"- script: {md(self.script_name)}")
-        if self.probe_summary:
-            lines.append(f"- {md(self.probe_summary)}")
-        lines += [
-            "",
-            "| turn | call | stock groups | guarded groups | stock response | guarded response |",
-            "|---|---|---|---|---|---|",
-        ]
-        for turn in self.session.history:
-            s, g = turn.stock, turn.guarded
-            if turn.kind != "call" or s is None or g is None:  # a call turn always has both lanes
-                lines.append(f"| {turn.index} | {md(turn.description)} | | | | |")
-                continue
-            lines.append(
-                f"| {turn.index} | {md(s.call)} | {md(', '.join(s.groups_after))} | {md(', '.join(g.groups_after))} "
-                f"| {s.response_state}: {md(s.response_text[:120])} | {g.response_state}: {md(g.response_text[:120])} |"
-            )
-        last = len(self.session.history) - 1 if self.session.history else None
-        for lane in self.session.lanes:
-            state = self.lane_state(lane, last) if self.initial else None
-            names, tokens = (state.visible, state.tokens) if state else ((), 0)
-            lines.append(f"\n**{lane}** visible tools ({len(names)}, ~{tokens} tokens): {md(', '.join(names))}")
-        return "\n".join(lines) + "\n"
+        lane_state = self.lane_state if self.initial else None
+        return activation_markdown(self.session, self.script_name, self.probe_summary, lane_state)
