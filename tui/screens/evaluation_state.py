@@ -79,37 +79,6 @@ class EvaluationState(_ScreenBase):
         self.notify(inert(summary, single_line=True), title="mode switched", markup=False)
         return self.change
 
-    def _followed_groups(self) -> tuple[str, ...] | None:
-        """The followed activation lane's groups once a turn moved it; None: the input's own state."""
-        state = self.activation_state
-        return None if state is None or state.turn == 0 else state.groups
-
-    def _evaluate(self, mode: str | None) -> Evaluation:
-        """Verdicts in ``mode``, in the followed activation lane's state once it left the initial one."""
-        groups, subject = self._followed_groups(), self.subject
-        if groups is None or not isinstance(subject, StepsActivation):
-            return subject.evaluate(mode)
-        return subject.evaluate(mode, active_groups=groups)
-
-    def _checklist(self, tool: str, mode: str | None) -> Checklist:
-        """The checklist in the same state as the pipeline (see ``_evaluate``)."""
-        groups, subject = self._followed_groups(), self.subject
-        if groups is None or not isinstance(subject, StepsActivation):
-            return subject.checklist(tool, mode)
-        return subject.checklist(tool, mode, active_groups=groups)
-
-    def follow_groups(self, groups: tuple[str, ...]) -> None:
-        """The pipeline follows a running agent's real active groups (``inspect --follow``)."""
-        subject = self.subject
-        if not isinstance(subject, FollowsActiveGroups) or tuple(subject.active_groups()) == tuple(groups):
-            return
-        subject.follow_active_groups(groups)
-        for banner in self.query(StateBanner):
-            banner.show_agent(groups)
-        self.previous, self.evaluation = self.evaluation, self.subject.evaluate(self.mode)
-        self.change = compare(self.previous, self.evaluation)
-        self.pipeline.show_evaluation(self.evaluation, self.change, self.previous)
-
     def _cycle_mode(self, step: int) -> None:
         modes = self.subject.mode_names
         if not modes:
@@ -127,6 +96,18 @@ class EvaluationState(_ScreenBase):
         self._cycle_mode(-1)
 
     # -- the followed state -------------------------------------------------------------
+
+    def _followed_groups(self) -> tuple[str, ...] | None:
+        """The followed activation lane's groups once a turn moved it; None: the input's own state."""
+        state = self.activation_state
+        return None if state is None or state.turn == 0 else state.groups
+
+    def _evaluate(self, mode: str | None) -> Evaluation:
+        """Verdicts in ``mode``, in the followed activation lane's state once it left the initial one."""
+        groups, subject = self._followed_groups(), self.subject
+        if groups is None or not isinstance(subject, StepsActivation):
+            return subject.evaluate(mode)
+        return subject.evaluate(mode, active_groups=groups)
 
     def follow_activation_lane(self, event: ActivationView.StateChanged) -> None:
         """After a turn (or undo, restart, lane switch) the pipeline shows that lane's state."""
@@ -154,7 +135,26 @@ class EvaluationState(_ScreenBase):
         if self.checklist is not None:
             self._run_checklist(self.checklist.tool, take_focus=False)
 
+    def follow_groups(self, groups: tuple[str, ...]) -> None:
+        """The pipeline follows a running agent's real active groups (``inspect --follow``)."""
+        subject = self.subject
+        if not isinstance(subject, FollowsActiveGroups) or tuple(subject.active_groups()) == tuple(groups):
+            return
+        subject.follow_active_groups(groups)
+        for banner in self.query(StateBanner):
+            banner.show_agent(groups)
+        self.previous, self.evaluation = self.evaluation, self.subject.evaluate(self.mode)
+        self.change = compare(self.previous, self.evaluation)
+        self.pipeline.show_evaluation(self.evaluation, self.change, self.previous)
+
     # -- checklists in the same state ------------------------------------------------------
+
+    def _checklist(self, tool: str, mode: str | None) -> Checklist:
+        """The checklist in the same state as the pipeline (see ``_evaluate``)."""
+        groups, subject = self._followed_groups(), self.subject
+        if groups is None or not isinstance(subject, StepsActivation):
+            return subject.checklist(tool, mode)
+        return subject.checklist(tool, mode, active_groups=groups)
 
     def fix_for(self, tool: ToolVerdict) -> str | None:
         """The checklist's fix for one tool in the current mode (cached: the cursor comes back)."""
