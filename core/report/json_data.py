@@ -14,12 +14,10 @@ from json.encoder import encode_basestring  # type: ignore[attr-defined]  # the 
 from typing import Any
 
 from toolscope.core.enums import StageId
-from toolscope.core.report.data import ModeSection, ReportData, mode_label
+from toolscope.core.report.data import SCHEMA, ModeSection, ReportData, mode_label
 from toolscope.core.report.summary import summary_lines
 from toolscope.core.report.transcript import Transcript, TurnSide
 from toolscope.core.verdicts import Checklist, Finding, Stage
-
-SCHEMA = "toolscope.report/2"
 
 
 def section_tools(section: ModeSection) -> tuple[list[dict[str, Any]], list[str]]:
