@@ -23,7 +23,7 @@ from toolscope.output import handle_errors
 # The report modules are imported by the functions that use them: registering this
 # command must not cost every other command their import time.
 if TYPE_CHECKING:
-    from toolscope.core.report.model import Environment, ReportData
+    from toolscope.core.report.data import Environment, ReportData
     from toolscope.core.subject import Subject
 
 FORMATS = ("md", "html", "json", "svg", "png")
@@ -122,7 +122,7 @@ def make_report(
 
     ``environment`` replaces the running software's versions (golden tests).
     """
-    from toolscope.core.report.model import build_report
+    from toolscope.core.report.build import build_report
     from toolscope.core.report.redaction import secret_values_in_files
     from toolscope.inputs import open_subject
 
@@ -248,7 +248,7 @@ def report_command(
         timestamp=timestamp,
     )
     payload = render(report, kind).encode("utf-8")  # once: written, and its size said (10 MB for 50k tools)
-    from toolscope.core.report.model import mode_label
+    from toolscope.core.report.data import mode_label
 
     used = ", ".join(mode_label(section.mode) for section in report.sections)
     default = " (the default)" if not mode and report.provenance.default_mode is not None else ""

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+# The document models live in spec_models; re-exported here (their public import path).
 from toolscope.core.agentscope.spec_models import (
     META_TOOL_NAME,
     GroupSpec,
@@ -57,8 +58,6 @@ from toolscope.core.agentscope.spec_models import (
 )
 from toolscope.core.documents import Document, load_document
 from toolscope.core.errors import InputError, Problem
-
-# The document models live in spec_models; re-exported here (their public import path).
 from toolscope.core.suggest import close_matches
 from toolscope.core.validation_errors import validate_model
 

@@ -13,7 +13,8 @@ from typing import Any
 
 from toolscope.core.enums import InputKind
 from toolscope.core.errors import InputError
-from toolscope.core.report.model import LostToolLink, SessionSummary, Transcript, Turn, TurnSide, shown_name
+from toolscope.core.report.data import shown_name
+from toolscope.core.report.transcript import LostToolLink, SessionSummary, Transcript, Turn, TurnSide
 from toolscope.core.subject import StepsActivation, Subject
 
 # A refusal lists every real group name; keep the report's cells readable.

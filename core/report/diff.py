@@ -1,7 +1,4 @@
-"""The mode diff of a report: which tools change visibility between the requested modes.
-
-Re-exported by ``toolscope.core.report.model`` (``DiffRow``, ``ModePair``, ``ModeDiff``).
-"""
+"""The mode diff of a report: which tools change visibility between the requested modes."""
 
 from __future__ import annotations
 
@@ -12,8 +9,8 @@ from typing import TYPE_CHECKING
 from toolscope.core.enums import Verdict
 from toolscope.core.verdicts import ToolLabels
 
-if TYPE_CHECKING:  # model imports this module; only the type is needed here
-    from toolscope.core.report.model import ModeSection
+if TYPE_CHECKING:  # data imports this module; only the type is needed here
+    from toolscope.core.report.data import ModeSection
 
 
 @dataclass(frozen=True)

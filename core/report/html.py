@@ -14,8 +14,10 @@ from importlib import resources
 
 from toolscope.core.enums import Verdict
 from toolscope.core.presentation import NOT_REACHED, STAGE_CLASS, STAGE_WORD, VERDICT_CLASS, verdict_counts_text
+from toolscope.core.report.data import ModeSection, ReportData, mode_label
 from toolscope.core.report.markdown import CODE_PATTERN, SPACES, visible_format_chars
-from toolscope.core.report.model import ModeSection, ReportData, Transcript, mode_label
+from toolscope.core.report.summary import summary_lines
+from toolscope.core.report.transcript import Transcript
 from toolscope.core.safe_text import inert
 from toolscope.core.verdicts import STAGE_TITLES, Checklist, Stage
 
@@ -257,7 +259,7 @@ def _provenance(report: ReportData) -> str:
 def render_html(report: ReportData) -> str:
     """The HTML report: a complete, self-contained document."""
     prov = report.provenance
-    summary = "".join(f"<li>{prose(line)}</li>" for line in report.summary_lines())
+    summary = "".join(f"<li>{prose(line)}</li>" for line in summary_lines(report))
     body = [
         f"<h1>toolscope report: {esc(prov.label)}</h1>",
         f'<section class="summary"><h2>Summary</h2><ul>{summary}</ul></section>',

@@ -14,10 +14,10 @@ from json.encoder import encode_basestring  # type: ignore[attr-defined]  # the 
 from typing import Any
 
 from toolscope.core.enums import StageId
-from toolscope.core.report.model import ModeSection, ReportData, Transcript, TurnSide, mode_label
+from toolscope.core.report.data import SCHEMA, ModeSection, ReportData, mode_label
+from toolscope.core.report.summary import summary_lines
+from toolscope.core.report.transcript import Transcript, TurnSide
 from toolscope.core.verdicts import Checklist, Finding, Stage
-
-SCHEMA = "toolscope.report/2"
 
 
 def section_tools(section: ModeSection) -> tuple[list[dict[str, Any]], list[str]]:
@@ -153,7 +153,7 @@ def report_data(report: ReportData) -> tuple[dict[str, Any], list[list[str]]]:
     data = {
         "schema": SCHEMA,
         "generated_at": prov.generated_at,
-        "summary": report.summary_lines(),
+        "summary": summary_lines(report),
         "provenance": {
             "kind": _plain(prov.kind),
             "label": prov.label,

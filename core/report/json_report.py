@@ -16,8 +16,10 @@ import os
 from json.encoder import encode_basestring  # type: ignore[attr-defined]  # the C escaper json.dumps uses
 from typing import TYPE_CHECKING, Any
 
+from toolscope.core.report.data import ModeSection, ReportData, mode_label
 from toolscope.core.report.json_data import report_data, section_tools
-from toolscope.core.report.model import ModeSection, ReportData, Transcript, TurnSide, mode_label
+from toolscope.core.report.summary import summary_lines
+from toolscope.core.report.transcript import Transcript, TurnSide
 
 if TYPE_CHECKING:
     from toolscope.core.schemas.report import ModeJson, ReportEnvelope, SideJson, TranscriptJson
@@ -97,7 +99,7 @@ def to_model(report: ReportData) -> ReportEnvelope:
     diff = report.diff
     return ReportEnvelope(
         generated_at=prov.generated_at,
-        summary=report.summary_lines(),
+        summary=summary_lines(report),
         provenance=ProvenanceJson(
             kind=prov.kind,
             label=prov.label,

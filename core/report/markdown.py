@@ -17,12 +17,9 @@ from collections.abc import Iterable, Sequence
 
 from toolscope.core.enums import Verdict
 from toolscope.core.presentation import NOT_REACHED, STAGE_WORD, verdict_counts_text
-from toolscope.core.report.model import (
-    ModeSection,
-    ReportData,
-    Transcript,
-    mode_label,
-)
+from toolscope.core.report.data import ModeSection, ReportData, mode_label
+from toolscope.core.report.summary import summary_lines
+from toolscope.core.report.transcript import Transcript
 from toolscope.core.safe_text import inert
 from toolscope.core.verdicts import STAGE_TITLES, Checklist, ToolVerdict
 
@@ -287,7 +284,7 @@ def render_markdown(report: ReportData) -> str:
     """The Markdown report text (ASCII, ends with a newline)."""
     prov = report.provenance
     out = [f"# toolscope report: {md(prov.label)}", ""]
-    out += [f"- {prose(line)}" for line in report.summary_lines()]
+    out += [f"- {prose(line)}" for line in summary_lines(report)]
     out.append("")
     out += _provenance(report)
     for section in report.sections:

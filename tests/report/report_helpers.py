@@ -134,7 +134,8 @@ def golden_environment(case: str):
     Toolkit reports keep the installed AgentScope's version and probe: their transcript comes
     from that AgentScope too, so their golden files are per AgentScope version.
     """
-    from toolscope.core.report.model import Environment, current_environment
+    from toolscope.core.report.build import current_environment
+    from toolscope.core.report.data import Environment
 
     if case == "toolkit":
         real = current_environment("toolkit_spec")

@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
+from toolscope.core.report.build import build_report
+from toolscope.core.report.data import Environment
 from toolscope.core.report.html import render_html
 from toolscope.core.report.json_report import render_json
 from toolscope.core.report.markdown import md, render_markdown
-from toolscope.core.report.model import Environment, build_report
 
 ENV = Environment("test", "3.x")
 HOSTILE = ("<script", "<img", "<b>", "</script")  # raw tags; the words themselves may stay as text

@@ -11,10 +11,11 @@ import pytest
 from typer.testing import CliRunner
 
 from toolscope.app import app
+from toolscope.core.report.build import build_report
+from toolscope.core.report.data import Environment
 from toolscope.core.report.html import render_html
 from toolscope.core.report.json_report import render_json
 from toolscope.core.report.markdown import render_markdown
-from toolscope.core.report.model import Environment, build_report
 from toolscope.core.report.redaction import secret_values_in, secret_values_in_files
 
 SECRETS = ("ghp_ENVSECRET12345", "sk-ARGSECRET-9876", "HDRSECRET-abcdef", "hunter2-PASSWORD", "pw-URLSECRET")

@@ -1,0 +1,122 @@
+"""Building a report: ``build_report`` asks a Subject its questions and returns ``ReportData``.
+
+It evaluates each mode, gathers the findings and a checklist per requested tool, adds
+provenance, and scrubs every string of secrets (see ``redaction``). Nothing here reads the
+clock or the machine's paths unless asked (``timestamp``), so the same inputs give the same
+report.
+"""
+
+from __future__ import annotations
+
+import platform
+from array import array
+from collections.abc import Sequence
+
+from toolscope.core.enums import InputKind
+from toolscope.core.report.data import Environment, FileRef, ModeSection, Provenance, ReportData, shown_name
+from toolscope.core.report.diff import mode_diff, tool_label
+from toolscope.core.report.redaction import Redactor
+from toolscope.core.report.transcript import Transcript
+from toolscope.core.subject import Subject
+from toolscope.core.verdicts import Evaluation, VerdictList
+
+
+def current_environment(kind: str) -> Environment:
+    """Versions of the running software; for toolkits also AgentScope and its reset_tools probe."""
+    from toolscope import __version__
+
+    agentscope_version = None
+    reset_tools: tuple[tuple[str, str], ...] = ()
+    if kind != InputKind.STEP_CONFIG:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            agentscope_version = version("agentscope")
+        except PackageNotFoundError:
+            agentscope_version = "not installed"
+        reset_tools = probe_reset_tools()
+    return Environment(__version__, platform.python_version(), agentscope_version, reset_tools)
+
+
+def probe_reset_tools() -> tuple[tuple[str, str], ...]:
+    """The installed stock reset_tools' behaviour, probed through ``core.agentscope.probe``."""
+    from toolscope.core.report.adapters import probe_facts
+
+    return probe_facts()
+
+
+def _sorted_section(mode: str | None, evaluation: Evaluation) -> ModeSection:
+    """The section of one evaluation: hidden, then unknown, then visible tools, each in the
+    subject's own order (stable); verdicts decided once per distinct row of stages."""
+    evaluated = VerdictList.of(evaluation.tools)
+    return ModeSection(
+        mode, evaluation.stage_names, evaluated, array("l", evaluated.order_by_verdict()), evaluation.notes
+    )
+
+
+def _public_names(subject: Subject, sections: Sequence[ModeSection]) -> set[str]:
+    # Structural names the report must show as they are: tools, servers/namespaces, modes.
+    names = {mode for mode in subject.mode_names if mode} | set(subject.all_tool_names())
+    for section in sections:
+        if section.mode:
+            names.add(section.mode)
+        for tool in section.evaluated.entries:
+            names.update((tool.name, tool.namespace, tool_label(tool)))
+    return names
+
+
+def build_report(
+    subject: Subject,
+    modes: Sequence[str | None] = (),
+    tools: Sequence[str] = (),
+    *,
+    transcript: Transcript | None = None,
+    extra_files: Sequence[tuple[str, str]] = (),
+    environment: Environment | None = None,
+    secrets: Sequence[str] = (),
+    generated_at: str | None = None,
+) -> ReportData:
+    """Build the report for these modes (default: the subject's) and these ``--tool`` names.
+
+    ``extra_files`` are (name, sha256) of inputs the subject did not read itself (the
+    script); ``secrets`` are values to mask wherever they appear (the rule of
+    ``redaction``: secret-looking values only, never inside tool, namespace or mode
+    names); ``environment`` defaults to the running software (tests pass a fixed one).
+    """
+    resolved: list[str | None] = []
+    for mode in modes or (subject.default_mode,):
+        canonical = subject.resolve_mode(mode)
+        if canonical not in resolved:
+            resolved.append(canonical)
+    sections = []
+    for mode in resolved:
+        sections.append(_sorted_section(mode, subject.evaluate(mode)))
+    loaded = subject.loaded
+    env = environment or current_environment(loaded.kind)
+    files = [FileRef(shown_name(name), digest) for name, digest in loaded.files]
+    files += [FileRef(shown_name(name), digest) for name, digest in extra_files if (name, digest) not in loaded.files]
+    # The public names only ever spare secrets: without secrets, no need to collect them.
+    redactor = Redactor(secrets, public=_public_names(subject, sections) if secrets else ())
+    provenance = Provenance(
+        kind=loaded.kind,
+        label=loaded.label,
+        files=tuple(files),
+        step=loaded.step,
+        registry=shown_name(loaded.registry) if loaded.registry else None,
+        modes=tuple(resolved),
+        default_mode=subject.default_mode,
+        facts=tuple(redactor.pair(k, v) for k, v in loaded.extra),
+        environment=env,
+        generated_at=generated_at,
+    )
+    checklists = tuple(subject.checklist(tool, mode) for tool in tools for mode in resolved)
+    report = ReportData(
+        provenance=provenance,
+        sections=tuple(sections),
+        findings=tuple(subject.findings(resolved)),
+        checklists=checklists,
+        diff=mode_diff(sections) if len(sections) >= 2 else None,
+        transcript=transcript,
+    )
+    scrubbed: ReportData = redactor.deep(report)
+    return scrubbed
