@@ -34,7 +34,7 @@ MIN_RULE = 40
 
 def verdict_layout(evaluation: Evaluation, width: int, *, wide: bool = False, hidden_only: bool = False) -> Layout:
     """The table of the evaluation's tools (``hidden_only``: those not visible) at ``width`` cells."""
-    from toolscope.core.verdicts import STAGE_TITLES, VerdictList, row_verdict
+    from toolscope.core.verdicts import STAGE_TITLES, VerdictList, first_failing, row_verdict
 
     names = list(evaluation.stage_names)
     rows: list[list[Cell]] = []
@@ -57,7 +57,7 @@ def verdict_layout(evaluation: Evaluation, width: int, *, wide: bool = False, hi
                 for name in names
             ]
             marks.append(Cell(verdict, VERDICT_STYLE[verdict]))
-            failing = next((stage for stage in stages if stage.passed is not True), None)
+            failing = first_failing(stages)
             rule = f"{STAGE_TITLES.get(failing.name, failing.name)}: {failing.rule}" if failing else ""
             laid_out = decided[row] = (
                 marks,

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from json.encoder import encode_basestring  # type: ignore[attr-defined]  # the C escaper json.dumps uses
 from typing import Any
 
-from toolscope.core.verdicts import Evaluation, Finding, Stage, Verdict, VerdictList, row_verdict
+from toolscope.core.verdicts import Evaluation, Finding, Stage, Verdict, VerdictList, first_failing, row_verdict
 
 SCHEMA = "toolscope.tools/2"
 """The document follows ``core.schemas.verdicts.ToolsEnvelope`` (see ``tests/test_contracts.py``)."""
@@ -68,7 +68,7 @@ class StageTable:
                 index = self.index[stage] = len(self.results)
                 self.results.append({name: getattr(stage, name) for name in _STAGE_FIELDS})
             indexes.append(index)
-        failing = next((stage for stage in row if stage.passed is not True), None)
+        failing = first_failing(row)
         return str(row_verdict(row)), None if failing is None else str(failing.name), indexes
 
 

@@ -44,6 +44,7 @@ __all__ = [
     "Verdict",
     "VerdictList",
     "empty_counts",
+    "first_failing",
     "row_verdict",
 ]
 
@@ -100,10 +101,7 @@ class ToolVerdict:
     @property
     def first_failing(self) -> Stage | None:
         """The first stage that did not pass (failed or unknown), or None when visible."""
-        for stage in self.stages:
-            if stage.passed is not True:
-                return stage
-        return None
+        return first_failing(self.stages)
 
     @property
     def verdict(self) -> Verdict:
@@ -225,12 +223,20 @@ class ToolLabels(Protocol):
     def description(self) -> str: ...
 
 
-def row_verdict(row: Sequence[Stage]) -> Verdict:
-    """The verdict of a row of stages (``ToolVerdict.verdict`` without the object)."""
+def first_failing(row: Sequence[Stage]) -> Stage | None:
+    """The first stage of a row that did not pass (failed or unknown), or None when all passed."""
     for stage in row:
         if stage.passed is not True:
-            return Verdict.HIDDEN if stage.passed is False else Verdict.UNKNOWN
-    return Verdict.VISIBLE
+            return stage
+    return None
+
+
+def row_verdict(row: Sequence[Stage]) -> Verdict:
+    """The verdict of a row of stages (``ToolVerdict.verdict`` without the object)."""
+    stage = first_failing(row)
+    if stage is None:
+        return Verdict.VISIBLE
+    return Verdict.HIDDEN if stage.passed is False else Verdict.UNKNOWN
 
 
 class VerdictList(Sequence[ToolVerdict]):

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from itertools import compress
 
 from toolscope.core.enums import StageId, Verdict
-from toolscope.core.verdicts import STAGE_TITLES, Evaluation, Stage, ToolVerdict, VerdictList
+from toolscope.core.verdicts import STAGE_TITLES, Evaluation, Stage, ToolVerdict, VerdictList, first_failing
 
 ToolKey = tuple[str, str]
 """(namespace, name): a tool's identity across evaluations of the same subject."""
@@ -22,14 +22,6 @@ ToolKey = tuple[str, str]
 RANKS = 4
 """Sort ranks: 0 registered-but-hidden, 1 other hidden, 2 unknown, 3 visible."""
 VISIBLE_RANK = 3
-
-
-def first_failing(stages: Sequence[Stage]) -> Stage | None:
-    """The first stage that did not pass (failed or unknown), as ``ToolVerdict.first_failing``."""
-    for stage in stages:
-        if stage.passed is not True:
-            return stage
-    return None
 
 
 def stage_facts(stages: Sequence[Stage]) -> tuple[int, Verdict, str]:
