@@ -32,7 +32,7 @@ from engine_bench import make_universe_files  # noqa: E402
 from textual.app import App, ComposeResult  # noqa: E402
 from textual.widgets import Input  # noqa: E402
 
-from toolscope.inputs import open_subject  # noqa: E402
+from toolscope.cli.inputs import open_subject  # noqa: E402
 from toolscope.tui.app import ToolscopeApp  # noqa: E402
 from toolscope.tui.options import TuiOptions  # noqa: E402
 from toolscope.tui.widgets.tool_grid import ToolGrid  # noqa: E402

@@ -1,6 +1,6 @@
 """The Typer application: ``toolscope explain | tools | check | step | discover | inspect | report``.
 
-Commands are thin: they open a ``Subject`` (see ``toolscope.inputs``), ask it questions
+Commands are thin: they open a ``Subject`` (see ``toolscope.cli.inputs``), ask it questions
 and print. Textual is imported only by ``inspect`` (and the SVG report), AgentScope
 only when the input is a toolkit.
 """
@@ -12,8 +12,8 @@ import sys
 
 import typer
 
-from toolscope import __version__
-from toolscope.plain_params import PlainGroup
+from .. import __version__
+from .plain_params import PlainGroup
 
 app = typer.Typer(
     name="toolscope",
@@ -54,7 +54,7 @@ def _register_commands() -> None:
     The command modules never import this one (no cycle): each defines its function, and
     this is the one place that says which commands exist and what they are called.
     """
-    from toolscope.commands import check, discover, explain, filter, inspect, report, step, tools
+    from .commands import check, discover, explain, filter, inspect, report, step, tools
 
     app.command("check", short_help="Invariant checks and expectations, for CI.")(check.check_command)
     app.command("discover", short_help="Connect to every MCP server and list its tools.")(discover.discover_command)
@@ -81,7 +81,7 @@ def _use_word_metavars() -> None:
     # Every command's help names its arguments by words (see help_format).
     from typer.core import TyperCommand
 
-    from toolscope.help_format import ToolscopeCommand
+    from .help_format import ToolscopeCommand
 
     for info in app.registered_commands:
         if info.cls is None or info.cls is TyperCommand:
@@ -107,7 +107,7 @@ def only_the_invoked_command(argv: list[str]) -> None:
 
 def main() -> None:
     """Console-script entry point."""
-    from toolscope import closed_stdout, signals
+    from . import closed_stdout, signals
 
     signals.install()
     only_the_invoked_command(sys.argv[1:])

@@ -20,7 +20,7 @@ import select
 import sys
 from typing import NoReturn
 
-from toolscope.core.errors import EXIT_STDOUT_CLOSED
+from ..core.model.errors import EXIT_STDOUT_CLOSED
 
 
 def reader_gone() -> bool:

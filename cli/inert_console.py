@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from rich.console import Console
 from rich.segment import Segment
 
-from toolscope.core.safe_text import inert
+from ..core.text.safe_text import inert
 
 
 class InertConsole(Console):

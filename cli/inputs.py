@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from toolscope.core.documents import load_document
-from toolscope.core.enums import InputKind
-from toolscope.core.errors import InputError, Problem
-from toolscope.core.subject import Subject
+from ..core.inputs.documents import load_document
+from ..core.model.enums import InputKind
+from ..core.model.errors import InputError, Problem
+from ..core.model.subject import Subject
 
 _FACTORY = re.compile(r"^(?P<target>[\w.]+|.+\.py):(?P<attr>[A-Za-z_][\w.]*)$")
 
@@ -50,7 +50,7 @@ def _factory_needs_function(target: str, path: Path) -> InputError:
     """A ``.py`` given without ``:function``: name the file's candidate factories (parsed, never run)."""
     import ast
 
-    from toolscope.core.input_files import read_text
+    from ..core.inputs.input_files import read_text
 
     text, _ = read_text(path, "Python file")
     try:
@@ -97,7 +97,7 @@ def open_subject(
     if kind == InputKind.STEP_CONFIG:
         if groups is not None:
             raise InputError("--groups", "applies to AgentScope toolkits, not step configs")
-        from toolscope.core.agentworks.subject import load_agentworks_subject
+        from ..core.agentworks.subject import load_agentworks_subject
 
         return load_agentworks_subject(Path(target), step=step, registry=registry, snapshot=snapshot)
     if step is not None:
@@ -106,6 +106,6 @@ def open_subject(
         raise InputError("--registry", "applies to AgentWorks step configs, not toolkits")
     if snapshot is not None:
         raise InputError("--snapshot", "applies to AgentWorks step configs whose registry has mcp_config, not toolkits")
-    from toolscope.core.agentscope.subject import load_toolkit_subject
+    from ..core.agentscope.subject import load_toolkit_subject
 
     return load_toolkit_subject(target, kind=kind, groups=groups)

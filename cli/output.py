@@ -16,16 +16,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
-from toolscope.core.enums import Severity
-from toolscope.core.errors import EXIT_INTERNAL, EXIT_USER_CODE, ToolscopeError
+from ..core.model.enums import Severity
+from ..core.model.errors import EXIT_INTERNAL, EXIT_USER_CODE, ToolscopeError
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
     from rich.console import Console
     from rich.text import Text
 
-    from toolscope.core.subject import Subject
-    from toolscope.core.verdicts import Finding
+    from ..core.model.subject import Subject
+    from ..core.model.verdicts import Finding
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -33,8 +33,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 def stdout_console() -> Console:
     """Console for results, as wide as ``output_width()``: the terminal, COLUMNS, or a
     stable width when piped."""
-    from toolscope.inert_console import InertConsole
-    from toolscope.layout import output_width
+    from .inert_console import InertConsole
+    from .layout import output_width
 
     return InertConsole(highlight=False, soft_wrap=False, width=output_width())
 
@@ -43,7 +43,7 @@ def print_lines(console: Console, lines: Iterable[list[tuple[str, str]]]) -> Non
     """Print laid-out lines of (text, style) segments, never re-wrapped. Without colour
     (piped, a file) they are written as plain text in one go: fast for 50k rows."""
     if console.color_system is None:
-        from toolscope.core.safe_text import inert
+        from ..core.text.safe_text import inert
 
         # The fast path skips the console's rendering, so it makes the text inert itself.
         console.file.write(inert("".join("".join(text for text, _ in line) + "\n" for line in lines)))
@@ -60,8 +60,8 @@ def print_wrapped(console: Console, head: Text, body: str, style: str = "", *, i
     from rich.cells import cell_len
     from rich.text import Text
 
-    from toolscope.core.safe_text import inert
-    from toolscope.layout import wrap_words
+    from ..core.text.safe_text import inert
+    from .layout import wrap_words
 
     hang = cell_len(head.plain) if indent is None else indent
     if hang > console.width // 2:
@@ -80,7 +80,7 @@ def print_wrapped(console: Console, head: Text, body: str, style: str = "", *, i
 
 def stderr_console() -> Console:
     """Console for errors and notes."""
-    from toolscope.inert_console import InertConsole
+    from .inert_console import InertConsole
 
     return InertConsole(stderr=True, highlight=False, soft_wrap=True)
 
@@ -90,7 +90,7 @@ def handle_errors(func: F) -> F:
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from toolscope.core import log_safety
+        from . import log_safety
 
         log_safety.install()  # library log lines repeat server text: inert too
         try:
@@ -104,20 +104,20 @@ def handle_errors(func: F) -> F:
         except ToolscopeError as exc:
             from rich.text import Text
 
-            from toolscope.core.safe_text import inert
+            from ..core.text.safe_text import inert
 
             stderr_console().print(Text("error: " + inert(exc.render()), style="red"))
             raise typer.Exit(exc.exit_code) from None
         except (typer.Abort, KeyboardInterrupt, SystemExit):
             raise
         except BaseException as exc:
-            from toolscope.core.user_code_guard import UserExitCalled
+            from ..core.agentscope.user_code_guard import UserExitCalled
 
             if isinstance(exc, UserExitCalled):  # os._exit in user code, outside the factory call
                 _fail_if_user_code_exited()
             if not isinstance(exc, Exception):
                 raise
-            from toolscope import closed_stdout
+            from . import closed_stdout
 
             if closed_stdout.caused_by_closed_stdout(exc):  # `toolscope tools … | head`
                 closed_stdout.stop_quietly()
@@ -144,7 +144,7 @@ def handle_errors(func: F) -> F:
 
 def _fail_if_user_code_exited() -> None:
     # A factory (or a thread it started) called os._exit: never report success after that.
-    from toolscope.core.user_code_guard import exit_calls
+    from ..core.agentscope.user_code_guard import exit_calls
 
     calls = exit_calls()
     if calls:
@@ -162,8 +162,8 @@ def _fail_if_user_code_exited() -> None:
 
 def print_document(document: BaseModel) -> None:
     """Write a ``--json`` document (a ``core.schemas`` model) to stdout."""
-    from toolscope.core.schemas.base import render
-    from toolscope.core.stdout import write_stdout
+    from ..core.outputs.stdout import write_stdout
+    from ..core.schemas.base import render
 
     write_stdout(render(document).encode("utf-8"))
 
@@ -172,7 +172,7 @@ def plain(text: str, style: str = "", *, single_line: bool = False) -> Text:
     """A Text from untrusted plain text, control characters escaped, markup not parsed."""
     from rich.text import Text
 
-    from toolscope.core.safe_text import inert
+    from ..core.text.safe_text import inert
 
     return Text(inert(text, single_line=single_line), style=style)
 

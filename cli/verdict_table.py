@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from toolscope.core.presentation import MARK, NOT_REACHED, STAGE_STYLE, VERDICT_STYLE
-from toolscope.core.safe_text import inert
-from toolscope.layout import Cell, Column, Layout, cells, column_widths, layout_table, table_width
+from ..core.model.presentation import MARK, NOT_REACHED
+from ..core.text.safe_text import inert
+from .layout import Cell, Column, Layout, cells, column_widths, layout_table, table_width
+from .styles import STAGE_STYLE, VERDICT_STYLE
 
 if TYPE_CHECKING:
-    from toolscope.core.verdicts import Evaluation
+    from ..core.model.verdicts import Evaluation
 
 # Stage headers when the full titles leave too little room for the deciding rule.
 STAGE_SHORT = {
@@ -34,7 +35,7 @@ MIN_RULE = 40
 
 def verdict_layout(evaluation: Evaluation, width: int, *, wide: bool = False, hidden_only: bool = False) -> Layout:
     """The table of the evaluation's tools (``hidden_only``: those not visible) at ``width`` cells."""
-    from toolscope.core.verdicts import STAGE_TITLES, VerdictList, first_failing, row_verdict
+    from ..core.model.verdicts import STAGE_TITLES, VerdictList, first_failing, row_verdict
 
     names = list(evaluation.stage_names)
     rows: list[list[Cell]] = []

@@ -12,7 +12,7 @@ import pytest
 from json_contracts import validate_document, validate_output, validated
 from typer.testing import CliRunner
 
-from toolscope.app import app
+from toolscope.cli.app import app
 from toolscope.core.schemas import ENVELOPES, committed_schema, generate_schema, schema_file_name
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "core" / "schemas"
@@ -74,10 +74,10 @@ def test_validation_rejects_a_document_its_schema_does_not_allow(in_repo: Path) 
 @pytest.mark.parametrize("config", [SEED, "sample_configs/agentscope/toolkit.yaml"])
 def test_tools_writer_follows_its_model(config: str, in_repo: Path) -> None:
     """core.tools_json writes tools/2 as text; read back through ToolsEnvelope it is the same document."""
+    from toolscope.cli.inputs import open_subject
+    from toolscope.core.outputs.tools_json import write_tools_document
     from toolscope.core.schemas.base import render
     from toolscope.core.schemas.verdicts import ToolsEnvelope
-    from toolscope.core.tools_json import write_tools_document
-    from toolscope.inputs import open_subject
 
     subject = open_subject(config)
     evaluation = subject.evaluate(subject.default_mode)
@@ -135,8 +135,8 @@ def test_readme_lists_every_top_level_json_field(schema_id: str, model_path: str
 def test_readme_stage_ids_and_exit_codes_match_the_code() -> None:
     import re
 
-    from toolscope.core import errors
-    from toolscope.core.enums import AGENTSCOPE_STAGES, AGENTWORKS_STAGES
+    from toolscope.core.model import errors
+    from toolscope.core.model.enums import AGENTSCOPE_STAGES, AGENTWORKS_STAGES
 
     ids = README.split("Stage names in JSON are ids")[1].split("tables print them")[0]
     named = re.findall(r"`([a-z_]+)`", ids)

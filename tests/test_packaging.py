@@ -8,7 +8,7 @@ import tomllib
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-ROOTS = {"cli": "toolscope", "core": "toolscope.core", "tui": "toolscope.tui"}
+ROOTS = {"toolscope": "toolscope", "cli": "toolscope.cli", "core": "toolscope.core", "tui": "toolscope.tui"}
 
 
 def test_every_package_folder_is_listed_in_pyproject():
@@ -24,7 +24,7 @@ def test_every_package_folder_is_listed_in_pyproject():
 def test_a_user_package_named_core_stays_importable(tmp_path: Path):
     (tmp_path / "core").mkdir()
     (tmp_path / "core" / "__init__.py").write_text("WHO = 'user'\n")
-    code = "import toolscope.core, toolscope.app, core; print(core.WHO, toolscope.core.__name__)"
+    code = "import toolscope.core, toolscope.cli.app, core; print(core.WHO, toolscope.core.__name__)"
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["user", "toolscope.core"]

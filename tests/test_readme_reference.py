@@ -15,7 +15,7 @@ def _table_keys(marker: str) -> list[str]:
 
 
 def test_every_finding_kind_the_code_reports_is_documented_and_no_other():
-    from toolscope.core.enums import FindingKind
+    from toolscope.core.model.enums import FindingKind
 
     kinds = {kind.value for kind in FindingKind}
     # Findings are built from the enum, never from a bare string the enum could miss.

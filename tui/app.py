@@ -11,13 +11,13 @@ from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import HelpPanel
 
-from toolscope.core.presentation import VIEWS
-from toolscope.core.safe_text import inert
-from toolscope.core.subject import Subject
-from toolscope.tui.commands import ToolProvider
-from toolscope.tui.options import TuiOptions
-from toolscope.tui.screens.main import MainScreen
-from toolscope.tui.screens.step_picker import StepPicker, StepPickerScreen
+from ..core.model.subject import Subject
+from ..core.text.safe_text import inert
+from .commands import ToolProvider
+from .options import TuiOptions
+from .screens.main import MainScreen
+from .screens.step_picker import StepPicker, StepPickerScreen
+from .views import VIEWS
 
 
 class ToolscopeApp(App[None]):

@@ -7,9 +7,9 @@ from functools import partial
 from textual.command import Hit, Hits, Provider
 from textual.content import Content
 
-from toolscope.core.presentation import View
-from toolscope.core.safe_text import inert
-from toolscope.tui.completion import complete
+from ..core.text.safe_text import inert
+from .completion import complete
+from .views import View
 
 
 class ToolProvider(Provider):
@@ -17,7 +17,7 @@ class ToolProvider(Provider):
 
     async def search(self, query: str) -> Hits:
         """Tool names matching the query (fuzzy), at most 20."""
-        from toolscope.tui.screens.main import MainScreen
+        from .screens.main import MainScreen
 
         screen = self.screen
         if not isinstance(screen, MainScreen) or len(query.strip()) < 2:

@@ -13,11 +13,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from toolscope.core.output_file import write_new
-from toolscope.core.presentation import NOT_REACHED, STAGE_WORD, verdict_counts_text
-from toolscope.core.verdicts import STAGE_TITLES, Checklist, Evaluation, ToolVerdict
-from toolscope.tui.export_text import md, md_evidence, md_inline
-from toolscope.tui.rows import ToolKey, count_of, tool_key
+from ..core.model.presentation import NOT_REACHED, STAGE_WORD, verdict_counts_text
+from ..core.model.verdicts import STAGE_TITLES, Checklist, Evaluation, ToolVerdict
+from ..core.outputs.output_file import write_new
+from .export_text import md, md_evidence, md_inline
+from .rows import ToolKey, count_of, tool_key
 
 __all__ = ["ExportPaths", "checklist_markdown", "md", "pipeline_markdown", "write_export"]
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from toolscope.core.report.markdown import visible_format_chars
-from toolscope.core.safe_text import inert
+from ..core.report.markdown import visible_format_chars
+from ..core.text.safe_text import inert
 
 _LINE_BREAKS = re.compile(r"[\r\n\t]+")
 _PUNCT = re.compile(r"([\\`*_\[\]|~])")

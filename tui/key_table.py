@@ -16,19 +16,19 @@ from pathlib import Path
 from textual.binding import Binding
 from textual.keys import format_key
 
-from toolscope.core.presentation import View
+from .views import View
 
 START, END = "<!-- keys:start -->", "<!-- keys:end -->"
 
 
 def scopes() -> list[tuple[str, type]]:
     """(where the keys work, the class that binds them), in the order the table lists them."""
-    from toolscope.tui.app import ToolscopeApp
-    from toolscope.tui.screens.main import MainScreen
-    from toolscope.tui.widgets.activation_view import ActivationView
-    from toolscope.tui.widgets.checklist_view import ChecklistView
-    from toolscope.tui.widgets.pipeline_view import PipelineView
-    from toolscope.tui.widgets.tool_grid import ToolGrid
+    from .app import ToolscopeApp
+    from .screens.main import MainScreen
+    from .widgets.activation.view import ActivationView
+    from .widgets.checklist_view import ChecklistView
+    from .widgets.pipeline_view import PipelineView
+    from .widgets.tool_grid import ToolGrid
 
     return [
         ("everywhere", ToolscopeApp),

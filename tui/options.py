@@ -6,18 +6,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from toolscope.core.presentation import DEFAULT_VIEW
+from .views import DEFAULT_VIEW
 
 if TYPE_CHECKING:
     from textual.widget import Widget
 
-    from toolscope.core.subject import Subject
+    from ..core.model.subject import Subject
 
 
 def _default_activation_view(subject: Subject, options: TuiOptions) -> Widget | None:
     """The activation view, only for AgentScope toolkits that offer a step-through session."""
-    from toolscope.tui.session_feed import feed_for
-    from toolscope.tui.widgets.activation_view import activation_view_for
+    from .session_feed import feed_for
+    from .widgets.activation.view import activation_view_for
 
     return activation_view_for(subject, options.script, options.run_script, options.config_dir, feed=feed_for(options))
 

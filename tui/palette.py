@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from rich.style import Style
 from textual.app import App
 
-from toolscope.core.enums import Verdict
+from ..core.model.enums import Verdict
 
 
 @dataclass(frozen=True)

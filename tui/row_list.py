@@ -12,8 +12,8 @@ from collections.abc import Callable, Container, Iterator, Sequence
 from dataclasses import dataclass
 from typing import overload
 
-from toolscope.core.verdicts import ToolVerdict
-from toolscope.tui.tool_table import ToolKey, ToolTable
+from ..core.model.verdicts import ToolVerdict
+from .tool_table import ToolKey, ToolTable
 
 
 @dataclass(frozen=True, slots=True)

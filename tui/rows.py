@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-from toolscope.core.counts import count_of
-from toolscope.core.verdicts import Evaluation, ToolVerdict, empty_counts
-from toolscope.tui.row_list import GroupRow, Row, RowList, ToolOrder, ToolsAt
-from toolscope.tui.tool_table import VISIBLE_RANK, ToolKey, ToolTable, stage_facts
+from ..core.model.counts import count_of
+from ..core.model.verdicts import Evaluation, ToolVerdict, empty_counts
+from .row_list import GroupRow, Row, RowList, ToolOrder, ToolsAt
+from .tool_table import VISIBLE_RANK, ToolKey, ToolTable, stage_facts
 
 __all__ = [
     "GroupRow",

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 
-from toolscope.core.presentation import DEFAULT_VIEW, View
-from toolscope.core.subject import Subject
-from toolscope.tui.options import TuiOptions
+from ..core.model.subject import Subject
+from .options import TuiOptions
+from .views import DEFAULT_VIEW, View
 
 
 async def render_svg(
@@ -30,7 +30,7 @@ async def render_svg(
     recorded ``session``); with
     ``tool`` the checklist view shows every question and the fix.
     """
-    from toolscope.tui.app import ToolscopeApp
+    from .app import ToolscopeApp
 
     app = ToolscopeApp(
         subject,

@@ -17,12 +17,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolscope.core.agentscope.aio import on_shared_loop
-from toolscope.core.errors import ToolscopeError
-from toolscope.core.safe_text import inert
+from ..core.agentscope.aio import on_shared_loop
+from ..core.model.errors import ToolscopeError
+from ..core.text.safe_text import inert
 
 if TYPE_CHECKING:
-    from toolscope.tui.options import TuiOptions
+    from .options import TuiOptions
 
 POLL_SECONDS = 0.25
 
@@ -39,8 +39,8 @@ class SessionFeed:
 
     async def start(self, view: Any) -> None:
         """Replay the session on both lanes, hand it to the view, say the headline."""
-        from toolscope.core.agentscope.session_replay import areplay_session, starting_point
-        from toolscope.core.agentscope.session_source import load_session
+        from ..core.agentscope.session_replay import areplay_session, starting_point
+        from ..core.agentscope.session_source import load_session
 
         try:
             recorded = load_session(self.path, session_id=self.session_id)
@@ -84,7 +84,7 @@ class FollowFeed:
 
     async def start(self, view: Any) -> None:
         """Start polling; the view shows the agent's turns as they come."""
-        from toolscope.core.agentscope.follow import LiveFollow
+        from ..core.agentscope.follow import LiveFollow
 
         self.view = view
         self.live = LiveFollow(view.subject.built, self.path)

@@ -13,8 +13,8 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import compress
 
-from toolscope.core.enums import StageId, Verdict
-from toolscope.core.verdicts import STAGE_TITLES, Evaluation, Stage, ToolVerdict, VerdictList, first_failing
+from ..core.model.enums import StageId, Verdict
+from ..core.model.verdicts import STAGE_TITLES, Evaluation, Stage, ToolVerdict, VerdictList, first_failing
 
 ToolKey = tuple[str, str]
 """(namespace, name): a tool's identity across evaluations of the same subject."""

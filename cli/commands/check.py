@@ -7,7 +7,10 @@ from typing import Annotated
 
 import typer
 
-from toolscope.commands.common import (
+from ...core.model.enums import FindingKind, Severity
+from ...core.model.errors import EXIT_NEGATIVE, InputError
+from ..output import handle_errors
+from .common import (
     GroupsOpt,
     JsonOpt,
     RegistryOpt,
@@ -15,9 +18,6 @@ from toolscope.commands.common import (
     StepOpt,
     split_groups,
 )
-from toolscope.core.enums import FindingKind, Severity
-from toolscope.core.errors import EXIT_NEGATIVE, InputError
-from toolscope.output import handle_errors
 
 
 @handle_errors
@@ -47,9 +47,9 @@ def check_command(
     """Run the invariant checks and expectations; exit 1 when one fails."""
     from rich.text import Text
 
-    from toolscope.core.expectations import check_expectations, parse_expectation
-    from toolscope.inputs import open_subject
-    from toolscope.output import print_document, print_findings, print_wrapped, stdout_console
+    from ...core.model.expectations import check_expectations, parse_expectation
+    from ..inputs import open_subject
+    from ..output import print_document, print_findings, print_wrapped, stdout_console
 
     expectations = [parse_expectation(e) for e in expect or []]
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
@@ -60,7 +60,7 @@ def check_command(
     findings = subject.findings(modes)
     findings += check_expectations(subject, modes, expectations)
     if drift_from is not None:
-        from toolscope.core.subject import ChecksDrift
+        from ...core.model.subject import ChecksDrift
 
         if not isinstance(subject, ChecksDrift):
             raise InputError("--drift-from", "applies to step configs whose registry has mcp_config")
@@ -69,7 +69,7 @@ def check_command(
     failing = [f for f in findings if f.severity == Severity.ERROR or warnings_fail]
     ok = not failing
     if as_json:
-        from toolscope.core.schemas.verdicts import CheckEnvelope
+        from ...core.schemas.verdicts import CheckEnvelope
 
         print_document(CheckEnvelope.of(ok, modes, drift_from.name if drift_from is not None else None, findings))
     else:

@@ -8,10 +8,11 @@ from typing import Annotated
 
 import typer
 
-from toolscope.commands.common import JsonOpt
-from toolscope.core.errors import EXIT_NEGATIVE, EXIT_OK, InputError
-from toolscope.core.presentation import MARK, STAGE_STYLE
-from toolscope.output import handle_errors, print_document, stdout_console
+from ...core.model.errors import EXIT_NEGATIVE, EXIT_OK, InputError
+from ...core.model.presentation import MARK
+from ..output import handle_errors, print_document, stdout_console
+from ..styles import STAGE_STYLE
+from .common import JsonOpt
 
 
 @handle_errors
@@ -37,10 +38,10 @@ def discover_command(
     (-o) is written atomically; an existing file is replaced only with --force, and an
     input file (the config or its _user.json) never.
     """
-    from toolscope.core.mcp.config import load_config
-    from toolscope.core.mcp.discovery import discover_sync
-    from toolscope.core.mcp.snapshot import snapshot_document, write_snapshot
-    from toolscope.core.output_file import STDOUT, check_output
+    from ...core.mcp.config import load_config
+    from ...core.mcp.discovery import discover_sync
+    from ...core.mcp.snapshot import snapshot_document, write_snapshot
+    from ...core.outputs.output_file import STDOUT, check_output
 
     seconds = _parse_timeout(timeout)
     config = load_config(mcp_config)
@@ -66,8 +67,8 @@ def _warn_unknown_keys(path) -> None:  # noqa: ANN001 - a Path or None
     """Keys AgentWorks does not read (e.g. a misspelled "arg"), on stderr so --json stays clean."""
     if path is None:
         return
-    from toolscope.core.mcp.config import unknown_key_findings
-    from toolscope.output import print_findings, stderr_console
+    from ...core.mcp.config import unknown_key_findings
+    from ..output import print_findings, stderr_console
 
     print_findings(unknown_key_findings(path), stderr_console())
 
@@ -81,8 +82,8 @@ def _progress(total: int):  # a callback, or None
         return None
     from rich.text import Text
 
-    from toolscope.core.safe_text import inert
-    from toolscope.output import stderr_console
+    from ...core.text.safe_text import inert
+    from ..output import stderr_console
 
     console = stderr_console()
     console.print(Text(f"connecting to {total} MCP server{'s' if total != 1 else ''}…", style="dim"))
@@ -105,9 +106,9 @@ def _progress(total: int):  # a callback, or None
 def _print_human(result, output: Path | None) -> None:  # DiscoveryResult, imported lazily
     from rich.text import Text
 
-    from toolscope.core.safe_text import inert
-    from toolscope.layout import Cell, Column, layout_table
-    from toolscope.output import print_lines, print_wrapped
+    from ...core.text.safe_text import inert
+    from ..layout import Cell, Column, layout_table
+    from ..output import print_lines, print_wrapped
 
     console = stdout_console()
     source = result.source

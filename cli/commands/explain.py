@@ -6,7 +6,20 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from toolscope.commands.common import (
+from ...core.model.enums import Verdict
+from ...core.model.errors import EXIT_NEGATIVE
+from ...core.model.presentation import MARK
+from ...core.text.shell import is_command, wrap_command
+from ..output import (
+    handle_errors,
+    plain,
+    print_document,
+    print_findings,
+    print_wrapped,
+    stdout_console,
+)
+from ..styles import STAGE_STYLE, VERDICT_STYLE
+from .common import (
     GroupsOpt,
     JsonOpt,
     ModeOpt,
@@ -15,22 +28,10 @@ from toolscope.commands.common import (
     StepOpt,
     split_groups,
 )
-from toolscope.core.enums import Verdict
-from toolscope.core.errors import EXIT_NEGATIVE
-from toolscope.core.presentation import MARK, STAGE_STYLE, VERDICT_STYLE
-from toolscope.core.shell import is_command, wrap_command
-from toolscope.output import (
-    handle_errors,
-    plain,
-    print_document,
-    print_findings,
-    print_wrapped,
-    stdout_console,
-)
 
 if TYPE_CHECKING:
-    from toolscope.core.agentworks.selection_rewrite import SelectionRewrite
-    from toolscope.core.verdicts import Checklist
+    from ...core.agentworks.selection_rewrite import SelectionRewrite
+    from ...core.model.verdicts import Checklist
 
 
 @handle_errors
@@ -48,15 +49,15 @@ def explain_command(
 
     Exit 0 when the tool is visible, 1 when it is hidden or unknown.
     """
-    from toolscope.inputs import open_subject
+    from ..inputs import open_subject
 
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     checklist = subject.checklist(tool, subject.resolve_mode(mode))
-    from toolscope.core.subject import RewritesSelection
+    from ...core.model.subject import RewritesSelection
 
     rewrite = subject.selection_rewrite if isinstance(subject, RewritesSelection) else None
     if as_json:
-        from toolscope.core.schemas.verdicts import ExplainEnvelope
+        from ...core.schemas.verdicts import ExplainEnvelope
 
         print_document(ExplainEnvelope.of(checklist, subject.config_findings, rewrite))
     else:
@@ -71,7 +72,7 @@ def print_rewrite(rewrite: SelectionRewrite) -> None:
     """The step's selected_servers / selected_tools before and after the app's rewrite."""
     from rich.text import Text
 
-    from toolscope.core.agentworks.filter_decisions import quote_list
+    from ...core.agentworks.filter_decisions import quote_list
 
     console = stdout_console()
     console.print()
@@ -90,9 +91,9 @@ def print_checklist(checklist: Checklist, label: str, rewrite: SelectionRewrite 
     """Human form: the verdict, each stage with its rule, the app's rewrite, the checklist, the fix."""
     from rich.text import Text
 
-    from toolscope.core.safe_text import inert
-    from toolscope.core.verdicts import STAGE_TITLES
-    from toolscope.layout import wrap_words
+    from ...core.model.verdicts import STAGE_TITLES
+    from ...core.text.safe_text import inert
+    from ..layout import wrap_words
 
     console = stdout_console()
     print_wrapped(console, Text(""), label, "dim")

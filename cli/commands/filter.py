@@ -18,13 +18,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from toolscope.core.errors import EXIT_NEGATIVE, InputError, Problem
-from toolscope.core.presentation import MARK, STAGE_STYLE
-from toolscope.output import handle_errors, print_document, stdout_console
+from ...core.model.errors import EXIT_NEGATIVE, InputError, Problem
+from ...core.model.presentation import MARK
+from ..output import handle_errors, print_document, stdout_console
+from ..styles import STAGE_STYLE
 
 if TYPE_CHECKING:
-    from toolscope.core.agentworks.filter_decisions import FilterDecision
-    from toolscope.core.schemas.filter import Answer
+    from ...core.agentworks.filter_decisions import FilterDecision
+    from ...core.schemas.filter import Answer
 
 
 @handle_errors
@@ -68,8 +69,8 @@ def filter_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Evaluate ShouldIncludeTool / ShouldIncludeServer for the given selected_tools and selected_servers."""
-    from toolscope.core.agentworks.tool_filter import DEFAULT_SYSTEM_CATEGORY_BASES, ToolFilter
-    from toolscope.core.schemas.filter import FilterEnvelope, ServerAnswer, ToolAnswer, VirtualToolAnswer
+    from ...core.agentworks.tool_filter import DEFAULT_SYSTEM_CATEGORY_BASES, ToolFilter
+    from ...core.schemas.filter import FilterEnvelope, ServerAnswer, ToolAnswer, VirtualToolAnswer
 
     asked: list[Query] = [_split_query(q, virtual) for q in queries or []]
     if query_file is not None:
@@ -100,10 +101,10 @@ def filter_command(
 def _print_answers(answers: list[Answer]) -> None:
     from rich.text import Text
 
-    from toolscope.core.safe_text import inert
-    from toolscope.core.schemas.filter import ToolAnswer, VirtualToolAnswer
-    from toolscope.layout import Cell, Column, layout_table
-    from toolscope.output import print_lines, print_wrapped
+    from ...core.schemas.filter import ToolAnswer, VirtualToolAnswer
+    from ...core.text.safe_text import inert
+    from ..layout import Cell, Column, layout_table
+    from ..output import print_lines, print_wrapped
 
     console = stdout_console()
     columns = [Column("QUERY"), Column("INCLUDE"), Column("CODE")]
@@ -155,7 +156,7 @@ def _split_query(text: str, virtual: bool) -> Query:
 def load_queries(path: Path) -> list[Query]:
     """Queries from a JSON/YAML list: objects with package/tool[/virtual] or server, or
     "package:tool" strings. Every problem is reported with its place in the list."""
-    from toolscope.core.documents import load_document
+    from ...core.inputs.documents import load_document
 
     data = load_document(path, "query file").data
     if not isinstance(data, list):

@@ -8,7 +8,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from toolscope.commands.common import (
+from ...core.model.enums import InputKind
+from ...core.model.errors import InputError, Problem
+from ...tui.views import DEFAULT_VIEW, VIEWS, View
+from ..output import handle_errors, plain, stdout_console
+from .common import (
     GroupsOpt,
     ModeOpt,
     RegistryOpt,
@@ -18,13 +22,9 @@ from toolscope.commands.common import (
     StepOpt,
     split_groups,
 )
-from toolscope.core.enums import InputKind
-from toolscope.core.errors import InputError, Problem
-from toolscope.core.presentation import DEFAULT_VIEW, VIEWS, View
-from toolscope.output import handle_errors, plain, stdout_console
 
 if TYPE_CHECKING:
-    from toolscope.core.subject import Subject
+    from ...core.model.subject import Subject
 
 
 @handle_errors
@@ -67,7 +67,7 @@ def inspect_command(
     ] = Path("."),
 ) -> None:
     """Open the interactive view: pipeline, live mode switching, checklist, export (F1 for keys)."""
-    from toolscope.inputs import open_subject
+    from ..inputs import open_subject
 
     feeds = [name for name, value in (("--script", script), ("--session", session), ("--follow", follow)) if value]
     if len(feeds) > 1:
@@ -97,28 +97,28 @@ def inspect_command(
     if follow is not None and follow.exists() and follow.is_dir():
         raise InputError(str(follow), "is a folder; --follow takes the tap file the agent writes (SessionTap(path))")
     if script is not None:  # like --session: a missing or malformed script is exit 2, not a blank view
-        from toolscope.core.agentscope.script import load_script, resolve_script_path
+        from ...core.agentscope.script import load_script, resolve_script_path
 
         # Resolved here (beside the config when not found from the current folder) so that a
         # --screenshot finds the same file the interactive view does.
         script = resolve_script_path(script, Path(config).parent if Path(config).is_file() else None)
         load_script(script)
     if session is not None:  # bad input is exit 2 here, not a notification inside the app
-        from toolscope.core.agentscope.session_source import load_session
+        from ...core.agentscope.session_source import load_session
 
         load_session(session, session_id=session_id)
     # Textual is imported here only: every other command starts without it.
     if screenshot is not None and follow is not None:
         raise InputError("--screenshot", "a screenshot is one picture; --follow watches an agent over time")
     if screenshot is not None:
-        from toolscope.tui.screenshot import parse_size, render_svg_sync
+        from ...tui.screenshot import parse_size, render_svg_sync
 
         try:
             dimensions = parse_size(size)
         except ValueError as exc:
             raise InputError("--size", str(exc)) from None
-        from toolscope.commands.report import input_files
-        from toolscope.core.output_file import check_output, write_output
+        from ...core.outputs.output_file import check_output, write_output
+        from .report import input_files
 
         # The same rules as report -o: never an input, an existing file only with --force.
         inputs = input_files(config, subject, registry, snapshot, script, session)
@@ -134,7 +134,7 @@ def inspect_command(
             session_id=session_id,
         )
         if screenshot.suffix.lower() == ".png":
-            from toolscope.core.report.png import svg_to_png
+            from ...core.report.png import svg_to_png
 
             picture: str | bytes = svg_to_png(svg, what="--screenshot")
         else:
@@ -156,7 +156,7 @@ def _tui_options(
     session_id: str | None,
     follow: Path | None,
 ) -> Any:
-    from toolscope.tui.options import TuiOptions
+    from ...tui.options import TuiOptions
 
     return TuiOptions(
         view=first_view,
@@ -181,7 +181,7 @@ def _run_app(subject: Subject | None, mode: str | None, options: Any, picker: An
                 Problem("", "for text output use toolscope explain, tools or report"),
             ],
         )
-    from toolscope.tui.app import ToolscopeApp
+    from ...tui.app import ToolscopeApp
 
     ToolscopeApp(subject, mode, options, picker=picker).run()
 
@@ -201,11 +201,11 @@ def _step_picker(
     (options of the other input kind, the activation view); what needs a step (an unknown
     --mode, a broken registry) is said in the picker when the step is opened.
     """
-    from toolscope.inputs import detect_kind, open_subject
+    from ..inputs import detect_kind, open_subject
 
     if detect_kind(config) != "step_config":
         return None
-    from toolscope.core.agentworks.step_config import steps_to_choose
+    from ...core.agentworks.step_config import steps_to_choose
 
     steps = steps_to_choose(Path(config))
     if not steps:
@@ -217,7 +217,7 @@ def _step_picker(
             feeds[0] if feeds else "--view activation",
             "the activation view steps reset_tools calls: it is for AgentScope toolkits, not step configs",
         )
-    from toolscope.tui.screens.step_picker import StepChoice, StepPicker
+    from ...tui.screens.step_picker import StepChoice, StepPicker
 
     def load(step_id: str) -> tuple[Any, str | None]:
         subject = open_subject(config, step=step_id, registry=registry, snapshot=snapshot)

@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from toolscope.commands.common import (
+from ...core.model.errors import InputError
+from ..output import handle_errors
+from .common import (
     GroupsOpt,
     RegistryOpt,
     SessionIdOpt,
@@ -17,14 +19,12 @@ from toolscope.commands.common import (
     StepOpt,
     split_groups,
 )
-from toolscope.core.errors import InputError
-from toolscope.output import handle_errors
 
 # The report modules are imported by the functions that use them: registering this
 # command must not cost every other command their import time.
 if TYPE_CHECKING:
-    from toolscope.core.report.data import Environment, ReportData
-    from toolscope.core.subject import Subject
+    from ...core.model.subject import Subject
+    from ...core.report.data import Environment, ReportData
 
 FORMATS = ("md", "html", "json", "svg", "png")
 _SUFFIX_FORMAT = {
@@ -42,7 +42,7 @@ STDOUT = "-"
 
 def parse_size(size: str) -> tuple[int, int]:
     """``120x36`` → (120, 36); columns and rows of the headless terminal (the range ``inspect`` takes)."""
-    from toolscope.tui.screenshot import parse_size as parse_terminal_size
+    from ...tui.screenshot import parse_size as parse_terminal_size
 
     try:
         return parse_terminal_size(size)
@@ -84,21 +84,21 @@ def input_files(config: str, subject: Subject | None, *explicit: Path | None) ->
 def render(report: ReportData, fmt: str) -> str:
     """The report in md, html or json."""
     if fmt == "md":
-        from toolscope.core.report.markdown import render_markdown
+        from ...core.report.markdown import render_markdown
 
         return render_markdown(report)
     if fmt == "html":
-        from toolscope.core.report.html import render_html
+        from ...core.report.html import render_html
 
         return render_html(report)
-    from toolscope.core.report.json_report import render_json
+    from ...core.report.json_report import render_json
 
     return render_json(report)
 
 
 def _render_svg(subject: Subject, mode: str | None, size: tuple[int, int]) -> str:
-    from toolscope.core.presentation import View
-    from toolscope.tui.screenshot import render_svg_sync
+    from ...tui.screenshot import render_svg_sync
+    from ...tui.views import View
 
     return render_svg_sync(subject, mode, size, view=View.PIPELINE)
 
@@ -122,21 +122,21 @@ def make_report(
 
     ``environment`` replaces the running software's versions (golden tests).
     """
-    from toolscope.core.report.build import build_report
-    from toolscope.core.report.redaction import secret_values_in_files
-    from toolscope.inputs import open_subject
+    from ...core.report.build import build_report
+    from ...core.report.redaction import secret_values_in_files
+    from ..inputs import open_subject
 
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     inputs = input_files(config, subject, registry, snapshot, script, session)
     transcript = None
     extra_files: list[tuple[str, str]] = []
     if script is not None:
-        from toolscope.core.report.adapters import run_transcript
+        from ...core.report.adapters import run_transcript
 
         transcript, script_file = run_transcript(subject, script)
         extra_files.append(script_file)
     elif session is not None:
-        from toolscope.core.report.adapters import run_session_transcript
+        from ...core.report.adapters import run_session_transcript
 
         transcript, session_file = run_session_transcript(subject, session, session_id, groups is not None)
         extra_files.append(session_file)
@@ -198,7 +198,7 @@ def report_command(
     The same inputs give byte-identical Markdown and JSON. Secrets from MCP server configs
     are shown as ***. The output file is written atomically and never over an input file.
     """
-    from toolscope.core.output_file import check_output, write_output
+    from ...core.outputs.output_file import check_output, write_output
 
     kind = pick_format(fmt, output)
     picture = kind in ("svg", "png")
@@ -218,7 +218,7 @@ def report_command(
             )
         if mode and len(mode) > 1:
             raise InputError(f"--format {kind}", "shows one mode; give a single --mode")
-        from toolscope.inputs import open_subject
+        from ..inputs import open_subject
 
         subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
         inputs = input_files(config, subject, registry, snapshot, script, session)
@@ -226,7 +226,7 @@ def report_command(
         assert columns_rows is not None
         svg = _render_svg(subject, subject.resolve_mode(mode[0] if mode else None), columns_rows)
         if kind == "png":
-            from toolscope.core.report.png import svg_to_png
+            from ...core.report.png import svg_to_png
 
             png = svg_to_png(svg, what="--format png")
             _say_written(write_output(png, output, force=force, inputs=inputs), kind, png)
@@ -248,7 +248,7 @@ def report_command(
         timestamp=timestamp,
     )
     payload = render(report, kind).encode("utf-8")  # once: written, and its size said (10 MB for 50k tools)
-    from toolscope.core.report.data import mode_label
+    from ...core.report.data import mode_label
 
     used = ", ".join(mode_label(section.mode) for section in report.sections)
     default = " (the default)" if not mode and report.provenance.default_mode is not None else ""
@@ -263,7 +263,7 @@ def _say_written(path: Path | None, kind: str, payload: str | bytes, modes: str 
     # report itself went to stdout).
     if path is None:
         return
-    from toolscope.core.safe_text import inert
+    from ...core.text.safe_text import inert
 
     size = len(payload.encode("utf-8") if isinstance(payload, str) else payload)
     extra = f"; {modes}" if modes else ""

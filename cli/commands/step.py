@@ -12,16 +12,17 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from toolscope.commands.common import GroupsOpt, JsonOpt, SessionIdOpt, SessionOpt, split_groups
-from toolscope.core.enums import InputKind
-from toolscope.core.errors import InputError
-from toolscope.core.presentation import CALL_STATE_STYLE, MARK
-from toolscope.output import handle_errors, print_document, stdout_console
+from ...core.model.enums import InputKind
+from ...core.model.errors import InputError
+from ...core.model.presentation import MARK
+from ..output import handle_errors, print_document, stdout_console
+from ..styles import CALL_STATE_STYLE
+from .common import GroupsOpt, JsonOpt, SessionIdOpt, SessionOpt, split_groups
 
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from toolscope.core.agentscope.subject import ToolkitSubject
+    from ...core.agentscope.subject import ToolkitSubject
 
 
 @handle_errors
@@ -36,7 +37,7 @@ def step_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Step reset_tools calls (a script, or a recorded session) through the stock and the guarded meta tool."""
-    from toolscope.inputs import detect_kind
+    from ..inputs import detect_kind
 
     kind = detect_kind(toolkit)
     if kind == InputKind.STEP_CONFIG:
@@ -49,10 +50,10 @@ def step_command(
         raise InputError("--session", "give either --script or --session, not both")
     if session_id is not None and session is None:
         raise InputError("--session-id", "--session-id goes with --session DATABASE")
-    from toolscope.core.agentscope.probe import probe_stock_reset_tools
+    from ...core.agentscope.probe import probe_stock_reset_tools
 
     if session is not None:
-        from toolscope.commands.step_session import open_replay, print_session_human, print_session_json
+        from .step_session import open_replay, print_session_human, print_session_json
 
         subject, replay = open_replay(toolkit, kind, session, session_id, split_groups(groups))
         probe = probe_stock_reset_tools()
@@ -62,8 +63,8 @@ def step_command(
             print_session_human(subject, replay, probe)
         return
     assert script is not None
-    from toolscope.core.agentscope.script import load_script
-    from toolscope.core.agentscope.subject import load_toolkit_subject
+    from ...core.agentscope.script import load_script
+    from ...core.agentscope.subject import load_toolkit_subject
 
     steps = load_script(script)
     subject = load_toolkit_subject(toolkit, kind=kind, groups=split_groups(groups))
@@ -71,7 +72,7 @@ def step_command(
     stepper.run_all()
     probe = probe_stock_reset_tools()
     if as_json:
-        from toolscope.core.schemas.step import StepEnvelope
+        from ...core.schemas.step import StepEnvelope
 
         body = stepper.to_json()
         # Validated: lanes and events are assembled by core.agentscope.turns as plain data.
@@ -113,7 +114,7 @@ def _outage_notes(outages: list[tuple[str, str, str]], active: Any) -> list[str]
 
 
 def _json_call_notes(session: Any, version: str) -> list[dict[str, Any]]:
-    from toolscope.core.agentscope.call_notes import call_args, call_notes
+    from ...core.agentscope.call_notes import call_args, call_notes
 
     out = []
     for turn in session.history:
@@ -131,8 +132,8 @@ def _names(items: Any) -> str:
 def _print_human(subject: ToolkitSubject, session: Any, probe: Any, script_name: str) -> None:
     from rich.text import Text
 
-    from toolscope.core.agentscope.call_notes import call_args, call_notes
-    from toolscope.output import print_wrapped
+    from ...core.agentscope.call_notes import call_args, call_notes
+    from ..output import print_wrapped
 
     console = stdout_console()
     outages = subject.mcp_outages()

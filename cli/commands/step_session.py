@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from toolscope.core.presentation import CALL_STATE_STYLE
-from toolscope.output import print_document, print_wrapped, stdout_console
+from ..output import print_document, print_wrapped, stdout_console
+from ..styles import CALL_STATE_STYLE
 
 if TYPE_CHECKING:
-    from toolscope.core.agentscope.subject import ToolkitSubject
-    from toolscope.core.enums import InputKind
-    from toolscope.core.schemas.step import SessionStepEnvelope
+    from ...core.agentscope.subject import ToolkitSubject
+    from ...core.model.enums import InputKind
+    from ...core.schemas.step import SessionStepEnvelope
 
 VISIBILITY_TEXT = {
     "visible": "visible",
@@ -38,9 +38,9 @@ def open_replay(
     toolkit: str, kind: InputKind, session: Path, session_id: str | None, groups: list[str] | None
 ) -> tuple[ToolkitSubject, Any]:
     """Load the toolkit and the session, pick the starting groups, replay. Returns the subject and the SessionReplay."""
-    from toolscope.core.agentscope.session_replay import replay_session
-    from toolscope.core.agentscope.session_source import load_session
-    from toolscope.core.agentscope.subject import load_toolkit_subject
+    from ...core.agentscope.session_replay import replay_session
+    from ...core.agentscope.session_source import load_session
+    from ...core.agentscope.subject import load_toolkit_subject
 
     recorded = load_session(session, session_id=session_id)
     subject = load_toolkit_subject(toolkit, kind=kind, groups=groups)
@@ -49,7 +49,7 @@ def open_replay(
 
 def step_json(subject: ToolkitSubject, replay: Any, probe: Any) -> SessionStepEnvelope:
     """``toolscope.step/1`` with the ``session`` block."""
-    from toolscope.core.schemas.step import SessionStepEnvelope
+    from ...core.schemas.step import SessionStepEnvelope
 
     session = replay.session
     body = session.to_json()
@@ -162,7 +162,7 @@ def _plan_short(plan: Any) -> str:
 
 
 def _print_turns(console: Any, replay: Any, version: str = "?") -> None:
-    from toolscope.core.agentscope.call_notes import call_args, call_notes
+    from ...core.agentscope.call_notes import call_args, call_notes
 
     console.print()
     if not replay.turns:
@@ -205,9 +205,9 @@ def _print_turns(console: Any, replay: Any, version: str = "?") -> None:
 def _print_others(console: Any, replay: Any) -> None:
     if not replay.others:
         return
-    from toolscope.core.safe_text import inert
-    from toolscope.layout import Cell, Column, layout_table
-    from toolscope.output import print_lines
+    from ...core.text.safe_text import inert
+    from ..layout import Cell, Column, layout_table
+    from ..output import print_lines
 
     console.print()
     console.print(Text("other tool calls", style="bold underline"))

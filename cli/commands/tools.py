@@ -7,7 +7,9 @@ from typing import Annotated
 
 import typer
 
-from toolscope.commands.common import (
+from ...core.model.presentation import verdict_counts_text
+from ..output import handle_errors
+from .common import (
     GroupsOpt,
     JsonOpt,
     ModeOpt,
@@ -16,8 +18,6 @@ from toolscope.commands.common import (
     StepOpt,
     split_groups,
 )
-from toolscope.core.presentation import verdict_counts_text
-from toolscope.output import handle_errors
 
 
 @handle_errors
@@ -35,14 +35,14 @@ def tools_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Print every tool of the config with one column per stage and the verdict."""
-    from toolscope.inputs import open_subject
+    from ..inputs import open_subject
 
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
     resolved = subject.resolve_mode(mode)
     evaluation = subject.evaluate(resolved)
     if as_json:
-        from toolscope.core.safe_text import inert_json
-        from toolscope.core.tools_json import write_tools_document
+        from ...core.outputs.tools_json import write_tools_document
+        from ...core.text.safe_text import inert_json
 
         # Indented for a person at a terminal; compact for pipes and files (50,000 tools
         # make a 6 MB document that is written in pieces, never held whole).
@@ -56,8 +56,8 @@ def tools_command(
         return
     from rich.text import Text
 
-    from toolscope.output import mode_sentence, print_findings, print_lines, print_wrapped, stdout_console
-    from toolscope.verdict_table import verdict_layout
+    from ..output import mode_sentence, print_findings, print_lines, print_wrapped, stdout_console
+    from ..verdict_table import verdict_layout
 
     console = stdout_console()
     print_findings(subject.config_findings, console)

@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from toolscope.core.agentscope.aio import run_sync
-from toolscope.core.agentscope.recorded import RecordedSession, calls_from_messages
-from toolscope.core.errors import InputError, Problem
+from ..model.errors import InputError, Problem
+from .aio import run_sync
+from .recorded import RecordedSession, calls_from_messages
 
 EXTRA_HINT = 'reading AgentScope app storage needs toolscope\'s "app" extra: pip install "toolscope[app]"'
 PAGE = 200

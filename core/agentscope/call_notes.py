@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from toolscope.core.agentscope.guard import STATE_KWARG
+from .guard import STATE_KWARG
 
 
 def call_args(args: dict[str, Any] | None, raw: str) -> dict[str, Any] | None:

@@ -14,15 +14,15 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from toolscope.core.agentscope.stages import ToolRow, activation_call
-from toolscope.core.counts import count_of
-from toolscope.core.enums import StageId
-from toolscope.core.presentation import ANSWER_WORD
-from toolscope.core.suggest import close_matches
-from toolscope.core.verdicts import Checklist, ChecklistStep
+from ..model.counts import count_of
+from ..model.enums import StageId
+from ..model.presentation import ANSWER_WORD
+from ..model.verdicts import Checklist, ChecklistStep
+from ..text.suggest import close_matches
+from .stages import ToolRow, activation_call
 
 if TYPE_CHECKING:
-    from toolscope.core.agentscope.subject import ToolkitSubject
+    from .subject import ToolkitSubject
 
 
 def toolkit_checklist(

@@ -36,11 +36,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from toolscope.core.agentscope.aio import run_sync
-from toolscope.core.agentscope.spec import BuiltToolkit
-from toolscope.core.errors import InputError, Problem, UserCodeError
-from toolscope.core.input_files import record_input
-from toolscope.core.suggest import close_matches
+from ..inputs.input_files import record_input
+from ..model.errors import InputError, Problem, UserCodeError
+from ..text.suggest import close_matches
+from .aio import run_sync
+from .spec import BuiltToolkit
 
 EXPECTED = "a Toolkit, or a (Toolkit, AgentState) tuple"
 
@@ -188,7 +188,7 @@ def _check_no_arguments(func: Any, target: str) -> None:
 
 def call_factory(func: Any, what: str, user_root: Path | None) -> Any:
     """Call the user's function (sync or async); their exceptions become UserCodeError."""
-    from toolscope.core.agentscope.stderr_tail import tail_stderr
+    from .stderr_tail import tail_stderr
 
     failure: UserCodeError | None = None
     # MCP servers the factory starts write their reasons to our stderr: keep the tail.
@@ -237,7 +237,7 @@ def check_result(result: Any, target: str) -> tuple[Any, Any]:
 
 def load_factory(target: str) -> BuiltToolkit:
     """Import and call the factory; returns the user's Toolkit and state."""
-    from toolscope.core.user_code_guard import guard_process_exit, protect_stdout
+    from .user_code_guard import guard_process_exit, protect_stdout
 
     protect_stdout()
     guard_process_exit()

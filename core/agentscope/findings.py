@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from toolscope.core.enums import FindingKind, Severity, StageId, ToolKind
-from toolscope.core.verdicts import Finding, ToolVerdict
+from ..model.enums import FindingKind, Severity, StageId, ToolKind
+from ..model.verdicts import Finding, ToolVerdict
 
 if TYPE_CHECKING:
-    from toolscope.core.agentscope.subject import ToolkitSubject
+    from .subject import ToolkitSubject
 
 
 def toolkit_findings(subject: ToolkitSubject, modes: Sequence[str | None]) -> list[Finding]:

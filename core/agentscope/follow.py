@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toolscope.core.agentscope.recorded import RecordedCall
-from toolscope.core.agentscope.session import StepSession, Turn
-from toolscope.core.agentscope.tap_reader import TapFollower
+from .recorded import RecordedCall
+from .session import StepSession, Turn
+from .tap_reader import TapFollower
 
 FAILURE_TEXT = {"not_found": "doesn't exist", "inactive_group": "is currently inactive"}
 
@@ -86,7 +86,7 @@ class LiveFollow:
         if self.session is None:
             self.session = self._start()
         if self._group_of is None:
-            from toolscope.core.agentscope.stages import acollect
+            from .stages import acollect
 
             self._group_of = {e.name: e.group for e in (await acollect(self.built.toolkit)).entries}
         while await self.session.aforward() is not None:  # back at the newest turn before adding one

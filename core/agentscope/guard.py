@@ -30,7 +30,7 @@ from typing import Any
 from agentscope.message import TextBlock, ToolResultState
 from agentscope.tool import RegisteredTool, ResetTools, ToolChunk, ToolMiddlewareBase
 
-from toolscope.core.agentscope.planner import (
+from .planner import (
     ActivationPlan,
     diff_groups,
     diff_text,

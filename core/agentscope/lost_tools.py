@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from toolscope.core.agentscope.recorded import RecordedCall, RecordedSession
-from toolscope.core.agentscope.session import Turn
+from .recorded import RecordedCall, RecordedSession
+from .session import Turn
 
 Visibility = Literal["visible", "inactive_group", "not_in_toolkit"]
 FAILURE_WORDS = {"not_found": "'doesn't exist'", "inactive_group": "'is currently inactive'"}

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from toolscope.core.suggest import close_matches
+from ..text.suggest import close_matches
 
 BASIC = "basic"
 

@@ -118,7 +118,7 @@ async def arun_probe() -> StockProbe:
 
 def run_probe() -> StockProbe:
     """Run the probes (sync form; in a fresh thread if a loop is running)."""
-    from toolscope.core.agentscope.aio import run_sync
+    from .aio import run_sync
 
     return run_sync(arun_probe())
 

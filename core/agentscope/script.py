@@ -36,10 +36,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from toolscope.core.agentscope.spec import GroupSpec
-from toolscope.core.documents import load_document
-from toolscope.core.errors import InputError, Problem
-from toolscope.core.validation_errors import validate_model
+from ..inputs.documents import load_document
+from ..inputs.validation_errors import validate_model
+from ..model.errors import InputError, Problem
+from .spec import GroupSpec
 
 META_TOOL = "reset_tools"
 STEP_KINDS = ("call", "register_group")

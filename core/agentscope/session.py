@@ -34,16 +34,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from toolscope.core.agentscope.aio import run_sync
-from toolscope.core.agentscope.planner import ActivationPlan
-from toolscope.core.agentscope.script import (
+from ..model.errors import InputError, Problem
+from .aio import run_sync
+from .planner import ActivationPlan
+from .script import (
     CallStep,
     RegisterGroupStep,
     Step,
     call_step,
 )
-from toolscope.core.agentscope.spec import BuiltToolkit, make_spec_group
-from toolscope.core.agentscope.turns import (
+from .spec import BuiltToolkit, make_spec_group
+from .turns import (
     LANES,
     Lane,
     LaneTurn,
@@ -51,7 +52,6 @@ from toolscope.core.agentscope.turns import (
     estimate_tokens,
     session_json,
 )
-from toolscope.core.errors import InputError, Problem
 
 __all__ = ["LANES", "Lane", "LaneTurn", "StepSession", "Turn", "estimate_tokens"]
 
@@ -63,7 +63,7 @@ class StepSession:
 
     def __init__(self, built: BuiltToolkit, steps: Sequence[Step] = ()) -> None:
         """Two lanes from ``built``'s state; register_group steps are checked now (InputError)."""
-        from toolscope.core.agentscope.guard import (
+        from .guard import (
             GroupActivationGuard,
             build_guarded_meta_tool,
             known_group_reader,

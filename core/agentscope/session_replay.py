@@ -32,17 +32,17 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from toolscope.core.agentscope.aio import run_sync
-from toolscope.core.agentscope.lost_tools import (
+from .aio import run_sync
+from .lost_tools import (
     LostToolLink,
     OtherCall,
     ReplayedTurn,
     Visibility,
     classify_calls,
 )
-from toolscope.core.agentscope.recorded import RecordedCall, RecordedSession, StartFrom
-from toolscope.core.agentscope.script import CallStep
-from toolscope.core.agentscope.session import StepSession, Turn
+from .recorded import RecordedCall, RecordedSession, StartFrom
+from .script import CallStep
+from .session import StepSession, Turn
 
 __all__ = [
     "LostToolLink",
@@ -177,7 +177,7 @@ def _difference(call: RecordedCall, turn: Turn) -> str | None:
 
 async def areplay_session(built: Any, recorded: RecordedSession, starting_from: StartFrom) -> SessionReplay:
     """Replay every reset_tools call on both lanes; classify the other calls; link the losses."""
-    from toolscope.core.agentscope.stages import acollect
+    from .stages import acollect
 
     collected = await acollect(built.toolkit)
     group_of = {e.name: e.group for e in collected.entries}

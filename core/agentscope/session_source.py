@@ -27,8 +27,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from toolscope.core.agentscope.recorded import RecordedSession, calls_from_messages
-from toolscope.core.errors import InputError, Problem
+from ..model.errors import InputError, Problem
+from .recorded import RecordedSession, calls_from_messages
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 MAX_SESSION_BYTES = 512 * 1024 * 1024
@@ -57,7 +57,7 @@ def load_session(path: Path | str, session_id: str | None = None) -> RecordedSes
     with path.open("rb") as handle:
         head = handle.read(len(SQLITE_MAGIC))
     if head == SQLITE_MAGIC:
-        from toolscope.core.agentscope.app_storage import load_app_session
+        from .app_storage import load_app_session
 
         return load_app_session(path, session_id)
     if session_id is not None:
@@ -101,7 +101,7 @@ def _json_error(source: str, text: str, exc: json.JSONDecodeError, line_offset: 
 def _from_document(source: str, data: Any) -> RecordedSession:
     if isinstance(data, dict):
         if "toolscope_tap" in data:  # a tap file with its header only: the agent made no call yet
-            from toolscope.core.agentscope.tap_reader import session_from_tap_records
+            from .tap_reader import session_from_tap_records
 
             return session_from_tap_records(source, [data])
         _refuse_v1(source, data, "(top level)")
@@ -147,7 +147,7 @@ def _from_jsonl(source: str, text: str, whole_error: json.JSONDecodeError) -> Re
             raise InputError(source, "invalid JSON line", [Problem(f"{number}:{exc.colno}", exc.msg)]) from None
     first = items[0]
     if isinstance(first, dict) and "toolscope_tap" in first:
-        from toolscope.core.agentscope.tap_reader import session_from_tap_records
+        from .tap_reader import session_from_tap_records
 
         return session_from_tap_records(source, items)
     for index, item in enumerate(items):

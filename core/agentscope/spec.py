@@ -47,8 +47,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..inputs.documents import Document, load_document
+from ..inputs.validation_errors import validate_model
+from ..model.errors import InputError, Problem
+from ..text.suggest import close_matches
+
 # The document models live in spec_models; re-exported here (their public import path).
-from toolscope.core.agentscope.spec_models import (
+from .spec_models import (
     META_TOOL_NAME,
     GroupSpec,
     PermissionsSpec,
@@ -56,10 +61,6 @@ from toolscope.core.agentscope.spec_models import (
     ToolkitSpec,
     ToolSpec,
 )
-from toolscope.core.documents import Document, load_document
-from toolscope.core.errors import InputError, Problem
-from toolscope.core.suggest import close_matches
-from toolscope.core.validation_errors import validate_model
 
 __all__ = [
     "META_TOOL_NAME",

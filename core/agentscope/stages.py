@@ -26,8 +26,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolscope.core.enums import StageId, ToolKind
-from toolscope.core.verdicts import Stage, ToolVerdict
+from ..model.enums import StageId, ToolKind
+from ..model.verdicts import Stage, ToolVerdict
 
 MODES = ("default", "accept_edits", "explore", "bypass", "dont_ask")
 META = "reset_tools"
@@ -122,7 +122,7 @@ async def acollect(toolkit: Any) -> Collected:
                 for tool in await asyncio.wait_for(client.list_tools(), MCP_LIST_TIMEOUT):
                     entries.append(ToolEntry(tool.name, group.name, tool, ToolKind.MCP, _first_line(tool.description)))
             except Exception as exc:  # AgentScope itself skips such a client with a warning
-                from toolscope.core.mcp.agentscope_clients import describe_exception
+                from ..mcp.agentscope_clients import describe_exception
 
                 outages.append((group.name, getattr(client, "name", "?"), describe_exception(exc)))
     return Collected(entries, groups, outages)

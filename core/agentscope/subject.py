@@ -29,9 +29,20 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolscope.core.agentscope.aio import run_sync
-from toolscope.core.agentscope.spec import BuiltToolkit
-from toolscope.core.agentscope.stages import (
+from ..model.enums import InputKind
+from ..model.errors import InputError, Problem
+from ..model.subject import resolved_paths
+from ..model.verdicts import (
+    AGENTSCOPE_STAGES,
+    Checklist,
+    Evaluation,
+    Finding,
+    LoadedInput,
+)
+from ..text.suggest import close_matches
+from .aio import run_sync
+from .spec import BuiltToolkit
+from .stages import (
     MODES,
     Collected,
     ToolRow,
@@ -39,20 +50,9 @@ from toolscope.core.agentscope.stages import (
     aevaluate_tools,
     outage_verdicts,
 )
-from toolscope.core.enums import InputKind
-from toolscope.core.errors import InputError, Problem
-from toolscope.core.subject import resolved_paths
-from toolscope.core.suggest import close_matches
-from toolscope.core.verdicts import (
-    AGENTSCOPE_STAGES,
-    Checklist,
-    Evaluation,
-    Finding,
-    LoadedInput,
-)
 
 if TYPE_CHECKING:
-    from toolscope.core.agentscope.session import StepSession
+    from .session import StepSession
 
 
 class ToolkitSubject:
@@ -177,21 +177,21 @@ class ToolkitSubject:
 
     def session(self, steps: Sequence[Any] = ()) -> StepSession:
         """A step-through session over this toolkit (lanes start from this state)."""
-        from toolscope.core.agentscope.session import StepSession
+        from .session import StepSession
 
         return StepSession(self.built, steps)
 
     # -- checklist --------------------------------------------------------------
     def checklist(self, tool: str, mode: str | None, active_groups: Sequence[str] | None = None) -> Checklist:
         """Why ``tool`` (or ``group:tool``) passes or fails each stage, and the fix (``active_groups``: see ``rows``)."""
-        from toolscope.core.agentscope.checklist import toolkit_checklist
+        from .checklist import toolkit_checklist
 
         return toolkit_checklist(self, tool, mode, active_groups)
 
     # -- findings ---------------------------------------------------------------
     def findings(self, modes: Sequence[str | None]) -> list[Finding]:
         """Problems worth a warning (see ``findings.py``); several modes add never_callable."""
-        from toolscope.core.agentscope.findings import toolkit_findings
+        from .findings import toolkit_findings
 
         return toolkit_findings(self, modes)
 
@@ -232,7 +232,7 @@ def load_toolkit_subject(
     import agentscope
 
     if kind == InputKind.TOOLKIT_SPEC:
-        from toolscope.core.agentscope.spec import build_toolkit, load_spec
+        from .spec import build_toolkit, load_spec
 
         spec, document = load_spec(target)
         built = build_toolkit(spec, target)
@@ -240,7 +240,7 @@ def load_toolkit_subject(
         paths = resolved_paths(document.path)
         what = "toolkit spec"
     else:
-        from toolscope.core.agentscope.factory import load_factory, parse_target
+        from .factory import load_factory, parse_target
 
         built = load_factory(target)
         where, _ = parse_target(target)

@@ -35,8 +35,8 @@ from typing import Any
 
 from agentscope.middleware import MiddlewareBase
 
-from toolscope.core.agentscope.recorded import META_TOOL, failure_kind
-from toolscope.core.agentscope.tap_reader import TAP_VERSION
+from .recorded import META_TOOL, failure_kind
+from .tap_reader import TAP_VERSION
 
 _MODEL_CALL_START = "MODEL_CALL_START"
 _TOOL_RESULT_END = "TOOL_RESULT_END"

@@ -28,8 +28,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from toolscope.core.agentscope.recorded import META_TOOL, RecordedCall, RecordedSession
-from toolscope.core.errors import InputError, Problem
+from ..model.errors import InputError, Problem
+from .recorded import META_TOOL, RecordedCall, RecordedSession
 
 TAP_VERSION = 1
 UNPARSEABLE_REPLAY = "[]"

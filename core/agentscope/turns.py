@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from toolscope.core.agentscope.planner import ActivationPlan
+from .planner import ActivationPlan
 
 Lane = Literal["stock", "guarded"]
 LANES: tuple[Lane, ...] = ("stock", "guarded")

@@ -1,1 +1,5 @@
-"""core/agentworks."""
+"""AgentWorks step configs: the registry of the tool universe (``registry``, ``universe``), step
+configs and their keys (``step_config``, ``step_keys``), the app's rewrite of a step's lists
+(``selection_rewrite``, ``profile``), the four gates (``tool_filter`` and ``custom_filter`` for
+stage 1, ``later_stages`` for 2-4, run together by ``pipeline``), invariant checks
+(``invariants``), the seed's checklist (``checklist``) and the loaded input (``subject``)."""

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from toolscope.core.agentworks.filter_decisions import CODE_SERVER_NOT_SELECTED
-from toolscope.core.agentworks.names import normalize_tool_name
-from toolscope.core.agentworks.pipeline import StepPipeline
-from toolscope.core.agentworks.universe import ToolEntry
-from toolscope.core.enums import RuleCode, RuleFamily, StageId, ToolKind
-from toolscope.core.presentation import ANSWER_WORD
-from toolscope.core.shell import shell_join
-from toolscope.core.suggest import did_you_mean
-from toolscope.core.verdicts import Checklist, ChecklistStep, ToolVerdict, VerdictList
+from ..model.enums import RuleCode, RuleFamily, StageId, ToolKind
+from ..model.presentation import ANSWER_WORD
+from ..model.verdicts import Checklist, ChecklistStep, ToolVerdict, VerdictList
+from ..text.shell import shell_join
+from ..text.suggest import did_you_mean
+from .filter_decisions import CODE_SERVER_NOT_SELECTED
+from .names import normalize_tool_name
+from .pipeline import StepPipeline
+from .universe import ToolEntry
 
 
 def build_checklist(

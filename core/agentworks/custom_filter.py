@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from toolscope.core.agentworks.filter_decisions import quote
+from .filter_decisions import quote
 
 __all__ = [
     "CODE_CATEGORY_WILDCARD",

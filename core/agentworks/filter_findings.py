@@ -8,16 +8,16 @@
 
 from __future__ import annotations
 
-from toolscope.core.agentworks.pipeline import StepPipeline
-from toolscope.core.agentworks.tool_filter import ToolFilter
-from toolscope.core.agentworks.universe import ToolEntry
-from toolscope.core.enums import FindingKind, Severity, ToolKind
-from toolscope.core.verdicts import Finding
+from ..model.enums import FindingKind, Severity, ToolKind
+from ..model.verdicts import Finding
+from .pipeline import StepPipeline
+from .tool_filter import ToolFilter
+from .universe import ToolEntry
 
 
 def enabled_filtered_out(pipeline: StepPipeline) -> list[Finding]:
     """``enabled_filtered_out``: a step's enabled_custom_tools entry whose every tool the tool filter drops."""
-    from toolscope.core.agentworks.checklist import filter_fix
+    from .checklist import filter_fix
 
     step = pipeline.step
     # One pass over the universe (registry order keeps the output stable): entry → tools it enabled.

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from toolscope.core.agentworks.filter_findings import enabled_filtered_out, rewrite_changes
-from toolscope.core.agentworks.names import normalize_server_name, normalize_tool_name
-from toolscope.core.agentworks.pipeline import StepPipeline
-from toolscope.core.enums import FindingKind, Severity, ToolKind
-from toolscope.core.verdicts import Finding
+from ..model.enums import FindingKind, Severity, ToolKind
+from ..model.verdicts import Finding
+from .filter_findings import enabled_filtered_out, rewrite_changes
+from .names import normalize_server_name, normalize_tool_name
+from .pipeline import StepPipeline
 
 NO_SERVERS = "NO_SERVERS"
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from toolscope.core.agentworks.step_config import LoadedStep
-from toolscope.core.agentworks.tool_filter import ToolFilter
-from toolscope.core.agentworks.universe import ToolEntry, Universe
-from toolscope.core.enums import StageId, ToolKind
-from toolscope.core.verdicts import Stage
+from ..model.enums import StageId, ToolKind
+from ..model.verdicts import Stage
+from .step_config import LoadedStep
+from .tool_filter import ToolFilter
+from .universe import ToolEntry, Universe
 
 __all__ = ["DENIED_RULE", "AllowGate", "ExecutionMode", "Label", "LaterStages", "execution_mode"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from toolscope.core.agentworks.filter_decisions import FilterDecision
+from .filter_decisions import FilterDecision
 
 __all__ = ["PackagePlan"]
 

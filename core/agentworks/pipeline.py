@@ -22,22 +22,22 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import replace
 
-from toolscope.core.agentworks.custom_filter import CustomDecision, filter_custom_tools
-from toolscope.core.agentworks.filter_decisions import quote_list
-from toolscope.core.agentworks.later_stages import (
+from ..model.enums import RuleCode, StageId, ToolKind
+from ..model.verdicts import Stage, ToolVerdict, VerdictList
+from .custom_filter import CustomDecision, filter_custom_tools
+from .filter_decisions import quote_list
+from .later_stages import (
     AllowGate,
     Label,
     LaterStages,
     execution_mode,
 )
-from toolscope.core.agentworks.profile import EnabledEntry
-from toolscope.core.agentworks.registry import DenialTexts
-from toolscope.core.agentworks.selection_rewrite import WHERE, SelectionRewrite, rewrite_selection
-from toolscope.core.agentworks.step_config import LoadedStep
-from toolscope.core.agentworks.tool_filter import DEFAULT_SYSTEM_CATEGORY_BASES, FilterDecision, ToolFilter
-from toolscope.core.agentworks.universe import ToolEntry, Universe
-from toolscope.core.enums import RuleCode, StageId, ToolKind
-from toolscope.core.verdicts import Stage, ToolVerdict, VerdictList
+from .profile import EnabledEntry
+from .registry import DenialTexts
+from .selection_rewrite import WHERE, SelectionRewrite, rewrite_selection
+from .step_config import LoadedStep
+from .tool_filter import DEFAULT_SYSTEM_CATEGORY_BASES, FilterDecision, ToolFilter
+from .universe import ToolEntry, Universe
 
 
 class StepPipeline:

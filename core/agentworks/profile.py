@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from toolscope.core.agentworks.registry import Profile
-from toolscope.core.agentworks.step_config import LoadedStep
+from .registry import Profile
+from .step_config import LoadedStep
 
 
 @dataclass(frozen=True, slots=True)

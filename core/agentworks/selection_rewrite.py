@@ -19,9 +19,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from toolscope.core.agentworks.filter_decisions import quote, quote_list
-from toolscope.core.agentworks.registry import Workflow
-from toolscope.core.agentworks.step_config import LoadedStep
+from .filter_decisions import quote, quote_list
+from .registry import Workflow
+from .step_config import LoadedStep
 
 NO_SERVERS = "NO_SERVERS"
 WHERE = "controller_agent_factory.go"

@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from toolscope.core.documents import Document, load_document
-from toolscope.core.errors import InputError, Problem
-from toolscope.core.validation import EMPTY, validate
+from ..inputs.documents import Document, load_document
+from ..inputs.validation import EMPTY, validate
+from ..model.errors import InputError, Problem
 
 
 def _null_is_empty(value: Any) -> Any:

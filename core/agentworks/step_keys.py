@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from toolscope.core.agentworks.step_config import LoadedStep
-from toolscope.core.enums import FindingKind, Severity
-from toolscope.core.suggest import did_you_mean
-from toolscope.core.verdicts import Finding
+from ..model.enums import FindingKind, Severity
+from ..model.verdicts import Finding
+from ..text.suggest import did_you_mean
+from .step_config import LoadedStep
 
 _HEAD = (
     "execution_llm execution_llm_reason execution_tier execution_tier_reason execution_max_turns learning_objective "

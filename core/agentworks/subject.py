@@ -7,35 +7,35 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toolscope.core.agentworks.checklist import build_checklist
-from toolscope.core.agentworks.invariants import check_invariants
-from toolscope.core.agentworks.pipeline import StepPipeline
-from toolscope.core.agentworks.profile import effective_enabled_entries
-from toolscope.core.agentworks.registry import (
-    McpServer,
-    RegistryModel,
-    find_registry,
-    load_registry_model,
-)
-from toolscope.core.agentworks.selection_rewrite import SelectionRewrite, rewrite_selection
-from toolscope.core.agentworks.step_config import LoadedStep, load_step_config
-from toolscope.core.agentworks.step_keys import unknown_key_findings
-from toolscope.core.agentworks.universe import Universe, build_universe
-from toolscope.core.documents import Document
-from toolscope.core.enums import FindingKind, InputKind, RuleCode
-from toolscope.core.errors import InputError, Problem
-from toolscope.core.shell import shell_join
-from toolscope.core.subject import resolved_paths
-from toolscope.core.verdicts import (
+from ..inputs.documents import Document
+from ..model.enums import FindingKind, InputKind, RuleCode
+from ..model.errors import InputError, Problem
+from ..model.subject import resolved_paths
+from ..model.verdicts import (
     AGENTWORKS_STAGES,
     Checklist,
     Evaluation,
     Finding,
     LoadedInput,
 )
+from ..text.shell import shell_join
+from .checklist import build_checklist
+from .invariants import check_invariants
+from .pipeline import StepPipeline
+from .profile import effective_enabled_entries
+from .registry import (
+    McpServer,
+    RegistryModel,
+    find_registry,
+    load_registry_model,
+)
+from .selection_rewrite import SelectionRewrite, rewrite_selection
+from .step_config import LoadedStep, load_step_config
+from .step_keys import unknown_key_findings
+from .universe import Universe, build_universe
 
 if TYPE_CHECKING:
-    from toolscope.core.mcp.results import DiscoveryResult
+    from ..mcp.results import DiscoveryResult
 
 
 class AgentWorksSubject:
@@ -141,7 +141,7 @@ class AgentWorksSubject:
         verdict = checklist.verdict
         if self.discovery is None or verdict is None or verdict.stages[0].code != RuleCode.MCP_OUTAGE:
             return checklist
-        from toolscope.core.mcp.outage import get_api_spec_outage_text
+        from ..mcp.outage import get_api_spec_outage_text
 
         text = get_api_spec_outage_text(self.discovery, [verdict.namespace], [verdict.name])
         first = replace(checklist.steps[0], evidence=(*checklist.steps[0].evidence, f"get_api_spec says: {text}"))
@@ -157,7 +157,7 @@ class AgentWorksSubject:
 
     def drift_findings(self, snapshot: Path) -> list[Finding]:
         """Compare this run's live discovery with a saved snapshot: added, removed, renamed tools per server."""
-        from toolscope.core.mcp.snapshot import diff_snapshots, load_snapshot
+        from ..mcp.snapshot import diff_snapshots, load_snapshot
 
         if self.discovery is None or self.discovery.source.kind != "live":
             raise InputError("--drift-from", "needs live discovery: a registry with mcp_config, and no --snapshot")
@@ -205,7 +205,7 @@ def load_agentworks_subject(
     )
     findings = [*unknown_key_findings(loaded_step)]
     if model.mcp_config is not None:
-        from toolscope.core.mcp.config import unknown_key_findings as unknown_server_key_findings
+        from ..mcp.config import unknown_key_findings as unknown_server_key_findings
 
         findings += unknown_server_key_findings(registry_path.parent / model.mcp_config)
     return AgentWorksSubject(
@@ -232,7 +232,7 @@ class McpTools:
 
 def _expected_tools(step: LoadedStep, failed: dict[str, str]) -> dict[str, tuple[str, ...]]:
     """Tools the step names for each failed server (``server:tool`` entries)."""
-    from toolscope.core.agentworks.names import normalize_server_name
+    from .names import normalize_server_name
 
     by_norm = {normalize_server_name(s): s for s in failed}
     out: dict[str, list[str]] = {}
@@ -250,7 +250,7 @@ def _discover(registry_path: Path, model: RegistryModel, snapshot: Path | None, 
     if model.mcp_config is None and snapshot is None:
         return None
     # Deferred past the common case: a static registry never loads the MCP modules.
-    from toolscope.core.mcp.universe import load_mcp_universe
+    from ..mcp.universe import load_mcp_universe
 
     config_path = registry_path.parent / model.mcp_config if model.mcp_config else None
     if snapshot is None and config_path is not None and not config_path.is_file():
@@ -291,7 +291,7 @@ def _discover(registry_path: Path, model: RegistryModel, snapshot: Path | None, 
     servers = len(result.servers)
     failed = f"; {len(errors)} failed" if errors else ""
     notes = (f"{how} ({servers} server{'' if servers == 1 else 's'}{failed})", *tuple(source.notes or ()))
-    from toolscope.core.mcp.config import user_override_path
+    from ..mcp.config import user_override_path
 
     existing = [p for p in (config_path, user_override_path(config_path) if config_path else None) if p and p.is_file()]
     return McpTools(discovered, errors, tuple(files), resolved_paths(*existing, snapshot), notes, result)

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from toolscope.core.agentworks.filter_decisions import (
+from .filter_decisions import (
     CODE_DEFAULT_INCLUDE,
     CODE_NO_FILTERING,
     CODE_SELECTED_SERVER,
@@ -51,14 +51,14 @@ from toolscope.core.agentworks.filter_decisions import (
     FilterDecision,
     quote,
 )
-from toolscope.core.agentworks.filter_decisions import quote_list as _quote_list
-from toolscope.core.agentworks.names import (
+from .filter_decisions import quote_list as _quote_list
+from .names import (
     DEFAULT_SYSTEM_CATEGORY_BASES,
     normalize_server_name,
     normalize_tool_name,
     system_categories,
 )
-from toolscope.core.agentworks.package_plan import PackagePlan
+from .package_plan import PackagePlan
 
 __all__ = [
     "CODE_DEFAULT_INCLUDE",

@@ -15,10 +15,10 @@ from functools import partial
 from itertools import repeat
 from typing import NamedTuple
 
-from toolscope.core.agentworks.names import normalize_tool_names
-from toolscope.core.agentworks.registry import EMPTY, McpServer, RegistryModel
-from toolscope.core.enums import ToolKind
-from toolscope.core.errors import InputError, Problem
+from ..model.enums import ToolKind
+from ..model.errors import InputError, Problem
+from .names import normalize_tool_names
+from .registry import EMPTY, McpServer, RegistryModel
 
 
 class ToolEntry(NamedTuple):

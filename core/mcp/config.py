@@ -30,13 +30,13 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from toolscope.core.errors import InputError, Problem
-from toolscope.core.input_files import read_text
-from toolscope.core.strict_json import parse_json
-from toolscope.core.validation_errors import validation_problems
+from ..inputs.input_files import read_text
+from ..inputs.strict_json import parse_json
+from ..inputs.validation_errors import validation_problems
+from ..model.errors import InputError, Problem
 
 if TYPE_CHECKING:
-    from toolscope.core.verdicts import Finding
+    from ..model.verdicts import Finding
 
 Protocol = Literal["stdio", "sse", "http"]
 
@@ -172,7 +172,7 @@ def unknown_server_keys(path: Path) -> list[tuple[str, str, str | None]]:
     Reads ``path`` and its ``_user.json`` override; unreadable files yield nothing here
     (loading them reports the error).
     """
-    from toolscope.core.suggest import did_you_mean
+    from ..text.suggest import did_you_mean
 
     out: list[tuple[str, str, str | None]] = []
     user = user_override_path(path)
@@ -200,8 +200,8 @@ def unknown_server_keys(path: Path) -> list[tuple[str, str, str | None]]:
 
 def unknown_key_findings(config_path: Path) -> list[Finding]:
     """``unknown_key`` findings for server keys AgentWorks' MCP config loader does not read."""
-    from toolscope.core.enums import FindingKind, Severity
-    from toolscope.core.verdicts import Finding
+    from ..model.enums import FindingKind, Severity
+    from ..model.verdicts import Finding
 
     out = []
     for location, key, suggestion in unknown_server_keys(config_path):

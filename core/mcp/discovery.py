@@ -28,8 +28,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from toolscope.core.mcp.config import McpConfig, ServerConfig
-from toolscope.core.mcp.processes import (
+from .config import McpConfig, ServerConfig
+from .processes import (
     SPAWNED,
     Attempt,
     become_subreaper,
@@ -38,13 +38,13 @@ from toolscope.core.mcp.processes import (
     own_children,
     wait_group_dead,
 )
-from toolscope.core.mcp.protocol_errors import (
+from .protocol_errors import (
     ProtocolViolation,
     WatchedStream,
     bad_output_reason,
     first_problem,
 )
-from toolscope.core.mcp.redact import (
+from .redact import (
     env_values,
     redact_args,
     redact_command,
@@ -53,7 +53,7 @@ from toolscope.core.mcp.redact import (
     scrub,
     secret_values,
 )
-from toolscope.core.mcp.results import (
+from .results import (
     DiscoveryResult,
     Provenance,
     ServerResult,

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from toolscope.core.mcp.results import DiscoveryResult, ServerResult
+from .results import DiscoveryResult, ServerResult
 
 
 def server_state(server: ServerResult) -> str:

@@ -28,30 +28,30 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from toolscope.core.documents import load_document
-from toolscope.core.errors import InputError, Problem
-from toolscope.core.mcp.results import (
-    DiscoveryResult,
-    Duplicate,
-    Provenance,
-    ServerResult,
-)
-from toolscope.core.schemas.base import render
-from toolscope.core.schemas.mcp_snapshot import (
+from ..inputs.documents import load_document
+from ..inputs.validation_errors import validate_model
+from ..model.errors import InputError, Problem
+from ..schemas.base import render
+from ..schemas.mcp_snapshot import (
     SnapshotConfig,
     SnapshotDuplicate,
     SnapshotEnvelope,
     SnapshotServer,
     SnapshotTool,
 )
-from toolscope.core.validation_errors import validate_model
+from .results import (
+    DiscoveryResult,
+    Duplicate,
+    Provenance,
+    ServerResult,
+)
 
 SCHEMA = "toolscope.mcp-snapshot/1"
 
 
 def snapshot_document(result: DiscoveryResult) -> SnapshotEnvelope:
     """The snapshot document for a discovery result (already redacted)."""
-    from toolscope import __version__
+    from ... import __version__
 
     src = result.source
     return SnapshotEnvelope(
@@ -86,7 +86,7 @@ def snapshot_document(result: DiscoveryResult) -> SnapshotEnvelope:
 
 def write_snapshot(result: DiscoveryResult, path: Path, protect: tuple[Path, ...] = (), *, force: bool = True) -> None:
     """Write the snapshot by the output rules of ``output_file`` (atomic, never over an input)."""
-    from toolscope.core.output_file import write_output
+    from ..outputs.output_file import write_output
 
     text = render(snapshot_document(result))
     write_output(text, str(path), force=force, inputs=protect, what="the snapshot")

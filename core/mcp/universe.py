@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from toolscope.core.errors import InputError
-from toolscope.core.mcp.config import load_config, user_override_path
-from toolscope.core.mcp.results import DiscoveryResult
+from ..model.errors import InputError
+from .config import load_config, user_override_path
+from .results import DiscoveryResult
 
 DEFAULT_TIMEOUT = 10.0
 
@@ -22,7 +22,7 @@ def load_mcp_universe(
     config changed since the snapshot was taken. Bad files raise ``InputError`` (exit 2).
     """
     if snapshot is not None:
-        from toolscope.core.mcp.snapshot import load_snapshot
+        from .snapshot import load_snapshot
 
         result = load_snapshot(snapshot)
         notes = list(result.source.notes)
@@ -38,7 +38,7 @@ def load_mcp_universe(
             if user_now != result.source.user_config_sha256:
                 notes.append(f"the _user.json override changed since the snapshot was taken ({result.source.taken_at})")
         return replace(result, source=replace(result.source, notes=tuple(notes)))
-    from toolscope.core.mcp.discovery import discover_sync
+    from .discovery import discover_sync
 
     if config_path is None:
         raise InputError("mcp_config", "live discovery needs an mcpServers config (or give --snapshot)")

@@ -11,11 +11,11 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from toolscope.core.enums import InputKind
-from toolscope.core.errors import InputError
-from toolscope.core.report.data import shown_name
-from toolscope.core.report.transcript import LostToolLink, SessionSummary, Transcript, Turn, TurnSide
-from toolscope.core.subject import StepsActivation, Subject
+from ..model.enums import InputKind
+from ..model.errors import InputError
+from ..model.subject import StepsActivation, Subject
+from .data import shown_name
+from .transcript import LostToolLink, SessionSummary, Transcript, Turn, TurnSide
 
 # A refusal lists every real group name; keep the report's cells readable.
 MAX_OUTCOME = 400
@@ -23,7 +23,7 @@ MAX_OUTCOME = 400
 
 def probe_facts() -> tuple[tuple[str, str], ...]:
     """The installed stock reset_tools' probed behaviour as (question, answer) pairs."""
-    from toolscope.core.agentscope.probe import probe_stock_reset_tools
+    from ..agentscope.probe import probe_stock_reset_tools
 
     probe = probe_stock_reset_tools()
 
@@ -54,7 +54,7 @@ def run_transcript(subject: Subject, script: Path) -> tuple[Transcript, tuple[st
     """
     if subject.loaded.kind == InputKind.STEP_CONFIG or not isinstance(subject, StepsActivation):
         raise InputError("--script", "applies to AgentScope toolkits (reset_tools calls), not AgentWorks step configs")
-    from toolscope.core.agentscope.script import load_script
+    from ..agentscope.script import load_script
 
     steps = load_script(script)
     digest = hashlib.sha256(script.read_bytes()).hexdigest()
@@ -98,8 +98,8 @@ def run_session_transcript(
     if subject.loaded.kind == InputKind.STEP_CONFIG or not isinstance(subject, StepsActivation):
         raise InputError("--session", "applies to AgentScope toolkits (reset_tools calls), not AgentWorks step configs")
     built = subject.built
-    from toolscope.core.agentscope.session_replay import replay_session
-    from toolscope.core.agentscope.session_source import load_session
+    from ..agentscope.session_replay import replay_session
+    from ..agentscope.session_source import load_session
 
     recorded = load_session(session, session_id=session_id)
     digest = hashlib.sha256(session.read_bytes()).hexdigest()

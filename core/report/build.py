@@ -12,18 +12,18 @@ import platform
 from array import array
 from collections.abc import Sequence
 
-from toolscope.core.enums import InputKind
-from toolscope.core.report.data import Environment, FileRef, ModeSection, Provenance, ReportData, shown_name
-from toolscope.core.report.diff import mode_diff, tool_label
-from toolscope.core.report.redaction import Redactor
-from toolscope.core.report.transcript import Transcript
-from toolscope.core.subject import Subject
-from toolscope.core.verdicts import Evaluation, VerdictList
+from ..model.enums import InputKind
+from ..model.subject import Subject
+from ..model.verdicts import Evaluation, VerdictList
+from .data import Environment, FileRef, ModeSection, Provenance, ReportData, shown_name
+from .diff import mode_diff, tool_label
+from .redaction import Redactor
+from .transcript import Transcript
 
 
 def current_environment(kind: str) -> Environment:
     """Versions of the running software; for toolkits also AgentScope and its reset_tools probe."""
-    from toolscope import __version__
+    from ... import __version__
 
     agentscope_version = None
     reset_tools: tuple[tuple[str, str], ...] = ()
@@ -40,7 +40,7 @@ def current_environment(kind: str) -> Environment:
 
 def probe_reset_tools() -> tuple[tuple[str, str], ...]:
     """The installed stock reset_tools' behaviour, probed through ``core.agentscope.probe``."""
-    from toolscope.core.report.adapters import probe_facts
+    from .adapters import probe_facts
 
     return probe_facts()
 

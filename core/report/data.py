@@ -12,10 +12,10 @@ from array import array
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
-from toolscope.core.enums import Verdict
-from toolscope.core.report.diff import ModeDiff
-from toolscope.core.report.transcript import Transcript
-from toolscope.core.verdicts import Checklist, Finding, ToolVerdict, VerdictList
+from ..model.enums import Verdict
+from ..model.verdicts import Checklist, Finding, ToolVerdict, VerdictList
+from .diff import ModeDiff
+from .transcript import Transcript
 
 SCHEMA = "toolscope.report/2"
 

@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from toolscope.core.enums import Verdict
-from toolscope.core.verdicts import ToolLabels
+from ..model.enums import Verdict
+from ..model.verdicts import ToolLabels
 
 if TYPE_CHECKING:  # data imports this module; only the type is needed here
-    from toolscope.core.report.data import ModeSection
+    from .data import ModeSection
 
 
 @dataclass(frozen=True)

@@ -12,14 +12,14 @@ import re
 from collections.abc import Iterable, Sequence
 from importlib import resources
 
-from toolscope.core.enums import Verdict
-from toolscope.core.presentation import NOT_REACHED, STAGE_CLASS, STAGE_WORD, VERDICT_CLASS, verdict_counts_text
-from toolscope.core.report.data import ModeSection, ReportData, mode_label
-from toolscope.core.report.markdown import CODE_PATTERN, SPACES, visible_format_chars
-from toolscope.core.report.summary import summary_lines
-from toolscope.core.report.transcript import Transcript
-from toolscope.core.safe_text import inert
-from toolscope.core.verdicts import STAGE_TITLES, Checklist, Stage
+from ..model.enums import Verdict
+from ..model.presentation import NOT_REACHED, STAGE_CLASS, STAGE_WORD, VERDICT_CLASS, verdict_counts_text
+from ..model.verdicts import STAGE_TITLES, Checklist, Stage
+from ..text.safe_text import inert
+from .data import ModeSection, ReportData, mode_label
+from .markdown import CODE_PATTERN, SPACES, visible_format_chars
+from .summary import summary_lines
+from .transcript import Transcript
 
 FOLD_ROWS = 25
 

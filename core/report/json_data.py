@@ -13,11 +13,11 @@ import json
 from json.encoder import encode_basestring  # type: ignore[attr-defined]  # the C escaper json.dumps uses
 from typing import Any
 
-from toolscope.core.enums import StageId
-from toolscope.core.report.data import SCHEMA, ModeSection, ReportData, mode_label
-from toolscope.core.report.summary import summary_lines
-from toolscope.core.report.transcript import Transcript, TurnSide
-from toolscope.core.verdicts import Checklist, Finding, Stage
+from ..model.enums import StageId
+from ..model.verdicts import Checklist, Finding, Stage
+from .data import SCHEMA, ModeSection, ReportData, mode_label
+from .summary import summary_lines
+from .transcript import Transcript, TurnSide
 
 
 def section_tools(section: ModeSection) -> tuple[list[dict[str, Any]], list[str]]:
@@ -25,7 +25,7 @@ def section_tools(section: ModeSection) -> tuple[list[dict[str, Any]], list[str]
 
     Each distinct row of stages is encoded once, by its row number; a tool adds its labels.
     """
-    from toolscope.core.tools_json import StageTable
+    from ..outputs.tools_json import StageTable
 
     table = StageTable()
     evaluated = section.evaluated

@@ -16,18 +16,18 @@ import os
 from json.encoder import encode_basestring  # type: ignore[attr-defined]  # the C escaper json.dumps uses
 from typing import TYPE_CHECKING, Any
 
-from toolscope.core.report.data import ModeSection, ReportData, mode_label
-from toolscope.core.report.json_data import report_data, section_tools
-from toolscope.core.report.summary import summary_lines
-from toolscope.core.report.transcript import Transcript, TurnSide
+from .data import ModeSection, ReportData, mode_label
+from .json_data import report_data, section_tools
+from .summary import summary_lines
+from .transcript import Transcript, TurnSide
 
 if TYPE_CHECKING:
-    from toolscope.core.schemas.report import ModeJson, ReportEnvelope, SideJson, TranscriptJson
+    from ..schemas.report import ModeJson, ReportEnvelope, SideJson, TranscriptJson
 
 
 def _section(section: ModeSection) -> ModeJson:
-    from toolscope.core.schemas.report import ModeJson, ReportToolJson
-    from toolscope.core.schemas.verdicts import VerdictCounts
+    from ..schemas.report import ModeJson, ReportToolJson
+    from ..schemas.verdicts import VerdictCounts
 
     stage_results, lines = section_tools(section)
     return ModeJson(
@@ -41,13 +41,13 @@ def _section(section: ModeSection) -> ModeJson:
 
 
 def _side(side: TurnSide) -> SideJson:
-    from toolscope.core.schemas.report import SideJson
+    from ..schemas.report import SideJson
 
     return SideJson(visible=list(side.visible), outcome=side.outcome, active_groups=list(side.active_groups))
 
 
 def _transcript(transcript: Transcript) -> TranscriptJson:
-    from toolscope.core.schemas.report import ReportSessionJson, SessionTranscriptJson, TranscriptJson, TurnJson
+    from ..schemas.report import ReportSessionJson, SessionTranscriptJson, TranscriptJson, TurnJson
 
     fields: dict[str, Any] = {
         "script": transcript.script,
@@ -80,7 +80,7 @@ def _transcript(transcript: Transcript) -> TranscriptJson:
 
 def to_model(report: ReportData) -> ReportEnvelope:
     """The report as its typed JSON model (``render_json`` writes the same data without it: ``json_data``)."""
-    from toolscope.core.schemas.report import (
+    from ..schemas.report import (
         AgentScopeJson,
         ChangedJson,
         DiffJson,
@@ -91,7 +91,7 @@ def to_model(report: ReportData) -> ReportEnvelope:
         ReportEnvelope,
         ResetToolsFact,
     )
-    from toolscope.core.schemas.verdicts import ChecklistJson, FindingJson
+    from ..schemas.verdicts import ChecklistJson, FindingJson
 
     sections = [_section(s) for s in report.sections]
     prov = report.provenance
@@ -151,7 +151,7 @@ def render_json(report: ReportData) -> str:
     non-finite numbers as strings)."""
     import json
 
-    from toolscope.core.safe_text import finite, inert_json
+    from ..text.safe_text import finite, inert_json
 
     data, sections = report_data(report)
     # Markers no input can spell (random per render) hold the places of the large arrays,
@@ -215,6 +215,6 @@ def _flat_objects(items: list[dict[str, Any]], indent: int) -> str | None:
 
 def report_schema() -> dict[str, Any]:
     """The JSON Schema of ``toolscope.report/2`` (generated from the model, shipped as package data)."""
-    from toolscope.core.schemas import committed_schema
+    from ..schemas import committed_schema
 
     return committed_schema("toolscope.report/2")

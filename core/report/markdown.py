@@ -15,13 +15,13 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 
-from toolscope.core.enums import Verdict
-from toolscope.core.presentation import NOT_REACHED, STAGE_WORD, verdict_counts_text
-from toolscope.core.report.data import ModeSection, ReportData, mode_label
-from toolscope.core.report.summary import summary_lines
-from toolscope.core.report.transcript import Transcript
-from toolscope.core.safe_text import inert
-from toolscope.core.verdicts import STAGE_TITLES, Checklist, ToolVerdict
+from ..model.enums import Verdict
+from ..model.presentation import NOT_REACHED, STAGE_WORD, verdict_counts_text
+from ..model.verdicts import STAGE_TITLES, Checklist, ToolVerdict
+from ..text.safe_text import inert
+from .data import ModeSection, ReportData, mode_label
+from .summary import summary_lines
+from .transcript import Transcript
 
 # Tables longer than this are folded; the hidden-tools table is folded from here too.
 FOLD_ROWS = 25

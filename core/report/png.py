@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from toolscope.core.errors import InputError
+from ..model.errors import InputError
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

@@ -23,7 +23,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from toolscope.core.mcp.redact import (
+from ..mcp.redact import (
     MASK,
     collect_env_values,
     collect_secrets,
@@ -31,7 +31,7 @@ from toolscope.core.mcp.redact import (
     replace_secrets,
     scrubbable,
 )
-from toolscope.core.verdicts import VerdictList
+from ..model.verdicts import VerdictList
 
 __all__ = ["MASK", "Redactor", "is_secret_key", "secret_values_in", "secret_values_in_files"]
 
@@ -48,9 +48,9 @@ def secret_values_in_files(paths: Iterable[Path]) -> set[str]:
     A file the loaders parsed is scanned in the data they read (``parsed_document``), not
     parsed a second time.
     """
-    from toolscope.core.document_cache import parsed_document
-    from toolscope.core.documents import load_document
-    from toolscope.core.errors import InputError
+    from ..inputs.document_cache import parsed_document
+    from ..inputs.documents import load_document
+    from ..model.errors import InputError
 
     found: set[str] = set()
     for path in paths:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from toolscope.core.counts import count_of
-from toolscope.core.enums import Severity
-from toolscope.core.presentation import verdict_counts_text
-from toolscope.core.report.data import ReportData, mode_label
-from toolscope.core.verdicts import STAGE_TITLES, ToolVerdict
+from ..model.counts import count_of
+from ..model.enums import Severity
+from ..model.presentation import verdict_counts_text
+from ..model.verdicts import STAGE_TITLES, ToolVerdict
+from .data import ReportData, mode_label
 
 
 def summary_lines(report: ReportData) -> list[str]:

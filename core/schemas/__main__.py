@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from toolscope.core.schemas import ENVELOPES, schema_file_name, schema_text
+from . import ENVELOPES, schema_file_name, schema_text
 
 
 def main(argv: list[str]) -> int:

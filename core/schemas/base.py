@@ -42,6 +42,6 @@ def render(document: BaseModel) -> str:
     Byte-identical to ``json.dumps(data, indent=2, ensure_ascii=False)`` except for floats
     below 1e-4 (``1e-05`` is written ``0.00001``).
     """
-    from toolscope.core.safe_text import inert_json
+    from ..text.safe_text import inert_json
 
     return inert_json(document.model_dump_json(indent=2)) + "\n"

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from toolscope.core.schemas.base import Model
+from .base import Model
 
 
 class ToolAnswer(Model):

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from toolscope.core.schemas.base import Model
+from .base import Model
 
 
 class SnapshotConfig(Model):

@@ -11,11 +11,11 @@ from typing import Annotated, Literal
 from pydantic import Field
 from pydantic.json_schema import JsonDict
 
-from toolscope.core.agentscope.recorded import SourceKind, StartFrom
-from toolscope.core.enums import InputKind, StageId, Verdict
-from toolscope.core.schemas.base import Model
-from toolscope.core.schemas.verdicts import ChecklistJson, FindingJson, ToolRefJson, VerdictCounts
-from toolscope.core.verdicts import Stage
+from ..agentscope.recorded import SourceKind, StartFrom
+from ..model.enums import InputKind, StageId, Verdict
+from ..model.verdicts import Stage
+from .base import Model
+from .verdicts import ChecklistJson, FindingJson, ToolRefJson, VerdictCounts
 
 # A file name as published: never an absolute path (POSIX or Windows).
 _RELATIVE: JsonDict = {"not": {"pattern": r"^(/|[A-Za-z]:[\\/])"}}

@@ -6,10 +6,10 @@ from typing import Any, Literal
 
 from pydantic import Field, RootModel
 
-from toolscope.core.agentscope.recorded import Failure, SourceKind
-from toolscope.core.agentscope.session_replay import StartFrom, Visibility
-from toolscope.core.enums import InputKind, TurnKind
-from toolscope.core.schemas.base import Model
+from ..agentscope.recorded import Failure, SourceKind
+from ..agentscope.session_replay import StartFrom, Visibility
+from ..model.enums import InputKind, TurnKind
+from .base import Model
 
 
 class StepInput(Model):

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import Field
 
 if TYPE_CHECKING:
-    from toolscope.core.agentworks.selection_rewrite import SelectionRewrite
+    from ..agentworks.selection_rewrite import SelectionRewrite
 
-from toolscope.core.enums import FindingKind, InputKind, Severity, StageId, ToolKind, Verdict
-from toolscope.core.schemas.base import Model
-from toolscope.core.verdicts import Checklist, ChecklistStep, Finding, Stage, ToolVerdict
+from ..model.enums import FindingKind, InputKind, Severity, StageId, ToolKind, Verdict
+from ..model.verdicts import Checklist, ChecklistStep, Finding, Stage, ToolVerdict
+from .base import Model
 
 
 class FindingJson(Model):

@@ -16,7 +16,7 @@ import pytest
 from session_helpers import drop_web_turns, recorder
 from typer.testing import CliRunner
 
-from toolscope.app import app
+from toolscope.cli.app import app
 
 pytestmark = [pytest.mark.agentscope, pytest.mark.app]
 runner = CliRunner()

@@ -8,7 +8,7 @@ import textwrap
 import pytest
 from typer.testing import CliRunner
 
-from toolscope.app import app
+from toolscope.cli.app import app
 
 pytestmark = pytest.mark.agentscope
 

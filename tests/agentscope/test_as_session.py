@@ -7,7 +7,7 @@ import json
 import pytest
 
 from toolscope.core.agentscope.script import CallStep, RegisterGroupStep, load_script, parse_script
-from toolscope.core.errors import InputError
+from toolscope.core.model.errors import InputError
 
 pytestmark = pytest.mark.agentscope
 

@@ -15,7 +15,7 @@ from json_contracts import validated
 from session_helpers import drop_web_turns, recorder
 from typer.testing import CliRunner
 
-from toolscope.app import app
+from toolscope.cli.app import app
 
 pytestmark = pytest.mark.agentscope
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from toolscope.core.errors import EXIT_BAD_INPUT, EXIT_USER_CODE, InputError, UserCodeError
+from toolscope.core.model.errors import EXIT_BAD_INPUT, EXIT_USER_CODE, InputError, UserCodeError
 
 pytestmark = pytest.mark.agentscope
 

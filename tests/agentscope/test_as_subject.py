@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from toolscope.core.errors import InputError
-from toolscope.core.verdicts import AGENTSCOPE_STAGES
+from toolscope.core.model.errors import InputError
+from toolscope.core.model.verdicts import AGENTSCOPE_STAGES
 
 pytestmark = pytest.mark.agentscope
 
@@ -21,7 +21,7 @@ def subject(samples):
 
 
 def test_subject_protocol(subject) -> None:
-    from toolscope.core.subject import Subject
+    from toolscope.core.model.subject import Subject
 
     assert isinstance(subject.mode_names, tuple)
     assert subject.mode_names == ("default", "accept_edits", "explore", "bypass", "dont_ask")

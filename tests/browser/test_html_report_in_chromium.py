@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from toolscope.app import app
+from toolscope.cli.app import app
 
 REPO = Path(__file__).resolve().parents[2]
 REALISTIC = str(REPO / "sample_configs" / "realistic" / "step_config.json")

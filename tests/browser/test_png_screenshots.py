@@ -12,7 +12,7 @@ import pytest
 from browser_helpers import require_chromium
 from typer.testing import CliRunner
 
-from toolscope.app import app
+from toolscope.cli.app import app
 from toolscope.core.report.png import svg_size
 
 REPO = Path(__file__).resolve().parents[2]

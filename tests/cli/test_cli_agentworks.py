@@ -9,7 +9,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from toolscope.app import app
+from toolscope.cli.app import app
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_configs"
 SEED_STEP = str(SAMPLES / "seed" / "step_config.json")

@@ -6,7 +6,7 @@ import json
 
 from typer.testing import CliRunner
 
-from toolscope.app import app
+from toolscope.cli.app import app
 
 runner = CliRunner()
 

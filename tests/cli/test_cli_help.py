@@ -11,7 +11,7 @@ import pytest
 from typer.main import get_command
 from typer.testing import CliRunner
 
-from toolscope.app import app
+from toolscope.cli.app import app
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_configs"
 SEED = str(SAMPLES / "seed" / "step_config.json")

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from toolscope.app import app
-from toolscope.layout import PIPED_WIDTH, shorten, wrap_words
+from toolscope.cli.app import app
+from toolscope.cli.layout import PIPED_WIDTH, shorten, wrap_words
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_configs"
 SEED = str(SAMPLES / "seed" / "step_config.json")
@@ -157,7 +157,7 @@ def test_step_reads_at_width_and_ends_with_a_divergence_line(width: int) -> None
 
 
 def test_divergence_summary_names_the_turns() -> None:
-    from toolscope.commands.step import divergence_summary
+    from toolscope.cli.commands.step import divergence_summary
     from toolscope.core.agentscope.turns import LaneTurn, Turn
 
     def lane(name: str, accepted: bool, groups: tuple[str, ...]) -> LaneTurn:
@@ -219,7 +219,7 @@ def test_filter_reasons_wrap_whole(width: int) -> None:
 def test_the_tools_table_lays_out_rows_not_tool_verdicts(monkeypatch: pytest.MonkeyPatch) -> None:
     """The table works by row of stages: no ToolVerdict is built per tool, and each distinct
     row's marks, verdict and rule are laid out once; --hidden keeps the hidden tools in order."""
-    from toolscope.core.verdicts import VerdictList
+    from toolscope.core.model.verdicts import VerdictList
 
     built: list[int] = []
     real = VerdictList._build

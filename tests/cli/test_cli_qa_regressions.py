@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from toolscope.app import app
-from toolscope.core.errors import EXIT_INTERNAL
+from toolscope.cli.app import app
+from toolscope.core.model.errors import EXIT_INTERNAL
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_configs"
 SEED = SAMPLES / "seed"

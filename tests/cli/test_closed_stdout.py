@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from toolscope import closed_stdout
-from toolscope.core.errors import EXIT_STDOUT_CLOSED
+from toolscope.cli import closed_stdout
+from toolscope.core.model.errors import EXIT_STDOUT_CLOSED
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "sample_configs"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from toolscope.app import app
+from toolscope.cli.app import app
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_configs"
 runner = CliRunner()

@@ -14,7 +14,7 @@ SEED = str(Path(__file__).resolve().parents[2] / "sample_configs" / "seed" / "st
 
 def run(entry: str, args: list[str]) -> tuple[int, str, str]:
     # Both forms read sys.argv; ``app()`` builds every command, ``main()`` only the invoked one.
-    code = f"import sys; sys.argv[1:] = {args!r}\nfrom toolscope.app import app, main\n{entry}()"
+    code = f"import sys; sys.argv[1:] = {args!r}\nfrom toolscope.cli.app import app, main\n{entry}()"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     return done.returncode, done.stdout, done.stderr
 
@@ -36,7 +36,7 @@ def test_main_answers_exactly_as_the_full_app(args: list[str]):
 
 
 def test_only_the_named_command_stays_registered():
-    from toolscope import app as app_module
+    from toolscope.cli import app as app_module
 
     saved = list(app_module.app.registered_commands)
     try:
@@ -56,7 +56,7 @@ def test_the_last_garbage_collection_skips_what_is_alive_at_exit(args: list[str]
         "import atexit, gc, sys\n"
         "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count(), file=sys.stderr))\n"
         f"sys.argv[1:] = {args!r}\n"
-        "from toolscope.app import main\n"
+        "from toolscope.cli.app import main\n"
         "main()"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

@@ -10,7 +10,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from toolscope.plain_params import PlainGroup
+from toolscope.cli.plain_params import PlainGroup
 
 runner = CliRunner()
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from toolscope.app import app
+from toolscope.cli.app import app
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_configs"
 SEED = SAMPLES / "seed" / "step_config.json"

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from toolscope.core.errors import InputError
-from toolscope.core.safe_yaml import _strict_loader, parse_yaml
+from toolscope.core.inputs.safe_yaml import _strict_loader, parse_yaml
+from toolscope.core.model.errors import InputError
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_configs"
 YAML_FILES = sorted([*SAMPLES.rglob("*.yaml"), *SAMPLES.rglob("*.yml")])

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from toolscope.app import app
-from toolscope.commands.report import input_files
+from toolscope.cli.app import app
+from toolscope.cli.commands.report import input_files
 from toolscope.core.agentworks.subject import load_agentworks_subject
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,7 +59,7 @@ def test_static_registry_given_by_flag_is_in_paths_and_in_check_args(tmp_path: P
 
 def test_toolkit_spec_and_factory_files_are_in_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from toolscope.core.agentscope.subject import load_toolkit_subject
-    from toolscope.core.enums import InputKind
+    from toolscope.core.model.enums import InputKind
 
     spec = load_toolkit_subject(str(SAMPLES / "agentscope" / "toolkit.yaml"), kind=InputKind.TOOLKIT_SPEC)
     assert spec.loaded.paths == ((SAMPLES / "agentscope" / "toolkit.yaml").resolve(),)

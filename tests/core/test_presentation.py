@@ -1,4 +1,5 @@
-"""The words shared by CLI, TUI and reports live in ``core.presentation``, and nowhere else."""
+"""The words shared by CLI, TUI and reports live in ``core.model.presentation`` (their Rich styles in
+``cli/styles.py``, the view names in ``tui/views.py``), and nowhere else."""
 
 from __future__ import annotations
 
@@ -6,25 +7,28 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-from toolscope.core import presentation
-from toolscope.core.enums import Verdict
-from toolscope.core.presentation import VIEWS, View, verdict_counts_text
+from toolscope.cli import styles
+from toolscope.core.model import presentation
+from toolscope.core.model.enums import Verdict
+from toolscope.core.model.presentation import verdict_counts_text
+from toolscope.tui.views import VIEWS, View
 
 ROOT = Path(__file__).resolve().parents[2]
-HOME = ROOT / "core" / "presentation.py"
+HOMES = {ROOT / "core" / "model" / "presentation.py", ROOT / "cli" / "styles.py", ROOT / "tui" / "views.py"}
 TABLES = {
-    name: frozenset(value)
-    for name, value in vars(presentation).items()
-    if name.isupper() and isinstance(value, dict) and not name.startswith("_")
+    f"{module.__name__.rsplit('.', 1)[1]}.{name}": frozenset(value)
+    for module in (presentation, styles)
+    for name, value in vars(module).items()
+    if name.isupper() and isinstance(value, dict) and not name.startswith("_") and name != "AS_ANSWER"
 }
 """Every table of the module, by the keys it maps: a dict keyed the same way elsewhere is a copy."""
 VIEW_NAMES = frozenset(VIEWS)
 
 
 def _modules() -> Iterator[tuple[Path, ast.Module]]:
-    for folder in ("core", "cli", "tui"):
+    for folder in ("toolscope", "core", "cli", "tui"):
         for path in sorted((ROOT / folder).rglob("*.py")):
-            if path != HOME:
+            if path not in HOMES:
                 yield path, ast.parse(path.read_text(encoding="utf-8"))
 
 
@@ -66,15 +70,11 @@ def _copies(path: Path, tree: ast.Module) -> list[str]:
             if not values or any(not isinstance(v.value, str) for v in values):
                 continue
             keys = frozenset(_key(k) for k in node.keys)
-            found += [
-                f"{_where(path, node)}: a copy of presentation.{name}"
-                for name, table in TABLES.items()
-                if keys == table
-            ]
+            found += [f"{_where(path, node)}: a copy of {name}" for name, table in TABLES.items() if keys == table]
         elif isinstance(node, (ast.Tuple, ast.List, ast.Set)):
             names = [e.value for e in node.elts if isinstance(e, ast.Constant) and e.value in VIEW_NAMES]
             if len(names) > 1:
-                found.append(f"{_where(path, node)}: view names {names} (use presentation.VIEWS)")
+                found.append(f"{_where(path, node)}: view names {names} (use views.VIEWS)")
         elif isinstance(node, ast.JoinedStr):
             text = "".join(part.value for part in node.values if isinstance(part, ast.Constant))
             if all(f" {verdict}" in text for verdict in Verdict):
@@ -102,12 +102,12 @@ OK = "✗ no"
             "a copy of presentation.ANSWER_WORD",
             "a copy of presentation.MARK",
             "a copy of presentation.STAGE_CLASS",
-            "a copy of presentation.STAGE_STYLE",
+            "a copy of styles.STAGE_STYLE",
             "a copy of presentation.STAGE_WORD",
             "a copy of presentation.VERDICT_CLASS",
             "a copy of presentation.VERDICT_LABEL",
-            "a copy of presentation.VERDICT_STYLE",
-            "view names ['pipeline', 'activation'] (use presentation.VIEWS)",
+            "a copy of styles.VERDICT_STYLE",
+            "view names ['pipeline', 'activation'] (use views.VIEWS)",
             "a verdict count (use presentation.verdict_counts_text)",
             "mark '✗ no' (use presentation.MARK)",
         ]

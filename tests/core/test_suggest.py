@@ -1,11 +1,11 @@
-"""The did-you-mean helpers in core/suggest.py, and that every front end goes through them."""
+"""The did-you-mean helpers in core/text/suggest.py, and that every front end goes through them."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from toolscope.core.suggest import close_matches, did_you_mean
+from toolscope.core.text.suggest import close_matches, did_you_mean
 
 CORE = Path(__file__).resolve().parents[2] / "core"
 

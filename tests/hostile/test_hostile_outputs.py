@@ -1,7 +1,7 @@
 """Hostile corpus: outputs never destroy or overwrite a file by surprise.
 
 Every command that writes (``report -o``, ``discover -o``, ``inspect --screenshot``, the TUI
-export) goes through ``core/output_file.py``; these cases drive the real CLI.
+export) goes through ``core/outputs/output_file.py``; these cases drive the real CLI.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from toolscope.app import app
+from toolscope.cli.app import app
 
 REPO = Path(__file__).resolve().parents[2]
 SEED = REPO / "sample_configs" / "seed"
@@ -234,7 +234,7 @@ def fsync(fd):
     os.kill(os.getpid(), signum)
 os.fsync = fsync
 sys.argv = ["toolscope", *sys.argv[2:]]
-from toolscope.app import main
+from toolscope.cli.app import main
 main()
 """
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from toolscope.app import app
+from toolscope.cli.app import app
 
 REPO = Path(__file__).resolve().parents[2]
 runner = CliRunner()
@@ -135,7 +135,7 @@ def test_inert_console_escapes_text_but_keeps_styles() -> None:
 
     from rich.text import Text
 
-    from toolscope.inert_console import InertConsole
+    from toolscope.cli.inert_console import InertConsole
 
     buffer = io.StringIO()
     console = InertConsole(
@@ -152,7 +152,7 @@ def test_inert_console_escapes_text_but_keeps_styles() -> None:
 _LOGGING = r"""
 import logging
 from agentscope._logging import logger as agentscope_logger
-from toolscope.core import log_safety
+from toolscope.cli import log_safety
 
 log_safety.install()
 agentscope_logger.warning("MCP client failed: %s", "boom\x1b]52;c;cHduZWQ=\x07\x1b[2J")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from toolscope.app import app
+from toolscope.cli.app import app
 from toolscope.core.agentworks.subject import load_agentworks_subject
 
 FIXTURE = str(Path(__file__).resolve().parents[1] / "mcp" / "fixture_server.py")

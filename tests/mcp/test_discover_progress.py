@@ -68,7 +68,7 @@ def test_nothing_extra_when_piped(tmp_path: Path) -> None:
 def test_discover_reads_at_80_and_120_columns(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from toolscope.app import app
+    from toolscope.cli.app import app
 
     config = write_config(
         tmp_path / "mcp.json",

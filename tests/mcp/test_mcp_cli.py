@@ -9,7 +9,7 @@ from pathlib import Path
 from mcpdisc_helpers import fixture, free_port, write_config
 from typer.testing import CliRunner
 
-from toolscope.app import app
+from toolscope.cli.app import app
 
 SECRETS = ("env-secret-AAA111", "header-secret-BBB222", "arg-secret-CCC333", "url-secret-DDD444")
 

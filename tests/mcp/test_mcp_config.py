@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from toolscope.core.errors import InputError
 from toolscope.core.mcp.config import infer_protocol, load_config, user_override_path
 from toolscope.core.mcp.discovery import launch_summary
 from toolscope.core.mcp.redact import MASK, redact_args, redact_url, scrub, secret_values
+from toolscope.core.model.errors import InputError
 
 
 @pytest.mark.parametrize(

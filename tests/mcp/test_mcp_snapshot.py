@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from mcpdisc_helpers import fixture, write_config
 
-from toolscope.core.errors import InputError
 from toolscope.core.mcp import load_mcp_universe
 from toolscope.core.mcp.results import DiscoveryResult, Provenance, ServerResult
 from toolscope.core.mcp.snapshot import (
@@ -20,6 +19,7 @@ from toolscope.core.mcp.snapshot import (
     normalize_name,
     write_snapshot,
 )
+from toolscope.core.model.errors import InputError
 
 
 def test_live_discovery_round_trips_through_a_snapshot(tmp_path: Path) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from report_helpers import HandSubject, make_tool
 
-from toolscope.core.enums import FindingKind, InputKind, Severity
-from toolscope.core.verdicts import Finding, LoadedInput
+from toolscope.core.model.enums import FindingKind, InputKind, Severity
+from toolscope.core.model.verdicts import Finding, LoadedInput
 
 
 @pytest.fixture

@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from toolscope.core.enums import ToolKind
-from toolscope.core.errors import InputError
-from toolscope.core.suggest import close_matches
-from toolscope.core.verdicts import (
+from toolscope.core.model.enums import ToolKind
+from toolscope.core.model.errors import InputError
+from toolscope.core.model.verdicts import (
     AGENTWORKS_STAGES,
     Checklist,
     ChecklistStep,
@@ -24,6 +23,7 @@ from toolscope.core.verdicts import (
     Stage,
     ToolVerdict,
 )
+from toolscope.core.text.suggest import close_matches
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "sample_configs"

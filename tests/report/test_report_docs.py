@@ -9,7 +9,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from toolscope.app import app
+from toolscope.cli.app import app
 
 UPDATE = os.environ.get("TOOLSCOPE_UPDATE_GOLDEN") == "1"  # read before the env is cleared
 EXAMPLE_ARGS = ["sample_configs/seed/step_config.json", "-m", "build", "-m", "run", "-t", "notify_user"]

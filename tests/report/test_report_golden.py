@@ -15,7 +15,7 @@ import jsonschema
 import pytest
 from report_helpers import GOLDEN, SAMPLE_CASES, golden_environment, golden_stem
 
-from toolscope.commands.report import make_report, render
+from toolscope.cli.commands.report import make_report, render
 from toolscope.core.report.json_report import report_schema
 
 # Read at import: the autouse fixture clears TOOLSCOPE_* variables before each test.

@@ -10,7 +10,7 @@ def test_report_core_imports_no_front_end() -> None:
     code = (
         "import sys\n"
         "import toolscope.core.report.build, toolscope.core.report.markdown, toolscope.core.report.html\n"
-        "import toolscope.core.report.json_report, toolscope.core.output_file, toolscope.core.report.adapters\n"
+        "import toolscope.core.report.json_report, toolscope.core.outputs.output_file, toolscope.core.report.adapters\n"
         "bad = [m for m in ('textual', 'rich', 'typer', 'agentscope', 'mcp') if m in sys.modules]\n"
         "print(','.join(bad))\n"
     )

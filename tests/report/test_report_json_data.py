@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from report_helpers import SAMPLE_CASES, SAMPLES, golden_environment
 
-from toolscope.commands.report import make_report
+from toolscope.cli.commands.report import make_report
 from toolscope.core.report.json_data import report_data
 from toolscope.core.report.json_report import to_document
 
@@ -41,7 +41,7 @@ def test_report_json_does_not_build_the_model_classes(tmp_path: Path, in_repo: P
     out = tmp_path / "r.json"
     code = (
         "import sys\n"
-        "from toolscope.app import main\n"
+        "from toolscope.cli.app import main\n"
         f"sys.argv = ['toolscope', 'report', 'sample_configs/seed/step_config.json', '-f', 'json', '-o', {str(out)!r}]\n"
         "try:\n"
         "    main()\n"

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from report_helpers import SAMPLES, golden_environment
 
-from toolscope.commands.report import make_report
+from toolscope.cli.commands.report import make_report
 from toolscope.core.report.json_report import render_json, to_document
-from toolscope.core.safe_text import finite
+from toolscope.core.text.safe_text import finite
 
 
 def seed_report():

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from toolscope.app import app
-from toolscope.core.output_file import write_output as write_report
+from toolscope.cli.app import app
+from toolscope.core.outputs.output_file import write_output as write_report
 
 SEED = "sample_configs/seed/step_config.json"
 
@@ -164,7 +164,7 @@ def test_write_report_is_atomic_on_failure(tmp_path: Path, monkeypatch: pytest.M
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", broken_replace)
-    from toolscope.core.errors import InputError
+    from toolscope.core.model.errors import InputError
 
     with pytest.raises(InputError, match="No space left"):
         write_report("new", str(out), force=True)
@@ -183,7 +183,7 @@ def test_new_file_gets_normal_permissions(tmp_path: Path) -> None:
 
 def test_summary_counts_are_words_not_placeholders() -> None:
     """ "1 error(s)" and "1 tool(s) change" read as unfinished; counts agree with their nouns."""
-    from toolscope.core.counts import count_of
+    from toolscope.core.model.counts import count_of
 
     assert [count_of(n, "tool") for n in (0, 1, 2, 50005)] == ["0 tools", "1 tool", "2 tools", "50,005 tools"]
     assert count_of(2, "entry", "entries") == "2 entries"

@@ -10,11 +10,11 @@ from pathlib import Path
 from report_helpers import HandSubject, make_tool
 from typer.testing import CliRunner
 
-from toolscope.app import app
+from toolscope.cli.app import app
+from toolscope.core.model.verdicts import LoadedInput
 from toolscope.core.report.build import build_report
 from toolscope.core.report.html import render_html
 from toolscope.core.report.markdown import render_markdown
-from toolscope.core.verdicts import LoadedInput
 
 REPO = Path(__file__).resolve().parents[2]
 SEED = str(REPO / "sample_configs" / "seed" / "step_config.json")

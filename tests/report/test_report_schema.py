@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-from toolscope.app import app
+from toolscope.cli.app import app
 from toolscope.core.report.json_report import report_schema
 
 # (CONFIG, extra CLI args): every sample input, with the options that make each section appear.

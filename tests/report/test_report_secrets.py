@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from toolscope.app import app
+from toolscope.cli.app import app
 from toolscope.core.report.build import build_report
 from toolscope.core.report.data import Environment
 from toolscope.core.report.html import render_html
@@ -137,7 +137,7 @@ def test_secrets_inside_public_names_are_not_masked(hostile_subject) -> None:
 def test_a_step_config_report_masks_secrets_in_its_rows() -> None:
     """An AgentWorks evaluation's rows (shared stages, the engine's tool entries) are masked
     row by row, and the masked section still builds its tools and its mode diff."""
-    from toolscope.inputs import open_subject
+    from toolscope.cli.inputs import open_subject
 
     repo = Path(__file__).resolve().parents[2]
     subject = open_subject(str(repo / "sample_configs" / "seed" / "step_config.json"))
@@ -153,9 +153,9 @@ def test_a_step_config_report_masks_secrets_in_its_rows() -> None:
 def test_the_secret_scan_reads_the_data_the_loaders_parsed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A report scans its inputs for secrets in the documents the loader already parsed: a
     50,000-tool registry is not parsed a second time."""
-    import toolscope.core.documents as documents
-    from toolscope.core.document_cache import parsed_document
-    from toolscope.inputs import open_subject
+    import toolscope.core.inputs.documents as documents
+    from toolscope.cli.inputs import open_subject
+    from toolscope.core.inputs.document_cache import parsed_document
 
     sample = Path(__file__).resolve().parents[2] / "sample_configs" / "seed"
     open_subject(str(sample / "step_config.json"))

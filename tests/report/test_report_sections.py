@@ -9,15 +9,15 @@ from pathlib import Path
 import pytest
 from report_helpers import SAMPLES, golden_environment
 
-from toolscope.commands.report import make_report
+from toolscope.cli.commands.report import make_report
+from toolscope.core.model.verdicts import VerdictList
 from toolscope.core.report.json_report import render_json
-from toolscope.core.verdicts import VerdictList
 
 RANK = {"hidden": 0, "unknown": 1, "visible": 2}
 
 
 def test_sections_are_hidden_unknown_visible_in_the_subjects_order(in_repo: Path) -> None:
-    from toolscope.inputs import open_subject
+    from toolscope.cli.inputs import open_subject
 
     config = str(SAMPLES / "seed" / "step_config.json")
     report, _ = make_report(config, modes=["build", "run"], environment=golden_environment("seed"))
@@ -31,7 +31,7 @@ def test_sections_are_hidden_unknown_visible_in_the_subjects_order(in_repo: Path
 
 
 def test_each_distinct_row_is_decided_once(in_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import toolscope.core.verdicts as verdicts
+    import toolscope.core.model.verdicts as verdicts
 
     calls: list[int] = []
     real = verdicts.row_verdict

@@ -9,7 +9,7 @@ import pytest
 from textual.widgets import Checkbox, Input
 from tui_helpers import REPO, SIZE, make_app
 
-from toolscope.tui.widgets.activation_view import ActivationView
+from toolscope.tui.widgets.activation.view import ActivationView
 
 pytestmark = pytest.mark.agentscope
 

@@ -15,11 +15,11 @@ from textual.events import MouseScrollDown, MouseScrollUp
 from textual.widgets import Input, Static
 from tui_helpers import REPO, make_app
 
-from toolscope.tui.widgets.activation_composer import GroupToggle, ToggleStrip
-from toolscope.tui.widgets.activation_lanes import LanePane
-from toolscope.tui.widgets.activation_turns import TurnList
-from toolscope.tui.widgets.activation_view import ActivationView
-from toolscope.tui.widgets.script_box import ScriptBox, path_candidates
+from toolscope.tui.widgets.activation.composer import GroupToggle, ToggleStrip
+from toolscope.tui.widgets.activation.lanes import LanePane
+from toolscope.tui.widgets.activation.script_box import ScriptBox, path_candidates
+from toolscope.tui.widgets.activation.turns import TurnList
+from toolscope.tui.widgets.activation.view import ActivationView
 from toolscope.tui.widgets.state_banner import StateBanner
 
 pytestmark = pytest.mark.agentscope

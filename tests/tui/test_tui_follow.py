@@ -13,7 +13,7 @@ import pytest
 from tui_helpers import REPO, SIZE, make_app
 
 from toolscope.tui.rows import tool_key
-from toolscope.tui.widgets.activation_view import ActivationView
+from toolscope.tui.widgets.activation.view import ActivationView
 
 pytestmark = pytest.mark.agentscope
 
@@ -127,7 +127,7 @@ async def test_session_in_the_activation_view_steps_through_the_recorded_calls()
 def test_inspect_session_and_follow_options_are_checked(tmp_path) -> None:
     from typer.testing import CliRunner
 
-    from toolscope.app import app
+    from toolscope.cli.app import app
 
     runner = CliRunner()
     tap = str(tmp_path / "t.jsonl")

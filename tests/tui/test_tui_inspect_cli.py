@@ -9,7 +9,7 @@ from pathlib import Path
 from tui_helpers import HOSTILE, SEED
 from typer.testing import CliRunner
 
-from toolscope.app import app
+from toolscope.cli.app import app
 
 runner = CliRunner()
 
@@ -65,7 +65,7 @@ def test_hostile_names_stay_literal_in_the_svg(tmp_path: Path) -> None:
 
 def test_other_commands_do_not_import_textual() -> None:
     code = (
-        "import sys; from toolscope.app import app; "
+        "import sys; from toolscope.cli.app import app; "
         "assert 'textual' not in sys.modules, 'textual imported at CLI start'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -73,7 +73,7 @@ def test_other_commands_do_not_import_textual() -> None:
 
 async def test_render_svg_sync_works_inside_a_running_loop() -> None:
     """The report helper may call it from async code: it then renders on its own thread."""
-    from toolscope.inputs import open_subject
+    from toolscope.cli.inputs import open_subject
     from toolscope.tui.screenshot import render_svg_sync
 
     svg = render_svg_sync(open_subject(str(SEED)), "run", (100, 30), "pipeline")

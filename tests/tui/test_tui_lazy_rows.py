@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from tui_helpers import REPO, make_app
 
-from toolscope.core.enums import StageId, Verdict
-from toolscope.core.verdicts import STAGE_TITLES, Evaluation, ToolVerdict
-from toolscope.inputs import open_subject
+from toolscope.cli.inputs import open_subject
+from toolscope.core.model.enums import StageId, Verdict
+from toolscope.core.model.verdicts import STAGE_TITLES, Evaluation, ToolVerdict
 from toolscope.tui.rows import GroupRow, RowIndex, RowQuery, compare, tool_key
 
 sys.path.insert(0, str(REPO / "benchmarks"))

@@ -8,8 +8,8 @@ import pytest
 from textual.widgets import Input
 from tui_helpers import HOSTILE, REPO, make_app
 
-from toolscope.inputs import open_subject
-from toolscope.tui.widgets.activation_view import ActivationView, GroupToggle
+from toolscope.cli.inputs import open_subject
+from toolscope.tui.widgets.activation.view import ActivationView, GroupToggle
 from toolscope.tui.widgets.input_header import InputHeader, header_text
 
 TOOLKIT = REPO / "sample_configs" / "agentscope" / "toolkit.yaml"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.widgets import OptionList, Static
 from tui_helpers import REPO, make_app
 
-from toolscope.commands.inspect import _step_picker
+from toolscope.cli.commands.inspect import _step_picker
 from toolscope.tui.app import ToolscopeApp
 from toolscope.tui.options import TuiOptions
 from toolscope.tui.screens.main import MainScreen

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from tui_helpers import SIZE, make_app
 
-from toolscope.core.presentation import DEFAULT_VIEW, VIEWS
+from toolscope.tui.views import DEFAULT_VIEW, VIEWS
 
 TOOLKIT = Path(__file__).resolve().parents[2] / "sample_configs" / "agentscope" / "toolkit.yaml"
 

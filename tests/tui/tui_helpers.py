@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from toolscope.inputs import open_subject
+from toolscope.cli.inputs import open_subject
 from toolscope.tui.app import ToolscopeApp
 from toolscope.tui.options import TuiOptions
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from toolscope.core.enums import InputKind, StageId, ToolKind
-from toolscope.core.errors import InputError, Problem
-from toolscope.core.verdicts import (
+from toolscope.core.model.enums import InputKind, StageId, ToolKind
+from toolscope.core.model.errors import InputError, Problem
+from toolscope.core.model.verdicts import (
     AGENTWORKS_STAGES,
     Checklist,
     ChecklistStep,

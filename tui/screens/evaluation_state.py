@@ -12,19 +12,19 @@ from typing import TYPE_CHECKING
 
 from textual.screen import Screen
 
-from toolscope.core.errors import ToolscopeError
-from toolscope.core.safe_text import inert
-from toolscope.core.subject import FollowsActiveGroups, StepsActivation
-from toolscope.core.verdicts import Checklist, Evaluation, ToolVerdict
-from toolscope.tui.rows import ModeChange, compare
-from toolscope.tui.widgets.state_banner import StateBanner
+from ...core.model.errors import ToolscopeError
+from ...core.model.subject import FollowsActiveGroups, StepsActivation
+from ...core.model.verdicts import Checklist, Evaluation, ToolVerdict
+from ...core.text.safe_text import inert
+from ..rows import ModeChange, compare
+from ..widgets.state_banner import StateBanner
 
 if TYPE_CHECKING:
-    from toolscope.core.subject import Subject
-    from toolscope.tui.options import TuiOptions
-    from toolscope.tui.widgets.activation_view import ActivationView
-    from toolscope.tui.widgets.checklist_view import ChecklistView
-    from toolscope.tui.widgets.pipeline_view import PipelineView
+    from ...core.model.subject import Subject
+    from ..options import TuiOptions
+    from ..widgets.activation.view import ActivationView
+    from ..widgets.checklist_view import ChecklistView
+    from ..widgets.pipeline_view import PipelineView
 
     _ScreenBase = Screen[None]
 else:

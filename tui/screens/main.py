@@ -14,22 +14,22 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import HelpPanel, Input, OptionList, TabbedContent, TabPane
 
-from toolscope.core.enums import InputKind
-from toolscope.core.presentation import DEFAULT_VIEW, VIEWS, View
-from toolscope.core.subject import FollowsActiveGroups, Subject
-from toolscope.core.verdicts import Checklist, Evaluation
-from toolscope.tui.keys import types_into_box
-from toolscope.tui.options import TuiOptions
-from toolscope.tui.rows import ModeChange
-from toolscope.tui.screens.evaluation_state import EvaluationState
-from toolscope.tui.screens.screen_export import ScreenExport
-from toolscope.tui.widgets.activation_view import ActivationView
-from toolscope.tui.widgets.checklist_view import ChecklistView
-from toolscope.tui.widgets.footer import FittedFooter
-from toolscope.tui.widgets.input_header import InputHeader
-from toolscope.tui.widgets.pipeline_view import PipelineView
-from toolscope.tui.widgets.state_banner import StateBanner
-from toolscope.tui.widgets.tool_grid import ToolGrid
+from ...core.model.enums import InputKind
+from ...core.model.subject import FollowsActiveGroups, Subject
+from ...core.model.verdicts import Checklist, Evaluation
+from ..keys import types_into_box
+from ..options import TuiOptions
+from ..rows import ModeChange
+from ..views import DEFAULT_VIEW, VIEWS, View
+from ..widgets.activation.view import ActivationView
+from ..widgets.checklist_view import ChecklistView
+from ..widgets.footer import FittedFooter
+from ..widgets.input_header import InputHeader
+from ..widgets.pipeline_view import PipelineView
+from ..widgets.state_banner import StateBanner
+from ..widgets.tool_grid import ToolGrid
+from .evaluation_state import EvaluationState
+from .screen_export import ScreenExport
 
 NO_ACTIVATION_VIEW = (
     "An AgentWorks step config has no activation view: its tools are chosen before the run "

@@ -11,15 +11,15 @@ from typing import TYPE_CHECKING
 
 from textual.screen import Screen
 
-from toolscope.core.presentation import View
-from toolscope.core.safe_text import inert
-from toolscope.tui import export
-from toolscope.tui.widgets.activation_view import ActivationView
+from ...core.text.safe_text import inert
+from .. import export
+from ..views import View
+from ..widgets.activation.view import ActivationView
 
 if TYPE_CHECKING:
-    from toolscope.core.verdicts import Checklist, Evaluation
-    from toolscope.tui.options import TuiOptions
-    from toolscope.tui.widgets.pipeline_view import PipelineView
+    from ...core.model.verdicts import Checklist, Evaluation
+    from ..options import TuiOptions
+    from ..widgets.pipeline_view import PipelineView
 
     _ScreenBase = Screen[None]
 else:
@@ -70,8 +70,8 @@ class ScreenExport(_ScreenBase):
 
     def _export_png(self, svg: str, target: Path) -> Path | None:
         """Write the PNG of an exported SVG beside it (never over an existing file)."""
-        from toolscope.core.errors import ToolscopeError
-        from toolscope.core.report.png import find_chromium, svg_to_png
+        from ...core.model.errors import ToolscopeError
+        from ...core.report.png import find_chromium, svg_to_png
 
         if find_chromium() is None:
             self.app.call_from_thread(

@@ -19,8 +19,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from toolscope.core.errors import ToolscopeError
-from toolscope.core.safe_text import inert
+from ...core.model.errors import ToolscopeError
+from ...core.text.safe_text import inert
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,7 @@ class StepPickerScreen(Screen[None]):
 
     def open_step(self, step_id: str) -> None:
         """Load ``step_id`` and hand over to the main screen; on bad input, say why here."""
-        from toolscope.tui.screens.main import MainScreen
+        from .main import MainScreen
 
         try:
             subject, mode = self.picker.load(step_id)

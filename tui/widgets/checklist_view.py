@@ -16,12 +16,12 @@ from textual.message import Message
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from toolscope.core.presentation import MARK
-from toolscope.core.safe_text import inert
-from toolscope.core.verdicts import Checklist
-from toolscope.tui.completion import complete
-from toolscope.tui.palette import DARK, Palette, palette_for
-from toolscope.tui.widgets.safe_input import safe_input
+from ...core.model.presentation import MARK
+from ...core.model.verdicts import Checklist
+from ...core.text.safe_text import inert
+from ..completion import complete
+from ..palette import DARK, Palette, palette_for
+from .safe_input import safe_input
 
 
 def checklist_renderable(checklist: Checklist, revealed: int, palette: Palette = DARK) -> Group:

@@ -11,8 +11,8 @@ from pathlib import PurePath
 from rich.text import Text
 from textual.widgets import Static
 
-from toolscope.core.safe_text import inert
-from toolscope.core.verdicts import Finding, LoadedInput
+from ...core.model.verdicts import Finding, LoadedInput
+from ...core.text.safe_text import inert
 
 KIND_TITLE = {
     "step_config": "AgentWorks step config",
@@ -71,7 +71,7 @@ def header_text(
         text.append(inert(value, single_line=True))
         text.append("  ")
     if not deterministic:
-        from toolscope import __version__
+        from ... import __version__
 
         text.append("toolscope ", style="dim")
         text.append(__version__)

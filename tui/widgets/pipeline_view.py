@@ -13,12 +13,12 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Static
 
-from toolscope.core.enums import Verdict
-from toolscope.core.presentation import MARK
-from toolscope.core.safe_text import inert
-from toolscope.core.verdicts import STAGE_TITLES, Evaluation, ToolVerdict
-from toolscope.tui.palette import DARK, Palette, palette_for
-from toolscope.tui.rows import (
+from ...core.model.enums import Verdict
+from ...core.model.presentation import MARK
+from ...core.model.verdicts import STAGE_TITLES, Evaluation, ToolVerdict
+from ...core.text.safe_text import inert
+from ..palette import DARK, Palette, palette_for
+from ..rows import (
     ModeChange,
     PreviousVerdicts,
     RowIndex,
@@ -28,9 +28,9 @@ from toolscope.tui.rows import (
     count_of,
     tool_key,
 )
-from toolscope.tui.widgets.safe_input import safe_input
-from toolscope.tui.widgets.tool_detail import ToolDetail
-from toolscope.tui.widgets.tool_grid import GridLayout, ToolGrid
+from .safe_input import safe_input
+from .tool_detail import ToolDetail
+from .tool_grid import GridLayout, ToolGrid
 
 
 def summary_text(

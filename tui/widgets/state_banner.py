@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.widgets import Static
 
-from toolscope.core.safe_text import inert
+from ...core.text.safe_text import inert
 
 
 def state_text(lane: str | None, turn: int, groups: Sequence[str]) -> Text:

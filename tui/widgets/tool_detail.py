@@ -8,11 +8,11 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from toolscope.core.presentation import MARK
-from toolscope.core.safe_text import inert
-from toolscope.core.verdicts import STAGE_TITLES, ToolVerdict
-from toolscope.tui.palette import DARK, Palette
-from toolscope.tui.rows import is_registered_but_hidden
+from ...core.model.presentation import MARK
+from ...core.model.verdicts import STAGE_TITLES, ToolVerdict
+from ...core.text.safe_text import inert
+from ..palette import DARK, Palette
+from ..rows import is_registered_but_hidden
 
 
 def plain(text: str, style: str = "") -> Text:

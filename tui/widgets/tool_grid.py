@@ -20,12 +20,12 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from toolscope.core.enums import Verdict
-from toolscope.core.presentation import MARK, NOT_REACHED, VERDICT_LABEL
-from toolscope.core.safe_text import inert
-from toolscope.core.verdicts import STAGE_TITLES, ToolVerdict
-from toolscope.tui.palette import palette_for
-from toolscope.tui.rows import (
+from ...core.model.enums import Verdict
+from ...core.model.presentation import MARK, NOT_REACHED, VERDICT_LABEL
+from ...core.model.verdicts import STAGE_TITLES, ToolVerdict
+from ...core.text.safe_text import inert
+from ..palette import palette_for
+from ..rows import (
     GroupRow,
     RowList,
     ToolKey,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from toolscope.core.agentworks.subject import load_agentworks_subject
-from toolscope.core.errors import InputError
+from toolscope.core.model.errors import InputError
 
 SAMPLES = Path(__file__).resolve().parents[3] / "sample_configs"
 SEED = SAMPLES / "seed"
@@ -145,7 +145,7 @@ def test_outage_makes_expected_tools_unknown_not_missing(tmp_path: Path):
     from toolscope.core.agentworks.step_config import load_step_config
     from toolscope.core.agentworks.subject import AgentWorksSubject, _expected_tools
     from toolscope.core.agentworks.universe import build_universe
-    from toolscope.core.documents import load_document
+    from toolscope.core.inputs.documents import load_document
 
     (tmp_path / "step.json").write_text(
         json.dumps(
@@ -282,7 +282,7 @@ def test_rows_are_distinct_and_every_tool_gets_the_stage_one_decided_for_it_alon
     counting tool by tool."""
     import sys
 
-    from toolscope.core.verdicts import VerdictList
+    from toolscope.core.model.verdicts import VerdictList
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
     from engine_bench import make_universe_files

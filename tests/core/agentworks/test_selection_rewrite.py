@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from toolscope.app import app
+from toolscope.cli.app import app
 from toolscope.core.agentworks.subject import load_agentworks_subject
 
 REGISTRY = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from toolscope.core.agentworks.registry import CustomCategory, McpServer, RegistryModel
 from toolscope.core.agentworks.universe import ToolEntry, build_universe
-from toolscope.core.enums import ToolKind
+from toolscope.core.model.enums import ToolKind
 
 
 def _reference(model: RegistryModel, discovered, errors, expected):  # type: ignore[no-untyped-def]

@@ -1,6 +1,6 @@
 """``python -m toolscope``."""
 
-from toolscope.app import main
+from .cli.app import main
 
 if __name__ == "__main__":
     main()

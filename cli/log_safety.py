@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 
-from toolscope.core.safe_text import inert
+from ..core.text.safe_text import inert
 
 _LIBRARY_LOGGERS = ("as", "mcp", "httpx", "anyio")
 

@@ -27,14 +27,14 @@ from textual.events import Resize
 from textual.message import Message
 from textual.widgets import Checkbox, Input, Static
 
-from toolscope.core.agentscope.aio import on_shared_loop
-from toolscope.core.subject import StepsActivation, Subject
-from toolscope.tui.widgets.activation_composer import GroupBar, GroupToggle
-from toolscope.tui.widgets.activation_lanes import LanePane, LaneState
-from toolscope.tui.widgets.activation_stepping import ActivationStepping
-from toolscope.tui.widgets.activation_turns import TurnList
-from toolscope.tui.widgets.safe_input import safe_input
-from toolscope.tui.widgets.script_box import ScriptBox
+from ....core.agentscope.aio import on_shared_loop
+from ....core.model.subject import StepsActivation, Subject
+from ..safe_input import safe_input
+from .composer import GroupBar, GroupToggle
+from .lanes import LanePane, LaneState
+from .script_box import ScriptBox
+from .stepping import ActivationStepping
+from .turns import TurnList
 
 __all__ = ["ActivationView", "GroupToggle", "activation_view_for"]
 
@@ -159,7 +159,7 @@ class ActivationView(ActivationStepping, Vertical):
     async def on_mount(self) -> None:
         """Toggles and the initial call; probe the installed stock meta tool; the start script."""
         self._sync_raw_from_toggles()
-        from toolscope.core.agentscope.probe import arun_probe
+        from ....core.agentscope.probe import arun_probe
 
         try:
             self.probe_summary = (await on_shared_loop(arun_probe())).summary()
@@ -267,7 +267,7 @@ class ActivationView(ActivationStepping, Vertical):
 
     def export_markdown(self) -> str:
         """The turns and both lanes' current state, as Markdown."""
-        from toolscope.tui.widgets.activation_export import activation_markdown
+        from .export import activation_markdown
 
         lane_state = self.lane_state if self.initial else None
         return activation_markdown(self.session, self.script_name, self.probe_summary, lane_state)

@@ -15,8 +15,8 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from toolscope.core.presentation import MARK
-from toolscope.core.safe_text import inert
+from ....core.model.presentation import MARK
+from ....core.text.safe_text import inert
 
 
 def _names(items: Sequence[str]) -> str:

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from toolscope.core.documents import Document
+    from .documents import Document
 
 _PARSED: dict[Path, Document] = {}
 """Resolved path → the last Document parsed from it; the most recent ``_PARSED_KEPT`` files only."""

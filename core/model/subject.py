@@ -10,12 +10,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from toolscope.core.verdicts import Checklist, Evaluation, Finding, LoadedInput
+from .verdicts import Checklist, Evaluation, Finding, LoadedInput
 
 if TYPE_CHECKING:
-    from toolscope.core.agentscope.session import StepSession
-    from toolscope.core.agentscope.spec import BuiltToolkit
-    from toolscope.core.agentworks.selection_rewrite import SelectionRewrite
+    from ..agentscope.session import StepSession
+    from ..agentscope.spec import BuiltToolkit
+    from ..agentworks.selection_rewrite import SelectionRewrite
 
 
 def resolved_paths(*paths: Path | None) -> tuple[Path, ...]:

@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from toolscope.core.enums import FindingKind
-from toolscope.core.errors import InputError, Problem
-from toolscope.core.subject import Subject
-from toolscope.core.verdicts import Finding
+from .enums import FindingKind
+from .errors import InputError, Problem
+from .subject import Subject
+from .verdicts import Finding
 
 
 @dataclass(frozen=True)

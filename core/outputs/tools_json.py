@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from json.encoder import encode_basestring  # type: ignore[attr-defined]  # the C escaper json.dumps uses
 from typing import Any
 
-from toolscope.core.verdicts import Evaluation, Finding, Stage, Verdict, VerdictList, first_failing, row_verdict
+from ..model.verdicts import Evaluation, Finding, Stage, Verdict, VerdictList, first_failing, row_verdict
 
 SCHEMA = "toolscope.tools/2"
 """The document follows ``core.schemas.verdicts.ToolsEnvelope`` (see ``tests/test_contracts.py``)."""
@@ -42,7 +42,7 @@ def _findings_json(findings: Iterable[Finding]) -> list[dict[str, Any]]:
     findings = list(findings)
     if not findings:
         return []  # the common case: no JSON models to load
-    from toolscope.core.schemas.verdicts import FindingJson
+    from ..schemas.verdicts import FindingJson
 
     return [FindingJson.of(f).model_dump(mode="json") for f in findings]
 

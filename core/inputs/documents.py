@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toolscope.core.document_cache import remember_document
-from toolscope.core.errors import InputError
-from toolscope.core.input_files import read_text
-from toolscope.core.safe_yaml import parse_yaml
-from toolscope.core.strict_json import parse_json
+from ..model.errors import InputError
+from .document_cache import remember_document
+from .input_files import read_text
+from .safe_yaml import parse_yaml
+from .strict_json import parse_json
 
 YAML_SUFFIXES = {".yaml", ".yml"}
 

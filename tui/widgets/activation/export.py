@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from toolscope.tui.export import md
-from toolscope.tui.widgets.activation_lanes import LaneState
+from ...export import md
+from .lanes import LaneState
 
 if TYPE_CHECKING:
-    from toolscope.core.agentscope.session import StepSession
+    from ....core.agentscope.session import StepSession
 
 __all__ = ["activation_markdown"]
 

@@ -21,8 +21,8 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
-from toolscope.core.presentation import MARK
-from toolscope.core.safe_text import inert
+from ....core.model.presentation import MARK
+from ....core.text.safe_text import inert
 
 LANE_TITLES = {"stock": "stock reset_tools", "guarded": "guarded reset_tools"}
 GUARD_SUMMARY = "GroupActivationGuard on reset_tools: validates names and booleans first; a refusal changes nothing"

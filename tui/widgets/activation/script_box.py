@@ -20,9 +20,9 @@ from textual.containers import Vertical
 from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
-from toolscope.core.presentation import MARK
-from toolscope.core.safe_text import inert
-from toolscope.tui.widgets.safe_input import NO_CONTROL
+from ....core.model.presentation import MARK
+from ....core.text.safe_text import inert
+from ..safe_input import NO_CONTROL
 
 SCRIPT_SUFFIXES = (".json", ".yaml", ".yml")
 

@@ -2,17 +2,16 @@
 
 One table each, so a stage that fails reads ``✗`` in ``explain``, the TUI and a screenshot,
 and ``FAIL`` in every Markdown or HTML table. Plain strings only (``core`` never imports
-Rich or Textual): the CLI hands the style *names* to Rich; the TUI colours the same marks
-with its theme's colours (``tui.palette``). ``tests/core/test_presentation.py`` keeps copies
+Rich or Textual): the CLI colours the marks with Rich styles (``cli/styles.py``), the TUI with
+its theme's colours (``tui/palette.py``). ``tests/core/test_presentation.py`` keeps copies
 of these tables out of every other module.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from enum import StrEnum
 
-from toolscope.core.enums import Verdict
+from .enums import Verdict
 
 MARK: Mapping[bool | None, str] = {True: "✓", False: "✗", None: "?"}
 """A yes / no / unknown answer as one character: a stage passed, failed or could not be decided;
@@ -27,13 +26,10 @@ NOT_REACHED = "-"
 STAGE_WORD: Mapping[bool | None, str] = {True: "pass", False: "FAIL", None: "unknown"}
 """The same answer as a word, for Markdown and HTML (reports, the TUI's Markdown export)."""
 
-STAGE_STYLE: Mapping[bool | None, str] = {True: "green", False: "bold red", None: "yellow"}
-"""Rich style names of a mark in the CLI."""
-
 STAGE_CLASS: Mapping[bool | None, str] = {True: "ok", False: "fail", None: "unk"}
 """CSS class names of a mark in the HTML report (``core/report/report.css``)."""
 
-_AS_ANSWER: Mapping[str, bool | None] = {Verdict.VISIBLE: True, Verdict.HIDDEN: False, Verdict.UNKNOWN: None}
+AS_ANSWER: Mapping[str, bool | None] = {Verdict.VISIBLE: True, Verdict.HIDDEN: False, Verdict.UNKNOWN: None}
 """A verdict reads like the answer that decided it: visible like a pass, hidden like a fail."""
 
 VERDICT_LABEL: Mapping[str, str] = {
@@ -43,44 +39,10 @@ VERDICT_LABEL: Mapping[str, str] = {
 }
 """A verdict with its mark, where the label must read without colour (the TUI's verdict column)."""
 
-VERDICT_STYLE: Mapping[str, str] = {verdict: STAGE_STYLE[answer] for verdict, answer in _AS_ANSWER.items()}
-"""Rich style names of a verdict in the CLI."""
-
-VERDICT_CLASS: Mapping[str, str] = {verdict: STAGE_CLASS[answer] for verdict, answer in _AS_ANSWER.items()}
+VERDICT_CLASS: Mapping[str, str] = {verdict: STAGE_CLASS[answer] for verdict, answer in AS_ANSWER.items()}
 """CSS class names of a verdict in the HTML report."""
-
-CALL_STATE_STYLE: Mapping[str, str] = {"success": "green", "error": "bold red", "denied": "bold red"}
-"""Rich style names of a tool call's result state (``step``); other states are unstyled."""
 
 
 def verdict_counts_text(counts: Mapping[str, int], *, grouped: bool = False) -> str:
     """``3 visible, 1 hidden, 0 unknown`` (``grouped``: with thousands separators, ``50,005``)."""
     return ", ".join(f"{counts[v]:,} {v}" if grouped else f"{counts[v]} {v}" for v in Verdict)
-
-
-class View(StrEnum):
-    """The TUI's views, in tab order (``inspect --view``; keys 1, 2, 3)."""
-
-    PIPELINE = "pipeline"
-    CHECKLIST = "checklist"
-    ACTIVATION = "activation"
-
-    @property
-    def tab_title(self) -> str:
-        """The tab's title without its key: ``Pipeline``."""
-        return self.value.capitalize()
-
-    @property
-    def key(self) -> str:
-        """The key that brings the view to the front: its place in the tab order (``1``)."""
-        return str(list(View).index(self) + 1)
-
-    @property
-    def tab_label(self) -> str:
-        """The tab's title with its key: ``1 Pipeline``."""
-        return f"{self.key} {self.tab_title}"
-
-
-VIEWS: tuple[View, ...] = tuple(View)
-DEFAULT_VIEW = View.PIPELINE
-"""The first view when none is asked for."""

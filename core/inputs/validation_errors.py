@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic_core import ValidationError
 
-from toolscope.core.errors import InputError, Problem
+from ..model.errors import InputError, Problem
 
 if TYPE_CHECKING:
     # Only for annotations: importing BaseModel costs every command pydantic's model machinery.
@@ -54,7 +54,7 @@ def validation_problems(
 
 def _allowed_hint(model: type, loc: Sequence[int | str]) -> str:
     """ "; did you mean X? (allowed: a, b, c)" for an unknown key at ``loc``."""
-    from toolscope.core.suggest import did_you_mean
+    from ..text.suggest import did_you_mean
 
     allowed = allowed_keys(model, loc[:-1])
     if not allowed:
@@ -100,14 +100,14 @@ def allowed_keys(model: type, path: Sequence[int | str]) -> tuple[str, ...]:
 
 def _is_model(value: Any) -> bool:
     # Duck-typed, so that checking never imports pydantic's BaseModel.
-    from toolscope.core.validation import is_record
+    from .validation import is_record
 
     return is_record(value) or (isinstance(value, type) and hasattr(value, "model_fields"))
 
 
 def _model_fields(model: type) -> dict[str, Any]:
     """Key as written in the document (alias where set) → annotation."""
-    from toolscope.core.validation import is_record, record_fields
+    from .validation import is_record, record_fields
 
     if is_record(model):
         options = getattr(model, "__validation__", {})

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolscope.core.errors import InputError, Problem
-from toolscope.core.strict_json import digit_limit_message
+from ..model.errors import InputError, Problem
+from .strict_json import digit_limit_message
 
 MAX_YAML_NODES = 1_000_000
 """How many nodes a YAML document may have once its aliases are expanded (billion laughs)."""

@@ -15,17 +15,17 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Input
 
-from toolscope.core.agentscope.aio import on_shared_loop
-from toolscope.core.errors import ToolscopeError
-from toolscope.core.safe_text import inert
-from toolscope.tui.widgets.activation_composer import GroupBar
-from toolscope.tui.widgets.activation_lanes import GUARD_SUMMARY, LanePane, LaneState
-from toolscope.tui.widgets.activation_turns import TurnList
-from toolscope.tui.widgets.script_box import ScriptBox
+from ....core.agentscope.aio import on_shared_loop
+from ....core.model.errors import ToolscopeError
+from ....core.text.safe_text import inert
+from .composer import GroupBar
+from .lanes import GUARD_SUMMARY, LanePane, LaneState
+from .script_box import ScriptBox
+from .turns import TurnList
 
 if TYPE_CHECKING:
-    from toolscope.core.agentscope.session import StepSession
-    from toolscope.core.subject import StepsActivation
+    from ....core.agentscope.session import StepSession
+    from ....core.model.subject import StepsActivation
 
     _ViewBase = Vertical
 else:
@@ -78,7 +78,7 @@ class ActivationStepping(_ViewBase):
 
         A failure is shown in the script line (and a toast); the current session stays.
         """
-        from toolscope.core.agentscope.script import load_script, resolve_script_path
+        from ....core.agentscope.script import load_script, resolve_script_path
 
         box = self.query_one(ScriptBox)
         resolved = resolve_script_path(path, self.config_dir)

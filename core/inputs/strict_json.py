@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from toolscope.core.errors import InputError, Problem
+from ..model.errors import InputError, Problem
 
 
 class _DuplicateKey(Exception):

@@ -10,7 +10,7 @@ import os
 import stat
 from pathlib import Path
 
-from toolscope.core.errors import InputError
+from ..model.errors import InputError
 
 try:  # CPython's own SHA-256: importing hashlib loads OpenSSL (~2 ms of every run) for one digest
     from _sha256 import sha256 as _sha256

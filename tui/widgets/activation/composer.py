@@ -17,8 +17,8 @@ from textual.content import Content
 from textual.events import MouseScrollDown, MouseScrollUp
 from textual.widgets import Checkbox, Static
 
-from toolscope.core.presentation import MARK
-from toolscope.core.safe_text import inert
+from ....core.model.presentation import MARK
+from ....core.text.safe_text import inert
 
 
 class GroupToggle(Checkbox):

@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from toolscope.core.errors import InputError
-from toolscope.core.input_files import files_read
-from toolscope.core.stdout import write_stdout
+from ..inputs.input_files import files_read
+from ..model.errors import InputError
+from .stdout import write_stdout
 
 STDOUT = "-"
 

@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 from pydantic_core import SchemaValidator, ValidationError
 
-from toolscope.core.errors import InputError
+from ..model.errors import InputError
 
 T = TypeVar("T")
 
@@ -120,7 +120,7 @@ def validator(cls: type[T]) -> SchemaValidator:
 
 def validate(cls: type[T], data: Any, source: str, what: str, prefix: str = "") -> T:
     """Validate data into ``cls``; errors become one InputError naming the file and each place."""
-    from toolscope.core.validation_errors import validation_problems
+    from .validation_errors import validation_problems
 
     try:
         result: T = validator(cls).validate_python(data)  # type: ignore[arg-type]  # classes are hashable

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, overload
 
-from toolscope.core.enums import (
+from .enums import (
     AGENTSCOPE_STAGES,
     AGENTWORKS_STAGES,
     FindingKind,
