@@ -140,6 +140,8 @@ def _other_modes(pipeline: StepPipeline, verdict: ToolVerdict, mode: str | None)
         return ()
     if verdict.kind == ToolKind.MCP and not table.applies_to_mcp:
         return ()
+    if verdict.name in table.withheld.get(mode or "", {}) or (verdict.kind == ToolKind.VIRTUAL and not table.gates_virtual):
+        return ()
     listed = [m for m in table.modes if verdict.name in table.allowed.get(m, {})]
     others = [m for m in listed if m != mode]
     if others:

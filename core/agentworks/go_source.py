@@ -376,3 +376,35 @@ def read_go_facts(root: Path) -> GoFacts:
         read(source, facts)
     _find_product(root, facts)
     return facts
+
+
+def read_all_go_facts(roots: list[Path]) -> GoFacts:
+    """The facts of several checkouts (the app and mcpagent live apart): the first checkout that has a
+    fact gives it; a fact is missing only when no checkout has it."""
+    from ..model.errors import InputError, Problem
+
+    merged = GoFacts()
+    missing: dict[str, str] = {}
+    for root in roots:
+        if not root.is_dir():
+            raise InputError(str(root), "not a folder", [Problem("--go-src", "expected a Go checkout's folder")])
+        facts = read_go_facts(root)
+        for name in ("mode_lists", "mode_calls", "mode_labels", "human_tools", "system_categories", "providers",
+                     "bridge_tools", "denial_formats", "product"):
+            if not getattr(merged, name) and getattr(facts, name):
+                setattr(merged, name, getattr(facts, name))
+        merged.truncated = merged.truncated or facts.truncated
+        for line in facts.missing:
+            missing.setdefault(line.partition(":")[0], line)
+    found = {
+        "mode lists": bool(merged.mode_lists),
+        "mode canonicalisation": merged.mode_labels is not None,
+        "human tools": merged.human_tools is not None,
+        "system categories": merged.system_categories is not None,
+        "code-execution providers": merged.providers is not None,
+        "bridge tools": merged.bridge_tools is not None,
+        "denial texts": merged.denial_formats is not None,
+        "product manifest": merged.product is not None,
+    }
+    merged.missing = [line for key, line in missing.items() if not found.get(key, False)]
+    return merged

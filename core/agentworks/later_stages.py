@@ -31,6 +31,7 @@ class AllowGate(Enum):
 
     NO_TABLE = "no-table"
     NOT_GATED = "not-gated"
+    VIRTUAL_NOT_GATED = "virtual-not-gated"
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,14 @@ class LaterStages:
                 True,
                 "mode.mcp_not_gated",
                 custom or f"MCP tools are not gated by the workshop-mode allow-list ({src}: modes.applies_to_mcp is false)",
+                source=src,
+            )
+        elif label is AllowGate.VIRTUAL_NOT_GATED:
+            allow = Stage(
+                StageId.ALLOW_LISTED,
+                True,
+                "mode.virtual_not_gated",
+                "virtual tools are injected by mcpagent itself, not admitted by the product manifest's lists",
                 source=src,
             )
         elif isinstance(label, Withheld):

@@ -310,11 +310,12 @@ class StepPipeline:
             for index in range(start, end):
                 tool = tools[index]
                 gated = kind != ToolKind.MCP or gates_mcp
-                label = (
-                    AllowGate.NO_TABLE
-                    if allowed is None
-                    else (allowed.get(tool.name) if gated else mcp_label)
-                )
+                if allowed is None:
+                    label = AllowGate.NO_TABLE
+                elif kind == ToolKind.VIRTUAL and table is not None and not table.gates_virtual:
+                    label = AllowGate.VIRTUAL_NOT_GATED
+                else:
+                    label = allowed.get(tool.name) if gated else mcp_label
                 row_of[index] = row_number(tool, label)
         return rows, row_of
 

@@ -74,8 +74,9 @@ def product_mode_table(manifest: ProductManifest, origin: str | None) -> ModeTab
         mcp_sentence=mcp,
         mcp_withheld=mcp_withheld,
         product=name,
+        gates_virtual=False,
         unknown_note=(
             f"{name} declares the chats {' and '.join(modes)} only; AgentWorks panics on any other "
-            '(ChatTools: unknown AgentWorks chat mode %q)'
+            '(ChatTools: unknown AgentWorks chat mode "{mode}")'
         ),
     )

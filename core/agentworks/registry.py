@@ -161,13 +161,18 @@ class RegistryModel(NamedTuple):
 
 
 def find_registry(step_config: Path, given: Path | None) -> Path:
-    """The registry to use: ``--registry``, else a default-named file next to the config."""
+    """The registry to use: ``--registry``, else a default-named file next to the config (or one
+    folder up for ``planning/step_config.json``)."""
     if given is not None:
         return given
-    for name in REGISTRY_FILE_NAMES:
-        candidate = step_config.parent / name
-        if candidate.is_file():
-            return candidate
+    folders = [step_config.parent]
+    if step_config.parent.name == "planning":  # AgentWorks' layout: the workflow folder holds planning/
+        folders.append(step_config.parent.parent)
+    for folder in folders:
+        for name in REGISTRY_FILE_NAMES:
+            candidate = folder / name
+            if candidate.is_file():
+                return candidate
     raise InputError(
         str(step_config),
         "no registry found",

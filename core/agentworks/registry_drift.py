@@ -197,3 +197,51 @@ def compare_with_source(
             f"{facts.product.name} (era C admission lists) is in the checkout, but {name} models the {era.label}"
         )
     return report
+
+
+def check_registry_against_source(registry_path: Path, roots: list[Path]) -> DriftReport:
+    """Load the registry (static: no MCP discovery) and compare it with the Go checkouts at ``roots``."""
+    from dataclasses import replace
+
+    from .go_source import read_all_go_facts
+    from .product_manifest import load_product_manifest
+    from .universe import build_universe
+    from .era import resolve_era
+    from .world import load_registry_or_product
+
+    document, model, product = load_registry_or_product(registry_path)
+    source = document.name
+    era, apply_modes, apply_product, _findings = resolve_era(
+        model.era, model.modes is not None, model.product is not None, source
+    )
+    universe = build_universe(model, source)
+    if not apply_modes:
+        universe = replace(universe, modes=None)
+    facts = read_all_go_facts(roots)
+    registry_lists: list[tuple[str, str, tuple[str, ...]]] = []
+    source_lists: list[tuple[str, GoList]] = []
+    if apply_product and facts.product is not None:
+        if product is None and model.product is not None:
+            product = load_product_manifest(registry_path.parent / model.product)
+        theirs = load_product_manifest(facts.product)
+        assert product is not None  # era C has a product
+        where = _relative(facts.product, roots)
+        for mode, key in (("builder", "tools"), ("run", "tools"), ("run", "external_denylist")):
+            mine = product.chats.get(mode)
+            other = theirs.chats.get(mode)
+            registry_lists.append(
+                (f"chat.{mode}.{key}", f"{product.name}: chat.{mode}.{key}", getattr(mine, key) if mine else ())
+            )
+            source_lists.append(
+                (f"chat.{mode}.{key}", GoList(getattr(other, key) if other else (), f"{where}: chat.{mode}.{key}"))
+            )
+    return compare_with_source(model, universe, era, facts, registry_lists, source_lists)
+
+
+def _relative(path: Path, roots: list[Path]) -> str:
+    for root in roots:
+        try:
+            return path.relative_to(root).as_posix()
+        except ValueError:
+            continue
+    return path.name

@@ -119,7 +119,7 @@ class AgentWorksSubject:
         if canonical is None:
             problems = [_modes_problem(table)]
             if table.unknown_note:
-                problems = [Problem("", f"modes: {', '.join(table.modes)}"), Problem("", table.unknown_note % mode)]
+                problems = [Problem("", f"modes: {', '.join(table.modes)}"), Problem("", table.unknown_note.replace("{mode}", mode))]
             raise InputError("--mode", f"unknown mode {mode!r}", problems)
         if self.world.origin == "external" and canonical != "run":
             raise InputError(

@@ -67,6 +67,8 @@ class ModeTable:
     """What an unknown mode name means to AgentWorks (product.yaml: a panic)."""
     product: str | None = None
     """The product.yaml file name, when the table is its chats (era C)."""
+    gates_virtual: bool = True
+    """Whether the lists gate virtual tools (product.yaml does not: mcpagent injects them)."""
 
     def canonical(self, mode: str) -> str | None:
         """Canonical mode for a name (case-insensitive, trimmed), or None when unknown."""

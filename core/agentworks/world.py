@@ -72,7 +72,7 @@ def _is_product_manifest(document: Document) -> bool:
     return isinstance(data, dict) and "chat" in data and not {"custom_tools", "mcp_servers", "modes", "product"} & set(data)
 
 
-def _registry(path: Path) -> tuple[Document, RegistryModel, ProductManifest | None]:
+def load_registry_or_product(path: Path) -> tuple[Document, RegistryModel, ProductManifest | None]:
     """The registry, or a product.yaml given where a registry is expected (then the manifest's own
     tools are the universe: registered in Go, which the manifest does not describe)."""
     from ..inputs.documents import load_document
@@ -117,7 +117,7 @@ def load_world(
     from .subject import _discover, _expected_tools
 
     registry_path = find_registry(step_config, registry)
-    registry_doc, model, product = _registry(registry_path)
+    registry_doc, model, product = load_registry_or_product(registry_path)
     source = registry_doc.name
     era, apply_modes, apply_product, findings = resolve_era(
         model.era, model.modes is not None, model.product is not None, source
@@ -219,7 +219,7 @@ def workflow_override(step: LoadedStep, world: World) -> tuple[LoadedStep, list[
     return replaced, [
         Finding(
             FindingKind.WORKFLOW_OVERRIDE,
-            f"the step's own enabled_custom_tools ({len(own)} entries) is replaced by "
+            f"the step's own enabled_custom_tools ({len(own)} {'entry' if len(own) == 1 else 'entries'}) is replaced by "
             f"{manifest.where('execution_defaults', 'enabled_custom_tools')}: {PRECEDENCE}, so a non-empty "
             "workflow list replaces every step's own (update_workflow_config's description says the opposite)",
             entry="enabled_custom_tools",
