@@ -53,7 +53,7 @@ def check_command(
 
     from ...core.model.expectations import check_expectations, parse_expectation
     from ..inputs import open_subject, open_workflow
-    from ..output import print_document, print_findings, print_wrapped, stdout_console
+    from ..output import era_sentence, print_document, print_findings, print_wrapped, stdout_console
 
     expectations = [parse_expectation(e) for e in expect or []]
     opened = dict(registry=registry, groups=split_groups(groups), snapshot=snapshot, workflow=workflow, origin=origin)
@@ -90,7 +90,7 @@ def check_command(
     else:
         console = stdout_console()
         print_wrapped(console, Text(""), subject.loaded.label, "dim")
-        era = getattr(subject, "era_sentence", None)
+        era = era_sentence(subject.loaded)
         if era:
             print_wrapped(console, Text(""), era, "dim")
         print_wrapped(console, Text(""), "modes checked: " + ", ".join(str(m) for m in modes), "dim")

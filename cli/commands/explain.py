@@ -11,6 +11,7 @@ from ...core.model.errors import EXIT_NEGATIVE
 from ...core.model.presentation import MARK
 from ...core.text.shell import is_command, wrap_command
 from ..output import (
+    era_sentence,
     handle_errors,
     plain,
     print_document,
@@ -75,7 +76,7 @@ def explain_command(
     else:
         console = stdout_console()
         print_findings(subject.config_findings, console)
-        print_checklist(checklist, subject.loaded.label, rewrite, getattr(subject, "era_sentence", None))
+        print_checklist(checklist, subject.loaded.label, rewrite, era_sentence(subject.loaded))
     if checklist.outcome != Verdict.VISIBLE:
         raise typer.Exit(EXIT_NEGATIVE)
 

@@ -67,13 +67,13 @@ def tools_command(
         return
     from rich.text import Text
 
-    from ..output import mode_sentence, print_findings, print_lines, print_wrapped, stdout_console
+    from ..output import era_sentence, mode_sentence, print_findings, print_lines, print_wrapped, stdout_console
     from ..verdict_table import verdict_layout
 
     console = stdout_console()
     print_findings(subject.config_findings, console)
     print_wrapped(console, Text(""), evaluation.loaded.label, "bold")
-    era = getattr(subject, "era_sentence", None)
+    era = era_sentence(subject.loaded)
     if era:
         print_wrapped(console, Text(""), era, "dim")
     print_wrapped(console, Text(""), mode_sentence(subject, mode, resolved), "bold")

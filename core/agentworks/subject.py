@@ -80,7 +80,10 @@ class AgentWorksSubject:
             files=files,
             step=step.step.id,
             registry=registry_doc.name,
-            extra=(("execution", self.pipeline.execution.why),),
+            extra=(
+                ("execution", self.pipeline.execution.why),
+                *((("origin", world.origin),) if world.origin else ()),
+            ),
             paths=resolved_paths(step.document.path, registry_doc.path, *world.paths, *(mcp.paths if mcp else ())),
             era=world.era.value,
         )

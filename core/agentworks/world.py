@@ -247,3 +247,14 @@ class WorkflowDefaultsStep(LoadedStep):
         if field != "enabled_custom_tools":
             return super().target(field)
         return f"execution_defaults.enabled_custom_tools in {self.manifest.name}"
+
+
+def static_world(registry_doc: Document, model: RegistryModel, universe: Universe) -> World:
+    """A world from a registry and a universe already built (no product.yaml, no workflow.json)."""
+    era, _modes, _product, findings = resolve_era(model.era, model.modes is not None, False, registry_doc.name)
+    universe = replace(universe, era=era.value)
+    workflow = WorkflowServers.of_registry(model.workflow, registry_doc.name) if model.workflow else None
+    default = universe.modes.default if universe.modes else None
+    return World(
+        registry_doc.path, registry_doc, model, universe, era, None, None, None, workflow, tuple(findings), None, default, None
+    )
