@@ -74,7 +74,9 @@ def _register_commands() -> None:
     app.command("tools", short_help="Every tool: a mark per stage, the verdict, the rule.")(tools.tools_command)
     from .commands import registry
 
-    registry_app = typer.Typer(no_args_is_help=True, help="Registry maintenance: check it against AgentWorks' Go source.")
+    registry_app = typer.Typer(
+        no_args_is_help=True, help="Registry maintenance: check it against AgentWorks' Go source."
+    )
     registry_app.command("check", short_help="The registry's lists against the Go source's (drift).")(
         registry.registry_check_command
     )

@@ -69,7 +69,11 @@ def explain_workflow(subjects: list[AgentWorksSubject], tool: str, mode: str | N
         for subject, checklist in answers:
             verdict = checklist.verdict
             failing = verdict.first_failing if verdict is not None else None
-            stage = STAGE_TITLES.get(failing.name, failing.name) if failing is not None else ("-" if verdict else "registered")
+            stage = (
+                STAGE_TITLES.get(failing.name, failing.name)
+                if failing is not None
+                else ("-" if verdict else "registered")
+            )
             rows.append(
                 [
                     Cell(subject.step.step.id),
@@ -96,7 +100,10 @@ def explain_workflow(subjects: list[AgentWorksSubject], tool: str, mode: str | N
                 print_wrapped(console, Text("    "), note.text, "dim")
         if layout.inline and layout.shortened:
             print_wrapped(
-                console, Text(""), "Shortened: toolscope explain CONFIG TOOL --step ID gives one step's whole checklist.", "dim"
+                console,
+                Text(""),
+                "Shortened: toolscope explain CONFIG TOOL --step ID gives one step's whole checklist.",
+                "dim",
             )
     if any(c.outcome != Verdict.VISIBLE for _s, c in answers):
         raise typer.Exit(EXIT_NEGATIVE)

@@ -42,7 +42,10 @@ def registry_check_command(
         print_wrapped(console, Text(""), f"registry {report.registry} · era: {report.era.label}", "dim")
         for item in report.lists:
             head = Text(f"{item.fact}: ", style="bold")
-            head.append("drift" if item.drifted else f"in sync ({item.compared} name{'' if item.compared == 1 else 's'})", style="bold red" if item.drifted else "green")
+            head.append(
+                "drift" if item.drifted else f"in sync ({item.compared} name{'' if item.compared == 1 else 's'})",
+                style="bold red" if item.drifted else "green",
+            )
             console.print(head, soft_wrap=True, crop=False)
             print_wrapped(console, Text("    "), f"source {item.source} · registry {item.registry}", "dim")
             if item.lacks:
@@ -55,7 +58,10 @@ def registry_check_command(
             print_wrapped(console, Text("not compared: ", style="dim"), line, "dim")
         drifted = sum(1 for item in report.lists if item.drifted)
         console.print(
-            Text(f"drift: {drifted} of {len(report.lists)} lists differ" if drifted else "no drift", style="bold red" if drifted else "green")
+            Text(
+                f"drift: {drifted} of {len(report.lists)} lists differ" if drifted else "no drift",
+                style="bold red" if drifted else "green",
+            )
         )
     if report.drifted:
         raise typer.Exit(EXIT_NEGATIVE)

@@ -140,7 +140,9 @@ def _other_modes(pipeline: StepPipeline, verdict: ToolVerdict, mode: str | None)
         return ()
     if verdict.kind == ToolKind.MCP and not table.applies_to_mcp:
         return ()
-    if verdict.name in table.withheld.get(mode or "", {}) or (verdict.kind == ToolKind.VIRTUAL and not table.gates_virtual):
+    if verdict.name in table.withheld.get(mode or "", {}) or (
+        verdict.kind == ToolKind.VIRTUAL and not table.gates_virtual
+    ):
         return ()
     listed = [m for m in table.modes if verdict.name in table.allowed.get(m, {})]
     others = [m for m in listed if m != mode]
@@ -201,9 +203,7 @@ def _stage_fixes(pipeline: StepPipeline, verdict: ToolVerdict, failing, mode: st
         if RuleFamily.of(code) is RuleFamily.CUSTOM:
             # Offer the wildcard only where the real code expands it to this tool (§3.2).
             wildcard = f' (or "{namespace}:*")' if name in pipeline.universe.category_tools.get(namespace, ()) else ""
-            out.append(
-                f'add "{namespace}:{name}"{wildcard} to {step.target("enabled_custom_tools")}'
-            )
+            out.append(f'add "{namespace}:{name}"{wildcard} to {step.target("enabled_custom_tools")}')
             # The tool filter decides too: enabling alone is not enough when it drops the category.
             if pipeline.filter.should_include_tool(namespace, name).include:
                 return out
@@ -230,7 +230,6 @@ def filter_fix(pipeline: StepPipeline, verdict: ToolVerdict | ToolEntry) -> str:
     step = pipeline.step
     name, namespace = verdict.name, verdict.namespace
     rewrite = pipeline.rewrite
-    registry = pipeline.universe.source
     if rewrite.modelled and namespace not in rewrite.workflow_servers:
         if verdict.kind == ToolKind.CUSTOM:
             return (
@@ -245,10 +244,7 @@ def filter_fix(pipeline: StepPipeline, verdict: ToolVerdict | ToolEntry) -> str:
         verdict.kind != ToolKind.CUSTOM
         and pipeline.filter.should_include_tool(namespace, name).code == CODE_SERVER_NOT_SELECTED
     ):
-        return (
-            f'add "{namespace}" to {step.target("selected_servers")} '
-            f'(or "{namespace}:{name}" to selected_tools)'
-        )
+        return f'add "{namespace}" to {step.target("selected_servers")} (or "{namespace}:{name}" to selected_tools)'
     return f'add "{namespace}:{name}" to {step.target("selected_tools")}'
 
 

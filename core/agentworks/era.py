@@ -41,21 +41,31 @@ ERA_LABELS = {
 }
 
 
-def resolve_era(declared: str | None, has_modes: bool, has_product: bool, source: str) -> tuple[Era, bool, bool, list[Finding]]:
+def resolve_era(
+    declared: str | None, has_modes: bool, has_product: bool, source: str
+) -> tuple[Era, bool, bool, list[Finding]]:
     """(era, apply modes, apply product, findings) for a registry's ``era`` and sections.
 
     A declared era without its own section is bad input; a section of another era is a
     ``mixed_era`` finding and is ignored.
     """
     if declared is not None and declared not in {e.value for e in Era}:
-        raise InputError(source, "unknown era", [Problem("era", f"{declared!r}: expected {', '.join(e.value for e in Era)}")])
-    era = Era(declared) if declared is not None else (
-        Era.PRODUCT_MANIFEST if has_product else Era.ALLOW_LIST if has_modes else Era.REGISTRATION_ONLY
+        raise InputError(
+            source, "unknown era", [Problem("era", f"{declared!r}: expected {', '.join(e.value for e in Era)}")]
+        )
+    era = (
+        Era(declared)
+        if declared is not None
+        else (Era.PRODUCT_MANIFEST if has_product else Era.ALLOW_LIST if has_modes else Era.REGISTRATION_ONLY)
     )
     if era == Era.ALLOW_LIST and not has_modes:
-        raise InputError(source, "era allow_list needs a modes section", [Problem("era", "add modes, or say era: registration_only")])
+        raise InputError(
+            source, "era allow_list needs a modes section", [Problem("era", "add modes, or say era: registration_only")]
+        )
     if era == Era.PRODUCT_MANIFEST and not has_product:
-        raise InputError(source, "era product_manifest needs product: PATH", [Problem("era", "name AgentWorks' product.yaml")])
+        raise InputError(
+            source, "era product_manifest needs product: PATH", [Problem("era", "name AgentWorks' product.yaml")]
+        )
     findings = []
     if has_modes and era != Era.ALLOW_LIST:
         findings.append(

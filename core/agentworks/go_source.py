@@ -194,9 +194,7 @@ def _appends(statement: Any) -> tuple[str, list[Any]] | None:
     return _text(left), items[1:]
 
 
-def _apply_appends(
-    statements: list[Any], lists: dict[str, list[str]], calls: set[str]
-) -> None:
+def _apply_appends(statements: list[Any], lists: dict[str, list[str]], calls: set[str]) -> None:
     """Follow ``x = append(x, …)`` statements in order, expanding ``group...`` from ``lists``."""
     for statement in statements:
         found = _appends(statement)
@@ -389,8 +387,17 @@ def read_all_go_facts(roots: list[Path]) -> GoFacts:
         if not root.is_dir():
             raise InputError(str(root), "not a folder", [Problem("--go-src", "expected a Go checkout's folder")])
         facts = read_go_facts(root)
-        for name in ("mode_lists", "mode_calls", "mode_labels", "human_tools", "system_categories", "providers",
-                     "bridge_tools", "denial_formats", "product"):
+        for name in (
+            "mode_lists",
+            "mode_calls",
+            "mode_labels",
+            "human_tools",
+            "system_categories",
+            "providers",
+            "bridge_tools",
+            "denial_formats",
+            "product",
+        ):
             if not getattr(merged, name) and getattr(facts, name):
                 setattr(merged, name, getattr(facts, name))
         merged.truncated = merged.truncated or facts.truncated

@@ -98,7 +98,11 @@ def _registered_not_allow_listed(pipeline: StepPipeline) -> list[Finding]:
     )
     out = []
     universe = pipeline.universe
-    kinds = (ToolKind.CUSTOM, ToolKind.VIRTUAL, ToolKind.OTHER) if table.gates_virtual else (ToolKind.CUSTOM, ToolKind.OTHER)
+    kinds = (
+        (ToolKind.CUSTOM, ToolKind.VIRTUAL, ToolKind.OTHER)
+        if table.gates_virtual
+        else (ToolKind.CUSTOM, ToolKind.OTHER)
+    )
     for entry in universe.tools_of(None if table.applies_to_mcp else kinds):
         if entry.name in allowed_anywhere:
             continue

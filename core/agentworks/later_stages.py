@@ -105,7 +105,8 @@ class LaterStages:
                 StageId.ALLOW_LISTED,
                 True,
                 "mode.mcp_not_gated",
-                custom or f"MCP tools are not gated by the workshop-mode allow-list ({src}: modes.applies_to_mcp is false)",
+                custom
+                or f"MCP tools are not gated by the workshop-mode allow-list ({src}: modes.applies_to_mcp is false)",
                 source=src,
             )
         elif label is AllowGate.VIRTUAL_NOT_GATED:
@@ -126,7 +127,8 @@ class LaterStages:
                 StageId.ALLOW_LISTED,
                 False,
                 "mode.not_listed",
-                custom or f'not in the system slice nor in mode "{mode}"\'s list ({src}: modes.system, modes.lists.{mode})',
+                custom
+                or f'not in the system slice nor in mode "{mode}"\'s list ({src}: modes.system, modes.lists.{mode})',
                 source=src,
             )
         return (allow, self._discoverable(tool, reg, allow, server_ok), self._callable(tool, reg, allow, mode))

@@ -74,9 +74,15 @@ def _names(data: Any, path: Path_, manifest: str, positions: Mapping[Path_, tupl
     if data is None:
         return ()
     if not isinstance(data, list) or not all(isinstance(item, str) for item in data):
-        bad = next((i for i, item in enumerate(data) if not isinstance(item, str)), None) if isinstance(data, list) else None
+        bad = (
+            next((i for i, item in enumerate(data) if not isinstance(item, str)), None)
+            if isinstance(data, list)
+            else None
+        )
         where = place(positions, (*path, bad) if bad is not None else path)
-        raise InputError(manifest, "not a product manifest AgentWorks can read", [Problem(where, "expected a list of names (text)")])
+        raise InputError(
+            manifest, "not a product manifest AgentWorks can read", [Problem(where, "expected a list of names (text)")]
+        )
     return tuple(data)
 
 
@@ -85,7 +91,9 @@ def _mapping(data: Any, path: Path_, manifest: str, positions: Mapping[Path_, tu
         return {}
     if not isinstance(data, dict):
         raise InputError(
-            manifest, "not a product manifest AgentWorks can read", [Problem(place(positions, path), "expected a mapping")]
+            manifest,
+            "not a product manifest AgentWorks can read",
+            [Problem(place(positions, path), "expected a mapping")],
         )
     return data
 
@@ -98,14 +106,18 @@ def load_product_manifest(path: Path) -> ProductManifest:
     source = str(path)
     root = _mapping(data, (), source, positions)
     if "chat" not in root:
-        raise InputError(source, "not a product manifest", [Problem("(top level)", "expected a 'chat' mapping with builder and run")])
+        raise InputError(
+            source, "not a product manifest", [Problem("(top level)", "expected a 'chat' mapping with builder and run")]
+        )
     chats: dict[str, ChatMode] = {}
     for mode, raw in _mapping(root["chat"], ("chat",), source, positions).items():
         spec = _mapping(raw, ("chat", mode), source, positions)
         chats[str(mode)] = ChatMode(
             tools=_names(spec.get("tools"), ("chat", mode, "tools"), source, positions),
             external_tools=_names(spec.get("external_tools"), ("chat", mode, "external_tools"), source, positions),
-            external_denylist=_names(spec.get("external_denylist"), ("chat", mode, "external_denylist"), source, positions),
+            external_denylist=_names(
+                spec.get("external_denylist"), ("chat", mode, "external_denylist"), source, positions
+            ),
         )
     policy = _mapping(root.get("chat_policy"), ("chat_policy",), source, positions)
     capabilities = {
@@ -155,7 +167,7 @@ def validate_chats(manifest: ProductManifest) -> list[Finding]:
         if mode != "run" and chat.external_tools:
             refuse(
                 f"chat {mode}: external_tools outside run: AgentWorks versions disagree (one refuses them, "
-                "\"external_tools belong on the run mode only\"; a later one takes the Builder's delegated "
+                '"external_tools belong on the run mode only"; a later one takes the Builder\'s delegated '
                 "operations here); toolscope's external view reads chat.run only",
                 "chat",
                 mode,

@@ -52,9 +52,13 @@ def product_mode_table(manifest: ProductManifest, origin: str | None) -> ModeTab
         not_listed[mode] = f"not in {label} (ChatAllowsTool: the exact name after trimming; no aliases)"
         caps = manifest.capabilities_for(mode, origin)
         if caps is None:
-            mcp[mode] = f"MCP server tools are not in {name}'s admission lists, and {name} has no chat_policy for {mode}"
+            mcp[mode] = (
+                f"MCP server tools are not in {name}'s admission lists, and {name} has no chat_policy for {mode}"
+            )
         elif MCP_CAPABILITY in caps[0]:
-            mcp[mode] = f"MCP server tools are registered for this chat: {MCP_CAPABILITY} is in {caps[1]} (registerMCPToolsForChat)"
+            mcp[mode] = (
+                f"MCP server tools are registered for this chat: {MCP_CAPABILITY} is in {caps[1]} (registerMCPToolsForChat)"
+            )
         else:
             mcp_withheld[mode] = (
                 f"MCP server tools are registered for a chat only with {MCP_CAPABILITY}, which {caps[1]} lacks "

@@ -61,7 +61,9 @@ class DriftReport:
         return any(item.drifted for item in self.lists)
 
 
-def _diff(fact: str, source: GoList, registry_where: str, registry: Iterable[str], ignore: Iterable[str] = ()) -> ListDrift:
+def _diff(
+    fact: str, source: GoList, registry_where: str, registry: Iterable[str], ignore: Iterable[str] = ()
+) -> ListDrift:
     ignored = set(ignore)
     have = [n for n in dict.fromkeys(registry) if n not in ignored]
     want = [n for n in dict.fromkeys(source.names) if n not in ignored]
@@ -137,7 +139,12 @@ def _denial(report: DriftReport, facts: GoFacts, model: RegistryModel, source_na
     registry_text = " ".join(model.denial_texts.execution.split())
     if any(registry_text.startswith(" ".join(t.split()).rstrip()) for t in texts):
         report.lists.append(
-            ListDrift("execution denial text", facts.denial_formats.where, f"{source_name}: denial_texts.execution", compared=1)
+            ListDrift(
+                "execution denial text",
+                facts.denial_formats.where,
+                f"{source_name}: denial_texts.execution",
+                compared=1,
+            )
         )
         return
     allowed = [t for t in texts if "not_found" not in t] or texts
@@ -173,17 +180,27 @@ def compare_with_source(
         if human is None:
             report.not_compared.append(f"WorkshopHumanToolNames: {name} has no custom_tools.human_tools")
         else:
-            report.lists.append(_diff("human tools", facts.human_tools, f"{name}: custom_tools.human_tools", human.tools))
+            report.lists.append(
+                _diff("human tools", facts.human_tools, f"{name}: custom_tools.human_tools", human.tools)
+            )
     if facts.system_categories is not None:
         bases = model.system_categories if model.system_categories is not None else DEFAULT_SYSTEM_CATEGORY_BASES
-        where = f"{name}: system_categories" if model.system_categories is not None else "toolscope's default system categories"
+        where = (
+            f"{name}: system_categories"
+            if model.system_categories is not None
+            else "toolscope's default system categories"
+        )
         report.lists.append(_diff("system categories", facts.system_categories, where, bases))
     if facts.providers is not None:
         providers = [p.strip().lower() for p in model.code_execution_providers]
-        report.lists.append(_diff("code-execution providers", facts.providers, f"{name}: code_execution_providers", providers))
+        report.lists.append(
+            _diff("code-execution providers", facts.providers, f"{name}: code_execution_providers", providers)
+        )
     if facts.bridge_tools is not None:
         if model.bridge_tools is None:
-            report.not_compared.append(f"bridgeTools ({', '.join(facts.bridge_tools.names)}): {name} has no bridge_tools")
+            report.not_compared.append(
+                f"bridgeTools ({', '.join(facts.bridge_tools.names)}): {name} has no bridge_tools"
+            )
         else:
             report.lists.append(_diff("bridge tools", facts.bridge_tools, f"{name}: bridge_tools", model.bridge_tools))
     _denial(report, facts, model, name)
@@ -203,10 +220,10 @@ def check_registry_against_source(registry_path: Path, roots: list[Path]) -> Dri
     """Load the registry (static: no MCP discovery) and compare it with the Go checkouts at ``roots``."""
     from dataclasses import replace
 
+    from .era import resolve_era
     from .go_source import read_all_go_facts
     from .product_manifest import load_product_manifest
     from .universe import build_universe
-    from .era import resolve_era
     from .world import load_registry_or_product
 
     document, model, product = load_registry_or_product(registry_path)

@@ -122,7 +122,10 @@ class AgentWorksSubject:
         if canonical is None:
             problems = [_modes_problem(table)]
             if table.unknown_note:
-                problems = [Problem("", f"modes: {', '.join(table.modes)}"), Problem("", table.unknown_note.replace("{mode}", mode))]
+                problems = [
+                    Problem("", f"modes: {', '.join(table.modes)}"),
+                    Problem("", table.unknown_note.replace("{mode}", mode)),
+                ]
             raise InputError("--mode", f"unknown mode {mode!r}", problems)
         if self.world.origin == "external" and canonical != "run":
             raise InputError(

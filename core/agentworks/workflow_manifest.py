@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..inputs.input_files import read_text
-from ..inputs.positions import Path_, place, json_positions
+from ..inputs.positions import Path_, json_positions, place
 from ..inputs.strict_json import parse_json
 from ..model.enums import FindingKind
 from ..model.errors import InputError, Problem
@@ -38,7 +38,9 @@ WORKSHOP_MODES = {
     "runner": "run",
 }
 """``execution_defaults.workshop_mode`` values and the mode each normalises to."""
-PRECEDENCE = "step_config.go ApplyStepConfigFromFile applies workflow.json execution_defaults after the step, highest priority"
+PRECEDENCE = (
+    "step_config.go ApplyStepConfigFromFile applies workflow.json execution_defaults after the step, highest priority"
+)
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,9 @@ def _expect(ok: bool, source: str, positions: Mapping[Path_, tuple[int, int]], p
         raise InputError(source, "not a workflow.json AgentWorks can read", [Problem(place(positions, path), expected)])
 
 
-def _strings(data: Any, key: str, parent: Path_, source: str, positions: Mapping[Path_, tuple[int, int]]) -> tuple[str, ...] | None:
+def _strings(
+    data: Any, key: str, parent: Path_, source: str, positions: Mapping[Path_, tuple[int, int]]
+) -> tuple[str, ...] | None:
     if key not in data or data[key] is None:
         return None
     value = data[key]
@@ -97,7 +101,9 @@ def load_workflow_manifest(path: Path) -> WorkflowManifest:
     source = str(path)
     data = parse_json(text, source)
     positions = json_positions(text)
-    _expect(isinstance(data, dict), source, positions, (), "expected an object with capabilities and execution_defaults")
+    _expect(
+        isinstance(data, dict), source, positions, (), "expected an object with capabilities and execution_defaults"
+    )
     capabilities = data.get("capabilities") or {}
     _expect(isinstance(capabilities, dict), source, positions, ("capabilities",), "expected an object")
     defaults = data.get("execution_defaults") or {}
@@ -106,7 +112,13 @@ def load_workflow_manifest(path: Path) -> WorkflowManifest:
     tools = _strings(capabilities, "selected_tools", ("capabilities",), source, positions) or ()
     enabled = _strings(defaults, "enabled_custom_tools", ("execution_defaults",), source, positions) or ()
     mode = defaults.get("workshop_mode")
-    _expect(mode is None or isinstance(mode, str), source, positions, ("execution_defaults", "workshop_mode"), 'expected "workshop" or "run"')
+    _expect(
+        mode is None or isinstance(mode, str),
+        source,
+        positions,
+        ("execution_defaults", "workshop_mode"),
+        'expected "workshop" or "run"',
+    )
     manifest = WorkflowManifest(path.name, path, digest, servers, tools, enabled, mode, (), positions)
     return WorkflowManifest(**{**manifest.__dict__, "findings": tuple(_server_findings(manifest))})
 
@@ -118,7 +130,9 @@ def _server_findings(manifest: WorkflowManifest) -> list[Finding]:
     for index, server in enumerate(manifest.servers or ()):
         where = manifest.where("capabilities", "selected_servers", index)
         if not server.strip():
-            out.append(Finding(FindingKind.WORKFLOW_MANIFEST, "an empty server name is refused", entry=server, source=where))
+            out.append(
+                Finding(FindingKind.WORKFLOW_MANIFEST, "an empty server name is refused", entry=server, source=where)
+            )
             continue
         key = server.replace("_", "-")
         first = seen.get(key)

@@ -64,12 +64,18 @@ class World:
     @property
     def paths(self) -> tuple[Path, ...]:
         """The product manifest's and workflow.json's paths."""
-        return tuple(p for p in (self.product.path if self.product else None, self.workflow.path if self.workflow else None) if p)
+        return tuple(
+            p for p in (self.product.path if self.product else None, self.workflow.path if self.workflow else None) if p
+        )
 
 
 def _is_product_manifest(document: Document) -> bool:
     data = document.data
-    return isinstance(data, dict) and "chat" in data and not {"custom_tools", "mcp_servers", "modes", "product"} & set(data)
+    return (
+        isinstance(data, dict)
+        and "chat" in data
+        and not {"custom_tools", "mcp_servers", "modes", "product"} & set(data)
+    )
 
 
 def load_registry_or_product(path: Path) -> tuple[Document, RegistryModel, ProductManifest | None]:
@@ -81,7 +87,11 @@ def load_registry_or_product(path: Path) -> tuple[Document, RegistryModel, Produ
     if _is_product_manifest(document):
         manifest = load_product_manifest(path)
         names = tuple(dict.fromkeys(t.strip() for chat in manifest.chats.values() for t in chat.tools if t.strip()))
-        return document, RegistryModel(name=path.name, product=path.name, other_tools={PRODUCT_TOOLS_LABEL: names}), manifest
+        return (
+            document,
+            RegistryModel(name=path.name, product=path.name, other_tools={PRODUCT_TOOLS_LABEL: names}),
+            manifest,
+        )
     document, model = load_registry_model(path)
     return document, model, None
 
@@ -135,7 +145,9 @@ def load_world(
     if not apply_product:
         product = None
     if origin is not None and product is None:
-        raise InputError("--origin", f"applies to the product-manifest era (product.yaml); {source} models the {era.label}")
+        raise InputError(
+            "--origin", f"applies to the product-manifest era (product.yaml); {source} models the {era.label}"
+        )
     mcp = _discover(registry_path, model, snapshot, timeout)
     errors = mcp.errors if mcp else {}
     expected: dict[str, tuple[str, ...]] = {}
@@ -256,5 +268,17 @@ def static_world(registry_doc: Document, model: RegistryModel, universe: Univers
     workflow = WorkflowServers.of_registry(model.workflow, registry_doc.name) if model.workflow else None
     default = universe.modes.default if universe.modes else None
     return World(
-        registry_doc.path, registry_doc, model, universe, era, None, None, None, workflow, tuple(findings), None, default, None
+        registry_doc.path,
+        registry_doc,
+        model,
+        universe,
+        era,
+        None,
+        None,
+        None,
+        workflow,
+        tuple(findings),
+        None,
+        default,
+        None,
     )

@@ -104,7 +104,9 @@ def test_an_unknown_product_mode_is_exit_2_listing_builder_and_run_and_the_panic
 def test_external_callers_lose_the_denylist_and_run_chats_lack_mcp_management():
     run_mode = json.loads(run("explain", ERA_C, "send_email", "--step", "notify", "--mode", "run", "--json").stdout)
     assert run_mode["verdict"] == "visible"
-    external = json.loads(run("explain", ERA_C, "send_email", "--step", "notify", "--origin", "external", "--json").stdout)
+    external = json.loads(
+        run("explain", ERA_C, "send_email", "--step", "notify", "--origin", "external", "--json").stdout
+    )
     assert external["mode"] == "run" and external["verdict"] == "hidden"
     assert "chat.run.external_denylist" in external["stages"][1]["rule"]
     assert "deliberate API change" in external["fix"]
@@ -144,8 +146,16 @@ def test_a_product_yaml_given_where_a_registry_is_expected(tmp_path):
     folder = _copy_c(tmp_path)
     data = json.loads(
         run(
-            "explain", str(folder / "planning" / "step_config.json"), "notify_user", "--step", "notify",
-            "--registry", str(folder / "product.yaml"), "--mode", "run", "--json",
+            "explain",
+            str(folder / "planning" / "step_config.json"),
+            "notify_user",
+            "--step",
+            "notify",
+            "--registry",
+            str(folder / "product.yaml"),
+            "--mode",
+            "run",
+            "--json",
         ).stdout
     )
     assert data["era"] == "product_manifest" and data["verdict"] == "visible"
@@ -156,7 +166,9 @@ def test_bad_product_yaml_is_file_line_column_and_what_was_expected(tmp_path):
     (folder / "product.yaml").write_text("chat:\n  builder:\n    tools: 5\n  run: {tools: [a]}\n")
     result = subprocess.run(
         [sys.executable, "-m", "toolscope", "check", str(folder / "planning" / "step_config.json")],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 2
     assert "product.yaml" in result.stderr and "chat.builder.tools (line 3, column 12)" in result.stderr

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from toolscope.core.agentworks.world import static_world
 from toolscope.core.agentworks.subject import load_agentworks_subject
+from toolscope.core.agentworks.world import static_world
 from toolscope.core.model.errors import InputError
 
 SAMPLES = Path(__file__).resolve().parents[3] / "sample_configs"

@@ -45,7 +45,9 @@ def test_era_a_registry_in_sync_with_its_source():
     code, data = check("allow_list", GO / "era_a")
     assert code == 0, data
     assert data["era"] == "allow_list" and data["drift"] is False
-    assert {'mode "builder"', 'mode "run"', "human tools", "bridge tools", "execution denial text"} <= set(by_fact(data))
+    assert {'mode "builder"', 'mode "run"', "human tools", "bridge tools", "execution denial text"} <= set(
+        by_fact(data)
+    )
     assert any("default branch" in line for line in data["not_compared"])
     assert data["not_found"] == ["product manifest: no agentworksproduct/product.yaml"]
 
@@ -54,7 +56,9 @@ def test_era_a_drift_names_what_the_registry_lacks_and_what_it_still_has(tmp_pat
     source = tmp_path / "src"
     shutil.copytree(GO / "era_a", source)
     manager = source / "app" / "step_based_workflow" / "interactive_workshop_manager.go"
-    text = manager.read_text().replace('execution := []string{"execute_step", "query_step"}', 'execution := []string{"execute_step", "stop_step"}')
+    text = manager.read_text().replace(
+        'execution := []string{"execute_step", "query_step"}', 'execution := []string{"execute_step", "stop_step"}'
+    )
     manager.write_text(text.replace('case "run", "ask":', 'case "run", "ask", "runner":'))
     code, data = check("allow_list", source)
     assert code == 1 and data["drift"] is True
