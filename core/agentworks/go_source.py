@@ -216,7 +216,7 @@ def _apply_appends(statements: list[Any], lists: dict[str, list[str]], calls: se
 
 def _statements(block: Any) -> list[Any]:
     """The statements of a block or case clause (tree-sitter-go nests them in a statement_list)."""
-    out = []
+    out: list[Any] = []
     for child in block.named_children:
         if child.type == "statement_list":
             out.extend(c for c in child.named_children if c.type != "comment")

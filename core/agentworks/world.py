@@ -89,7 +89,7 @@ def load_registry_or_product(path: Path) -> tuple[Document, RegistryModel, Produ
         names = tuple(dict.fromkeys(t.strip() for chat in manifest.chats.values() for t in chat.tools if t.strip()))
         return (
             document,
-            RegistryModel(name=path.name, product=path.name, other_tools={PRODUCT_TOOLS_LABEL: names}),
+            RegistryModel(name=path.name, product=path.name, other_tools={PRODUCT_TOOLS_LABEL: names}),  # type: ignore[call-arg]  # __validation__ is not a field
             manifest,
         )
     document, model = load_registry_model(path)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from typing import Any
 
 Path_ = tuple[str | int, ...]
@@ -115,7 +116,7 @@ def json_positions(text: str) -> dict[Path_, tuple[int, int]]:
     return out
 
 
-def place(positions: dict[Path_, tuple[int, int]], path: Path_) -> str:
+def place(positions: Mapping[Path_, tuple[int, int]], path: Path_) -> str:
     """``chat.run.tools[3] (line 12, column 7)``; the nearest located parent's line when the value itself is not."""
     shown = ""
     for part in path:
