@@ -111,7 +111,7 @@ def print_session_human(subject: ToolkitSubject, replay: Any, probe: Any) -> Non
     print_wrapped(
         console,
         Text("guarded  ", style="bold"),
-        "GroupActivationGuard on reset_tools: validates names and booleans first; a refusal changes nothing",
+        replay.session.guard_description,
     )
     recorded_with = (
         f"AgentScope {rec.agentscope_version}" if rec.agentscope_version else "an AgentScope version it does not record"
@@ -139,7 +139,7 @@ def print_session_human(subject: ToolkitSubject, replay: Any, probe: Any) -> Non
     )
     if rec.final_groups is not None:
         print_wrapped(console, Text(""), f"recorded final groups: {_names(rec.final_groups)}", "dim")
-    for note in rec.notes:
+    for note in (*rec.notes, *replay.session.notes):
         print_wrapped(console, Text("note: ", style="dim"), note, "dim")
     _print_turns(console, replay, probe.agentscope_version)
     _print_others(console, replay)
@@ -166,16 +166,16 @@ def _print_turns(console: Any, replay: Any, version: str = "?") -> None:
 
     console.print()
     if not replay.turns:
-        console.print(Text("The session has no reset_tools call.", style="dim"))
+        console.print(Text(f"The session has no {replay.session.meta_tool} call.", style="dim"))
         return
-    console.print(Text("reset_tools turns", style="bold underline"))
+    console.print(Text(f"{replay.session.meta_tool} turns", style="bold underline"))
     pad = " " * 12
     for t in replay.turns:
         stock, guarded = t.turn.stock, t.turn.guarded
         head = Text(
             f"turn {t.call.model_turn}  " + ("≠ " if t.differs else ""), style="yellow" if t.differs else "bold"
         )
-        print_wrapped(console, head, f"reset_tools {t.call.raw_input}")
+        print_wrapped(console, head, f"{t.call.name} {t.call.raw_input}")
         if t.call.assistant_text:
             print_wrapped(console, Text(pad), t.call.assistant_text, "italic dim")
         if t.call.note:

@@ -15,7 +15,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .guard import STATE_KWARG
+STATE_KWARG = "_agent_state"
+"""The keyword AgentScope 2.x injects the live AgentState under (``is_state_injected``); here,
+not in ``guard`` (which imports AgentScope 2.x), so that 1.x sessions can use these notes."""
 
 
 def call_args(args: dict[str, Any] | None, raw: str) -> dict[str, Any] | None:

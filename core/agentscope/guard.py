@@ -37,8 +37,7 @@ from .planner import (
     plan_activation,
 )
 
-STATE_KWARG = "_agent_state"
-"""The keyword AgentScope injects the live AgentState under (``is_state_injected``)."""
+from .call_notes import STATE_KWARG  # the keyword AgentScope injects the live AgentState under
 
 
 class GroupActivationGuard(ToolMiddlewareBase):

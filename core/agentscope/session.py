@@ -60,6 +60,12 @@ class StepSession:
     """The toolkit, two lanes, the script and the history of executed turns."""
 
     lanes = LANES
+    meta_tool = "reset_tools"
+    guard_description = "GroupActivationGuard on reset_tools: validates names and booleans first; a refusal changes nothing"
+    stock_reply_shown = False
+    """``step`` prints every stock reply (1.x: its replies claim what did not happen)."""
+    notes: tuple[str, ...] = ()
+    """Caveats of this session's lanes (AgentScope 1.x's ``StepSessionV1`` has some)."""
 
     def __init__(self, built: BuiltToolkit, steps: Sequence[Step] = ()) -> None:
         """Two lanes from ``built``'s state; register_group steps are checked now (InputError)."""
