@@ -81,7 +81,7 @@ def load_session(path: Path | str, session_id: str | None = None) -> RecordedSes
         raise InputError(
             "--session-id",
             "only an AgentScope app storage database (or a 1.x JSONSession file: the agent's key) has session ids",
-            [Problem(source, "this file is neither; drop --session-id")],
+            [Problem(source, "this file is not a SQLite database nor a 1.x JSONSession file; drop --session-id")],
         )
     if isinstance(data, json.JSONDecodeError):
         if "\n" in text.strip() and text.strip().splitlines()[0].strip().startswith("{"):

@@ -141,13 +141,17 @@ def session_findings(replay: Any) -> list[Finding]:
         except ValueError:
             continue
         unknown = [k for k, v in (args.items() if isinstance(args, dict) else []) if v is True and k not in known]
+        v1 = turn.call.name == META
+        if not v1 and turn.call.result_state != "success":
+            continue  # 2.0.11 refuses unknown names with an error: the model was told
         for name in unknown:
             close = close_matches(name, sorted(known), n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
+            reply = "1.x replied that it was activated and turned every group off" if v1 else "the recorded reply was a success"
             out.append(Finding(
                 FindingKind.UNKNOWN_GROUP_ACTIVATED,
-                f"model turn {turn.call.model_turn}: {META} activated '{name}', which does not exist{hint}; "
-                f"1.x replied that it was activated and turned every group off",
+                f"model turn {turn.call.model_turn}: {turn.call.name} activated '{name}', which does not exist{hint}; "
+                + reply,
                 entry=name,
                 source=replay.recorded.source,
             ))
