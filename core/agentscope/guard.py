@@ -107,19 +107,45 @@ def known_group_reader(toolkit: Any) -> Callable[[], tuple[str, ...]]:
     return read
 
 
-def build_guarded_meta_tool(toolkit: Any, guard: GroupActivationGuard) -> Any:
-    """A new ``reset_tools`` with the guard, sharing the toolkit's group list and template.
+class _GuardedMetaTool(ResetTools):
+    """``reset_tools`` with the guard outside and the toolkit's own meta tool inside.
 
-    ``groups=toolkit.tool_groups`` is load-bearing: ResetTools re-reads that list for its
-    schema on every access, so passing a copy would freeze the schema.
+    The inner tool is called through its public ``__call__``, so the middlewares a user put
+    on it (a DENY, a logger) still run, inside the guard: the guard wraps the user's chain
+    instead of replacing it. Schema (from ``groups``) and permission follow the inner tool.
     """
-    return RegisteredTool(
-        tool=ResetTools(
+
+    def __init__(self, inner: Any, toolkit: Any, guard: GroupActivationGuard) -> None:
+        super().__init__(
             groups=toolkit.tool_groups,
             response_template=toolkit.meta_tool_response_template,
             middlewares=[guard],
         )
-    )
+        self._inner = inner
+
+    async def check_permissions(self, tool_input: dict[str, Any], context: Any) -> Any:
+        """The inner tool decides (stock: always allowed)."""
+        return await self._inner.check_permissions(tool_input, context)
+
+    async def call(self, **kwargs: Any) -> AsyncGenerator[ToolChunk, None]:  # type: ignore[override]
+        """Run the inner tool with its own middleware chain; pass its chunks on."""
+        result = await self._inner(**kwargs)
+        if hasattr(result, "__aiter__"):
+            async for chunk in result:
+                yield chunk
+        else:
+            yield result
+
+
+def build_guarded_meta_tool(toolkit: Any, guard: GroupActivationGuard) -> Any:
+    """A ``reset_tools`` with the guard around the toolkit's current meta tool.
+
+    ``groups=toolkit.tool_groups`` is load-bearing: ResetTools re-reads that list for its
+    schema on every access, so passing a copy would freeze the schema. The current meta
+    tool (``toolkit.builtin_meta_tool.tool``: stock, or the user's own with middlewares)
+    runs inside the guard.
+    """
+    return RegisteredTool(tool=_GuardedMetaTool(toolkit.builtin_meta_tool.tool, toolkit, guard))
 
 
 def install_guard(toolkit: Any, observer: Callable[[ActivationPlan], None] | None = None) -> GroupActivationGuard:
