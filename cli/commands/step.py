@@ -119,7 +119,11 @@ def _json_call_notes(session: Any, version: str) -> list[dict[str, Any]]:
     out = []
     for turn in session.history:
         guarded = turn.lanes.get("guarded") if turn.kind == "call" else None
-        notes = call_notes(call_args(guarded.args, guarded.call), guarded.plan, version) if guarded else []
+        notes = (
+            call_notes(call_args(guarded.args, guarded.call), guarded.plan, version, guarded.received)
+            if guarded
+            else []
+        )
         if notes:
             out.append({"turn": turn.index, "notes": notes})
     return out
@@ -176,7 +180,9 @@ def _print_human(subject: ToolkitSubject, session: Any, probe: Any, script_name:
                 print_wrapped(console, Text(" " * 11), note, "yellow")
         guarded = turn.lanes.get("guarded")
         if guarded is not None:
-            for note in call_notes(call_args(guarded.args, guarded.call), guarded.plan, probe.agentscope_version):
+            for note in call_notes(
+                call_args(guarded.args, guarded.call), guarded.plan, probe.agentscope_version, guarded.received
+            ):
                 print_wrapped(console, Text("  "), note, "yellow")
     console.print()
     # The seed's comparison, in the seed's own shape.

@@ -180,7 +180,7 @@ def _print_turns(console: Any, replay: Any, version: str = "?") -> None:
             print_wrapped(console, Text(pad), t.call.assistant_text, "italic dim")
         if t.call.note:
             print_wrapped(console, Text(pad), t.call.note, "dim")
-        for note in call_notes(call_args(guarded.args, guarded.call), guarded.plan, version):
+        for note in call_notes(call_args(guarded.args, guarded.call), guarded.plan, version, guarded.received):
             print_wrapped(console, Text(pad), note, "yellow")
         recorded_after = _names(t.recorded_after) if t.recorded_after is not None else "?"
         lanes = (

@@ -53,6 +53,8 @@ class GroupActivationGuard(ToolMiddlewareBase):
         self.observer = observer
         """Called with every plan (the step-through session records them)."""
         self.last_plan: ActivationPlan | None = None
+        self.last_input: dict[str, Any] | None = None
+        """The arguments of the last call as the guard received them (after ``call_tool``'s parsing)."""
 
     # AgentScope's stub declares a coroutine returning a generator; the toolkit calls it as an
     # async generator (``async for``), which is what this is.
@@ -65,6 +67,7 @@ class GroupActivationGuard(ToolMiddlewareBase):
         """Plan the call; refuse it (one ERROR chunk, stock tool not run) or run it and report the diff."""
         state = input_kwargs.get(STATE_KWARG)
         requested = {k: v for k, v in input_kwargs.items() if k != STATE_KWARG}
+        self.last_input = dict(requested)
         before = tuple(state.tool_context.activated_groups) if state is not None else ()
         plan = plan_activation(requested, known_groups=self._known_groups(), before=before)
         self.last_plan = plan

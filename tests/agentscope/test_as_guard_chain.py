@@ -59,3 +59,24 @@ def test_a_users_logger_sees_both_lanes_and_the_guard_still_refuses(seed_built) 
     assert typo.guarded.response_state == "error" and typo.guarded.groups_after == ("web_search",)
     # stock + guarded for the accepted call; the refused one reaches only the stock lane's logger.
     assert seen == [["web_search"], ["web_search"], ["web_serch"]]
+
+
+def test_the_repaired_call_is_shown_as_written_and_as_repaired(seed_built) -> None:
+    from toolscope.core.agentscope.call_notes import call_notes
+    from toolscope.core.agentscope.probe import probe_stock_reset_tools
+    from toolscope.core.agentscope.session import StepSession
+
+    session = StepSession(seed_built)
+    turn = session.call({"web_search": "yes"})
+    written = session.call({"web_search": True}).guarded
+    assert written.received is None and "received_args" not in written.to_json()  # as written: nothing to show
+    guarded = turn.guarded
+    if not probe_stock_reset_tools().coerces_yes:  # 2.0.6: no repair, the guard sees "yes"
+        assert guarded.received is None and guarded.plan.non_bool == ("web_search",)
+        return
+    assert guarded.args == {"web_search": "yes"}
+    assert guarded.received == {"web_search": True, "scraping": False}  # a default the model never wrote
+    assert guarded.to_json()["received_args"] == {"web_search": True, "scraping": False}
+    (note, *_) = call_notes(guarded.args, guarded.plan, "2.0.11", guarded.received)
+    assert 'as written: {"web_search": "yes"}' in note and '"scraping": false' in note
+    assert "filled in 'scraping', which the model never wrote" in note
