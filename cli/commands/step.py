@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from rich.text import Text
 
     from ...core.agentscope.subject import ToolkitSubject
+    from ...core.agentscope.v1.subject import ToolkitSubjectV1
 
 
 @handle_errors
@@ -133,7 +134,7 @@ def _names(items: Any) -> str:
     return ", ".join(items) if items else "(none)"
 
 
-def _print_human(subject: ToolkitSubject, session: Any, probe: Any, script_name: str) -> None:
+def _print_human(subject: ToolkitSubject | ToolkitSubjectV1, session: Any, probe: Any, script_name: str) -> None:
     from rich.text import Text
 
     from ...core.agentscope.call_notes import call_args, call_notes

@@ -19,6 +19,7 @@ from ..styles import CALL_STATE_STYLE
 
 if TYPE_CHECKING:
     from ...core.agentscope.subject import ToolkitSubject
+    from ...core.agentscope.v1.subject import ToolkitSubjectV1
     from ...core.model.enums import InputKind
     from ...core.schemas.step import SessionStepEnvelope
 
@@ -36,7 +37,7 @@ FROM_TEXT = {
 
 def open_replay(
     toolkit: str, kind: InputKind, session: Path, session_id: str | None, groups: list[str] | None
-) -> tuple[ToolkitSubject, Any]:
+) -> tuple[ToolkitSubject | ToolkitSubjectV1, Any]:
     """Load the toolkit and the session, pick the starting groups, replay. Returns the subject and the SessionReplay."""
     from ...core.agentscope.session_replay import replay_session
     from ...core.agentscope.session_source import load_session
@@ -47,7 +48,7 @@ def open_replay(
     return subject, replay_session(subject.built, recorded, groups_given=groups is not None)
 
 
-def step_json(subject: ToolkitSubject, replay: Any, probe: Any) -> SessionStepEnvelope:
+def step_json(subject: ToolkitSubject | ToolkitSubjectV1, replay: Any, probe: Any) -> SessionStepEnvelope:
     """``toolscope.step/1`` with the ``session`` block."""
     from ...core.schemas.step import SessionStepEnvelope
 
@@ -73,7 +74,7 @@ def step_json(subject: ToolkitSubject, replay: Any, probe: Any) -> SessionStepEn
     )
 
 
-def print_session_json(subject: ToolkitSubject, replay: Any, probe: Any) -> None:
+def print_session_json(subject: ToolkitSubject | ToolkitSubjectV1, replay: Any, probe: Any) -> None:
     """Print the JSON document."""
     print_document(step_json(subject, replay, probe))
 
@@ -82,7 +83,7 @@ def _names(items: Any) -> str:
     return ", ".join(items) if items else "(none)"
 
 
-def print_session_human(subject: ToolkitSubject, replay: Any, probe: Any) -> None:
+def print_session_human(subject: ToolkitSubject | ToolkitSubjectV1, replay: Any, probe: Any) -> None:
     """The answer first, then the header, the turns and the other calls (wrapped at word
     boundaries for the terminal's width: a block per turn, not a table that folds words)."""
     console = stdout_console()

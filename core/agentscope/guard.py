@@ -30,14 +30,13 @@ from typing import Any
 from agentscope.message import TextBlock, ToolResultState
 from agentscope.tool import RegisteredTool, ResetTools, ToolChunk, ToolMiddlewareBase
 
+from .call_notes import STATE_KWARG  # the keyword AgentScope injects the live AgentState under
 from .planner import (
     ActivationPlan,
     diff_groups,
     diff_text,
     plan_activation,
 )
-
-from .call_notes import STATE_KWARG  # the keyword AgentScope injects the live AgentState under
 
 
 class GroupActivationGuard(ToolMiddlewareBase):

@@ -61,7 +61,9 @@ class StepSession:
 
     lanes = LANES
     meta_tool = "reset_tools"
-    guard_description = "GroupActivationGuard on reset_tools: validates names and booleans first; a refusal changes nothing"
+    guard_description = (
+        "GroupActivationGuard on reset_tools: validates names and booleans first; a refusal changes nothing"
+    )
     stock_reply_shown = False
     """``step`` prints every stock reply (1.x: its replies claim what did not happen)."""
     notes: tuple[str, ...] = ()

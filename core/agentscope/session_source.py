@@ -105,7 +105,7 @@ def _from_v1(source: str, data: Any, agent_key: str | None) -> RecordedSession:
                     "(top level)",
                     f"this is a 1.x {kind.removeprefix('v1_').replace('_', ' ') if kind else 'session'} "
                     "(tool_use blocks, groups on the Toolkit); replay it in an environment with AgentScope 1.x "
-                    "(1.0.9 or later, e.g. agentscope==1.0.21 \"mcp<2\"), against the 1.x toolkit that recorded it",
+                    '(1.0.9 or later, e.g. agentscope==1.0.21 "mcp<2"), against the 1.x toolkit that recorded it',
                 )
             ],
         )

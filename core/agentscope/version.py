@@ -75,6 +75,11 @@ def agentscope_major() -> int:
         raise InputError(
             "agentscope",
             f"the installed AgentScope {version} is not supported",
-            [Problem("", f"supported: {SUPPORTED}; pip install 'agentscope>=2.0.6,<2.1' (or 'agentscope==1.0.21' \"mcp<2\")")],
+            [
+                Problem(
+                    "",
+                    f"supported: {SUPPORTED}; pip install 'agentscope>=2.0.6,<2.1' (or 'agentscope==1.0.21' \"mcp<2\")",
+                )
+            ],
         )
     return major

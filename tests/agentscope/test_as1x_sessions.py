@@ -33,7 +33,12 @@ def test_every_form_reads_the_same_calls(version: str, name: str) -> None:
     data = json.loads(path.read_text())
     assert detect_v1(data) == FORMS[name]
     session = read_v1(str(path), data)
-    assert [c.name for c in session.calls] == ["reset_equipped_tools", "web_search", "reset_equipped_tools", "page_fetch"]
+    assert [c.name for c in session.calls] == [
+        "reset_equipped_tools",
+        "web_search",
+        "reset_equipped_tools",
+        "page_fetch",
+    ]
     assert [c.model_turn for c in session.calls] == [1, 2, 3, 4]
     assert session.model_turns == 5
     assert [c.raw_input for c in session.resets] == ['{"web_search": true, "scraping": true}', '{"web_serch": true}']
@@ -56,7 +61,10 @@ def test_the_memory_layouts_really_differ() -> None:
 
 def test_no_meta_session_and_failure_texts() -> None:
     session = _load("1.0.21", "no_meta.json")
-    assert [(c.name, c.failure) for c in session.calls] == [("web_search", "inactive_group"), ("nope_tool", "not_found")]
+    assert [(c.name, c.failure) for c in session.calls] == [
+        ("web_search", "inactive_group"),
+        ("nope_tool", "not_found"),
+    ]
     assert failure_kind_v1("FunctionNotFoundError: Cannot find the function named x") == "not_found"
     assert failure_kind_v1("3 results") is None
 
@@ -94,7 +102,9 @@ def test_several_agents_pick_the_first_or_the_key() -> None:
 @pytest.mark.agentscope
 @pytest.mark.skipif(agentscope_major() != 2, reason="needs AgentScope 2.x installed")
 def test_a_1x_session_under_2x_is_refused_clearly(samples) -> None:
-    result = CliRunner().invoke(app, ["step", str(samples / "toolkit.yaml"), "--session", str(V1 / "1.0.21" / "typo.json")])
+    result = CliRunner().invoke(
+        app, ["step", str(samples / "toolkit.yaml"), "--session", str(V1 / "1.0.21" / "typo.json")]
+    )
     assert result.exit_code == 2, result.output
     assert "an AgentScope 1.x session, but AgentScope 2." in result.output
     assert "agentscope==1.0.21" in result.output and "Traceback" not in result.output

@@ -42,7 +42,9 @@ def _session(steps):
 
 
 def test_typo_and_non_bool_stock_vs_guarded() -> None:
-    session = _session([{"web_serch": True}, {"web_search": True}, {"web_search": True, "scraping": "yes"}, {"scraping": 1}])
+    session = _session(
+        [{"web_serch": True}, {"web_search": True}, {"web_search": True, "scraping": "yes"}, {"scraping": 1}]
+    )
     typo, ok, non_bool, one = session.history
     assert typo.stock.groups_after == () and typo.stock.response_text == "Now tool groups 'web_serch' are activated."
     assert typo.stock.accepted  # no error state in 1.x
@@ -110,22 +112,33 @@ def test_below_1_0_16_the_guard_cannot_be_installed() -> None:
 @pytest.mark.skipif(not HAS_MIDDLEWARE, reason="register_middleware is 1.0.16+")
 async def test_the_guard_inside_a_real_react_agent() -> None:
     sys.path.insert(0, str(V1))
-    from record_v1_sessions import scripted_model_class
-    from v1_seed_toolkit import build_toolkit
-
     from agentscope.agent import ReActAgent
     from agentscope.formatter import DashScopeChatFormatter
     from agentscope.memory import InMemoryMemory
     from agentscope.message import Msg
+    from record_v1_sessions import scripted_model_class
+    from v1_seed_toolkit import build_toolkit
 
     from toolscope.core.agentscope.v1.build import check_factory_result
     from toolscope.core.agentscope.v1.guard import install_guard_v1
 
     toolkit = build_toolkit()
-    calls = [("reset_equipped_tools", {"web_search": True, "scraping": True}), ("reset_equipped_tools", {"web_serch": True}), ("page_fetch", {"url": "u"})]
+    calls = [
+        ("reset_equipped_tools", {"web_search": True, "scraping": True}),
+        ("reset_equipped_tools", {"web_serch": True}),
+        ("page_fetch", {"url": "u"}),
+    ]
     model = scripted_model_class()(calls)
-    agent = ReActAgent(name="dbg", sys_prompt="t", model=model, formatter=DashScopeChatFormatter(),
-                       memory=InMemoryMemory(), toolkit=toolkit, enable_meta_tool=True, max_iters=5)
+    agent = ReActAgent(
+        name="dbg",
+        sys_prompt="t",
+        model=model,
+        formatter=DashScopeChatFormatter(),
+        memory=InMemoryMemory(),
+        toolkit=toolkit,
+        enable_meta_tool=True,
+        max_iters=5,
+    )
     agent.set_console_output_enabled(False)
     install_guard_v1(check_factory_result(toolkit, "t"))
     await agent(Msg("user", "go", "user"))
@@ -137,10 +150,15 @@ def test_replayed_session_links_the_lost_tool() -> None:
     result = run("step", ARMED, "--session", str(V1 / installed_version_folder() / "typo.json"))
     assert result.exit_code == 0, result.output
     out = " ".join(result.output.split())
-    assert 'turn 3: reset_equipped_tools({"web_serch": true}) cleared web_search and scraping; turn 4 then called page_fetch and got FunctionInactiveError' in out
+    assert (
+        'turn 3: reset_equipped_tools({"web_serch": true}) cleared web_search and scraping; turn 4 then called page_fetch and got FunctionInactiveError'
+        in out
+    )
     assert "the guard would have refused it" in out
     assert "saves only the final groups" in out and "= the stock replay matches the recording at every turn" in out
-    doc = validated(run("step", ARMED, "--session", str(V1 / installed_version_folder() / "typo.memory.json"), "--json").output)
+    doc = validated(
+        run("step", ARMED, "--session", str(V1 / installed_version_folder() / "typo.memory.json"), "--json").output
+    )
     assert doc["session"]["lost_tool_links"][0]["tools"] == ["page_fetch"]
 
 

@@ -40,7 +40,12 @@ def test_stages_follow_the_group_flags_and_get_json_schemas() -> None:
     ev = subject.evaluate(None)
     assert [s.value for s in ev.stage_names] == ["registered", "visible"]
     verdicts = {v.name: v.verdict.value for v in ev.tools}
-    assert verdicts == {"note_write": "visible", "web_search": "hidden", "page_fetch": "hidden", "reset_equipped_tools": "visible"}
+    assert verdicts == {
+        "note_write": "visible",
+        "web_search": "hidden",
+        "page_fetch": "hidden",
+        "reset_equipped_tools": "visible",
+    }
     offered = {s["function"]["name"] for s in subject.toolkit.get_json_schemas()}
     assert offered == {n for n, v in verdicts.items() if v == "visible"}
     assert any("no permission engine" in n for n in ev.notes)  # said once, not a stage

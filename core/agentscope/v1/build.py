@@ -18,6 +18,7 @@ Public API::
     check_factory_result(result, target) -> BuiltToolkitV1
     make_spec_function(tool: ToolSpec) -> a function returning the canned ToolResponse
     META = "reset_equipped_tools";  is_meta(registered_tool_function, toolkit) -> bool
+    v1_api(module, name) -> a name of the installed 1.x (untyped on purpose)
 """
 
 from __future__ import annotations
@@ -31,6 +32,19 @@ from ...text.suggest import close_matches
 from ..spec_models import GroupSpec, ToolkitSpec, ToolSpec
 
 META = "reset_equipped_tools"
+
+
+def v1_api(module: str, name: str) -> Any:
+    """A name from the installed AgentScope 1.x (``v1_api("agentscope.tool", "Toolkit")``).
+
+    Looked up at run time on purpose: the type checker sees whichever AgentScope the
+    development environment has (2.x), whose ``Toolkit`` has none of 1.x's methods.
+    """
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
+
+
 EXPECTED = "an AgentScope 1.x Toolkit"
 
 
@@ -69,8 +83,8 @@ def make_spec_function(tool: ToolSpec) -> Any:
     Named after the tool: 1.0.9–1.0.15 take the registered name from ``__name__`` (no
     ``func_name`` parameter) and write it into the JSON schema.
     """
-    from agentscope.message import TextBlock
-    from agentscope.tool import ToolResponse
+    TextBlock = v1_api("agentscope.message", "TextBlock")
+    ToolResponse = v1_api("agentscope.tool", "ToolResponse")
 
     result = tool.result if tool.result is not None else f"{tool.name}: ok (canned result)"
 
@@ -84,7 +98,11 @@ def make_spec_function(tool: ToolSpec) -> Any:
 def _schema(tool: ToolSpec) -> dict[str, Any]:
     return {
         "type": "function",
-        "function": {"name": tool.name, "description": tool.description or tool.name, "parameters": tool.input_schema()},
+        "function": {
+            "name": tool.name,
+            "description": tool.description or tool.name,
+            "parameters": tool.input_schema(),
+        },
     }
 
 
@@ -121,7 +139,7 @@ def _ignored(spec: ToolkitSpec) -> list[str]:
 
 def build_spec_toolkit(spec: ToolkitSpec, source: str) -> BuiltToolkitV1:
     """The spec as a real 1.x Toolkit (meta tool registered when a group exists)."""
-    from agentscope.tool import Toolkit
+    Toolkit = v1_api("agentscope.tool", "Toolkit")
 
     toolkit = Toolkit()
     shown = Path(source).name
@@ -172,7 +190,7 @@ def build_spec_toolkit(spec: ToolkitSpec, source: str) -> BuiltToolkitV1:
 
 def check_factory_result(result: Any, target: str) -> BuiltToolkitV1:
     """Accept a 1.x Toolkit (activation is on it: no second item to return)."""
-    from agentscope.tool import Toolkit
+    Toolkit = v1_api("agentscope.tool", "Toolkit")
 
     if isinstance(result, tuple):
         raise InputError(
@@ -181,7 +199,9 @@ def check_factory_result(result: Any, target: str) -> BuiltToolkitV1:
             [Problem("", f"returned a tuple; on AgentScope 1.x the factory returns {EXPECTED} (groups are on it)")],
         )
     if not isinstance(result, Toolkit):
-        raise InputError(target, "wrong return type", [Problem("", f"returned {type(result).__name__}, expected {EXPECTED}")])
+        raise InputError(
+            target, "wrong return type", [Problem("", f"returned {type(result).__name__}, expected {EXPECTED}")]
+        )
     origins = {(t.group, name): f"{target}: group '{t.group}'" for name, t in result.tools.items()}
     group_origins = {name: f"{target}: group '{name}'" for name in result.groups}
     built = BuiltToolkitV1(result, target, origins, group_origins, f"AgentScope 1.x toolkit from {target}", ())

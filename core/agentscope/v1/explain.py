@@ -33,17 +33,20 @@ if TYPE_CHECKING:
     from .subject import ToolkitSubjectV1
 
 
-def toolkit_checklist_v1(
-    subject: ToolkitSubjectV1, tool: str, active_groups: Sequence[str] | None = None
-) -> Checklist:
+def toolkit_checklist_v1(subject: ToolkitSubjectV1, tool: str, active_groups: Sequence[str] | None = None) -> Checklist:
     """Registered? group active? can the model switch groups? — and the one fix."""
     rows = subject.rows(None, active_groups)
     matching = [r for r in rows if r.entry.name == tool]
     if not matching:
         names = subject.all_tool_names()
-        evidence = [f"registered tools: {len(names)} (toolkit.tools); groups: {', '.join(subject.group_names()) or '(none)'}"]
+        evidence = [
+            f"registered tools: {len(names)} (toolkit.tools); groups: {', '.join(subject.group_names()) or '(none)'}"
+        ]
         if tool in subject.group_names():
-            evidence.append(f"'{tool}' is a group, not a tool; its tools: " + ", ".join(r.entry.name for r in rows if r.entry.group == tool))
+            evidence.append(
+                f"'{tool}' is a group, not a tool; its tools: "
+                + ", ".join(r.entry.name for r in rows if r.entry.group == tool)
+            )
         if tool == META:
             evidence.append(f"the meta tool is registered only on request: {ARM_HINT}")
         steps = (ChecklistStep(f"Is '{tool}' registered in the Toolkit?", "no", False, tuple(evidence)),)
@@ -52,12 +55,14 @@ def toolkit_checklist_v1(
             if tool == META
             else "register it: toolkit.register_tool_function(func, group_name=...) (in a spec: under 'tools:' or a group's 'tools:')"
         )
-        return Checklist(tool=tool, mode=None, verdict=None, steps=steps, fix=fix, did_you_mean=close_matches(tool, names, n=3))
+        return Checklist(
+            tool=tool, mode=None, verdict=None, steps=steps, fix=fix, did_you_mean=close_matches(tool, names, n=3)
+        )
     row = matching[-1]
     entry, verdict = row.entry, row.verdict
     registered, visible = verdict.stages
     active = subject.active_groups() if active_groups is None else tuple(g for g in active_groups if g != "basic")
-    steps = [
+    steps: list[ChecklistStep] = [
         ChecklistStep(
             f"Is '{entry.name}' registered in the Toolkit?",
             "yes",
@@ -65,7 +70,9 @@ def toolkit_checklist_v1(
             tuple(e for e in (registered.rule, registered.source and f"declared at {registered.source}") if e),
         ),
         ChecklistStep(
-            "Is its group active? ('basic' is always active)" if entry.group == "basic" else f"Is group '{entry.group}' active on the Toolkit?",
+            "Is its group active? ('basic' is always active)"
+            if entry.group == "basic"
+            else f"Is group '{entry.group}' active on the Toolkit?",
             ANSWER_WORD[visible.passed],
             visible.passed,
             (visible.rule, f"toolkit.state_dict() = {json.dumps({'active_groups': list(active)})}"),
@@ -110,24 +117,39 @@ def toolkit_findings_v1(subject: ToolkitSubjectV1) -> list[Finding]:
     for name, group in subject.toolkit.groups.items():
         members = [r for r in rows if r.entry.group == name and r.entry.kind != ToolKind.META]
         if not members:
-            out.append(Finding(FindingKind.EMPTY_GROUP, f"group '{name}' has no tools: activating it adds nothing",
-                               entry=name, source=origins.get(name), severity=Severity.WARNING))
+            out.append(
+                Finding(
+                    FindingKind.EMPTY_GROUP,
+                    f"group '{name}' has no tools: activating it adds nothing",
+                    entry=name,
+                    source=origins.get(name),
+                    severity=Severity.WARNING,
+                )
+            )
         if not (group.description or "").strip():
-            out.append(Finding(FindingKind.GROUP_WITHOUT_DESCRIPTION,
-                               f"group '{name}' has no description: reset_equipped_tools offers the model only its name",
-                               entry=name, source=origins.get(name), severity=Severity.WARNING))
+            out.append(
+                Finding(
+                    FindingKind.GROUP_WITHOUT_DESCRIPTION,
+                    f"group '{name}' has no description: reset_equipped_tools offers the model only its name",
+                    entry=name,
+                    source=origins.get(name),
+                    severity=Severity.WARNING,
+                )
+            )
     if not meta_armed(subject.toolkit):
         inactive = [g for g in subject.group_names() if g not in subject.active_groups()]
         stuck = [r.entry.name for r in rows if r.entry.group in inactive]
         if stuck:
             shown = ", ".join(stuck[:8]) + (f" and {len(stuck) - 8} more" if len(stuck) > 8 else "")
-            out.append(Finding(
-                FindingKind.META_TOOL_MISSING,
-                f"group(s) {', '.join(inactive)} start inactive and {META} is not registered: nobody can reach "
-                f"{shown} (the model cannot switch groups); {ARM_HINT}",
-                entry=inactive[0],
-                source=origins.get(inactive[0]),
-            ))
+            out.append(
+                Finding(
+                    FindingKind.META_TOOL_MISSING,
+                    f"group(s) {', '.join(inactive)} start inactive and {META} is not registered: nobody can reach "
+                    f"{shown} (the model cannot switch groups); {ARM_HINT}",
+                    entry=inactive[0],
+                    source=origins.get(inactive[0]),
+                )
+            )
     return out
 
 
@@ -147,12 +169,18 @@ def session_findings(replay: Any) -> list[Finding]:
         for name in unknown:
             close = close_matches(name, sorted(known), n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
-            reply = "1.x replied that it was activated and turned every group off" if v1 else "the recorded reply was a success"
-            out.append(Finding(
-                FindingKind.UNKNOWN_GROUP_ACTIVATED,
-                f"model turn {turn.call.model_turn}: {turn.call.name} activated '{name}', which does not exist{hint}; "
-                + reply,
-                entry=name,
-                source=replay.recorded.source,
-            ))
+            reply = (
+                "1.x replied that it was activated and turned every group off"
+                if v1
+                else "the recorded reply was a success"
+            )
+            out.append(
+                Finding(
+                    FindingKind.UNKNOWN_GROUP_ACTIVATED,
+                    f"model turn {turn.call.model_turn}: {turn.call.name} activated '{name}', which does not exist{hint}; "
+                    + reply,
+                    entry=name,
+                    source=replay.recorded.source,
+                )
+            )
     return out

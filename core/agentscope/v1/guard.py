@@ -28,7 +28,7 @@ from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
 from ..planner import ActivationPlan, diff_groups, diff_text, plan_activation
-from .build import META, BuiltToolkitV1
+from .build import META, BuiltToolkitV1, v1_api
 
 
 class GuardUnavailable(RuntimeError):
@@ -86,8 +86,8 @@ class GroupGuardV1:
 
     async def run(self, requested: dict[str, Any], delegate: Callable[[], Any]) -> AsyncGenerator[Any, None]:
         """Refuse without delegating, or delegate and add the diff that really happened."""
-        from agentscope.message import TextBlock
-        from agentscope.tool import ToolResponse
+        TextBlock = v1_api("agentscope.message", "TextBlock")
+        ToolResponse = v1_api("agentscope.tool", "ToolResponse")
 
         before = self.built.active()
         plan = self.plan(requested)

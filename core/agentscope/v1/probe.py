@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..probe import UNKNOWN_NAME, StockProbe
-from .build import META
+from .build import META, v1_api
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +45,9 @@ class StockProbeV1(StockProbe):
         if self.unknown_names_claimed:
             unknown += " while the reply claims it was activated"
         coerced = [w for w, on in (('"yes"', self.coerces_yes), ("1", self.coerces_one)) if on]
-        coercion = f"{' and '.join(coerced)} coerced to true" if coerced else 'nothing is coerced ("yes", 1 are refused)'
+        coercion = (
+            f"{' and '.join(coerced)} coerced to true" if coerced else 'nothing is coerced ("yes", 1 are refused)'
+        )
         return (
             f"stock {META} (agentscope {self.agentscope_version}, probed): {order}; {unknown}; {coercion}; "
             "no error state: every reply is a success to the agent loop"
@@ -53,7 +55,7 @@ class StockProbeV1(StockProbe):
 
 
 async def _call(toolkit: Any, args: dict[str, Any]) -> str:
-    from agentscope.message import ToolUseBlock
+    ToolUseBlock = v1_api("agentscope.message", "ToolUseBlock")
 
     last = None
     async for response in await toolkit.call_tool_function(
@@ -64,7 +66,7 @@ async def _call(toolkit: Any, args: dict[str, Any]) -> str:
 
 
 def _toolkit(active: list[str]) -> Any:
-    from agentscope.tool import Toolkit
+    Toolkit = v1_api("agentscope.tool", "Toolkit")
 
     toolkit = Toolkit()
     toolkit.create_tool_group("alpha", "Probe group A.")

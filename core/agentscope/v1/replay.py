@@ -51,10 +51,14 @@ def groups_from_text_v1(text: str | None, known: tuple[str, ...]) -> tuple[str, 
 
 
 def _label(call: Any) -> str:
-    return f"turn {call.model_turn}: {META} {call.raw_input}  [recorded: {'reply' if call.result_state else 'no result'}]"
+    return (
+        f"turn {call.model_turn}: {META} {call.raw_input}  [recorded: {'reply' if call.result_state else 'no result'}]"
+    )
 
 
-async def areplay_session_v1(built: BuiltToolkitV1, recorded: RecordedSession, starting_from: StartFrom) -> SessionReplay:
+async def areplay_session_v1(
+    built: BuiltToolkitV1, recorded: RecordedSession, starting_from: StartFrom
+) -> SessionReplay:
     """Replay every reset_equipped_tools call on both lanes; classify the rest; link the losses."""
     toolkit = built.toolkit
     group_of = {name: tool.group for name, tool in toolkit.tools.items()}
@@ -63,7 +67,9 @@ async def areplay_session_v1(built: BuiltToolkitV1, recorded: RecordedSession, s
     steps = []
     for call in resets:
         args = json.loads(call.raw_input or "{}")
-        steps.append(CallStep(raw=call.raw_input or "{}", args=args if isinstance(args, dict) else {}, label=_label(call)))
+        steps.append(
+            CallStep(raw=call.raw_input or "{}", args=args if isinstance(args, dict) else {}, label=_label(call))
+        )
     session = StepSessionV1(built, steps, start=starting)
     known = tuple(toolkit.groups)
     turns: list[ReplayedTurn] = []

@@ -34,7 +34,7 @@ from ..aio import run_sync
 from ..planner import ActivationPlan
 from ..script import CallStep, RegisterGroupStep, Step, call_step
 from ..turns import LANES, Lane, LaneTurn, Turn, estimate_tokens, session_json
-from .build import META, BuiltToolkitV1, make_spec_function
+from .build import META, BuiltToolkitV1, make_spec_function, v1_api
 from .guard import GroupGuardV1, can_install, guard_unavailable_note
 
 SHARED_TOOLKIT_NOTE = (
@@ -108,8 +108,12 @@ class StepSessionV1:
                     raise InputError(
                         step.source or "",
                         f"script step {index + 1} (register_group): group '{step.group.name}' already exists",
-                        [Problem(f"[{step.position if step.position is not None else index}].register_group.name",
-                                 "AgentScope group names must be unique ('basic' is reserved)")],
+                        [
+                            Problem(
+                                f"[{step.position if step.position is not None else index}].register_group.name",
+                                "AgentScope group names must be unique ('basic' is reserved)",
+                            )
+                        ],
                     )
                 names.add(step.group.name)
 
@@ -153,7 +157,7 @@ class StepSessionV1:
 
     # -- running -------------------------------------------------------------
     async def _call_lane(self, lane: Lane, step: CallStep) -> LaneTurn:
-        from agentscope.message import ToolUseBlock
+        ToolUseBlock = v1_api("agentscope.message", "ToolUseBlock")
 
         args = input_of(step)
         before = self.states[lane]
@@ -203,8 +207,11 @@ class StepSessionV1:
                 group_name=group.name,
                 json_schema={
                     "type": "function",
-                    "function": {"name": tool.name, "description": tool.description or tool.name,
-                                 "parameters": tool.input_schema()},
+                    "function": {
+                        "name": tool.name,
+                        "description": tool.description or tool.name,
+                        "parameters": tool.input_schema(),
+                    },
                 },
             )
 

@@ -71,8 +71,10 @@ def _is_memory(value: Any) -> bool:
 
 
 def _is_agent(value: Any) -> bool:
-    return isinstance(value, Mapping) and "memory" in value and (
-        "toolkit" in value or "_sys_prompt" in value or "name" in value
+    return (
+        isinstance(value, Mapping)
+        and "memory" in value
+        and ("toolkit" in value or "_sys_prompt" in value or "name" in value)
     )
 
 
@@ -91,7 +93,9 @@ def _messages(source: str, memory: Any, where: str) -> list[Mapping[str, Any]]:
     """The messages of a memory dump in either layout, validated for what is read."""
     items = memory.get("content") if isinstance(memory, Mapping) else memory
     if not isinstance(items, list):
-        raise InputError(source, "not an AgentScope 1.x memory", [Problem(where, "expected a list of messages under 'content'")])
+        raise InputError(
+            source, "not an AgentScope 1.x memory", [Problem(where, "expected a list of messages under 'content'")]
+        )
     out = []
     for index, item in enumerate(items[:MAX_MESSAGES]):
         place = f"{where}[{index}]"
@@ -99,10 +103,16 @@ def _messages(source: str, memory: Any, where: str) -> list[Mapping[str, Any]]:
             item = item[0] if item else None
             place += "[0]"
         if not _is_msg(item):
-            raise InputError(source, "not an AgentScope 1.x message", [Problem(place, "expected an object with role and content")])
+            raise InputError(
+                source, "not an AgentScope 1.x message", [Problem(place, "expected an object with role and content")]
+            )
         content = item["content"]
         if not isinstance(content, (str, list)):
-            raise InputError(source, "not an AgentScope 1.x message", [Problem(f"{place}.content", "expected a string or a list of blocks")])
+            raise InputError(
+                source,
+                "not an AgentScope 1.x message",
+                [Problem(f"{place}.content", "expected a string or a list of blocks")],
+            )
         out.append(item)
     return out
 
@@ -130,8 +140,15 @@ def calls_from_v1(messages: list[Mapping[str, Any]]) -> tuple[list[RecordedCall]
                     texts.append(str(block.get("text", "")))
                 elif block.get("type") == "tool_use":
                     args = block.get("input")
-                    pending.append({"id": block.get("id"), "name": str(block.get("name", "")), "input": args,
-                                    "turn": turn, "text": "\n".join(t for t in texts if t)})
+                    pending.append(
+                        {
+                            "id": block.get("id"),
+                            "name": str(block.get("name", "")),
+                            "input": args,
+                            "turn": turn,
+                            "text": "\n".join(t for t in texts if t),
+                        }
+                    )
         for block in blocks:
             if block.get("type") == "tool_result":
                 results[block.get("id")] = _text(block.get("output"))
@@ -166,7 +183,11 @@ def read_v1(source: str, data: Any, agent_key: str | None = None) -> RecordedSes
         agents = [k for k, v in data.items() if _is_agent(v)]
         key = agent_key if agent_key is not None else agents[0]
         if key not in agents:
-            raise InputError(source, f"no agent '{key}' in this JSONSession file", [Problem("(top level)", f"agents: {', '.join(agents)}")])
+            raise InputError(
+                source,
+                f"no agent '{key}' in this JSONSession file",
+                [Problem("(top level)", f"agents: {', '.join(agents)}")],
+            )
         if len(agents) > 1 and agent_key is None:
             notes.append(f"the file holds {len(agents)} agents ({', '.join(agents[:5])}): reading '{key}'")
         agent, where = data[key], key
@@ -177,13 +198,21 @@ def read_v1(source: str, data: Any, agent_key: str | None = None) -> RecordedSes
         toolkit = agent.get("toolkit")
         groups = toolkit.get("active_groups") if isinstance(toolkit, Mapping) else None
         if toolkit is not None and not (isinstance(groups, list) and all(isinstance(g, str) for g in groups)):
-            raise InputError(source, "not an AgentScope 1.x agent state", [Problem(f"{where}.toolkit", "expected {\"active_groups\": [names]}")])
+            raise InputError(
+                source,
+                "not an AgentScope 1.x agent state",
+                [Problem(f"{where}.toolkit", 'expected {"active_groups": [names]}')],
+            )
         final = tuple(groups) if groups is not None else None
     else:
         memory, mem_where, final = data, "content", None
-    messages = _messages(source, memory, mem_where if isinstance(memory, Mapping) or agent is not None else "(top level)")
-    items = memory.get("content") if isinstance(memory, Mapping) else memory
-    paired = (isinstance(memory, Mapping) and "_compressed_summary" in memory) or any(isinstance(i, list) for i in items)
+    messages = _messages(
+        source, memory, mem_where if isinstance(memory, Mapping) or agent is not None else "(top level)"
+    )
+    items = (memory.get("content") if isinstance(memory, Mapping) else memory) or []
+    paired = (isinstance(memory, Mapping) and "_compressed_summary" in memory) or any(
+        isinstance(i, list) for i in items
+    )
     layout = "from 1.0.12 ([msg, marks] pairs)" if paired else "up to 1.0.11 (a flat message list)"
     notes.append(f"AgentScope 1.x memory layout {layout}")
     calls, turns = calls_from_v1(messages)

@@ -37,8 +37,7 @@ CALLABLE_NOTE = (
     "exists and that its group is active, so every visible tool can be called (no --mode)"
 )
 ARM_HINT = (
-    "arm it with ReActAgent(..., enable_meta_tool=True) or "
-    "toolkit.register_tool_function(toolkit.reset_equipped_tools)"
+    "arm it with ReActAgent(..., enable_meta_tool=True) or toolkit.register_tool_function(toolkit.reset_equipped_tools)"
 )
 
 
@@ -100,7 +99,9 @@ def _registered(entry: ToolEntry, origins: dict[tuple[str, str], str]) -> Stage:
     where = f"group '{entry.group}'" if entry.group != "basic" else "the basic group"
     via = " (from an MCP client)" if entry.kind == ToolKind.MCP else ""
     source = origins.get((entry.group, entry.name)) or f"toolkit.tools['{entry.name}']"
-    return Stage(StageId.REGISTERED, True, "group.member", f"registered in {where}{via}", entry=entry.group, source=source)
+    return Stage(
+        StageId.REGISTERED, True, "group.member", f"registered in {where}{via}", entry=entry.group, source=source
+    )
 
 
 def _visible(entry: ToolEntry, active: tuple[str, ...], names: set[str], armed: bool) -> Stage:
@@ -127,14 +128,18 @@ def _visible(entry: ToolEntry, active: tuple[str, ...], names: set[str], armed: 
                 entry=entry.group,
                 source=flag,
             )
-        return Stage(StageId.VISIBLE, True, "group.active", f"group '{entry.group}' is active ({flag} is True)", entry=entry.group, source=flag)
+        return Stage(
+            StageId.VISIBLE,
+            True,
+            "group.active",
+            f"group '{entry.group}' is active ({flag} is True)",
+            entry=entry.group,
+            source=flag,
+        )
     if armed:
         how = f"reset_equipped_tools must activate it: call reset_equipped_tools with {json.dumps(activation_call(active, entry.group))}"
     else:
-        how = (
-            "and the model cannot switch groups at all: reset_equipped_tools is not registered "
-            f"({ARM_HINT})"
-        )
+        how = f"and the model cannot switch groups at all: reset_equipped_tools is not registered ({ARM_HINT})"
     return Stage(
         StageId.VISIBLE,
         False,

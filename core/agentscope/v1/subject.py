@@ -33,9 +33,7 @@ from .stages import AGENTSCOPE1_STAGES, CALLABLE_NOTE, evaluate
 if TYPE_CHECKING:
     from .session import StepSessionV1
 
-SHARED_NOTE = (
-    "activation lives on the Toolkit: agents built on this one Toolkit share their active groups"
-)
+SHARED_NOTE = "activation lives on the Toolkit: agents built on this one Toolkit share their active groups"
 
 
 class ToolkitSubjectV1:
