@@ -32,7 +32,7 @@ if [[ "${KEEP_VENV:-0}" != 1 || ! -x "$venv/bin/python" ]]; then
     # The AgentScope release first, then toolscope: pip keeps the installed 1.x (toolscope's
     # range admits it), which is what a 1.x user's environment looks like.
     "$venv/bin/python" -m pip install -q "$spec" "mcp<2" greenlet tqdm
-    "$venv/bin/python" -m pip install -q -e "$repo" pytest pytest-asyncio pytest-timeout pyyaml jsonschema
+    "$venv/bin/python" -m pip install -q -e "$repo" pytest pytest-asyncio pytest-timeout pytest-xdist pyyaml jsonschema
 fi
 
 "$venv/bin/python" -c 'import agentscope, mcp.types; print("agentscope", agentscope.__version__)'

@@ -197,3 +197,10 @@ def test_step_script_cli() -> None:
 
 def installed_version_folder() -> str:
     return "1.0.21" if HAS_MIDDLEWARE else "1.0.11"
+
+
+def test_report_on_1x_leads_with_the_lost_tool() -> None:
+    md = run("report", ARMED, "--session", str(V1 / installed_version_folder() / "typo.json"))
+    assert md.exit_code == 0, md.output
+    assert md.output.splitlines()[2].startswith("- Lost tool: turn 3: reset\\_equipped\\_tools(")
+    assert "FunctionInactiveError" in md.output.splitlines()[2]

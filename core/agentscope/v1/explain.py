@@ -49,14 +49,14 @@ def toolkit_checklist_v1(subject: ToolkitSubjectV1, tool: str, active_groups: Se
             )
         if tool == META:
             evidence.append(f"the meta tool is registered only on request: {ARM_HINT}")
-        steps = (ChecklistStep(f"Is '{tool}' registered in the Toolkit?", "no", False, tuple(evidence)),)
+        missing = (ChecklistStep(f"Is '{tool}' registered in the Toolkit?", "no", False, tuple(evidence)),)
         fix = (
             ARM_HINT
             if tool == META
             else "register it: toolkit.register_tool_function(func, group_name=...) (in a spec: under 'tools:' or a group's 'tools:')"
         )
         return Checklist(
-            tool=tool, mode=None, verdict=None, steps=steps, fix=fix, did_you_mean=close_matches(tool, names, n=3)
+            tool=tool, mode=None, verdict=None, steps=missing, fix=fix, did_you_mean=close_matches(tool, names, n=3)
         )
     row = matching[-1]
     entry, verdict = row.entry, row.verdict
