@@ -15,6 +15,8 @@ from .common import (
     JsonOpt,
     OriginOpt,
     RegistryOpt,
+    SessionIdOpt,
+    SessionOpt,
     SnapshotOpt,
     StepOpt,
     WorkflowOpt,
@@ -45,6 +47,8 @@ def check_command(
             "--drift-from", help="Compare live MCP discovery with this saved snapshot (added/removed/renamed tools)."
         ),
     ] = None,
+    session: SessionOpt = None,
+    session_id: SessionIdOpt = None,
     warnings_fail: Annotated[bool, typer.Option("--strict", help="Warnings fail too.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -77,6 +81,8 @@ def check_command(
             raise InputError("--drift-from", "applies to step configs whose registry has mcp_config")
         drift_findings = subject.drift_findings(drift_from)
         findings += drift_findings
+    if session is not None:
+        findings += _session_findings(subject, session, session_id, groups is not None)
     failing = [f for f in findings if f.severity == Severity.ERROR or warnings_fail]
     ok = not failing
     if as_json:
@@ -93,10 +99,23 @@ def check_command(
         era = era_sentence(subject.loaded)
         if era:
             print_wrapped(console, Text(""), era, "dim")
-        print_wrapped(console, Text(""), "modes checked: " + ", ".join(str(m) for m in modes), "dim")
+        shown = ", ".join(str(m) if m is not None else "(none: no permission modes)" for m in modes)
+        print_wrapped(console, Text(""), "modes checked: " + shown, "dim")
         if drift_from is not None and not any(f.kind == FindingKind.MCP_DRIFT for f in findings):
             print_wrapped(console, Text(""), f"MCP tools: no drift since {drift_from.name}", "dim")
         print_findings(findings, console)
         console.print(Text("ok" if ok else f"{len(failing)} failing", style="green" if ok else "bold red"))
     if not ok:
         raise typer.Exit(EXIT_NEGATIVE)
+
+
+def _session_findings(subject: object, session: Path, session_id: str | None, groups_given: bool) -> list:
+    """Findings from a recorded session replayed on the toolkit (a group the model activated that does not exist)."""
+    from ...core.agentscope.session_replay import replay_session
+    from ...core.agentscope.session_source import load_session
+    from ...core.agentscope.v1.explain import session_findings
+
+    built = getattr(subject, "built", None)
+    if built is None:
+        raise InputError("--session", "applies to AgentScope toolkits (a spec or a factory)")
+    return session_findings(replay_session(built, load_session(session, session_id), groups_given))

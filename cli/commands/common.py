@@ -39,12 +39,17 @@ SessionOpt = Annotated[
     Path | None,
     typer.Option(
         "--session",
-        help="Toolkits: a recorded AgentScope 2.x session (AgentState JSON, Msg JSON/JSONL, app storage "
-        "SQLite with --session-id, or a toolscope tap file) to replay.",
+        help="Toolkits: a recorded AgentScope session to replay (2.x: AgentState JSON, Msg JSON/JSONL, app storage "
+        "SQLite with --session-id, or a toolscope tap file; 1.x: a JSONSession file, an agent state_dict or a "
+        "memory dump).",
     ),
 ]
 SessionIdOpt = Annotated[
-    str | None, typer.Option("--session-id", help="With --session DATABASE: the app storage session to read.")
+    str | None,
+    typer.Option(
+        "--session-id",
+        help="With --session DATABASE: the app storage session to read (1.x JSONSession file: the agent's key).",
+    ),
 ]
 WorkflowOpt = Annotated[
     Path | None,

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from rich.text import Text
 
     from ...core.agentscope.subject import ToolkitSubject
+    from ...core.agentscope.v1.subject import ToolkitSubjectV1
 
 
 @handle_errors
@@ -119,7 +120,11 @@ def _json_call_notes(session: Any, version: str) -> list[dict[str, Any]]:
     out = []
     for turn in session.history:
         guarded = turn.lanes.get("guarded") if turn.kind == "call" else None
-        notes = call_notes(call_args(guarded.args, guarded.call), guarded.plan, version) if guarded else []
+        notes = (
+            call_notes(call_args(guarded.args, guarded.call), guarded.plan, version, guarded.received)
+            if guarded
+            else []
+        )
         if notes:
             out.append({"turn": turn.index, "notes": notes})
     return out
@@ -129,7 +134,7 @@ def _names(items: Any) -> str:
     return ", ".join(items) if items else "(none)"
 
 
-def _print_human(subject: ToolkitSubject, session: Any, probe: Any, script_name: str) -> None:
+def _print_human(subject: ToolkitSubject | ToolkitSubjectV1, session: Any, probe: Any, script_name: str) -> None:
     from rich.text import Text
 
     from ...core.agentscope.call_notes import call_args, call_notes
@@ -142,9 +147,11 @@ def _print_human(subject: ToolkitSubject, session: Any, probe: Any, script_name:
     print_wrapped(
         console,
         Text("guarded  ", style="bold"),
-        "GroupActivationGuard on reset_tools: validates names and booleans first; a refusal changes nothing",
+        session.guard_description,
     )
     print_wrapped(console, Text(""), f"initial active groups: {_names(subject.active_groups())}", "dim")
+    for note in session.notes:
+        print_wrapped(console, Text("note: ", style="dim"), note, "dim")
     # A block per turn (the call on its own line, then each lane's outcome indented below):
     # reads at 80 columns, where a six-column table would fold every cell.
     for turn in session.history:
@@ -164,7 +171,7 @@ def _print_human(subject: ToolkitSubject, session: Any, probe: Any, script_name:
             print_wrapped(console, result, f"{_names(lt.groups_before)} → {_names(lt.groups_after)}", "cyan")
             if lane == "guarded" and lt.plan is not None:
                 print_wrapped(console, Text(" " * 11), lt.plan.summary(), "dim")
-            elif not lt.accepted or lane == "stock" and _looks_refused(lt.response_text):
+            elif not lt.accepted or lane == "stock" and (_looks_refused(lt.response_text) or session.stock_reply_shown):
                 first = lt.response_text.splitlines()[0] if lt.response_text else ""
                 print_wrapped(console, Text(" " * 11), first, "dim")
             print_wrapped(
@@ -174,12 +181,14 @@ def _print_human(subject: ToolkitSubject, session: Any, probe: Any, script_name:
                 print_wrapped(console, Text(" " * 11), note, "yellow")
         guarded = turn.lanes.get("guarded")
         if guarded is not None:
-            for note in call_notes(call_args(guarded.args, guarded.call), guarded.plan, probe.agentscope_version):
+            for note in call_notes(
+                call_args(guarded.args, guarded.call), guarded.plan, probe.agentscope_version, guarded.received
+            ):
                 print_wrapped(console, Text("  "), note, "yellow")
     console.print()
     # The seed's comparison, in the seed's own shape.
     for lane in session.lanes:
-        console.print(Text(f"-- {lane} reset_tools", style="bold"))
+        console.print(Text(f"-- {lane} {session.meta_tool}", style="bold"))
         for turn in session.history:
             if turn.kind == "register_group":
                 print_wrapped(console, Text("   "), f"turn {turn.index}: ({turn.description})", "dim")

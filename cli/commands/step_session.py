@@ -19,6 +19,7 @@ from ..styles import CALL_STATE_STYLE
 
 if TYPE_CHECKING:
     from ...core.agentscope.subject import ToolkitSubject
+    from ...core.agentscope.v1.subject import ToolkitSubjectV1
     from ...core.model.enums import InputKind
     from ...core.schemas.step import SessionStepEnvelope
 
@@ -36,7 +37,7 @@ FROM_TEXT = {
 
 def open_replay(
     toolkit: str, kind: InputKind, session: Path, session_id: str | None, groups: list[str] | None
-) -> tuple[ToolkitSubject, Any]:
+) -> tuple[ToolkitSubject | ToolkitSubjectV1, Any]:
     """Load the toolkit and the session, pick the starting groups, replay. Returns the subject and the SessionReplay."""
     from ...core.agentscope.session_replay import replay_session
     from ...core.agentscope.session_source import load_session
@@ -47,7 +48,7 @@ def open_replay(
     return subject, replay_session(subject.built, recorded, groups_given=groups is not None)
 
 
-def step_json(subject: ToolkitSubject, replay: Any, probe: Any) -> SessionStepEnvelope:
+def step_json(subject: ToolkitSubject | ToolkitSubjectV1, replay: Any, probe: Any) -> SessionStepEnvelope:
     """``toolscope.step/1`` with the ``session`` block."""
     from ...core.schemas.step import SessionStepEnvelope
 
@@ -73,7 +74,7 @@ def step_json(subject: ToolkitSubject, replay: Any, probe: Any) -> SessionStepEn
     )
 
 
-def print_session_json(subject: ToolkitSubject, replay: Any, probe: Any) -> None:
+def print_session_json(subject: ToolkitSubject | ToolkitSubjectV1, replay: Any, probe: Any) -> None:
     """Print the JSON document."""
     print_document(step_json(subject, replay, probe))
 
@@ -82,7 +83,7 @@ def _names(items: Any) -> str:
     return ", ".join(items) if items else "(none)"
 
 
-def print_session_human(subject: ToolkitSubject, replay: Any, probe: Any) -> None:
+def print_session_human(subject: ToolkitSubject | ToolkitSubjectV1, replay: Any, probe: Any) -> None:
     """The answer first, then the header, the turns and the other calls (wrapped at word
     boundaries for the terminal's width: a block per turn, not a table that folds words)."""
     console = stdout_console()
@@ -111,7 +112,7 @@ def print_session_human(subject: ToolkitSubject, replay: Any, probe: Any) -> Non
     print_wrapped(
         console,
         Text("guarded  ", style="bold"),
-        "GroupActivationGuard on reset_tools: validates names and booleans first; a refusal changes nothing",
+        replay.session.guard_description,
     )
     recorded_with = (
         f"AgentScope {rec.agentscope_version}" if rec.agentscope_version else "an AgentScope version it does not record"
@@ -139,7 +140,7 @@ def print_session_human(subject: ToolkitSubject, replay: Any, probe: Any) -> Non
     )
     if rec.final_groups is not None:
         print_wrapped(console, Text(""), f"recorded final groups: {_names(rec.final_groups)}", "dim")
-    for note in rec.notes:
+    for note in (*rec.notes, *replay.session.notes):
         print_wrapped(console, Text("note: ", style="dim"), note, "dim")
     _print_turns(console, replay, probe.agentscope_version)
     _print_others(console, replay)
@@ -166,21 +167,21 @@ def _print_turns(console: Any, replay: Any, version: str = "?") -> None:
 
     console.print()
     if not replay.turns:
-        console.print(Text("The session has no reset_tools call.", style="dim"))
+        console.print(Text(f"The session has no {replay.session.meta_tool} call.", style="dim"))
         return
-    console.print(Text("reset_tools turns", style="bold underline"))
+    console.print(Text(f"{replay.session.meta_tool} turns", style="bold underline"))
     pad = " " * 12
     for t in replay.turns:
         stock, guarded = t.turn.stock, t.turn.guarded
         head = Text(
             f"turn {t.call.model_turn}  " + ("≠ " if t.differs else ""), style="yellow" if t.differs else "bold"
         )
-        print_wrapped(console, head, f"reset_tools {t.call.raw_input}")
+        print_wrapped(console, head, f"{t.call.name} {t.call.raw_input}")
         if t.call.assistant_text:
             print_wrapped(console, Text(pad), t.call.assistant_text, "italic dim")
         if t.call.note:
             print_wrapped(console, Text(pad), t.call.note, "dim")
-        for note in call_notes(call_args(guarded.args, guarded.call), guarded.plan, version):
+        for note in call_notes(call_args(guarded.args, guarded.call), guarded.plan, version, guarded.received):
             print_wrapped(console, Text(pad), note, "yellow")
         recorded_after = _names(t.recorded_after) if t.recorded_after is not None else "?"
         lanes = (

@@ -16,5 +16,7 @@ importable without AgentScope and nothing pays for ``import agentscope.tool`` ea
 - ``stages``   registered / visible / callable with the real ``PermissionEngine``;
 - ``subject``  ``load_toolkit_subject`` → the ``Subject`` the CLI and TUI use;
 - ``checklist`` / ``findings``  the subject's ``explain`` checklist and ``check`` findings;
-- ``aio``      ``run_sync`` for calling async AgentScope code from sync front ends.
+- ``aio``      ``run_sync`` for calling async AgentScope code from sync front ends;
+- ``version``  which AgentScope is installed (from its metadata) and whether it is supported;
+- ``v1/``      the same questions on AgentScope 1.x (groups on the Toolkit, ``reset_equipped_tools``).
 """

@@ -15,7 +15,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .guard import STATE_KWARG
+STATE_KWARG = "_agent_state"
+"""The keyword AgentScope 2.x injects the live AgentState under (``is_state_injected``); here,
+not in ``guard`` (which imports AgentScope 2.x), so that 1.x sessions can use these notes."""
 
 
 def call_args(args: dict[str, Any] | None, raw: str) -> dict[str, Any] | None:
@@ -29,11 +31,21 @@ def call_args(args: dict[str, Any] | None, raw: str) -> dict[str, Any] | None:
     return parsed if isinstance(parsed, dict) else None
 
 
-def call_notes(args: dict[str, Any] | None, plan: Any, version: str) -> list[str]:
-    """Warnings and notes for one call, given the guarded lane's plan (None: nothing to compare)."""
-    if not args:
-        return []
+def call_notes(
+    args: dict[str, Any] | None, plan: Any, version: str, received: dict[str, Any] | None = None
+) -> list[str]:
+    """Warnings and notes for one call, given the guarded lane's plan (None: nothing to compare)
+    and, when they differ from the call, the arguments the guard received (``received``)."""
     notes = []
+    if received is not None:
+        filled = [k for k in received if args is not None and k not in args]
+        extra = f"; filled in {', '.join(repr(k) for k in filled[:5])}, which the model never wrote" if filled else ""
+        notes.append(
+            f"note: as written: {_short_json(args) if args is not None else '(not a JSON object)'}; "
+            f"as repaired by agentscope {version}'s call_tool: {_short_json(received)}{extra}"
+        )
+    if not args:
+        return notes
     if STATE_KWARG in args:
         notes.append(
             f"warning: the call carries '{STATE_KWARG}', which AgentScope overwrites with the live AgentState "
@@ -55,3 +67,8 @@ def call_notes(args: dict[str, Any] | None, plan: Any, version: str) -> list[str
             "so the guard checked true/false, not what the model wrote"
         )
     return notes
+
+
+def _short_json(value: Any) -> str:
+    text = json.dumps(value, default=str, ensure_ascii=False)
+    return text if len(text) <= 200 else text[:199] + "…"

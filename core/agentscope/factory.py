@@ -19,6 +19,7 @@ stderr, so ``--json`` stdout stays a JSON document.
 Public API::
 
     load_factory(target: str) -> BuiltToolkit
+    run_factory(target: str) -> Any                    # the unchecked result (AgentScope 1.x)
     parse_target(target: str) -> tuple[str, str]        # (module or file, attribute path)
     call_factory(func, what, user_root) -> Any           # their exceptions → UserCodeError
     UserExitError(UserCodeError)                        # their sys.exit(...)
@@ -237,6 +238,18 @@ def check_result(result: Any, target: str) -> tuple[Any, Any]:
 
 def load_factory(target: str) -> BuiltToolkit:
     """Import and call the factory; returns the user's Toolkit and state."""
+    toolkit, state = check_result(run_factory(target), target)
+    origins: dict[tuple[str, str], str] = {}
+    group_origins = {}
+    for group in toolkit.tool_groups:
+        group_origins[group.name] = f"{target}: group '{group.name}'"
+        for tool in group.tools:
+            origins.setdefault((group.name, tool.name), f"{target}: group '{group.name}'")
+    return BuiltToolkit(toolkit, state, target, origins, group_origins, f"AgentScope toolkit from {target}")
+
+
+def run_factory(target: str) -> Any:
+    """Import and call the factory; returns what it returned, unchecked (1.x checks its own)."""
     from .user_code_guard import guard_process_exit, protect_stdout
 
     protect_stdout()
@@ -252,15 +265,7 @@ def load_factory(target: str) -> BuiltToolkit:
             module = _import_dotted(where, target)
         user_root = Path.cwd()
     func = _resolve_attr(module, attr, target, where)
-    result = call_factory(func, f"toolkit factory {target}", user_root)
-    toolkit, state = check_result(result, target)
-    origins: dict[tuple[str, str], str] = {}
-    group_origins = {}
-    for group in toolkit.tool_groups:
-        group_origins[group.name] = f"{target}: group '{group.name}'"
-        for tool in group.tools:
-            origins.setdefault((group.name, tool.name), f"{target}: group '{group.name}'")
-    return BuiltToolkit(toolkit, state, target, origins, group_origins, f"AgentScope toolkit from {target}")
+    return call_factory(func, f"toolkit factory {target}", user_root)
 
 
 async def _awaited(awaitable: Awaitable[Any]) -> Any:

@@ -28,7 +28,7 @@ def toolkit_findings(subject: ToolkitSubject, modes: Sequence[str | None]) -> li
     origins = subject.built.origins
     seen: dict[str, str] = {}
     for row in rows:
-        if row.entry.kind == ToolKind.META:
+        if row.entry.kind == ToolKind.META or row.entry.skills:  # one Skill tool serves every group
             continue
         if row.entry.name in seen:
             out.append(

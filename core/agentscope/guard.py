@@ -30,15 +30,13 @@ from typing import Any
 from agentscope.message import TextBlock, ToolResultState
 from agentscope.tool import RegisteredTool, ResetTools, ToolChunk, ToolMiddlewareBase
 
+from .call_notes import STATE_KWARG  # the keyword AgentScope injects the live AgentState under
 from .planner import (
     ActivationPlan,
     diff_groups,
     diff_text,
     plan_activation,
 )
-
-STATE_KWARG = "_agent_state"
-"""The keyword AgentScope injects the live AgentState under (``is_state_injected``)."""
 
 
 class GroupActivationGuard(ToolMiddlewareBase):
@@ -54,6 +52,8 @@ class GroupActivationGuard(ToolMiddlewareBase):
         self.observer = observer
         """Called with every plan (the step-through session records them)."""
         self.last_plan: ActivationPlan | None = None
+        self.last_input: dict[str, Any] | None = None
+        """The arguments of the last call as the guard received them (after ``call_tool``'s parsing)."""
 
     # AgentScope's stub declares a coroutine returning a generator; the toolkit calls it as an
     # async generator (``async for``), which is what this is.
@@ -66,6 +66,7 @@ class GroupActivationGuard(ToolMiddlewareBase):
         """Plan the call; refuse it (one ERROR chunk, stock tool not run) or run it and report the diff."""
         state = input_kwargs.get(STATE_KWARG)
         requested = {k: v for k, v in input_kwargs.items() if k != STATE_KWARG}
+        self.last_input = dict(requested)
         before = tuple(state.tool_context.activated_groups) if state is not None else ()
         plan = plan_activation(requested, known_groups=self._known_groups(), before=before)
         self.last_plan = plan
@@ -108,19 +109,45 @@ def known_group_reader(toolkit: Any) -> Callable[[], tuple[str, ...]]:
     return read
 
 
-def build_guarded_meta_tool(toolkit: Any, guard: GroupActivationGuard) -> Any:
-    """A new ``reset_tools`` with the guard, sharing the toolkit's group list and template.
+class _GuardedMetaTool(ResetTools):
+    """``reset_tools`` with the guard outside and the toolkit's own meta tool inside.
 
-    ``groups=toolkit.tool_groups`` is load-bearing: ResetTools re-reads that list for its
-    schema on every access, so passing a copy would freeze the schema.
+    The inner tool is called through its public ``__call__``, so the middlewares a user put
+    on it (a DENY, a logger) still run, inside the guard: the guard wraps the user's chain
+    instead of replacing it. Schema (from ``groups``) and permission follow the inner tool.
     """
-    return RegisteredTool(
-        tool=ResetTools(
+
+    def __init__(self, inner: Any, toolkit: Any, guard: GroupActivationGuard) -> None:
+        super().__init__(
             groups=toolkit.tool_groups,
             response_template=toolkit.meta_tool_response_template,
             middlewares=[guard],
         )
-    )
+        self._inner = inner
+
+    async def check_permissions(self, tool_input: dict[str, Any], context: Any) -> Any:
+        """The inner tool decides (stock: always allowed)."""
+        return await self._inner.check_permissions(tool_input, context)
+
+    async def call(self, **kwargs: Any) -> AsyncGenerator[ToolChunk, None]:  # type: ignore[override]
+        """Run the inner tool with its own middleware chain; pass its chunks on."""
+        result = await self._inner(**kwargs)
+        if hasattr(result, "__aiter__"):
+            async for chunk in result:
+                yield chunk
+        else:
+            yield result
+
+
+def build_guarded_meta_tool(toolkit: Any, guard: GroupActivationGuard) -> Any:
+    """A ``reset_tools`` with the guard around the toolkit's current meta tool.
+
+    ``groups=toolkit.tool_groups`` is load-bearing: ResetTools re-reads that list for its
+    schema on every access, so passing a copy would freeze the schema. The current meta
+    tool (``toolkit.builtin_meta_tool.tool``: stock, or the user's own with middlewares)
+    runs inside the guard.
+    """
+    return RegisteredTool(tool=_GuardedMetaTool(toolkit.builtin_meta_tool.tool, toolkit, guard))
 
 
 def install_guard(toolkit: Any, observer: Callable[[ActivationPlan], None] | None = None) -> GroupActivationGuard:

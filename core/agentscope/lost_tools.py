@@ -10,13 +10,14 @@ replayed stock lane at that moment.
 Public API::
 
     ReplayedTurn, OtherCall, LostToolLink (.summary(), .guarded(), .to_json())
-    classify_calls(recorded, turns, group_of, starting, known) -> (others, links)
+    classify_calls(recorded, turns, group_of, starting, known, failure_words=FAILURE_WORDS) -> (others, links)
     Visibility, FAILURE_WORDS
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .recorded import RecordedCall, RecordedSession
@@ -64,11 +65,13 @@ class LostToolLink:
     calls: tuple[OtherCall, ...]
     remaining: tuple[str, ...] = ()
     """Registered groups still active after the turn, per the recording."""
+    words: Mapping[str, str] = field(default_factory=lambda: FAILURE_WORDS)
+    """How the failures read (AgentScope 1.x: ``FunctionInactiveError`` / ``FunctionNotFoundError``)."""
 
     def summary(self) -> str:
         """The headline sentence, e.g. turn 14: reset_tools(...) cleared a and b; turns 15–17 then called x and got 'doesn't exist'."""
         tools = _tool_phrase(self.calls)
-        failures = sorted({FAILURE_WORDS[c.call.failure] for c in self.calls if c.call.failure})
+        failures = sorted({self.words[c.call.failure] for c in self.calls if c.call.failure})
         got = " or ".join(failures) if failures else "an error"
         turns = _turn_range([c.call.model_turn for c in self.calls])
         if self.turn is None:
@@ -77,7 +80,7 @@ class LostToolLink:
         # "cleared": no registered group is left (2.0.6 keeps a misspelled name, which activates nothing).
         verb = "cleared" if not self.remaining else "deactivated"
         return (
-            f"turn {self.turn.call.model_turn}: reset_tools({self.turn.call.raw_input}) {verb} {_and(self.removed)}; "
+            f"turn {self.turn.call.model_turn}: {self.turn.call.name}({self.turn.call.raw_input}) {verb} {_and(self.removed)}; "
             f"{turns} then called {tools} and got {got}"
         )
 
@@ -133,6 +136,7 @@ def classify_calls(
     group_of: dict[str, str],
     starting: tuple[str, ...],
     known: tuple[str, ...],
+    failure_words: Mapping[str, str] = FAILURE_WORDS,
 ) -> tuple[list[OtherCall], list[LostToolLink]]:
     """Classify every non-reset call; link recorded failures to the turn that removed their group."""
     by_position = {t.call.position: t for t in turns}
@@ -165,10 +169,10 @@ def classify_calls(
         if failed:
             removed = tuple(g for g in (turn.recorded_before or ()) if g not in (turn.recorded_after or ()))
             remaining = tuple(g for g in (turn.recorded_after or ()) if g in known)
-            links.append(LostToolLink(turn, removed, failed, remaining))
+            links.append(LostToolLink(turn, removed, failed, remaining, failure_words))
     never_calls = tuple(o for o in others if o.never_activated)
     if never_calls:
-        links.append(LostToolLink(None, (), never_calls))
+        links.append(LostToolLink(None, (), never_calls, words=failure_words))
     return others, links
 
 

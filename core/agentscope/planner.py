@@ -45,6 +45,8 @@ class ActivationPlan:
     activated: tuple[str, ...]
     deactivated: tuple[str, ...]
     kept: tuple[str, ...]
+    meta_tool: str = "reset_tools"
+    """The meta tool's name in the summary (AgentScope 1.x: ``reset_equipped_tools``)."""
 
     def suggestions(self, name: str) -> tuple[str, ...]:
         """Close known group names for an unknown one (did you mean)."""
@@ -57,7 +59,7 @@ class ActivationPlan:
         length) and the rest counted; the full lists stay in the plan (``to_json``).
         """
         if not self.accepted:
-            parts = ["reset_tools refused; nothing was changed."]
+            parts = [f"{self.meta_tool} refused; nothing was changed."]
             if self.unknown:
                 named = []
                 for name in self.unknown[:SHOWN_NAMES]:
@@ -80,7 +82,7 @@ class ActivationPlan:
             active = ", ".join(_cut(n) for n in self.before[:SHOWN_KNOWN]) + _more(self.before, SHOWN_KNOWN)
             parts.append(f"Still active: {active if self.before else '(none)'}.")
             return " ".join(parts)
-        return "reset_tools accepted. " + diff_text(self.activated, self.deactivated, self.kept)
+        return f"{self.meta_tool} accepted. " + diff_text(self.activated, self.deactivated, self.kept)
 
     def to_json(self) -> dict[str, Any]:
         """JSON form (``plan`` of a guarded turn in ``step --json``)."""
@@ -141,12 +143,14 @@ def plan_activation(
     requested: Mapping[str, Any],
     known_groups: Iterable[str],
     before: Iterable[str],
+    meta_tool: str = "reset_tools",
 ) -> ActivationPlan:
     """Plan one ``reset_tools`` call.
 
     ``requested``: the model's arguments (the injected ``_agent_state`` already removed);
     ``known_groups``: the registered groups (``basic`` is ignored if present);
     ``before``: the active groups now. ``True`` is a boolean; ``1`` and ``"yes"`` are not.
+    ``meta_tool``: the name the summary uses (1.x: ``reset_equipped_tools``).
     """
     known = tuple(dict.fromkeys(g for g in known_groups if g != BASIC))
     before_t = tuple(before)
@@ -166,6 +170,7 @@ def plan_activation(
             activated=(),
             deactivated=(),
             kept=before_t,
+            meta_tool=meta_tool,
         )
     after = tuple(dict.fromkeys(n for n in names if requested[n] is True))
     activated, deactivated, kept = diff_groups(before_t, after)
@@ -180,4 +185,5 @@ def plan_activation(
         activated=activated,
         deactivated=deactivated,
         kept=kept,
+        meta_tool=meta_tool,
     )

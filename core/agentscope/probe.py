@@ -82,7 +82,13 @@ async def _call(toolkit: Any, state: Any, raw: str) -> Any:
 
 
 async def arun_probe() -> StockProbe:
-    """Run the three probes against a throwaway Toolkit (async form)."""
+    """Run the three probes against a throwaway Toolkit (async form; 1.x: ``v1/probe.py``)."""
+    from .version import agentscope_major
+
+    if agentscope_major() == 1:
+        from .v1.probe import arun_probe_v1
+
+        return await arun_probe_v1()
     import agentscope
     from agentscope.message import ToolResultState
     from agentscope.state import AgentState

@@ -28,8 +28,21 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 META_TOOL = "reset_tools"
-SOURCE_KINDS = ("agent_state", "msg_list", "msg_jsonl", "app_storage", "tap")
-SourceKind = Literal["agent_state", "msg_list", "msg_jsonl", "app_storage", "tap"]
+META_TOOLS = (META_TOOL, "reset_equipped_tools")
+"""The meta tool of AgentScope 2.x and of 1.x (``v1/sessions.py`` reads 1.x sessions)."""
+SOURCE_KINDS = (
+    "agent_state",
+    "msg_list",
+    "msg_jsonl",
+    "app_storage",
+    "tap",
+    "v1_json_session",
+    "v1_agent_state",
+    "v1_memory",
+)
+SourceKind = Literal[
+    "agent_state", "msg_list", "msg_jsonl", "app_storage", "tap", "v1_json_session", "v1_agent_state", "v1_memory"
+]
 StartFrom = Literal["session", "--groups", "toolkit"]
 """Where a replay's starting groups came from (``session_replay``); here, so that the JSON
 models can name it without importing the replay machinery."""
@@ -61,8 +74,8 @@ class RecordedCall:
 
     @property
     def is_reset(self) -> bool:
-        """A reset_tools call (becomes a step-through turn)."""
-        return self.name == META_TOOL
+        """A reset_tools call (1.x: reset_equipped_tools; becomes a step-through turn)."""
+        return self.name in META_TOOLS
 
 
 @dataclass(frozen=True)
@@ -96,6 +109,9 @@ class RecordedSession:
             "msg_jsonl": "JSONL of Msg",
             "app_storage": "AgentScope app storage (SQLite)",
             "tap": "toolscope tap (JSONL)",
+            "v1_json_session": "AgentScope 1.x JSONSession file",
+            "v1_agent_state": "AgentScope 1.x agent state_dict",
+            "v1_memory": "AgentScope 1.x memory dump",
         }[self.kind]
 
 

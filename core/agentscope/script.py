@@ -124,7 +124,7 @@ def parse_script(data: Any, source: str) -> list[Step]:
                     steps.append(RegisterGroupStep(group, source=source, position=index))
                 else:
                     call = validate_model(_CallModel, item[kind], source, "call step", prefix=f"{where}.call")
-                    if call.tool != META_TOOL:
+                    if call.tool not in (META_TOOL, "reset_equipped_tools"):  # 2.x, 1.x
                         raise InputError(
                             source,
                             "a script can only call reset_tools",

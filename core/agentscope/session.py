@@ -60,6 +60,14 @@ class StepSession:
     """The toolkit, two lanes, the script and the history of executed turns."""
 
     lanes = LANES
+    meta_tool = "reset_tools"
+    guard_description = (
+        "GroupActivationGuard on reset_tools: validates names and booleans first; a refusal changes nothing"
+    )
+    stock_reply_shown = False
+    """``step`` prints every stock reply (1.x: its replies claim what did not happen)."""
+    notes: tuple[str, ...] = ()
+    """Caveats of this session's lanes (AgentScope 1.x's ``StepSessionV1`` has some)."""
 
     def __init__(self, built: BuiltToolkit, steps: Sequence[Step] = ()) -> None:
         """Two lanes from ``built``'s state; register_group steps are checked now (InputError)."""
@@ -155,6 +163,7 @@ class StepSession:
         before = tuple(state.tool_context.activated_groups)
         snapshot_before = state.model_copy(deep=True)
         self._plans.clear()
+        self.guard.last_input = None
         self.toolkit.builtin_meta_tool = self._guarded_meta if lane == "guarded" else self._stock_meta
         response = None
         try:
@@ -180,6 +189,7 @@ class StepSession:
             plan=self._plans[-1] if lane == "guarded" and self._plans else None,
             state_before=snapshot_before,
             state_after=state.model_copy(deep=True),
+            received=_repaired(step.args, step.raw, self.guard.last_input) if lane == "guarded" else None,
         )
 
     async def _run_step(self, step: Step, script_index: int | None) -> Turn:
@@ -270,3 +280,13 @@ class StepSession:
     def to_json(self) -> dict[str, Any]:
         """Lanes as lists of call turns plus the registration events (``step --json`` body)."""
         return session_json(self.history)
+
+
+def _repaired(args: dict[str, Any] | None, raw: str, received: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What the guard received, when it is not what the call carried (2.0.11 repairs calls)."""
+    from .call_notes import call_args
+
+    if received is None:
+        return None
+    written = call_args(args, raw)
+    return None if written == received else dict(received)

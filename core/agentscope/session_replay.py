@@ -30,7 +30,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .aio import run_sync
 from .lost_tools import (
@@ -43,6 +43,9 @@ from .lost_tools import (
 from .recorded import RecordedCall, RecordedSession, StartFrom
 from .script import CallStep
 from .session import StepSession, Turn
+
+if TYPE_CHECKING:
+    from .v1.session import StepSessionV1
 
 __all__ = [
     "LostToolLink",
@@ -80,7 +83,7 @@ class SessionReplay:
     """A recorded session replayed: turns, the other calls, the lost-tool links."""
 
     recorded: RecordedSession
-    session: StepSession
+    session: StepSession | StepSessionV1
     starting_groups: tuple[str, ...]
     starting_from: StartFrom
     turns: list[ReplayedTurn]
@@ -176,7 +179,16 @@ def _difference(call: RecordedCall, turn: Turn) -> str | None:
 
 
 async def areplay_session(built: Any, recorded: RecordedSession, starting_from: StartFrom) -> SessionReplay:
-    """Replay every reset_tools call on both lanes; classify the other calls; link the losses."""
+    """Replay every reset_tools call on both lanes; classify the other calls; link the losses.
+
+    A 1.x toolkit (``v1.build.BuiltToolkitV1``) is replayed by ``v1.replay``.
+    """
+    from .v1.build import BuiltToolkitV1
+
+    if isinstance(built, BuiltToolkitV1):
+        from .v1.replay import areplay_session_v1
+
+        return await areplay_session_v1(built, recorded, starting_from)
     from .stages import acollect
 
     collected = await acollect(built.toolkit)
@@ -210,7 +222,8 @@ def starting_point(built: Any, recorded: RecordedSession, groups_given: bool) ->
     """The session's own starting groups when it records them, else --groups, else the toolkit's.
 
     Returns a BuiltToolkit whose state starts there (a copy: the caller's is not touched).
-    AgentScope ignores group names it doesn't know; so does the replay.
+    AgentScope ignores group names it doesn't know; so does the replay. A 1.x session never
+    records its starting groups (``v1/sessions.py``).
     """
     if recorded.initial_groups is None:
         return built, "--groups" if groups_given else "toolkit"

@@ -60,12 +60,6 @@ def load_session(path: Path | str, session_id: str | None = None) -> RecordedSes
         from .app_storage import load_app_session
 
         return load_app_session(path, session_id)
-    if session_id is not None:
-        raise InputError(
-            "--session-id",
-            "only an AgentScope app storage database has session ids",
-            [Problem(source, "this file is not a SQLite database; drop --session-id")],
-        )
     try:
         text = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -78,10 +72,44 @@ def load_session(path: Path | str, session_id: str | None = None) -> RecordedSes
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
+        data = exc
+    from .v1.sessions import detect_v1
+
+    if not isinstance(data, json.JSONDecodeError) and detect_v1(data) is not None:
+        return _from_v1(source, data, session_id)
+    if session_id is not None:
+        raise InputError(
+            "--session-id",
+            "only an AgentScope app storage database (or a 1.x JSONSession file: the agent's key) has session ids",
+            [Problem(source, "this file is not a SQLite database nor a 1.x JSONSession file; drop --session-id")],
+        )
+    if isinstance(data, json.JSONDecodeError):
         if "\n" in text.strip() and text.strip().splitlines()[0].strip().startswith("{"):
-            return _from_jsonl(source, text, whole_error=exc)
-        raise _json_error(source, text, exc) from None
+            return _from_jsonl(source, text, whole_error=data)
+        raise _json_error(source, text, data) from None
     return _from_document(source, data)
+
+
+def _from_v1(source: str, data: Any, agent_key: str | None) -> RecordedSession:
+    """A 1.x session: read when 1.x is installed (its toolkit replays it), else refused clearly."""
+    from .v1.sessions import detect_v1, read_v1
+    from .version import agentscope_major, installed_version
+
+    if agentscope_major() != 1:
+        kind = detect_v1(data)
+        raise InputError(
+            source,
+            "an AgentScope 1.x session, but AgentScope " + (installed_version() or "?") + " is installed",
+            [
+                Problem(
+                    "(top level)",
+                    f"this is a 1.x {kind.removeprefix('v1_').replace('_', ' ') if kind else 'session'} "
+                    "(tool_use blocks, groups on the Toolkit); replay it in an environment with AgentScope 1.x "
+                    '(1.0.9 or later, e.g. agentscope==1.0.21 "mcp<2"), against the 1.x toolkit that recorded it',
+                )
+            ],
+        )
+    return read_v1(source, data, agent_key)
 
 
 def _json_error(source: str, text: str, exc: json.JSONDecodeError, line_offset: int = 0) -> InputError:

@@ -42,6 +42,8 @@ class ToolEntry:
     tool: Any = field(repr=False, compare=False)
     kind: ToolKind
     description: str = ""
+    skills: tuple[str, ...] = ()
+    """The ``Skill`` tool's row of a group: the names of the group's skills (else empty)."""
 
 
 @dataclass
@@ -116,6 +118,15 @@ async def acollect(toolkit: Any) -> Collected:
     for group in groups:
         for tool in group.tools:
             entries.append(ToolEntry(tool.name, group.name, tool, ToolKind.TOOL, _first_line(tool.description)))
+        skills = await _skill_names(group)
+        if skills:
+            # AgentScope offers its Skill tool while a skill is in basic or an active group:
+            # modelled as a tool of each group that holds skills (upstream toolkit_skill_test).
+            viewer = toolkit.builtin_skill_viewer.tool
+            shown = ", ".join(skills[:5]) + (f" and {len(skills) - 5} more" if len(skills) > 5 else "")
+            entries.append(
+                ToolEntry(viewer.name, group.name, viewer, ToolKind.TOOL, f"reads the skills {shown}", tuple(skills))
+            )
         for client in getattr(group, "mcps", []) or []:
             try:
                 # A hanging server must not hang toolscope: AgentScope itself has no timeout here.
@@ -126,6 +137,14 @@ async def acollect(toolkit: Any) -> Collected:
 
                 outages.append((group.name, getattr(client, "name", "?"), describe_exception(exc)))
     return Collected(entries, groups, outages)
+
+
+async def _skill_names(group: Any) -> list[str]:
+    """The group's skills (a loader reads its folder); none on an AgentScope without skills."""
+    list_skills = getattr(group, "list_skills", None)
+    if list_skills is None:
+        return []
+    return [skill.name for skill in await list_skills()]
 
 
 def _first_line(text: str | None) -> str:
@@ -188,6 +207,8 @@ def _registered_stage(entry: ToolEntry, origins: dict[tuple[str, str], str]) -> 
     source = origins.get((entry.group, entry.name))  # by group: a name can be in several
     where = f"group '{entry.group}'" if entry.group != "basic" else "the basic group"
     via = " (listed live from its MCP client)" if entry.kind == ToolKind.MCP else ""
+    if entry.skills:
+        via = f": AgentScope's {entry.name} tool, offered for the group's skills ({', '.join(entry.skills[:5])})"
     return Stage(
         StageId.REGISTERED, True, "group.member", f"registered in {where}{via}", entry=entry.group, source=source
     )

@@ -10,7 +10,8 @@ state's; ``basic`` is accepted there and ignored, since AgentScope keeps it alwa
 
 Public API::
 
-    load_toolkit_subject(target, kind: "toolkit_spec" | "toolkit_factory", groups=None) -> ToolkitSubject
+    load_toolkit_subject(target, kind: "toolkit_spec" | "toolkit_factory", groups=None)
+        -> ToolkitSubject, or ToolkitSubjectV1 when AgentScope 1.x is installed
     ToolkitSubject: Subject protocol + .built (BuiltToolkit), .toolkit, .state,
         .rows(mode, active_groups=None) -> list[ToolRow], .evaluate(mode, active_groups=None),
         .group_names() -> tuple[str, ...],
@@ -53,6 +54,7 @@ from .stages import (
 
 if TYPE_CHECKING:
     from .session import StepSession
+    from .v1.subject import ToolkitSubjectV1
 
 
 class ToolkitSubject:
@@ -227,8 +229,18 @@ def load_toolkit_subject(
     target: str,
     kind: InputKind,
     groups: list[str] | None = None,
-) -> ToolkitSubject:
-    """Load a spec file or call a factory; ``groups`` replaces the initial active groups."""
+) -> ToolkitSubject | ToolkitSubjectV1:
+    """Load a spec file or call a factory; ``groups`` replaces the initial active groups.
+
+    The installed AgentScope's major version decides the model (``version.py``): 1.x gets a
+    ``ToolkitSubjectV1`` (``v1/subject.py``); an unsupported version is an InputError.
+    """
+    from .version import agentscope_major
+
+    if agentscope_major() == 1:
+        from .v1.subject import load_toolkit_subject_v1
+
+        return load_toolkit_subject_v1(target, kind, groups)
     import agentscope
 
     if kind == InputKind.TOOLKIT_SPEC:

@@ -52,6 +52,9 @@ class LaneTurn:
     """The guard's plan (guarded lane; None when the guard never ran, e.g. invalid JSON)."""
     state_before: Any = field(repr=False, compare=False)
     state_after: Any = field(repr=False, compare=False)
+    received: dict[str, Any] | None = None
+    """Guarded lane: the arguments as the guard received them when they differ from
+    ``args`` (2.0.11's argument repair); None when they arrived as written."""
 
     def to_json(self) -> dict[str, Any]:
         """This lane's call, response, groups before/after, offered tools and tokens."""
@@ -68,6 +71,8 @@ class LaneTurn:
         }
         if self.lane == "guarded":
             out["plan"] = self.plan.to_json() if self.plan else None
+            if self.received is not None:
+                out["received_args"] = self.received
         return out
 
 

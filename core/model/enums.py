@@ -117,6 +117,11 @@ class FindingKind(StrEnum):
     NEVER_CALLABLE = "never_callable"
     EMPTY_GROUP = "empty_group"
     GROUP_WITHOUT_DESCRIPTION = "group_without_description"
+    # AgentScope 1.x toolkits and sessions
+    META_TOOL_MISSING = "meta_tool_missing"
+    """Groups start inactive and reset_equipped_tools is not registered: nobody can reach them."""
+    UNKNOWN_GROUP_ACTIVATED = "unknown_group_activated"
+    """A recorded reset_equipped_tools call activated a group that does not exist (1.x claimed success)."""
 
 
 class RuleFamily(StrEnum):

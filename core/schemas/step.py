@@ -69,6 +69,10 @@ class GuardedLaneTurnJson(LaneTurnJson):
     """The guarded lane's side also carries the guard's plan (None when the guard never ran)."""
 
     plan: PlanJson | None
+    received_args: dict[str, Any] | None = None
+    """The arguments as the guard received them, when they differ from ``args``: AgentScope
+    2.0.11's ``call_tool`` repairs a call against the schema (coerces ``"yes"``, fills in
+    defaults such as ``scraping: false`` that the model never wrote). None: as written."""
 
 
 class Lanes(Model):

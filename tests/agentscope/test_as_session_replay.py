@@ -115,7 +115,7 @@ def test_report_shows_the_lost_tool_links(samples, tmp_path) -> None:
 @pytest.mark.parametrize(
     ("content", "expected"),
     [
-        (None, "AgentScope 1.x memory dump"),
+        (None, "an AgentScope 1.x session, but AgentScope"),
         ('{"a": 1}', "not an AgentScope session"),
         ("", "the file is empty"),
         ("hello", "not an AgentScope session"),

@@ -75,8 +75,11 @@ def test_reader_leaving_mid_output_stops_quietly(universe: Path, args: list[str]
         ["step", str(SAMPLES / "agentscope" / "toolkit.yaml"), "--script", str(SAMPLES / "agentscope" / "typo.json")],
         ["discover", str(SAMPLES / "mcp" / "mcp.json"), "--timeout", "20"],
         ["--help"],
+        # A factory moves toolscope's stdout off fd 1 (user_code_guard.protect_stdout): the
+        # pipe must still be found closed (issue 19: this printed a traceback, exit 120).
+        ["tools", str(SAMPLES / "agentscope" / "my_agent.py") + ":build_toolkit"],
     ],
-    ids=["tools-small", "explain", "check-json", "step", "discover", "help"],
+    ids=["tools-small", "explain", "check-json", "step", "discover", "help", "factory"],
 )
 def test_reader_gone_before_the_first_write_stops_quietly(universe: Path, args: list[str]) -> None:
     # Small outputs sit in Python's buffer until exit: the failure comes at the last flush.

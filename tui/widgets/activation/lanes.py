@@ -25,7 +25,6 @@ from ....core.model.presentation import MARK
 from ....core.text.safe_text import inert
 
 LANE_TITLES = {"stock": "stock reset_tools", "guarded": "guarded reset_tools"}
-GUARD_SUMMARY = "GroupActivationGuard on reset_tools: validates names and booleans first; a refusal changes nothing"
 
 
 @dataclass(frozen=True)
@@ -171,7 +170,13 @@ class LanePane(VerticalScroll):
         yield Static(id=f"lane-{self.lane}")
 
     def show(
-        self, state: LaneState, description: str | None, details: bool | None, turn_label: str, compact: bool
+        self,
+        state: LaneState,
+        description: str | None,
+        details: bool | None,
+        turn_label: str,
+        compact: bool,
+        meta_tool: str = "reset_tools",
     ) -> None:
         """Draw ``state``; the border title says which turn it is.
 
@@ -182,7 +187,7 @@ class LanePane(VerticalScroll):
 
         self.state = state
         # A narrow lane keeps the turn readable: "stock · turn 3/9".
-        title = LANE_TITLES.get(self.lane, self.lane) if self.size.width >= 44 else self.lane
+        title = f"{self.lane} {meta_tool}" if self.size.width >= 44 else self.lane  # 1.x: reset_equipped_tools
         self.border_title = Content(f"{title} · {turn_label}")
         body = Group(*lane_body(state, description, True, False))
         self.full = details is True or (details is None and self._fits(body))

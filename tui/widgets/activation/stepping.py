@@ -19,7 +19,7 @@ from ....core.agentscope.aio import on_shared_loop
 from ....core.model.errors import ToolscopeError
 from ....core.text.safe_text import inert
 from .composer import GroupBar
-from .lanes import GUARD_SUMMARY, LanePane, LaneState
+from .lanes import LanePane, LaneState
 from .script_box import ScriptBox
 from .turns import TurnList
 
@@ -134,9 +134,10 @@ class ActivationStepping(_ViewBase):
         total = len(self.session.history)
         label = f"turn {self.selected + 1}/{total}" if self.selected is not None and total else "before any turn"
         for lane in self.session.lanes:
-            description = self.probe_summary if lane == "stock" else GUARD_SUMMARY
+            description = self.probe_summary if lane == "stock" else self.session.guard_description
             state = self.lane_state(lane, self.selected)
-            self.query_one(f"#{lane}-lane", LanePane).show(state, description, self.details, label, compact)
+            pane = self.query_one(f"#{lane}-lane", LanePane)
+            pane.show(state, description, self.details, label, compact, self.session.meta_tool)
 
     async def refresh_lanes(self, newest: bool | None = None) -> None:
         """After the session changed: the turn list follows the newest turn, the lanes show it.
