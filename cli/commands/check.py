@@ -115,7 +115,8 @@ def _session_findings(subject: object, session: Path, session_id: str | None, gr
     from ...core.agentscope.session_source import load_session
     from ...core.agentscope.v1.explain import session_findings
 
-    built = getattr(subject, "built", None)
-    if built is None:
+    from ...core.model.subject import StepsActivation
+
+    if not isinstance(subject, StepsActivation):
         raise InputError("--session", "applies to AgentScope toolkits (a spec or a factory)")
-    return session_findings(replay_session(built, load_session(session, session_id), groups_given))
+    return session_findings(replay_session(subject.built, load_session(session, session_id), groups_given))
