@@ -46,6 +46,14 @@ SessionOpt = Annotated[
 SessionIdOpt = Annotated[
     str | None, typer.Option("--session-id", help="With --session DATABASE: the app storage session to read.")
 ]
+CaptureOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--capture",
+        help="A toolscope capture file (toolscope capture -o FILE): compare the tools each model request "
+        "really carried with toolscope's prediction; disagreements are printed first.",
+    ),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
 
