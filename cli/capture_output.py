@@ -62,7 +62,9 @@ def print_disagreements(console: Console, comparison: CaptureComparison, source:
 
 def _print_difference(console: Console, item: RequestComparison, lane: str | None) -> None:
     req = item.request
-    print_wrapped(console, Text(f"  request {req.index} ", style="bold"), f"(line {req.line}, {item.prediction.basis})")
+    print_wrapped(
+        console, Text(f"  request {req.index} ", style="bold"), f"(record {req.record}, {item.prediction.basis})"
+    )
     foreign = set(item.foreign)
     known = [n for n in item.main.unexpected if n not in foreign]
     pad = " " * 4

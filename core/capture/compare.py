@@ -118,7 +118,7 @@ class RequestComparison:
         req = self.request
         return {
             "request": req.index,
-            "line": req.line,
+            "record": req.record,
             "protocol": req.protocol,
             "model": req.model,
             "received": list(self.received[:cap]),

@@ -7,15 +7,19 @@ model received (another capture format) only has to fill these dataclasses.
 Public API::
 
     ObservedCall(name, arguments)
-    ObservedRequest(index, line, protocol, model, tools, tool_tokens, deferred, calls, tool_choice)
-    ObservedCapture(path, requests, lines_read, skipped, truncated)
+    ObservedRequest(index, record, protocol, model, tools, tool_tokens, deferred, calls, tool_choice)
+    ObservedCapture(path, requests, records, skipped, truncated)
+    request_from_record(record, index) -> ObservedRequest
     changes(previous, request) -> (appeared, disappeared)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..schemas.capture import CaptureRecord
 
 
 @dataclass(frozen=True)
@@ -32,8 +36,9 @@ class ObservedRequest:
     """One model request as the capture recorded it."""
 
     index: int
-    """1-based order in the capture."""
-    line: int
+    """1-based order among the capture's model requests (the comparison's request number)."""
+    record: int
+    """The record's own ``index`` (arrival order, count_tokens calls included)."""
     protocol: str
     model: str | None
     tools: tuple[str, ...]
@@ -57,9 +62,10 @@ class ObservedCapture:
     path: str
     """The file's name (as the user gave it)."""
     requests: tuple[ObservedRequest, ...]
-    lines_read: int
+    records: int
+    """Records read (count_tokens calls included)."""
     skipped: tuple[str, ...] = field(default=())
-    """``line N: why`` for lines that were not capture records (at most 20 kept)."""
+    """Records left out of the comparison and why (count_tokens calls)."""
     truncated: str | None = None
     """What the caps cut, or None when the file was read whole."""
 
@@ -70,7 +76,7 @@ class ObservedCapture:
         return {
             "path": Path(self.path).name,
             "requests": len(self.requests),
-            "lines_read": self.lines_read,
+            "records": self.records,
             "skipped": list(self.skipped[:20]),
             "truncated": self.truncated,
         }
@@ -85,6 +91,8 @@ def changes(previous: ObservedRequest | None, request: ObservedRequest) -> tuple
 
 MAX_REQUESTS = 20_000
 """Requests read from one capture at most (the rest are cut, and the cut is said)."""
+MODEL_PROTOCOLS = frozenset({"openai-chat", "openai-responses", "anthropic-messages"})
+"""Protocols whose requests ask the model (``anthropic-count-tokens`` only counts: not a turn)."""
 
 
 def _arguments(value: Any) -> str:
@@ -92,22 +100,19 @@ def _arguments(value: Any) -> str:
         return value
     import json
 
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(value, ensure_ascii=False)
 
 
-def request_from_record(record: dict[str, Any], index: int, line: int) -> ObservedRequest:
-    """One ``toolscope.capture/1`` record as an ObservedRequest (the fields comparison needs)."""
-    tools = [t for t in record.get("tools") or [] if isinstance(t, dict)]
-    reply = record.get("reply") if isinstance(record.get("reply"), dict) else {}
-    calls = [c for c in (reply.get("tool_calls") or []) if isinstance(c, dict)]
+def request_from_record(record: CaptureRecord, index: int) -> ObservedRequest:
+    """One ``toolscope.capture/1`` record as an ObservedRequest (the fields the comparison needs)."""
     return ObservedRequest(
         index=index,
-        line=line,
-        protocol=str(record.get("protocol") or "?"),
-        model=record.get("model") if isinstance(record.get("model"), str) else None,
-        tools=tuple(str(t.get("name", "")) for t in tools),
-        tool_tokens=tuple(int(t.get("tokens") or 0) for t in tools),
-        deferred=frozenset(str(t.get("name", "")) for t in tools if t.get("deferred")),
-        calls=tuple(ObservedCall(str(c.get("name", "")), _arguments(c.get("arguments", ""))) for c in calls),
-        tool_choice=record.get("tool_choice"),
+        record=record.index,
+        protocol=record.protocol,
+        model=record.model,
+        tools=tuple(t.name for t in record.tools),
+        tool_tokens=tuple(t.token_estimate for t in record.tools),
+        deferred=frozenset(t.name for t in record.tools if t.deferred),
+        calls=tuple(ObservedCall(c.name, _arguments(c.arguments)) for c in record.reply.tool_calls),
+        tool_choice=record.tool_choice,
     )

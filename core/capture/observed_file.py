@@ -1,131 +1,93 @@
-"""Read a capture file into an ``ObservedCapture``: whole (the commands) or as it grows (the TUI).
+"""A capture file as an ``ObservedCapture``: whole (the commands) or as it grows (the TUI).
 
-Bounded: at most ``MAX_REQUESTS`` requests and ``MAX_BYTES`` bytes are read, a line longer
-than ``MAX_LINE`` is skipped; what was cut is said in ``truncated`` / ``skipped``. A line
-that is not a ``toolscope.capture/1`` record is skipped with its line number (the server
-may be writing the last one; a file that has no record at all is an input error).
+Reads through ``core.capture.reader`` (bounded; a bad complete line is an ``InputError``
+naming the file and the line). At most ``MAX_REQUESTS`` model requests are kept, and the
+cut is said; ``anthropic-count-tokens`` records are not model turns and are left out
+(counted in ``skipped``).
 
 Public API::
 
-    load_capture(path) -> ObservedCapture          (InputError: missing, unreadable, no records)
-    CaptureFollower(path).poll() -> ObservedCapture | None   (None: nothing new)
+    load_capture(path) -> ObservedCapture            (InputError: unreadable, not a capture, no request)
+    ObservedFollower(path).poll() -> ObservedCapture | None   (None: nothing new)
 """
 
 from __future__ import annotations
 
-import json
+from collections.abc import Iterable
 from pathlib import Path
 
 from ..model.errors import InputError, Problem
-from .observed import MAX_REQUESTS, ObservedCapture, ObservedRequest, request_from_record
+from .observed import MAX_REQUESTS, MODEL_PROTOCOLS, ObservedCapture, ObservedRequest, request_from_record
+from .reader import CaptureFollower, read_capture
 
-SCHEMA = "toolscope.capture/1"
-MAX_BYTES = 512 * 1024 * 1024
-MAX_LINE = 64 * 1024 * 1024
-MAX_SKIPPED = 20
-_CHUNK = 4 * 1024 * 1024
+__all__ = ["ObservedFollower", "load_capture"]
 
 
-class CaptureFollower:
-    """The complete lines appended since the last poll, turned into requests (read-only)."""
+class _Collected:
+    """Records turned into requests, with what was left out."""
 
-    def __init__(self, path: Path | str) -> None:
-        """Follow ``path`` from its beginning (it may not exist yet)."""
-        self.path = Path(path)
-        self._offset = 0
-        self._buffer = b""
-        self._line = 0
-        self._requests: list[ObservedRequest] = []
-        self._skipped: list[str] = []
-        self._truncated: str | None = None
-        self.missing = False
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.requests: list[ObservedRequest] = []
+        self.records = 0
+        self.counts = 0
+        self.truncated: str | None = None
 
-    def _reset(self) -> None:
-        self._offset, self._buffer, self._line = 0, b"", 0
-        self._requests, self._skipped, self._truncated = [], [], None
+    def add(self, records: Iterable[object]) -> None:
+        for record in records:
+            self.records += 1
+            if record.protocol not in MODEL_PROTOCOLS:  # type: ignore[attr-defined]
+                self.counts += 1
+                continue
+            if len(self.requests) >= MAX_REQUESTS:
+                self.truncated = f"only the first {MAX_REQUESTS:,} model requests were read"
+                continue
+            self.requests.append(request_from_record(record, len(self.requests) + 1))  # type: ignore[arg-type]
 
-    def _take(self, raw: bytes) -> None:
-        self._line += 1
-        if not raw.strip():
-            return
-        if len(self._requests) >= MAX_REQUESTS:
-            self._truncated = f"only the first {MAX_REQUESTS:,} requests were read (line {self._line} on cut)"
-            return
-        try:
-            record = json.loads(raw)
-        except ValueError as exc:
-            self._skip(f"line {self._line}: not JSON ({exc})")
-            return
-        if not isinstance(record, dict) or record.get("schema") != SCHEMA:
-            self._skip(f'line {self._line}: not a {SCHEMA} record (expected "schema": "{SCHEMA}")')
-            return
-        self._requests.append(request_from_record(record, len(self._requests) + 1, self._line))
-
-    def _skip(self, why: str) -> None:
-        if len(self._skipped) < MAX_SKIPPED:
-            self._skipped.append(why)
-
-    def poll(self) -> ObservedCapture | None:
-        """The capture so far when something new was read, else None."""
-        try:
-            with self.path.open("rb") as handle:
-                size = handle.seek(0, 2)
-                if size < self._offset:  # truncated or replaced: start over
-                    self._reset()
-                if size == self._offset or self._truncated:
-                    self.missing = False
-                    return None
-                handle.seek(self._offset)
-                chunk = handle.read(min(_CHUNK, MAX_BYTES - self._offset))
-        except OSError:
-            self.missing = True
-            return None
-        self.missing = False
-        if not chunk:
-            if self._offset >= MAX_BYTES:
-                self._truncated = f"only the first {MAX_BYTES:,} bytes were read"
-            return None
-        self._offset += len(chunk)
-        lines = (self._buffer + chunk).split(b"\n")
-        self._buffer = lines.pop()
-        if len(self._buffer) > MAX_LINE:
-            self._line += 1
-            self._skip(f"line {self._line}: longer than {MAX_LINE:,} bytes")
-            self._buffer = b""
-        for raw in lines:
-            self._take(raw)
-        return self.snapshot()
-
-    def finish(self) -> ObservedCapture:
-        """Read to the end (bounded), counting a last line without a newline too."""
-        while self.poll() is not None:
-            pass
-        if self._buffer:
-            self._take(self._buffer)
-            self._buffer = b""
-        return self.snapshot()
-
-    def snapshot(self) -> ObservedCapture:
-        """The requests read so far."""
-        return ObservedCapture(str(self.path), tuple(self._requests), self._line, tuple(self._skipped), self._truncated)
+    def capture(self) -> ObservedCapture:
+        skipped = (f"{self.counts:,} count_tokens request(s): not model turns",) if self.counts else ()
+        return ObservedCapture(self.path, tuple(self.requests), self.records, skipped, self.truncated)
 
 
 def load_capture(path: Path | str) -> ObservedCapture:
-    """The whole capture file; InputError when it cannot be read or holds no capture record."""
-    file = Path(path)
-    if not file.is_file():
-        raise InputError(str(path), "no such capture file" if not file.exists() else "not a file")
-    try:
-        with file.open("rb"):
-            pass
-    except OSError as exc:
-        raise InputError(str(path), f"cannot read the capture: {exc.strerror or exc}") from None
-    capture = CaptureFollower(file).finish()
+    """The whole capture file; InputError when it cannot be read, is not a capture, or has no model request."""
+    read = read_capture(path, max_records=MAX_REQUESTS * 2)
+    collected = _Collected(str(path))
+    collected.add(read.records)
+    if read.truncated:
+        collected.truncated = f"only the first {len(read.records):,} records were read"
+    capture = collected.capture()
     if not capture.requests:
-        problems = [Problem(s.partition(":")[0], s.partition(": ")[2]) for s in capture.skipped[:5]]
         raise InputError(
             str(path),
-            f"no {SCHEMA} request in the file (written by toolscope capture -o FILE)",
-            problems or [Problem("(file)", "the file is empty")],
+            "has no model request (toolscope capture writes one line per request)",
+            [Problem("(file)", "empty" if not read.records else "only count_tokens requests")],
         )
     return capture
+
+
+class ObservedFollower:
+    """Follow a capture file as it grows; each poll gives the whole capture so far (or None)."""
+
+    def __init__(self, path: Path | str) -> None:
+        """Follow ``path`` from its start (it may not exist yet)."""
+        self.path = str(path)
+        self.follower = CaptureFollower(path, max_records=MAX_REQUESTS * 2)
+        self.collected = _Collected(self.path)
+        self.error: str | None = None
+        """The last read error (the file turned into something else); following goes on."""
+
+    def poll(self) -> ObservedCapture | None:
+        """The capture so far when new records arrived (or the file was replaced), else None."""
+        try:
+            records = self.follower.poll()
+        except InputError as exc:
+            self.error = exc.render()
+            return None
+        self.error = None
+        if self.follower.restarted:
+            self.collected = _Collected(self.path)
+        if not records and not self.follower.restarted:
+            return None
+        self.collected.add(records)
+        return self.collected.capture()

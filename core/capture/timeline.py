@@ -43,7 +43,7 @@ class Step:
         req = self.request
         return {
             "request": req.index,
-            "line": req.line,
+            "record": req.record,
             "protocol": req.protocol,
             "model": req.model,
             "tools": list(req.tools),

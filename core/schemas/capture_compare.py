@@ -18,11 +18,12 @@ class CaptureSourceJson(Model):
     """The file's name."""
     requests: int = Field(ge=0)
     """Requests read (at most the cap)."""
-    lines_read: int = Field(ge=0)
+    records: int = Field(ge=0)
+    """Records read (count_tokens calls included)."""
     skipped: list[str]
-    """Lines that were not capture records, each with its line number (at most 20)."""
+    """Records left out of the comparison, and why (count_tokens calls are not model turns)."""
     truncated: str | None
-    """What was cut, when the file was longer than the cap (lines or bytes); None when read whole."""
+    """What was cut when the file held more than the cap; null when read whole."""
 
 
 class NameRuleJson(Model):
@@ -47,8 +48,8 @@ class CaptureRequestJson(Model):
 
     request: int = Field(ge=1)
     """1-based, in the order the requests reached the capture server."""
-    line: int = Field(ge=1)
-    """Its line in the capture file."""
+    record: int = Field(ge=1)
+    """The capture record's ``index`` (arrival order, count_tokens calls included)."""
     protocol: str
     model: str | None
     received: list[str]

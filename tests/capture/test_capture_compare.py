@@ -1,0 +1,110 @@
+"""Prediction against reality: a capture recorded from a real AgentScope Agent (its own
+OpenAIChatModel, the official openai SDK) compared with toolscope's lanes, core and CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from toolscope.cli.app import app
+
+pytestmark = pytest.mark.agentscope
+
+HERE = Path(__file__).resolve().parent
+CAPTURE = HERE / "fixtures" / "agentscope_seed.capture.jsonl"
+"""Recorded by fixtures/record_agentscope_capture.py (4 requests, on agentscope 2.0.11)."""
+REPO = HERE.parent.parent
+TOOLKIT = REPO / "sample_configs" / "agentscope" / "toolkit.yaml"
+runner = CliRunner()
+
+
+def _version() -> tuple[int, ...]:
+    import agentscope
+
+    return tuple(int(p) for p in agentscope.__version__.split(".")[:3])
+
+
+def _compare(groups: list[str] | None = None):
+    from toolscope.core.agentscope.subject import load_toolkit_subject
+    from toolscope.core.capture.observed_file import load_capture
+    from toolscope.core.capture.predict import compare_subject
+    from toolscope.core.model.enums import InputKind
+
+    subject = load_toolkit_subject(str(TOOLKIT), kind=InputKind.TOOLKIT_SPEC, groups=groups)
+    return compare_subject(subject, load_capture(CAPTURE), None).comparison
+
+
+def test_the_replayed_lanes_predict_every_recorded_request() -> None:
+    comparison = _compare()
+    assert [r.received for r in comparison.requests][:2] == [
+        ("reset_tools", "note_write"),
+        ("reset_tools", "note_write", "web_search", "page_fetch"),
+    ]
+    assert comparison.requests[1].prediction.basis.startswith("after request 1's reset_tools")
+    if _version() >= (2, 0, 7):
+        assert comparison.agrees and comparison.never_received == () and comparison.unpredicted == ()
+        assert all(r.same_order for r in comparison.requests)
+    else:
+        # 2.0.6 clears every group on the typo: the stock lane loses the web tools the real
+        # 2.0.11 agent kept, and the guarded lane (which refuses the typo) agrees.
+        assert [r.request.index for r in comparison.disagreeing] == [4]
+        assert comparison.lanes_agreeing() == {"guarded": True}
+
+
+def test_a_wrong_starting_state_disagrees_at_the_first_request() -> None:
+    comparison = _compare(groups=["web_search"])
+    first = comparison.requests[0]
+    assert not first.agrees
+    assert first.main.missing == ("web_search", "page_fetch") and first.main.unexpected == ()
+    assert first.prediction.basis == "starting groups: web_search"
+
+
+def test_step_capture_json_has_the_capture_block() -> None:
+    result = runner.invoke(app, ["step", str(TOOLKIT), "--capture", str(CAPTURE), "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    block = doc["capture"]
+    assert block["source"] == {
+        "path": CAPTURE.name,
+        "requests": 4,
+        "records": 4,
+        "skipped": [],
+        "truncated": None,
+    }
+    assert {"received", "predicted", "agrees", "missing", "unexpected"} <= set(block["requests"][0])
+    assert block["lane"] == "stock" and block["name_rule"]["documented"] is True
+    # The lanes are the replayed reset_tools calls of the replies (two of them).
+    assert [t["call"] for t in doc["lanes"]["stock"]] == [
+        '{"web_search": true, "scraping": true}',
+        '{"web_serch": true}',
+    ]
+
+
+def test_step_capture_prints_a_disagreement_first() -> None:
+    result = runner.invoke(app, ["step", str(TOOLKIT), "--capture", str(CAPTURE), "--groups", "web_search"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("≠ the capture disagrees with toolscope's prediction at request 1 of 4")
+    assert "missing     web_search, page_fetch" in result.output
+    assert result.output.index("≠ the capture") < result.output.index("AgentScope toolkit spec")
+
+
+def test_bad_capture_files_are_input_errors(tmp_path: Path) -> None:
+    missing = runner.invoke(app, ["step", str(TOOLKIT), "--capture", str(tmp_path / "nope.jsonl")])
+    assert missing.exit_code == 2 and "nope.jsonl" in missing.output and "Traceback" not in missing.output
+    not_capture = runner.invoke(app, ["step", str(TOOLKIT), "--capture", str(TOOLKIT)])
+    assert not_capture.exit_code == 2 and "line 1" in not_capture.output
+    both = runner.invoke(app, ["step", str(TOOLKIT), "--capture", str(CAPTURE), "--script", str(CAPTURE)])
+    assert both.exit_code == 2 and "--capture" in both.output
+
+
+def test_the_number_of_requests_read_is_capped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolscope.core.capture import observed_file
+    from toolscope.core.capture.observed_file import load_capture
+
+    monkeypatch.setattr(observed_file, "MAX_REQUESTS", 2)
+    capture = load_capture(CAPTURE)
+    assert len(capture.requests) == 2 and capture.truncated == "only the first 2 model requests were read"
