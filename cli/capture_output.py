@@ -52,19 +52,34 @@ def print_disagreements(console: Console, comparison: CaptureComparison, source:
         "a layer toolscope does not model, or a bug in toolscope",
         "bold red",
     )
-    for item in bad[:10]:
-        _print_difference(console, item, comparison.lane)
-    if len(bad) > 10:
-        print_wrapped(console, Text("  "), f"… {len(bad) - 10:,} more disagreeing requests (--json lists all)", "dim")
+    # Consecutive requests with the same difference are one block ("requests 2-9").
+    runs: list[list[RequestComparison]] = []
+    for item in bad:
+        last = runs[-1][-1] if runs else None
+        if last is not None and last.request.index + 1 == item.request.index and _same(last, item):
+            runs[-1].append(item)
+        else:
+            runs.append([item])
+    for run in runs[:10]:
+        _print_difference(console, run)
+    if len(runs) > 10:
+        print_wrapped(console, Text("  "), f"… {len(runs) - 10:,} more differences (--json lists every request)", "dim")
     _print_rule(console, comparison)
     console.print()
 
 
-def _print_difference(console: Console, item: RequestComparison, lane: str | None) -> None:
-    req = item.request
-    print_wrapped(
-        console, Text(f"  request {req.index} ", style="bold"), f"(record {req.record}, {item.prediction.basis})"
+def _same(a: RequestComparison, b: RequestComparison) -> bool:
+    return (a.main.missing, a.main.unexpected, a.prediction.basis) == (
+        b.main.missing,
+        b.main.unexpected,
+        b.prediction.basis,
     )
+
+
+def _print_difference(console: Console, run: list[RequestComparison]) -> None:
+    item, last = run[0], run[-1]
+    which = f"request {item.request.index}" if len(run) == 1 else f"requests {item.request.index}-{last.request.index}"
+    print_wrapped(console, Text(f"  {which} ", style="bold"), f"({item.prediction.basis})")
     foreign = set(item.foreign)
     known = [n for n in item.main.unexpected if n not in foreign]
     pad = " " * 4
@@ -138,9 +153,33 @@ def print_totals(console: Console, comparison: CaptureComparison, source: str) -
         print_wrapped(console, Text("  skipped: ", style="dim"), "; ".join(cap.skipped[:3]), "dim")
 
 
+def print_tool_in_capture(console: Console, comparison: CaptureComparison, tool: str, source: str) -> None:
+    """explain: in which requests the tool reached the model, and in which toolscope predicted it."""
+    received = [r.request.index for r in comparison.requests if tool in r.received]
+    predicted = [r.request.index for r in comparison.requests if tool in r.main.predicted]
+    total = len(comparison.requests)
+    console.print()
+    mark, style = ("=", "bold green") if received == predicted else ("≠", "bold red")
+    print_wrapped(
+        console,
+        Text(f"{mark} ", style=style),
+        f"{source}: {tool} reached the model in {len(received)} of {total} requests "
+        f"({_requests_text(received) or 'none'}); toolscope predicted it in {len(predicted)} "
+        f"({_requests_text(predicted) or 'none'})",
+    )
+
+
+def compare_capture(path: Any, subject: Any, mode: str | None) -> CaptureComparison:
+    """Read the capture and compare it with what ``subject`` predicts in ``mode``."""
+    from ..core.capture.observed_file import load_capture
+    from ..core.capture.predict import compare_subject
+
+    return compare_subject(subject, load_capture(path), mode).comparison
+
+
 def capture_source(comparison: CaptureComparison) -> str:
     """``capture FILE (N requests)`` for headers."""
     from pathlib import Path
 
     cap = comparison.capture
-    return f"capture {Path(cap.path).name} ({len(cap.requests)} requests)"
+    return f"capture {Path(cap.path).name}, {len(cap.requests)} requests"

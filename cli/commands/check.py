@@ -11,6 +11,7 @@ from ...core.model.enums import FindingKind, Severity
 from ...core.model.errors import EXIT_NEGATIVE, InputError
 from ..output import handle_errors
 from .common import (
+    CaptureOpt,
     GroupsOpt,
     JsonOpt,
     RegistryOpt,
@@ -42,6 +43,7 @@ def check_command(
         ),
     ] = None,
     warnings_fail: Annotated[bool, typer.Option("--strict", help="Warnings fail too.")] = False,
+    capture: CaptureOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Run the invariant checks and expectations; exit 1 when one fails."""
@@ -66,19 +68,42 @@ def check_command(
             raise InputError("--drift-from", "applies to step configs whose registry has mcp_config")
         drift_findings = subject.drift_findings(drift_from)
         findings += drift_findings
+    comparison = None
+    if capture is not None:
+        from ..capture_output import compare_capture
+
+        # One mode per capture: the first checked (a workshop mode is fixed for a run).
+        comparison = compare_capture(capture, subject, modes[0])
     failing = [f for f in findings if f.severity == Severity.ERROR or warnings_fail]
-    ok = not failing
+    ok = not failing and (comparison is None or comparison.agrees)
     if as_json:
         from ...core.schemas.verdicts import CheckEnvelope
 
-        print_document(CheckEnvelope.of(ok, modes, drift_from.name if drift_from is not None else None, findings))
+        document = CheckEnvelope.of(ok, modes, drift_from.name if drift_from is not None else None, findings)
+        if comparison is not None:
+            from ...core.schemas.with_capture import CheckCaptureEnvelope
+
+            # Validated: the capture block is assembled by core.capture.compare as plain data.
+            document = CheckCaptureEnvelope.model_validate(
+                {**document.model_dump(mode="json", by_alias=True), "capture": comparison.to_json()}
+            )
+        print_document(document)
     else:
         console = stdout_console()
+        if comparison is not None:
+            from ..capture_output import capture_source, print_disagreements
+
+            print_disagreements(console, comparison, capture_source(comparison))
         print_wrapped(console, Text(""), subject.loaded.label, "dim")
         print_wrapped(console, Text(""), "modes checked: " + ", ".join(str(m) for m in modes), "dim")
         if drift_from is not None and not any(f.kind == FindingKind.MCP_DRIFT for f in findings):
             print_wrapped(console, Text(""), f"MCP tools: no drift since {drift_from.name}", "dim")
         print_findings(findings, console)
-        console.print(Text("ok" if ok else f"{len(failing)} failing", style="green" if ok else "bold red"))
+        if comparison is not None:
+            from ..capture_output import capture_source, print_totals
+
+            print_totals(console, comparison, capture_source(comparison))
+        failing_count = len(failing) + (comparison is not None and not comparison.agrees)
+        console.print(Text("ok" if ok else f"{failing_count} failing", style="green" if ok else "bold red"))
     if not ok:
         raise typer.Exit(EXIT_NEGATIVE)

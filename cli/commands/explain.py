@@ -20,6 +20,7 @@ from ..output import (
 )
 from ..styles import STAGE_STYLE, VERDICT_STYLE
 from .common import (
+    CaptureOpt,
     GroupsOpt,
     JsonOpt,
     ModeOpt,
@@ -43,6 +44,7 @@ def explain_command(
     registry: RegistryOpt = None,
     groups: GroupsOpt = None,
     snapshot: SnapshotOpt = None,
+    capture: CaptureOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Explain why TOOL is or is not usable, stage by stage, and print the fix.
@@ -52,18 +54,40 @@ def explain_command(
     from ..inputs import open_subject
 
     subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
-    checklist = subject.checklist(tool, subject.resolve_mode(mode))
+    resolved = subject.resolve_mode(mode)
+    checklist = subject.checklist(tool, resolved)
+    comparison = None
+    if capture is not None:
+        from ..capture_output import compare_capture
+
+        comparison = compare_capture(capture, subject, resolved)
     from ...core.model.subject import RewritesSelection
 
     rewrite = subject.selection_rewrite if isinstance(subject, RewritesSelection) else None
     if as_json:
         from ...core.schemas.verdicts import ExplainEnvelope
 
-        print_document(ExplainEnvelope.of(checklist, subject.config_findings, rewrite))
+        document = ExplainEnvelope.of(checklist, subject.config_findings, rewrite)
+        if comparison is not None:
+            from ...core.schemas.with_capture import ExplainCaptureEnvelope
+
+            # Validated: the capture block is assembled by core.capture.compare as plain data.
+            document = ExplainCaptureEnvelope.model_validate(
+                {**document.model_dump(mode="json", by_alias=True), "capture": comparison.to_json()}
+            )
+        print_document(document)
     else:
         console = stdout_console()
+        if comparison is not None:
+            from ..capture_output import capture_source, print_disagreements
+
+            print_disagreements(console, comparison, capture_source(comparison))
         print_findings(subject.config_findings, console)
         print_checklist(checklist, subject.loaded.label, rewrite)
+        if comparison is not None:
+            from ..capture_output import capture_source, print_tool_in_capture
+
+            print_tool_in_capture(console, comparison, checklist.tool, capture_source(comparison))
     if checklist.outcome != Verdict.VISIBLE:
         raise typer.Exit(EXIT_NEGATIVE)
 

@@ -108,3 +108,31 @@ def test_the_number_of_requests_read_is_capped(tmp_path: Path, monkeypatch: pyte
     monkeypatch.setattr(observed_file, "MAX_REQUESTS", 2)
     capture = load_capture(CAPTURE)
     assert len(capture.requests) == 2 and capture.truncated == "only the first 2 model requests were read"
+
+
+def test_tools_explain_check_carry_the_capture_block() -> None:
+    tools = runner.invoke(app, ["tools", str(TOOLKIT), "--capture", str(CAPTURE), "--json"])
+    assert tools.exit_code == 0, tools.output
+    block = json.loads(tools.stdout)["capture"]
+    assert len(block["requests"]) == 4 and block["requests"][0]["received"] == ["reset_tools", "note_write"]
+    explain = runner.invoke(app, ["explain", str(TOOLKIT), "web_search", "--capture", str(CAPTURE)])
+    assert "web_search reached the model in 3 of 4 requests (2, 3, 4)" in explain.output
+    check = runner.invoke(app, ["check", str(TOOLKIT), "--capture", str(CAPTURE), "--groups", "web_search", "--json"])
+    assert check.exit_code == 1, check.output
+    doc = json.loads(check.stdout)
+    assert doc["ok"] is False and doc["capture"]["disagreeing_requests"] == [1]
+
+
+def test_a_step_config_names_the_tools_that_never_reached_the_model() -> None:
+    """The seed step config (a claude-code step) against the AgentScope agent's capture: the bridge's
+    tools never arrived and the agent's own tools are foreign; the name rule is said."""
+    config = REPO / "sample_configs" / "seed" / "step_config.json"
+    result = runner.invoke(app, ["tools", str(config), "--mode", "build", "--capture", str(CAPTURE), "--json"])
+    block = json.loads(result.stdout)["capture"]
+    assert "get_api_spec" in block["never_received"]
+    assert block["unpredicted"] == ["reset_tools", "note_write", "web_search", "page_fetch"]
+    assert block["requests"][0]["foreign"] == ["reset_tools", "note_write"]
+    assert "mcp__api-bridge__" in block["name_rule"]["summary"]
+    human = runner.invoke(app, ["tools", str(config), "--mode", "build", "--capture", str(CAPTURE)])
+    assert human.output.startswith("≠ the capture disagrees")
+    assert "never reached the model  execute_shell_command" in human.output
