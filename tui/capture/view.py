@@ -12,20 +12,20 @@ newest request; ``q`` quits.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from pathlib import Path
 
 from rich.text import Text
 from textual import work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.reactive import var
+from textual.reactive import reactive, var
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...core.capture.compare import CaptureComparison
-from ...core.capture.timeline import Step, describe_calls
+from ...core.capture.observed_file import ObservedFollower
+from ...core.capture.timeline import Step, describe_calls, timeline
 from ...core.text.safe_text import inert
 
 POLL_SECONDS = 0.25
@@ -39,7 +39,6 @@ class RequestList(OptionList):
     """One line per request: its number, tool count, token estimate and the change."""
 
     steps: var[tuple[Step, ...]] = var(())
-    comparison: var[CaptureComparison | None] = var(None)
 
     def watch_steps(self, old: tuple[Step, ...], new: tuple[Step, ...]) -> None:
         """Append the new requests (the old ones never change: the file only grows)."""
@@ -52,6 +51,8 @@ class RequestList(OptionList):
         req = step.request
         row = Text(f"#{req.index:<4}", style="bold")
         row.append(f"{len(req.tools):>4} tools ≈{req.tokens:>6,} tok ")
+        if req.index == 1:
+            return row
         if step.appeared:
             row.append(f"+{len(step.appeared)}", style="green")
         if step.disappeared:
@@ -62,9 +63,8 @@ class RequestList(OptionList):
 class RequestDetail(Static):
     """The selected request: its tools (with + for appeared), what disappeared, what caused it."""
 
-    steps: var[tuple[Step, ...]] = var(())
-    selected: var[int] = var(0)
-    comparison: var[CaptureComparison | None] = var(None)
+    steps: reactive[tuple[Step, ...]] = reactive((), layout=True)
+    selected: reactive[int] = reactive(0, layout=True)
 
     def render(self) -> Text:
         """The selected request's detail (empty before the first request)."""
@@ -74,9 +74,12 @@ class RequestDetail(Static):
         req = step.request
         out = Text()
         out.append(f"request {req.index}", style="bold")
-        out.append(f"  {_name(req.protocol)}  {_name(req.model or '?')}  record {req.record}\n", style="dim")
-        sign = "+" if step.token_change >= 0 else ""
-        out.append(f"{len(req.tools)} tools, ≈{req.tokens:,} tokens ({sign}{step.token_change:,})\n")
+        out.append(f" · {_name(req.protocol)} · {_name(req.model or '?')}\n", style="dim")
+        out.append(f"{len(req.tools)} tools, ≈{req.tokens:,} tokens")
+        if req.index > 1:
+            sign = "+" if step.token_change >= 0 else ""
+            out.append(f" ({sign}{step.token_change:,} since request {req.index - 1})")
+        out.append("\n")
         if req.index > 1:
             out.append("after: ", style="bold")
             out.append(_name(describe_calls(step.caused_by)) + "\n")
@@ -118,23 +121,20 @@ class CaptureScreen(Screen[None]):
     selected: var[int] = var(0)
     status: var[str] = var("reading…")
     following: var[bool] = var(True)
-    comparison: var[CaptureComparison | None] = var(None)
 
-    def __init__(self, path: str, follower: Any) -> None:
-        """Show the capture at ``path``; ``follower.poll()`` returns the requests so far (a thread calls it)."""
+    def __init__(self, path: str) -> None:
+        """Show the capture at ``path``, followed as it grows."""
         super().__init__()
         self.path = path
-        self.follower = follower
+        self.follower = ObservedFollower(path)
 
     def compose(self) -> ComposeResult:
         """Status line, list | detail, footer."""
         yield Static(id="capture-status")
         with Horizontal():
-            yield RequestList(id="capture-requests").data_bind(CaptureScreen.steps, CaptureScreen.comparison)
+            yield RequestList(id="capture-requests").data_bind(CaptureScreen.steps)
             with VerticalScroll(id="capture-detail-box"):
-                yield RequestDetail(id="capture-detail").data_bind(
-                    CaptureScreen.steps, CaptureScreen.selected, CaptureScreen.comparison
-                )
+                yield RequestDetail(id="capture-detail").data_bind(CaptureScreen.steps, CaptureScreen.selected)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -146,21 +146,31 @@ class CaptureScreen(Screen[None]):
     async def follow_file(self) -> None:
         """Poll the file in a thread until the screen goes away (cancelled with the worker)."""
         while True:
-            update = await asyncio.to_thread(self.follower.poll)
-            if update is not None:
-                self.steps, self.status = update
+            capture = await asyncio.to_thread(self.follower.poll)
+            if capture is not None:
+                self.steps = tuple(timeline(capture))
+                cut = f" · {capture.truncated}" if capture.truncated else ""
+                self.status = f"{len(capture.requests)} requests{cut}"
+            elif self.follower.error:
+                self.status = f"read error: {self.follower.error.splitlines()[0]}"
+            elif not self.steps:
+                self.status = "waiting for the first request…"
             await asyncio.sleep(POLL_SECONDS)
 
     def watch_steps(self, steps: tuple[Step, ...]) -> None:
-        """Keep the newest request selected while following."""
+        """Keep the newest request selected while following (once the list has its new rows)."""
         if self.following and steps:
-            self.query_one(RequestList).highlighted = len(steps) - 1
+            self.call_after_refresh(self._select_newest)
+
+    def _select_newest(self) -> None:
+        if self.steps:
+            self.query_one(RequestList).highlighted = len(self.steps) - 1
 
     def watch_status(self, status: str) -> None:
         """The header line: file, requests, following or not."""
         follow = "following" if self.following else "not following (f)"
         self.query_one("#capture-status", Static).update(
-            Text(f"{_name(self.path)} · {status} · {follow}", overflow="ellipsis", no_wrap=True)
+            Text(f"{_name(Path(self.path).name)} · {status} · {follow}", overflow="ellipsis", no_wrap=True)
         )
 
     def watch_following(self) -> None:
@@ -176,8 +186,8 @@ class CaptureScreen(Screen[None]):
     def action_toggle_follow(self) -> None:
         """Follow the newest request again (or stop)."""
         self.following = not self.following
-        if self.following and self.steps:
-            self.query_one(RequestList).highlighted = len(self.steps) - 1
+        if self.following:
+            self._select_newest()
 
     def action_cursor_down(self) -> None:
         """j: the next request."""
@@ -186,22 +196,3 @@ class CaptureScreen(Screen[None]):
     def action_cursor_up(self) -> None:
         """k: the previous request."""
         self.query_one(RequestList).action_cursor_up()
-
-
-class CaptureApp(App[None]):
-    """``toolscope inspect --capture FILE``."""
-
-    TITLE = "toolscope capture"
-    BINDINGS = [Binding("q", "quit", "Quit"), Binding("ctrl+q", "quit", "Quit", show=False)]
-
-    def __init__(self, path: str, follower: Any) -> None:
-        """The capture at ``path``, read through ``follower``."""
-        super().__init__()
-        self.path = path
-        self.follower = follower
-        self.theme = "textual-dark"
-        self.animation_level = "none"
-
-    def get_default_screen(self) -> Screen:
-        """The capture screen."""
-        return CaptureScreen(self.path, self.follower)
