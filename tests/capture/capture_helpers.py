@@ -26,3 +26,31 @@ def wait_records(server: CaptureServer, count: int, timeout: float = 5.0) -> lis
         if len(found) >= count or time.monotonic() > deadline:
             return found
         time.sleep(0.01)
+
+
+class AppServer:
+    """Any ASGI app under uvicorn on 127.0.0.1 in a thread: the upstream of the proxy tests."""
+
+    def __init__(self, app: Any) -> None:
+        import asyncio
+        import threading
+
+        import uvicorn
+
+        from toolscope.core.capture.server import bind
+
+        self.socket = bind("127.0.0.1", 0)
+        self.url = f"http://127.0.0.1:{self.socket.getsockname()[1]}"
+        self._server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+        self._thread = threading.Thread(
+            target=lambda: asyncio.run(self._server.serve(sockets=[self.socket])), daemon=True
+        )
+        self._thread.start()
+        deadline = time.monotonic() + 10
+        while not self._server.started and time.monotonic() < deadline:
+            time.sleep(0.005)
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(5)
+        self.socket.close()
