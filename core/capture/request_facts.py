@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from .reply import estimate_tokens
+_dumps = orjson.dumps
 
 MAX_TOOLS = 100_000
 """The most tool entries recorded per request (a request body is at most 32 MiB anyway)."""
@@ -42,7 +42,7 @@ class RequestFacts:
 
 def _size(value: Any) -> int:
     try:
-        return len(orjson.dumps(value))
+        return len(_dumps(value))
     except (TypeError, orjson.JSONEncodeError):
         return 0
 
@@ -54,12 +54,13 @@ def _entry(name: Any, namespace: str | None, kind: Any, raw: Any, deferred: bool
         "namespace": namespace,
         "type": kind if isinstance(kind, str) else "",
         "schema_bytes": size,
-        "token_estimate": estimate_tokens(size),
+        "token_estimate": (size + 3) // 4,
         "deferred": deferred,
     }
 
 
 def _chat_tools(tools: list[Any]) -> list[dict[str, Any]]:
+    # The hot path (a 1,000-tool request): one dumps per tool, the common shape inline.
     out = []
     for tool in tools[:MAX_TOOLS]:
         if not isinstance(tool, dict):
@@ -67,7 +68,20 @@ def _chat_tools(tools: list[Any]) -> list[dict[str, Any]]:
         kind = tool.get("type", "function")
         inner = tool.get(kind) if isinstance(kind, str) else None
         name = inner.get("name") if isinstance(inner, dict) else tool.get("name")
-        out.append(_entry(name, None, kind, tool, None))
+        try:
+            size = len(_dumps(tool))
+        except (TypeError, orjson.JSONEncodeError):
+            size = 0
+        out.append(
+            {
+                "name": name if isinstance(name, str) else "",
+                "namespace": None,
+                "type": kind if isinstance(kind, str) else "",
+                "schema_bytes": size,
+                "token_estimate": (size + 3) // 4,
+                "deferred": None,
+            }
+        )
     return out
 
 
@@ -94,11 +108,11 @@ def _responses_tools(tools: list[Any]) -> list[dict[str, Any]]:
 
 
 def _anthropic_tools(tools: list[Any]) -> list[dict[str, Any]]:
-    out = []
-    for tool in tools[:MAX_TOOLS]:
-        if isinstance(tool, dict):
-            out.append(_entry(tool.get("name"), None, tool.get("type", "custom"), tool, _deferred(tool)))
-    return out
+    return [
+        _entry(tool.get("name"), None, tool.get("type", "custom"), tool, tool.get("defer_loading") is True)
+        for tool in tools[:MAX_TOOLS]
+        if isinstance(tool, dict)
+    ]
 
 
 def _deferred(tool: dict[str, Any]) -> bool:
