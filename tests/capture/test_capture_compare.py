@@ -15,7 +15,7 @@ pytestmark = pytest.mark.agentscope
 
 HERE = Path(__file__).resolve().parent
 CAPTURE = HERE / "fixtures" / "agentscope_seed.capture.jsonl"
-"""Recorded by fixtures/record_agentscope_capture.py (4 requests, on agentscope 2.0.11)."""
+"""Recorded by fixtures/record_agentscope_capture.py under toolscope capture (4 requests, agentscope 2.0.11)."""
 REPO = HERE.parent.parent
 TOOLKIT = REPO / "sample_configs" / "agentscope" / "toolkit.yaml"
 runner = CliRunner()

@@ -14,7 +14,7 @@ from toolscope.tui.capture.app import CaptureApp
 from toolscope.tui.capture.view import RequestDetail, RequestList
 
 CAPTURE = Path(__file__).resolve().parents[1] / "capture" / "fixtures" / "agentscope_seed.capture.jsonl"
-"""Recorded from a real AgentScope Agent (tests/capture/fixtures/record_agentscope_capture.py)."""
+"""Recorded from a real AgentScope Agent (tests/capture/fixtures/record_agentscope_capture.py, under toolscope capture)."""
 
 
 async def _until(pilot, condition, timeout: float = 5.0) -> None:
