@@ -136,3 +136,31 @@ def test_a_step_config_names_the_tools_that_never_reached_the_model() -> None:
     human = runner.invoke(app, ["tools", str(config), "--mode", "build", "--capture", str(CAPTURE)])
     assert human.output.startswith("≠ the capture disagrees")
     assert "never reached the model  execute_shell_command" in human.output
+
+
+CLIENT = """
+import os, openai
+client = openai.OpenAI(base_url=os.environ["OPENAI_BASE_URL"], api_key="sk-test", max_retries=0)
+evil = {"type": "function", "function": {"name": "evil\\x1b[31m[bold]x", "parameters": {"type": "object"}}}
+client.chat.completions.create(model="m", messages=[{"role": "user", "content": "hi"}], tools=[evil])
+"""
+
+
+@pytest.mark.slow  # starts toolscope capture and a client process (~5 s alone, more on a busy machine)
+def test_untrusted_names_from_a_real_client_stay_inert(tmp_path: Path) -> None:
+    """The official openai SDK sends a tool whose name holds an escape and markup: recorded by
+    toolscope capture, compared, and printed without the escape and without markup parsing."""
+    import subprocess
+    import sys
+
+    capture = tmp_path / "evil.capture.jsonl"
+    subprocess.run(
+        [sys.executable, "-m", "toolscope", "capture", "-o", str(capture), "--", sys.executable, "-c", CLIENT],
+        check=True,
+        timeout=120,
+        capture_output=True,
+    )
+    result = runner.invoke(app, ["step", str(TOOLKIT), "--capture", str(capture)])
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.output
+    assert "evil\\x1b[31m[bold]x" in result.output
