@@ -51,7 +51,7 @@ def step_command(
             "or --capture FILE",
         )
     if len(feeds) > 1:
-        raise InputError(feeds[1], f"give one of --script, --session or --capture, not {' and '.join(feeds)}")
+        raise InputError(feeds[1], f"give either {feeds[0]} or {feeds[1]}, not both")
     if session_id is not None and session is None:
         raise InputError("--session-id", "--session-id goes with --session DATABASE")
     from ...core.agentscope.probe import probe_stock_reset_tools
