@@ -20,8 +20,8 @@ def capture_command(
     command: Annotated[
         list[str] | None,
         typer.Argument(
-            metavar="[-- COMMAND [ARGS]...]",
-            help="Run this with the base-URL variables set, then exit with its status.",
+            metavar="[COMMAND [ARGS]...]",
+            help="After --: run this with the base-URL variables set, then exit with its status.",
         ),
     ] = None,
     output: Annotated[
