@@ -38,7 +38,7 @@ def error_body(anthropic: bool, status: int, message: str) -> bytes:
         elif kind == "api_error":
             error = APIErrorObject(type="api_error", message=message)
         else:
-            error = InvalidRequestErrorObject.model_construct(type=kind, message=message)
+            error = InvalidRequestErrorObject.model_construct(type=kind, message=message)  # type: ignore[arg-type]  # request_too_large
         response = AnthropicErrorResponse.model_construct(type="error", error=error)
         return response.model_dump_json(exclude_unset=True, warnings=False).encode()
     from openai.types.shared import ErrorObject
