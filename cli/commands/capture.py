@@ -20,8 +20,8 @@ def capture_command(
     command: Annotated[
         list[str] | None,
         typer.Argument(
-            metavar="[-- COMMAND [ARGS]...]",
-            help="Run this with the base-URL variables set, then exit with its status.",
+            metavar="[COMMAND [ARGS]...]",
+            help="After --: run this with the base-URL variables set, then exit with its status.",
         ),
     ] = None,
     output: Annotated[
@@ -58,9 +58,7 @@ def capture_command(
     pointing here, and exit with its status. Without: serve until Ctrl+C. Exit 2 for bad
     input (a replies file, an option, a port in use).
     """
-    from ...core.capture.app import CaptureSettings
     from ...core.capture.replies import ReplyScript, load_replies
-    from ...core.capture.server import CaptureServer
 
     if replies is not None and upstream is not None:
         raise InputError("--replies", "cannot be used with --upstream (the upstream answers in proxy mode)")
@@ -70,6 +68,10 @@ def capture_command(
         raise InputError("--port", f"{port} is not a port number (0-65535; 0: a free port)")
     script = ReplyScript(load_replies(replies)) if replies is not None else ReplyScript()
     target = _output_path(output, force, replies)
+    # The server modules (starlette, uvicorn) only once the input is known to be good.
+    from ...core.capture.app import CaptureSettings
+    from ...core.capture.server import CaptureServer
+
     writer = _open_writer(target)
     settings = CaptureSettings(writer=writer, script=script, upstream=upstream, keep_messages=keep_messages)
     try:
@@ -119,6 +121,8 @@ def _run(server, command: list[str], target: Path, proxy: bool) -> int:  # noqa:
     env = client_environment(server.url, upstream=proxy)
     if command:
         return run_command(command, env, received=signals.received)
+    # Printed once the first request will be answered at once (the SDK types are loaded).
+    server.warming.join(120)
     out = sys.stdout
     print(f"toolscope capture: listening on {server.url}, recording to {target}", file=out)
     print("Point a client here (Ctrl+C stops):", file=out)

@@ -106,12 +106,22 @@ def _slow_parse(raw: bytes, first: orjson.JSONDecodeError) -> Any:
         raise BadRequest(400, f"malformed JSON in the request body: {first}") from None
 
 
-def capture_app(settings: CaptureSettings) -> Starlette:
-    """The ASGI app of one capture run."""
-    from .proxy import Proxy
-    from .scripted import answer, models_listing
+def warm_up() -> None:
+    """Import the wire modules and the SDK types they build on (seconds on a busy machine)."""
+    from . import scripted, wire_errors
 
-    proxy = Proxy(settings) if settings.upstream else None
+    wire_errors.error_body(True, 404, "warm-up")
+    wire_errors.error_body(False, 404, "warm-up")
+    del scripted
+
+
+def capture_app(settings: CaptureSettings) -> Starlette:
+    """The ASGI app of one capture run (the wire modules load on first use, or by ``warm_up``)."""
+    proxy = None
+    if settings.upstream:
+        from .proxy import Proxy
+
+        proxy = Proxy(settings)
 
     async def model_request(request: Request) -> Response:
         path = request.url.path
@@ -120,6 +130,8 @@ def capture_app(settings: CaptureSettings) -> Starlette:
             raw = await read_body(request)
             if proxy is not None:
                 return await proxy.forward(request, protocol, raw)
+            from .scripted import answer
+
             return answer(settings, request, protocol, parse_body(raw))
         except BadRequest as exc:
             return error_response(path, exc.status, exc.message)
@@ -129,6 +141,8 @@ def capture_app(settings: CaptureSettings) -> Starlette:
     async def models(request: Request) -> Response:
         if proxy is not None:
             return await proxy.forward(request, None, b"")
+        from .scripted import models_listing
+
         return models_listing(request)
 
     async def not_found(request: Request, exc: Exception) -> Response:

@@ -154,13 +154,14 @@ def request_facts(protocol: str, body: dict[str, Any]) -> RequestFacts:
         items = body.get("input")
         messages = items if isinstance(items, list) else ([items] if items else [])
         system_text.append(_text(body.get("instructions")))
-    elif protocol == "openai-chat":
-        entries = _chat_tools(tools)
-        messages = body.get("messages") if isinstance(body.get("messages"), list) else []
     else:
-        entries = _anthropic_tools(tools)
-        messages = body.get("messages") if isinstance(body.get("messages"), list) else []
-        system_text.append(_text(body.get("system")))
+        listed = body.get("messages")
+        messages = listed if isinstance(listed, list) else []
+        if protocol == "openai-chat":
+            entries = _chat_tools(tools)
+        else:
+            entries = _anthropic_tools(tools)
+            system_text.append(_text(body.get("system")))
     for message in messages:
         if isinstance(message, dict) and message.get("role") in _SYSTEM_ROLES:
             system_text.append(_text(message.get("content")))

@@ -102,7 +102,8 @@ def answer(settings: CaptureSettings, request: Request, protocol: str, body: dic
         recorder.write(Reply(text="", source="default"), 200)
         return Response(wire_anthropic.count_tokens_json(prompt), media_type="application/json")
     reply = settings.script.next()
-    model = body.get("model") if isinstance(body.get("model"), str) else MODEL_NAME
+    named = body.get("model")
+    model = named if isinstance(named, str) else MODEL_NAME
     if body.get("stream") is not True:
         data = _encode(protocol, model, reply, recorder.index, prompt, body)
         recorder.write(reply, 200)

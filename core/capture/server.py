@@ -16,7 +16,7 @@ import time
 
 import uvicorn
 
-from .app import CaptureSettings, capture_app
+from .app import CaptureSettings, capture_app, warm_up
 
 START_SECONDS = 15.0
 STOP_SECONDS = 5.0
@@ -74,6 +74,9 @@ class CaptureServer:
             self._error = exc
 
     def start(self) -> CaptureServer:
+        # The SDK types load while the command starts, not on its first request.
+        self.warming = threading.Thread(target=warm_up, name="toolscope-capture-warm-up", daemon=True)
+        self.warming.start()
         self._thread.start()
         deadline = time.monotonic() + START_SECONDS
         while not self._server.started:

@@ -8,11 +8,6 @@ object is built unvalidated (``model_construct``) with the same fields.
 
 from __future__ import annotations
 
-from anthropic.types import ErrorResponse as AnthropicErrorResponse
-from anthropic.types import InvalidRequestErrorObject, NotFoundErrorObject
-from anthropic.types.shared import APIErrorObject
-from openai.types.shared import ErrorObject
-
 MAX_BODY_BYTES = 32 * 1024 * 1024
 """The largest request body read: Anthropic documents 32 MB for the Messages API (a 413 above it)."""
 
@@ -27,7 +22,13 @@ def is_anthropic_path(path: str) -> bool:
 
 def error_body(anthropic: bool, status: int, message: str) -> bytes:
     """The JSON error body of ``status`` in the provider's shape."""
+    # Imported here: the SDKs take seconds to import on a busy machine, and a command that
+    # stops at bad input (or only listens) should not wait for them.
     if anthropic:
+        from anthropic.types import ErrorResponse as AnthropicErrorResponse
+        from anthropic.types import InvalidRequestErrorObject, NotFoundErrorObject
+        from anthropic.types.shared import APIErrorObject
+
         kind = _ANTHROPIC_TYPES.get(status, "api_error")
         error: object
         if kind == "invalid_request_error":
@@ -37,9 +38,11 @@ def error_body(anthropic: bool, status: int, message: str) -> bytes:
         elif kind == "api_error":
             error = APIErrorObject(type="api_error", message=message)
         else:
-            error = InvalidRequestErrorObject.model_construct(type=kind, message=message)
+            error = InvalidRequestErrorObject.model_construct(type=kind, message=message)  # type: ignore[arg-type]  # request_too_large
         response = AnthropicErrorResponse.model_construct(type="error", error=error)
         return response.model_dump_json(exclude_unset=True, warnings=False).encode()
+    from openai.types.shared import ErrorObject
+
     kind = "invalid_request_error" if status < 500 else "server_error"
     obj = ErrorObject(message=message, type=kind, param=None, code=_OPENAI_CODES.get(status))
     return b'{"error":' + obj.model_dump_json(exclude_unset=True).encode() + b"}"

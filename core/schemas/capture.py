@@ -81,7 +81,7 @@ class KeptText(Model):
 class CaptureRecord(Model):
     """One model request: its tool list and the reply's tool calls."""
 
-    schema_: Literal["toolscope.capture/1"] = Field(CAPTURE_SCHEMA, alias="schema")
+    schema_: Literal["toolscope.capture/1"] = Field("toolscope.capture/1", alias="schema")
     index: int
     """1 for the first request the server received, in arrival order."""
     received_at: str
