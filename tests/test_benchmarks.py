@@ -85,3 +85,21 @@ def test_workflow_benchmark_runs_and_prints_the_linearity_ratio():
     )
     assert out.returncode == 0, out.stderr
     assert "ratio per-step time 10 / 1 steps:" in out.stdout
+
+
+def test_capture_benchmark_runs_and_prints_its_figures():
+    out = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "capture_bench.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    for figure in (
+        "added           p50",
+        "server CPU per request",
+        "via proxy",
+        "throughput, 8 clients",
+        "memory of the recording server",
+    ):
+        assert figure in out.stdout

@@ -11,6 +11,7 @@ from ...core.model.enums import FindingKind, Severity
 from ...core.model.errors import EXIT_NEGATIVE, InputError
 from ..output import handle_errors
 from .common import (
+    CaptureOpt,
     GroupsOpt,
     JsonOpt,
     OriginOpt,
@@ -50,6 +51,7 @@ def check_command(
     session: SessionOpt = None,
     session_id: SessionIdOpt = None,
     warnings_fail: Annotated[bool, typer.Option("--strict", help="Warnings fail too.")] = False,
+    capture: CaptureOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Run the invariant checks and expectations; exit 1 when one fails."""
@@ -83,18 +85,34 @@ def check_command(
         findings += drift_findings
     if session is not None:
         findings += _session_findings(subject, session, session_id, groups is not None)
+    comparison = None
+    if capture is not None:
+        from ..capture_output import compare_capture
+
+        # One mode per capture: the first checked (a workshop mode is fixed for a run).
+        comparison = compare_capture(capture, subject, modes[0])
     failing = [f for f in findings if f.severity == Severity.ERROR or warnings_fail]
-    ok = not failing
+    ok = not failing and (comparison is None or comparison.agrees)
     if as_json:
         from ...core.schemas.verdicts import CheckEnvelope
 
-        print_document(
-            CheckEnvelope.of(
-                ok, modes, drift_from.name if drift_from is not None else None, findings, subject.loaded.era
-            )
+        document = CheckEnvelope.of(
+            ok, modes, drift_from.name if drift_from is not None else None, findings, subject.loaded.era
         )
+        if comparison is not None:
+            from ...core.schemas.with_capture import CheckCaptureEnvelope
+
+            # Validated: the capture block is assembled by core.capture.compare as plain data.
+            document = CheckCaptureEnvelope.model_validate(
+                {**document.model_dump(mode="json", by_alias=True), "capture": comparison.to_json()}
+            )
+        print_document(document)
     else:
         console = stdout_console()
+        if comparison is not None:
+            from ..capture_output import capture_source, print_disagreements
+
+            print_disagreements(console, comparison, capture_source(comparison))
         print_wrapped(console, Text(""), subject.loaded.label, "dim")
         era = era_sentence(subject.loaded)
         if era:
@@ -104,7 +122,12 @@ def check_command(
         if drift_from is not None and not any(f.kind == FindingKind.MCP_DRIFT for f in findings):
             print_wrapped(console, Text(""), f"MCP tools: no drift since {drift_from.name}", "dim")
         print_findings(findings, console)
-        console.print(Text("ok" if ok else f"{len(failing)} failing", style="green" if ok else "bold red"))
+        if comparison is not None:
+            from ..capture_output import capture_source, print_totals
+
+            print_totals(console, comparison, capture_source(comparison))
+        failing_count = len(failing) + (comparison is not None and not comparison.agrees)
+        console.print(Text("ok" if ok else f"{failing_count} failing", style="green" if ok else "bold red"))
     if not ok:
         raise typer.Exit(EXIT_NEGATIVE)
 
@@ -114,7 +137,6 @@ def _session_findings(subject: object, session: Path, session_id: str | None, gr
     from ...core.agentscope.session_replay import replay_session
     from ...core.agentscope.session_source import load_session
     from ...core.agentscope.v1.explain import session_findings
-
     from ...core.model.subject import StepsActivation
 
     if not isinstance(subject, StepsActivation):

@@ -67,6 +67,14 @@ OriginOpt = Annotated[
         "notification, external_builder), or external: a token-backed caller of the external API.",
     ),
 ]
+CaptureOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--capture",
+        help="A toolscope capture file (toolscope capture -o FILE): compare the tools each model request "
+        "really carried with toolscope's prediction; disagreements are printed first.",
+    ),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
 

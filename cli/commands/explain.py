@@ -21,6 +21,7 @@ from ..output import (
 )
 from ..styles import STAGE_STYLE, VERDICT_STYLE
 from .common import (
+    CaptureOpt,
     GroupsOpt,
     JsonOpt,
     ModeOpt,
@@ -48,6 +49,7 @@ def explain_command(
     snapshot: SnapshotOpt = None,
     workflow: WorkflowOpt = None,
     origin: OriginOpt = None,
+    capture: CaptureOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Explain why TOOL is or is not usable, stage by stage, and print the fix.
@@ -65,18 +67,40 @@ def explain_command(
         explain_workflow(subjects, tool, mode, as_json)
         return
     subject = open_subject(config, step=step, **opened)  # type: ignore[arg-type]
-    checklist = subject.checklist(tool, subject.resolve_mode(mode))
+    resolved = subject.resolve_mode(mode)
+    checklist = subject.checklist(tool, resolved)
+    comparison = None
+    if capture is not None:
+        from ..capture_output import compare_capture
+
+        comparison = compare_capture(capture, subject, resolved)
     from ...core.model.subject import RewritesSelection
 
     rewrite = subject.selection_rewrite if isinstance(subject, RewritesSelection) else None
     if as_json:
         from ...core.schemas.verdicts import ExplainEnvelope
 
-        print_document(ExplainEnvelope.of(checklist, subject.config_findings, rewrite, subject.loaded.era))
+        document = ExplainEnvelope.of(checklist, subject.config_findings, rewrite, subject.loaded.era)
+        if comparison is not None:
+            from ...core.schemas.with_capture import ExplainCaptureEnvelope
+
+            # Validated: the capture block is assembled by core.capture.compare as plain data.
+            document = ExplainCaptureEnvelope.model_validate(
+                {**document.model_dump(mode="json", by_alias=True), "capture": comparison.to_json()}
+            )
+        print_document(document)
     else:
         console = stdout_console()
+        if comparison is not None:
+            from ..capture_output import capture_source, print_disagreements
+
+            print_disagreements(console, comparison, capture_source(comparison))
         print_findings(subject.config_findings, console)
         print_checklist(checklist, subject.loaded.label, rewrite, era_sentence(subject.loaded))
+        if comparison is not None:
+            from ..capture_output import capture_source, print_tool_in_capture
+
+            print_tool_in_capture(console, comparison, checklist.tool, capture_source(comparison))
     if checklist.outcome != Verdict.VISIBLE:
         raise typer.Exit(EXIT_NEGATIVE)
 

@@ -29,7 +29,9 @@ if TYPE_CHECKING:
 
 @handle_errors
 def inspect_command(
-    config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
+    config: Annotated[
+        str | None, typer.Argument(help="Step config, toolkit spec, or module:function (not with --capture).")
+    ] = None,
     mode: ModeOpt = None,
     step: StepOpt = None,
     registry: RegistryOpt = None,
@@ -65,9 +67,23 @@ def inspect_command(
     export_dir: Annotated[
         Path, typer.Option("--export-dir", help="Where the export key (e) writes its SVG and Markdown.")
     ] = Path("."),
+    capture: Annotated[
+        Path | None,
+        typer.Option(
+            "--capture",
+            help="A toolscope capture file: the model requests in order, each one's tools and what changed, "
+            "followed live as the file grows (instead of CONFIG).",
+        ),
+    ] = None,
 ) -> None:
     """Open the interactive view: pipeline, live mode switching, checklist, export (F1 for keys)."""
     from ..inputs import open_subject
+
+    if capture is not None:
+        _run_capture(capture, config, screenshot)
+        return
+    if config is None:
+        raise InputError("CONFIG", "give the config to inspect (or --capture FILE for a capture)")
 
     feeds = [name for name, value in (("--script", script), ("--session", session), ("--follow", follow)) if value]
     if len(feeds) > 1:
@@ -168,6 +184,25 @@ def _tui_options(
         session_id=session_id,
         follow=str(follow) if follow else None,
     )
+
+
+def _run_capture(capture: Path, config: str | None, screenshot: Path | None) -> None:
+    """``inspect --capture FILE``: the capture view (it follows the file, which may not exist yet)."""
+    if config is not None:
+        raise InputError(
+            str(config),
+            "inspect --capture shows the capture alone; compare it with a config through "
+            "toolscope step/tools/explain/check CONFIG --capture FILE",
+        )
+    if screenshot is not None:
+        raise InputError("--screenshot", "is not available with --capture (the view follows a growing file)")
+    if capture.exists() and not capture.is_file():
+        raise InputError(str(capture), "is not a file; --capture takes the file toolscope capture -o writes")
+    if not sys.stdout.isatty():
+        raise InputError("stdout", "is not a terminal: toolscope inspect is interactive")
+    from ...tui.capture.app import CaptureApp
+
+    CaptureApp(str(capture)).run()
 
 
 def _run_app(subject: Subject | None, mode: str | None, options: Any, picker: Any) -> None:

@@ -155,7 +155,10 @@ def make_report(
 
 @handle_errors
 def report_command(
-    config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
+    config: Annotated[
+        str | None,
+        typer.Argument(help="Step config, toolkit spec, or module:function (optional with --capture)."),
+    ] = None,
     mode: Annotated[
         list[str] | None,
         typer.Option(
@@ -192,6 +195,14 @@ def report_command(
         bool, typer.Option("--timestamp", help="Record the time (reports are otherwise reproducible).")
     ] = False,
     size: Annotated[str, typer.Option("--size", help="SVG and PNG: terminal size COLUMNSxROWS.")] = "120x36",
+    capture: Annotated[
+        Path | None,
+        typer.Option(
+            "--capture",
+            help="A toolscope capture file: report its requests and tool-list changes (md, html, json), "
+            "and with CONFIG the comparison with toolscope's prediction.",
+        ),
+    ] = None,
 ) -> None:
     """Write a report of the config's tool visibility: provenance, verdicts, findings, fixes.
 
@@ -201,6 +212,13 @@ def report_command(
     from ...core.outputs.output_file import check_output, write_output
 
     kind = pick_format(fmt, output)
+    if capture is not None:
+        from .report_capture import write_capture_report
+
+        write_capture_report(capture, config, kind, output, force, mode, step, registry, groups, snapshot)
+        return
+    if config is None:
+        raise InputError("CONFIG", "give the config to report on (or --capture FILE for a capture report)")
     picture = kind in ("svg", "png")
     columns_rows = parse_size(size) if picture else None
     # Fail fast on the output before loading anything; checked again once the subject

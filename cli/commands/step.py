@@ -17,7 +17,7 @@ from ...core.model.errors import InputError
 from ...core.model.presentation import MARK
 from ..output import handle_errors, print_document, stdout_console
 from ..styles import CALL_STATE_STYLE
-from .common import GroupsOpt, JsonOpt, SessionIdOpt, SessionOpt, split_groups
+from .common import CaptureOpt, GroupsOpt, JsonOpt, SessionIdOpt, SessionOpt, split_groups
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -35,24 +35,36 @@ def step_command(
     session: SessionOpt = None,
     session_id: SessionIdOpt = None,
     groups: GroupsOpt = None,
+    capture: CaptureOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Step reset_tools calls (a script, or a recorded session) through the stock and the guarded meta tool."""
+    """Step reset_tools calls (a script, a recorded session, or a capture's) through the stock and the guarded meta tool."""
     from ..inputs import detect_kind
 
     kind = detect_kind(toolkit)
     if kind == InputKind.STEP_CONFIG:
         raise InputError(toolkit, "step works on AgentScope toolkits", [])
-    if script is None and session is None:
+    feeds = [name for name, value in (("--script", script), ("--session", session), ("--capture", capture)) if value]
+    if not feeds:
         raise InputError(
-            "", "step needs calls to step through: --script SCRIPT (a reset_tools script) or --session SESSION"
+            "",
+            "step needs calls to step through: --script SCRIPT (a reset_tools script), --session SESSION "
+            "or --capture FILE",
         )
-    if script is not None and session is not None:
-        raise InputError("--session", "give either --script or --session, not both")
+    if len(feeds) > 1:
+        raise InputError(feeds[1], f"give either {feeds[0]} or {feeds[1]}, not both")
     if session_id is not None and session is None:
         raise InputError("--session-id", "--session-id goes with --session DATABASE")
     from ...core.agentscope.probe import probe_stock_reset_tools
 
+    if capture is not None:
+        from .step_capture import open_capture_replay, print_capture_human, print_capture_json
+
+        subject, result = open_capture_replay(toolkit, kind, capture, split_groups(groups))
+        probe = probe_stock_reset_tools()
+        # Exit 0 whatever the comparison, like every step (check --capture is the one that fails).
+        (print_capture_json if as_json else print_capture_human)(subject, result, probe)
+        return
     if session is not None:
         from .step_session import open_replay, print_session_human, print_session_json
 

@@ -10,6 +10,7 @@ import typer
 from ...core.model.presentation import verdict_counts_text
 from ..output import handle_errors
 from .common import (
+    CaptureOpt,
     GroupsOpt,
     JsonOpt,
     ModeOpt,
@@ -36,6 +37,7 @@ def tools_command(
     wide: Annotated[
         bool, typer.Option("--wide", help="Print each deciding rule whole, however long the line gets.")
     ] = False,
+    capture: CaptureOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Print every tool of the config with one column per stage and the verdict."""
@@ -51,6 +53,11 @@ def tools_command(
     subject = open_subject(config, step=step, **opened)  # type: ignore[arg-type]
     resolved = subject.resolve_mode(mode)
     evaluation = subject.evaluate(resolved)
+    comparison = None
+    if capture is not None:
+        from ..capture_output import compare_capture
+
+        comparison = compare_capture(capture, subject, resolved)
     if as_json:
         from ...core.outputs.tools_json import write_tools_document
         from ...core.text.safe_text import inert_json
@@ -63,6 +70,7 @@ def tools_command(
             hidden_only=hidden_only,
             config_findings=subject.config_findings,
             indent=sys.stdout.isatty(),
+            capture=comparison.to_json() if comparison is not None else None,
         )
         return
     from rich.text import Text
@@ -71,6 +79,10 @@ def tools_command(
     from ..verdict_table import verdict_layout
 
     console = stdout_console()
+    if comparison is not None:
+        from ..capture_output import capture_source, print_disagreements
+
+        print_disagreements(console, comparison, capture_source(comparison))
     print_findings(subject.config_findings, console)
     print_wrapped(console, Text(""), evaluation.loaded.label, "bold")
     era = era_sentence(subject.loaded)
@@ -90,3 +102,7 @@ def tools_command(
             f"Rules shortened to {console.width} columns: toolscope explain CONFIG TOOL shows one whole, --wide all.",
             "dim",
         )
+    if comparison is not None:
+        from ..capture_output import capture_source, print_totals
+
+        print_totals(console, comparison, capture_source(comparison))

@@ -83,6 +83,7 @@ def tools_document_chunks(
     *,
     hidden_only: bool = False,
     config_findings: Iterable[Finding] = (),
+    capture: dict[str, Any] | None = None,
 ) -> Iterator[str]:
     """The compact ``toolscope.tools/2`` text in pieces (concatenated: one JSON document, no newline).
 
@@ -129,7 +130,8 @@ def tools_document_chunks(
             chunk.clear()
     if chunk:
         yield "".join(chunk)
-    yield "]}"
+    # ``--capture``: the capture block last (``schemas.with_capture.ToolsCaptureEnvelope``).
+    yield "]}" if capture is None else '],"capture":' + _compact(capture) + "}"
 
 
 def write_tools_document(
@@ -139,9 +141,12 @@ def write_tools_document(
     hidden_only: bool = False,
     config_findings: Iterable[Finding] = (),
     indent: bool = False,
+    capture: dict[str, Any] | None = None,
 ) -> None:
     """Write the document and a final newline: compact, or indented by two spaces (terminals)."""
-    chunks = tools_document_chunks(evaluation, hidden_only=hidden_only, config_findings=config_findings)
+    chunks = tools_document_chunks(
+        evaluation, hidden_only=hidden_only, config_findings=config_findings, capture=capture
+    )
     if indent:
         write(json.dumps(json.loads("".join(chunks)), indent=2, ensure_ascii=False) + "\n")
         return

@@ -3,9 +3,9 @@
 =======================  ==============================  =====================================
 schema id                model                           printed by
 =======================  ==============================  =====================================
-toolscope.explain/1      verdicts.ExplainEnvelope        ``explain --json``
-toolscope.tools/2        verdicts.ToolsEnvelope          ``tools --json``
-toolscope.check/1        verdicts.CheckEnvelope          ``check --json``
+toolscope.explain/1      with_capture.ExplainDocument    ``explain --json``
+toolscope.tools/2        with_capture.ToolsDocument      ``tools --json``
+toolscope.check/1        with_capture.CheckDocument      ``check --json``
 toolscope.filter/1       filter.FilterEnvelope           ``filter --json``
 toolscope.step/1         step.StepDocument               ``step --json``
 toolscope.mcp-snapshot/1 mcp_snapshot.SnapshotEnvelope   ``discover --json`` / ``-o``
@@ -14,6 +14,8 @@ toolscope.workflow-check/1   verdicts.WorkflowCheckEnvelope   ``check --json``, 
 toolscope.workflow-explain/1 verdicts.WorkflowExplainEnvelope ``explain --json``, every step
 toolscope.workflow-tools/1   verdicts.WorkflowToolsEnvelope   ``tools --json``, every step
 toolscope.registry-check/1   drift.RegistryCheckEnvelope      ``registry check --json``
+toolscope.capture-report/1 capture_report.CaptureReportEnvelope ``report --capture --format json``
+toolscope.capture/1      capture.CaptureRecord           each line of ``capture -o FILE``
 =======================  ==============================  =====================================
 
 Commands build these models and print ``base.render(model)``, except ``tools --json``:
@@ -56,9 +58,9 @@ __all__ = ["ENVELOPES", "committed_schema", "envelope_model", "generate_schema",
 
 # schema id → "module:Model" (imported on demand: each command loads only its own model).
 ENVELOPES: dict[str, str] = {
-    "toolscope.explain/1": "verdicts:ExplainEnvelope",
-    "toolscope.tools/2": "verdicts:ToolsEnvelope",
-    "toolscope.check/1": "verdicts:CheckEnvelope",
+    "toolscope.explain/1": "with_capture:ExplainDocument",
+    "toolscope.tools/2": "with_capture:ToolsDocument",
+    "toolscope.check/1": "with_capture:CheckDocument",
     "toolscope.filter/1": "filter:FilterEnvelope",
     "toolscope.step/1": "step:StepDocument",
     "toolscope.mcp-snapshot/1": "mcp_snapshot:SnapshotEnvelope",
@@ -67,6 +69,8 @@ ENVELOPES: dict[str, str] = {
     "toolscope.workflow-explain/1": "verdicts:WorkflowExplainEnvelope",
     "toolscope.workflow-tools/1": "verdicts:WorkflowToolsEnvelope",
     "toolscope.registry-check/1": "drift:RegistryCheckEnvelope",
+    "toolscope.capture-report/1": "capture_report:CaptureReportEnvelope",
+    "toolscope.capture/1": "capture:CaptureRecord",
 }
 
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"

@@ -10,6 +10,7 @@ from ..agentscope.recorded import Failure, SourceKind
 from ..agentscope.session_replay import StartFrom, Visibility
 from ..model.enums import InputKind, TurnKind
 from .base import Model
+from .capture_compare import CaptureJson
 
 
 class StepInput(Model):
@@ -223,5 +224,13 @@ class SessionStepEnvelope(_StepDocument):
     session: SessionJson
 
 
-class StepDocument(RootModel[SessionStepEnvelope | StepEnvelope]):
-    """``toolscope.step/1``: a scripted step-through, or a replayed session (with ``session``)."""
+class CaptureStepEnvelope(_StepDocument):
+    """``toolscope step --capture FILE --json``: the shared keys (the lanes are the replayed
+    reset_tools calls of the capture's replies) plus the ``capture`` block."""
+
+    capture: CaptureJson
+
+
+class StepDocument(RootModel[SessionStepEnvelope | CaptureStepEnvelope | StepEnvelope]):
+    """``toolscope.step/1``: a scripted step-through, a replayed session (with ``session``), or a
+    capture compared with the lanes (with ``capture``)."""

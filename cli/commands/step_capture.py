@@ -1,0 +1,110 @@
+"""``toolscope step TOOLKIT --capture FILE``: prediction against reality for an AgentScope agent.
+
+The reset_tools calls the model made (the reply tool calls in the capture) are replayed
+through the stock and the guarded lane, and every captured request's tool list is compared
+with what the lanes predict the model sees at that point. Disagreements come first: each
+is a layer toolscope does not model or a bug. Then the header, then a block per request.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+
+from ..capture_output import capture_source, print_disagreements, print_requests
+from ..output import print_document, print_wrapped, stdout_console
+
+if TYPE_CHECKING:
+    from ...core.agentscope.subject import ToolkitSubject
+    from ...core.capture.predict import SubjectComparison
+    from ...core.model.enums import InputKind
+
+
+def open_capture_replay(
+    toolkit: str, kind: InputKind, capture: Path, groups: list[str] | None
+) -> tuple[ToolkitSubject, SubjectComparison]:
+    """Load the capture (first: a bad file fails before the toolkit is built) and the toolkit; compare."""
+    from ...core.agentscope.subject import load_toolkit_subject
+    from ...core.capture.observed_file import load_capture
+    from ...core.capture.predict import compare_subject
+
+    observed = load_capture(capture)
+    subject = load_toolkit_subject(toolkit, kind=kind, groups=groups)
+    return subject, compare_subject(subject, observed, None)
+
+
+def print_capture_json(subject: ToolkitSubject, result: SubjectComparison, probe: Any) -> None:
+    """``toolscope.step/1`` with the ``capture`` block."""
+    from ...core.schemas.step import CaptureStepEnvelope
+
+    session = result.session
+    body = session.to_json()
+    # Validated: the capture block is assembled by core.capture.compare as plain data.
+    print_document(
+        CaptureStepEnvelope.model_validate(
+            {
+                "input": {
+                    "kind": subject.loaded.kind,
+                    "label": subject.loaded.label,
+                    "files": list(subject.loaded.files),
+                },
+                "script": None,
+                "agentscope_version": probe.agentscope_version,
+                "initial_groups": list(subject.active_groups()),
+                "probe": probe.to_json(),
+                "lanes": body["lanes"],
+                "events": body["events"],
+                "final_groups": {lane: list(session.active_groups(lane)) for lane in session.lanes},
+                "capture": result.comparison.to_json(),
+            }
+        )
+    )
+
+
+def print_capture_human(subject: ToolkitSubject, result: SubjectComparison, probe: Any) -> None:
+    """Disagreements first, then the header, a block per request, and the verdict."""
+    console = stdout_console()
+    comparison = result.comparison
+    source = capture_source(comparison)
+    print_disagreements(console, comparison, source)
+    print_wrapped(console, Text(""), f"{subject.loaded.label} · {source}", "bold")
+    print_wrapped(console, Text("stock    ", style="bold"), probe.summary())
+    print_wrapped(
+        console,
+        Text("guarded  ", style="bold"),
+        "GroupActivationGuard on reset_tools: validates names and booleans first; a refusal changes nothing",
+    )
+    print_wrapped(
+        console,
+        Text(""),
+        "each request is compared with the stock lane (the installed AgentScope); the guarded lane is shown beside it",
+        "dim",
+    )
+    print_requests(console, comparison)
+    console.print()
+    cap = comparison.capture
+    if cap.truncated:
+        print_wrapped(console, Text("cut: ", style="yellow"), cap.truncated, "yellow")
+    for skipped in cap.skipped[:5]:
+        print_wrapped(console, Text("skipped ", style="dim"), skipped, "dim")
+    if comparison.agrees:
+        console.print(
+            Text(f"prediction agrees with the capture at every request ({len(cap.requests)})", style="bold green")
+        )
+    else:
+        bad = len(comparison.disagreeing)
+        console.print(
+            Text(
+                f"prediction disagrees with the capture at {bad} of {len(cap.requests)} requests (≠ above)", "bold red"
+            )
+        )
+    for lane, agrees in comparison.lanes_agreeing().items():
+        if agrees and not comparison.agrees:
+            print_wrapped(
+                console,
+                Text(""),
+                f"the {lane} lane agrees at every request: the agent probably runs with GroupActivationGuard",
+                "yellow",
+            )

@@ -1,0 +1,118 @@
+"""A capture file as the comparison and the views read it: per request, the tools sent and the calls replied.
+
+Built from the ``toolscope.capture/1`` records (``core.capture`` reads the file, bounded);
+this module keeps only what prediction-against-reality needs, so a future input of what a
+model received (another capture format) only has to fill these dataclasses.
+
+Public API::
+
+    ObservedCall(name, arguments)
+    ObservedRequest(index, record, protocol, model, tools, tool_tokens, deferred, calls, tool_choice)
+    ObservedCapture(path, requests, records, skipped, truncated)
+    request_from_record(record, index) -> ObservedRequest
+    changes(previous, request) -> (appeared, disappeared)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..schemas.capture import CaptureRecord
+
+
+@dataclass(frozen=True)
+class ObservedCall:
+    """A tool call in the model's reply (what the agent then ran)."""
+
+    name: str
+    arguments: str
+    """The argument text as the model sent it (JSON text; objects are re-encoded compactly)."""
+
+
+@dataclass(frozen=True)
+class ObservedRequest:
+    """One model request as the capture recorded it."""
+
+    index: int
+    """1-based order among the capture's model requests (the comparison's request number)."""
+    record: int
+    """The record's own ``index`` (arrival order, count_tokens calls included)."""
+    protocol: str
+    model: str | None
+    tools: tuple[str, ...]
+    """Tool names in the order sent."""
+    tool_tokens: tuple[int, ...]
+    """Each tool's token estimate, as the capture records it (same order as ``tools``)."""
+    deferred: frozenset[str] = frozenset()
+    calls: tuple[ObservedCall, ...] = ()
+    tool_choice: Any = None
+
+    @property
+    def tokens(self) -> int:
+        """The tool list's token estimate."""
+        return sum(self.tool_tokens)
+
+
+@dataclass(frozen=True)
+class ObservedCapture:
+    """The requests of one capture file, and what reading it left out."""
+
+    path: str
+    """The file's name (as the user gave it)."""
+    requests: tuple[ObservedRequest, ...]
+    records: int
+    """Records read (count_tokens calls included)."""
+    skipped: tuple[str, ...] = field(default=())
+    """Records left out of the comparison and why (count_tokens calls)."""
+    truncated: str | None = None
+    """What the caps cut, or None when the file was read whole."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``capture.source`` block."""
+        from pathlib import Path
+
+        return {
+            "path": Path(self.path).name,
+            "requests": len(self.requests),
+            "records": self.records,
+            "skipped": list(self.skipped[:20]),
+            "truncated": self.truncated,
+        }
+
+
+def changes(previous: ObservedRequest | None, request: ObservedRequest) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(appeared, disappeared) since the previous request; the first request: everything appeared."""
+    before = () if previous is None else previous.tools
+    had, has = set(before), set(request.tools)
+    return tuple(n for n in request.tools if n not in had), tuple(n for n in before if n not in has)
+
+
+MAX_REQUESTS = 20_000
+"""Requests read from one capture at most (the rest are cut, and the cut is said)."""
+MODEL_PROTOCOLS = frozenset({"openai-chat", "openai-responses", "anthropic-messages"})
+"""Protocols whose requests ask the model (``anthropic-count-tokens`` only counts: not a turn)."""
+
+
+def _arguments(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    import json
+
+    return json.dumps(value, ensure_ascii=False)
+
+
+def request_from_record(record: CaptureRecord, index: int) -> ObservedRequest:
+    """One ``toolscope.capture/1`` record as an ObservedRequest (the fields the comparison needs)."""
+    return ObservedRequest(
+        index=index,
+        record=record.index,
+        protocol=record.protocol,
+        model=record.model,
+        tools=tuple(t.name for t in record.tools),
+        tool_tokens=tuple(t.token_estimate for t in record.tools),
+        deferred=frozenset(t.name for t in record.tools if t.deferred),
+        calls=tuple(ObservedCall(c.name, _arguments(c.arguments)) for c in record.reply.tool_calls),
+        tool_choice=record.tool_choice,
+    )

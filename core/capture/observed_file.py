@@ -1,0 +1,93 @@
+"""A capture file as an ``ObservedCapture``: whole (the commands) or as it grows (the TUI).
+
+Reads through ``core.capture.reader`` (bounded; a bad complete line is an ``InputError``
+naming the file and the line). At most ``MAX_REQUESTS`` model requests are kept, and the
+cut is said; ``anthropic-count-tokens`` records are not model turns and are left out
+(counted in ``skipped``).
+
+Public API::
+
+    load_capture(path) -> ObservedCapture            (InputError: unreadable, not a capture, no request)
+    ObservedFollower(path).poll() -> ObservedCapture | None   (None: nothing new)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from ..model.errors import InputError, Problem
+from .observed import MAX_REQUESTS, MODEL_PROTOCOLS, ObservedCapture, ObservedRequest, request_from_record
+from .reader import CaptureFollower, read_capture
+
+__all__ = ["ObservedFollower", "load_capture"]
+
+
+class _Collected:
+    """Records turned into requests, with what was left out."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.requests: list[ObservedRequest] = []
+        self.records = 0
+        self.counts = 0
+        self.truncated: str | None = None
+
+    def add(self, records: Iterable[object]) -> None:
+        for record in records:
+            self.records += 1
+            if record.protocol not in MODEL_PROTOCOLS:  # type: ignore[attr-defined]
+                self.counts += 1
+                continue
+            if len(self.requests) >= MAX_REQUESTS:
+                self.truncated = f"only the first {MAX_REQUESTS:,} model requests were read"
+                continue
+            self.requests.append(request_from_record(record, len(self.requests) + 1))  # type: ignore[arg-type]
+
+    def capture(self) -> ObservedCapture:
+        skipped = (f"{self.counts:,} count_tokens request(s): not model turns",) if self.counts else ()
+        return ObservedCapture(self.path, tuple(self.requests), self.records, skipped, self.truncated)
+
+
+def load_capture(path: Path | str) -> ObservedCapture:
+    """The whole capture file; InputError when it cannot be read, is not a capture, or has no model request."""
+    read = read_capture(path, max_records=MAX_REQUESTS * 2)
+    collected = _Collected(str(path))
+    collected.add(read.records)
+    if read.truncated:
+        collected.truncated = f"only the first {len(read.records):,} records were read"
+    capture = collected.capture()
+    if not capture.requests:
+        raise InputError(
+            str(path),
+            "has no model request (toolscope capture writes one line per request)",
+            [Problem("(file)", "empty" if not read.records else "only count_tokens requests")],
+        )
+    return capture
+
+
+class ObservedFollower:
+    """Follow a capture file as it grows; each poll gives the whole capture so far (or None)."""
+
+    def __init__(self, path: Path | str) -> None:
+        """Follow ``path`` from its start (it may not exist yet)."""
+        self.path = str(path)
+        self.follower = CaptureFollower(path, max_records=MAX_REQUESTS * 2)
+        self.collected = _Collected(self.path)
+        self.error: str | None = None
+        """The last read error (the file turned into something else); following goes on."""
+
+    def poll(self) -> ObservedCapture | None:
+        """The capture so far when new records arrived (or the file was replaced), else None."""
+        try:
+            records = self.follower.poll()
+        except InputError as exc:
+            self.error = exc.render()
+            return None
+        self.error = None
+        if self.follower.restarted:
+            self.collected = _Collected(self.path)
+        if not records and not self.follower.restarted:
+            return None
+        self.collected.add(records)
+        return self.collected.capture()

@@ -1,0 +1,122 @@
+"""The real CLI in a subprocess: ``toolscope capture -- python script.py`` (the command's status,
+the base-URL variables), bad input (exit 2, file and place), and SIGTERM on the real process:
+a valid capture file and no process left behind."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from toolscope.core.capture.reader import read_capture
+
+AGENT = """
+import os, sys, openai
+client = openai.OpenAI(max_retries=0)  # OPENAI_BASE_URL and a placeholder key come from toolscope
+tools = [{"type": "function", "function": {"name": "reset_tools", "parameters": {"type": "object"}}}]
+first = client.chat.completions.create(model="gpt-4.1", messages=[{"role": "user", "content": "x"}], tools=tools)
+print(first.choices[0].message.tool_calls[0].function.arguments)
+second = client.chat.completions.create(model="gpt-4.1", messages=[{"role": "user", "content": "x"}])
+base = os.environ["OPENAI_BASE_URL"]
+print(second.choices[0].message.content, base.endswith("/v1"), os.environ["OPENAI_API_BASE"] == base, os.environ["ANTHROPIC_BASE_URL"] + "/v1" == base)
+sys.exit(5)
+"""
+
+
+def _toolscope(*args: str, cwd: Path, **kwargs) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "ANTHROPIC_"))}
+    return subprocess.run(
+        [sys.executable, "-m", "toolscope", "capture", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        **kwargs,
+    )
+
+
+def test_capture_runs_the_command_and_exits_with_its_status(tmp_path: Path) -> None:
+    (tmp_path / "agent.py").write_text(AGENT)
+    (tmp_path / "replies.yaml").write_text(
+        "- tool_calls:\n    - name: reset_tools\n      arguments: {web_serch: true}\n- text: fine\n"
+    )
+    done = _toolscope("-o", "c.jsonl", "--replies", "replies.yaml", "--", sys.executable, "agent.py", cwd=tmp_path)
+    assert done.returncode == 5, done.stderr
+    assert done.stdout.splitlines() == ['{"web_serch":true}', "fine True True True"]
+    assert "2 request(s) recorded in c.jsonl" in done.stderr
+    first, second = read_capture(tmp_path / "c.jsonl").records
+    assert (first.protocol, second.protocol) == ("openai-chat", "openai-chat")
+    assert [t.name for t in first.tools] == ["reset_tools"] and second.tools == []
+    assert first.reply.tool_calls[0].arguments == {"web_serch": True}
+
+
+def test_bad_input_exits_2_naming_the_file_and_place(tmp_path: Path) -> None:
+    (tmp_path / "replies.json").write_text('[{"text": "a"}, {"tool_calls": [{"arguments": {}}]}]')
+    bad = _toolscope("--replies", "replies.json", "--", "true", cwd=tmp_path)
+    assert bad.returncode == 2
+    assert "replies.json: not a valid replies file" in bad.stderr and "[1].tool_calls[0].name" in bad.stderr
+    assert "Traceback" not in bad.stderr
+    both = _toolscope("--replies", "replies.json", "--upstream", "http://127.0.0.1:9", cwd=tmp_path)
+    assert both.returncode == 2 and "cannot be used with --upstream" in both.stderr
+    (tmp_path / "taken.jsonl").write_text("")
+    taken = _toolscope("-o", "taken.jsonl", "--", "true", cwd=tmp_path)
+    assert taken.returncode == 2 and "already exists; use --force" in taken.stderr
+
+
+def test_sigterm_while_serving_leaves_a_valid_capture(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "ANTHROPIC_"))}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "toolscope", "capture", "-o", "c.jsonl"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        head = proc.stdout.readline()
+        url = head.split("listening on ", 1)[1].split(",", 1)[0]
+        exports = [proc.stdout.readline().strip() for _ in range(5)]
+        assert f"export OPENAI_BASE_URL={url}/v1" in exports and f"export ANTHROPIC_BASE_URL={url}" in exports
+        for _ in range(3):
+            httpx.post(
+                f"{url}/v1/chat/completions", json={"model": "m", "messages": [], "stream": True}
+            ).raise_for_status()
+        os.kill(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode == -signal.SIGTERM  # ended by the signal it got, after cleaning up
+    assert len(read_capture(tmp_path / "c.jsonl").records) == 3
+
+
+def test_sigterm_during_a_command_ends_the_command_too(tmp_path: Path) -> None:
+    script = "import os, time, pathlib; pathlib.Path('pid').write_text(str(os.getpid())); time.sleep(60)"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "ANTHROPIC_"))}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "toolscope", "capture", "-o", "c.jsonl", "--", sys.executable, "-c", script],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "pid").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        child = int((tmp_path / "pid").read_text())
+        os.kill(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode == -signal.SIGTERM
+    assert not Path(f"/proc/{child}").exists(), "the command outlived toolscope capture"
+    assert (tmp_path / "c.jsonl").read_text() == ""

@@ -1,0 +1,115 @@
+"""Bad requests get the provider's own error shape (the SDKs raise their usual classes), and
+the capture file stays valid through disconnects mid-stream and 20 concurrent clients."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+
+import anthropic
+import httpx
+import openai
+import pytest
+from capture_helpers import records, wait_records
+
+from toolscope.core.capture.wire_errors import MAX_BODY_BYTES
+
+
+def test_malformed_json_is_a_400_in_each_shape(start_server) -> None:
+    server = start_server()
+    chat = httpx.post(
+        f"{server.url}/v1/chat/completions", content=b'{"model": ', headers={"content-type": "application/json"}
+    )
+    assert chat.status_code == 400
+    error = chat.json()["error"]
+    assert error["type"] == "invalid_request_error" and "malformed JSON" in error["message"]
+    messages = httpx.post(f"{server.url}/v1/messages", content=b"[1, 2]")
+    assert messages.status_code == 400
+    assert messages.json()["type"] == "error" and messages.json()["error"]["type"] == "invalid_request_error"
+    assert "a JSON list; expected a JSON object" in messages.json()["error"]["message"]
+    assert records(server) == []
+
+
+def test_the_sdks_raise_their_own_error_classes(start_server) -> None:
+    server = start_server()
+    with pytest.raises(openai.NotFoundError) as caught:
+        openai.OpenAI(base_url=f"{server.url}/v2", api_key="k", max_retries=0).models.list()
+    assert "no endpoint GET '/v2/models'" in caught.value.message
+    with pytest.raises(anthropic.NotFoundError):
+        anthropic.Anthropic(base_url=f"{server.url}/nowhere", api_key="k", max_retries=0).messages.create(
+            model="c", max_tokens=1, messages=[{"role": "user", "content": "hi"}]
+        )
+
+
+def test_a_body_over_the_limit_is_a_413_before_it_is_read(start_server) -> None:
+    server = start_server()
+    # A raw socket: the declared length is refused before any of the body is read.
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+        head = f"POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {MAX_BODY_BYTES + 1}\r\n\r\n"
+        sock.sendall(head.encode() + b"{")
+        answer = _read_answer(sock)
+    assert answer.startswith("HTTP/1.1 413")
+    body = json.loads(answer.split("\r\n\r\n", 1)[1])
+    assert body["error"]["type"] == "request_too_large"
+    streamed = httpx.post(f"{server.url}/v1/chat/completions", content=iter([b" " * (MAX_BODY_BYTES // 2)] * 3))
+    assert streamed.status_code == 413 and streamed.json()["error"]["code"] == "request_too_large"
+
+
+def _read_answer(sock: socket.socket) -> str:
+    data = b""
+    while b"\r\n\r\n" not in data or len(data.split(b"\r\n\r\n", 1)[1]) < _length(data):
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    return data.decode()
+
+
+def _length(data: bytes) -> int:
+    for line in data.split(b"\r\n\r\n", 1)[0].split(b"\r\n"):
+        if line.lower().startswith(b"content-length:"):
+            return int(line.split(b":", 1)[1])
+    return 0
+
+
+def test_a_client_that_disconnects_mid_stream_leaves_a_valid_line(start_server) -> None:
+    server = start_server()
+    body = json.dumps({"model": "c", "max_tokens": 5, "stream": True, "messages": [{"role": "user", "content": "x"}]})
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+        head = f"POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+        sock.sendall(head.encode() + body.encode())
+        assert sock.recv(4096).startswith(b"HTTP/1.1 200")
+    # The next request is answered and both are on file, each line complete.
+    client = anthropic.Anthropic(base_url=server.url, api_key="k", max_retries=0)
+    client.messages.create(model="c", max_tokens=5, messages=[{"role": "user", "content": "x"}])
+    found = wait_records(server, 2)
+    assert len(found) == 2 and all(line.endswith("}") for line in server.capture_path.read_text().splitlines())
+
+
+def test_twenty_concurrent_clients(start_server) -> None:
+    server = start_server()
+    errors: list[BaseException] = []
+
+    def work(n: int) -> None:
+        try:
+            client = openai.OpenAI(base_url=f"{server.url}/v1", api_key="k", max_retries=0)
+            for _ in range(2):
+                tools = [{"type": "function", "function": {"name": f"t{n}", "parameters": {"type": "object"}}}]
+                stream = client.chat.completions.create(
+                    model=f"m{n}", messages=[{"role": "user", "content": "x"}], tools=tools, stream=True
+                )
+                assert "".join(c.choices[0].delta.content or "" for c in stream if c.choices) == "ok"
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not errors
+    found = wait_records(server, 40)
+    assert sorted(r.index for r in found) == list(range(1, 41))
+    for record in found:  # each line is whole: its own model's tool, never another client's
+        assert [t.name for t in record.tools] == [f"t{record.model[1:]}"]

@@ -1,0 +1,1 @@
+"""``inspect --capture FILE``: the captured model requests in order, followed live."""
