@@ -21,7 +21,7 @@ def write_capture_report(
     snapshot: Path | None,
 ) -> None:
     """Read the capture, compare it with CONFIG when given, write md / html / json."""
-    from ... import __version__
+    from ...core import __version__
     from ...core.capture.observed_file import load_capture
     from ...core.outputs.output_file import check_output, write_output
     from ...core.report.capture_report import CaptureReport, render_capture

@@ -30,11 +30,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..model.enums import InputKind, Verdict
+from ..model.enums import Verdict
 from .compare import CaptureComparison, NameRule, Prediction, compare
 from .observed import ObservedCapture
 
 if TYPE_CHECKING:
+    from ..agentworks.subject import AgentWorksSubject
     from ..model.subject import Subject
 
 BRIDGE_PREFIX = "mcp__api-bridge__"
@@ -64,10 +65,10 @@ def _visible_names(subject: Subject, mode: str | None) -> tuple[tuple[str, ...],
     return visible, frozenset(subject.all_tool_names())
 
 
-def _agentworks(subject: Subject, capture: ObservedCapture, mode: str | None) -> CaptureComparison:
+def _agentworks(subject: AgentWorksSubject, capture: ObservedCapture, mode: str | None) -> CaptureComparison:
     visible, known = _visible_names(subject, mode)
-    pipeline = getattr(subject, "pipeline", None)
-    code_execution = bool(pipeline is not None and pipeline.execution.code_execution)
+    pipeline = subject.pipeline
+    code_execution = pipeline.execution.code_execution
     where = f"mode {mode}" if mode else "the step's tools"
     if code_execution:
         predicted = tuple(n for n in visible if n in BRIDGE_TOOLS)
@@ -75,9 +76,7 @@ def _agentworks(subject: Subject, capture: ObservedCapture, mode: str | None) ->
         rule = _BRIDGE_RULE
     else:
         predicted, basis, rule = visible, f"{where}: every visible tool (native provider)", _NATIVE_RULE
-    notes = []
-    if pipeline is not None:
-        notes.append(pipeline.execution.why)
+    notes = [pipeline.execution.why]
     notes.append(
         "the workshop mode is fixed for the whole capture: a request made in another mode disagrees "
         f"(compared in {mode or 'the default mode'})"
@@ -107,7 +106,9 @@ def compare_subject(subject: Subject, capture: ObservedCapture, mode: str | None
             capture, replay.predictions, NAME_RULE, known=known.__contains__, lane="stock", notes=replay.notes
         )
         return SubjectComparison(comparison, replay.session)
-    if subject.loaded.kind == InputKind.STEP_CONFIG:
+    from ..agentworks.subject import AgentWorksSubject
+
+    if isinstance(subject, AgentWorksSubject):
         return SubjectComparison(_agentworks(subject, capture, mode))
     visible, known = _visible_names(subject, mode)
     predictions = [Prediction(visible, "every visible tool") for _ in capture.requests]
