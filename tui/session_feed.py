@@ -4,7 +4,7 @@ Both hand the view a ``StepSession`` whose turns are the agent's reset_tools cal
 view's turn list and lanes show them like script turns. The follow feed polls the tap
 four times a second (a new call shows within ~0.3 s), tells the user when a call failed
 because its group had been turned off, and makes the pipeline follow the agent's real
-active groups (``MainScreen.follow_groups``).
+active groups (``ActivationView.AgentGroupsChanged``, up to the screen).
 
 Public API::
 
@@ -108,7 +108,7 @@ class FollowFeed:
                     view.notify(inert(event.lost), title="lost tool", severity="error", markup=False, timeout=30)
             await view.refresh_lanes()
             if self.live.real_groups is not None:
-                view.app.main.follow_groups(self.live.real_groups)
+                view.post_message(view.AgentGroupsChanged(tuple(self.live.real_groups)))
         finally:
             self._polling = False
 

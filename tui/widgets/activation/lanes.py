@@ -10,7 +10,6 @@ each until the user asks for details (``d``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderResult
@@ -21,33 +20,12 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from ....core.agentscope.lane_history import LaneState
 from ....core.model.presentation import MARK
 from ....core.text.safe_text import inert
 
 LANE_TITLES = {"stock": "stock reset_tools", "guarded": "guarded reset_tools"}
 GUARD_SUMMARY = "GroupActivationGuard on reset_tools: validates names and booleans first; a refusal changes nothing"
-
-
-@dataclass(frozen=True)
-class LaneState:
-    """What one lane shows: its side of a turn (or none: the state before any turn)."""
-
-    lane: str
-    active: tuple[str, ...]
-    """The lane's active groups after the turn."""
-    visible: tuple[str, ...]
-    """Tool names the model is offered after the turn."""
-    tokens: int
-    """Token estimate of those tools' schemas."""
-    turn: Any = None
-    """The lane's ``LaneTurn`` (call, response, groups before/after, plan), if this was a call."""
-    event: str | None = None
-    """For a turn that was not a call (a group registration): what happened."""
-
-    @classmethod
-    def of_turn(cls, lane_turn: Any) -> LaneState:
-        """A lane's side of a call turn."""
-        return cls(lane_turn.lane, lane_turn.groups_after, lane_turn.visible_tools, lane_turn.token_estimate, lane_turn)
 
 
 class Clamped:
