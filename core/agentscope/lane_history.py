@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["LaneHistory", "LaneState"]
+__all__ = ["RECORDED", "LaneHistory", "LaneState", "RecordedSide", "recorded_states"]
 
 
 @dataclass(frozen=True)
@@ -64,3 +64,49 @@ class LaneHistory:
             # The shown turn was a registration: the lane as the turn before left it, with the event.
             return LaneState(lane, state.active, state.visible, state.tokens, event=events[0])
         return state
+
+
+RECORDED = "recorded"
+"""The lane of what a recorded session did, as saved (the other lanes are what-ifs)."""
+
+
+@dataclass(frozen=True)
+class RecordedSide:
+    """A recorded reset_tools call as a lane draws it (the fields a ``LaneTurn`` has)."""
+
+    lane: str
+    call: str
+    accepted: bool
+    response_state: str
+    response_text: str
+    groups_before: tuple[str, ...]
+    groups_after: tuple[str, ...]
+    groups_known: bool
+    """The recording says which groups were active after the call (else: not recorded)."""
+    model_turn: int
+    plan: None = None
+
+
+def recorded_states(replay: Any) -> tuple[LaneState, list[LaneState]]:
+    """The recorded lane before any turn and after each turn of a ``SessionReplay``.
+
+    The recording saves no tool list: ``visible`` stays empty (the stock lane replays it).
+    """
+    initial = LaneState(RECORDED, tuple(replay.starting_groups), (), 0)
+    states = []
+    for replayed in replay.turns:
+        call = replayed.call
+        after = replayed.recorded_after
+        side = RecordedSide(
+            RECORDED,
+            call.raw_input or "",
+            call.result_state == "success",
+            call.result_state or "no result",
+            call.result_text or "",
+            tuple(replayed.recorded_before or ()),
+            tuple(after or ()),
+            after is not None,
+            call.model_turn,
+        )
+        states.append(LaneState(RECORDED, side.groups_after, (), 0, side))
+    return initial, states

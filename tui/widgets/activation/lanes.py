@@ -20,11 +20,17 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
-from ....core.agentscope.lane_history import LaneState
+from ....core.agentscope.lane_history import RECORDED, LaneState
 from ....core.model.presentation import MARK
 from ....core.text.safe_text import inert
 
-LANE_TITLES = {"stock": "stock reset_tools", "guarded": "guarded reset_tools"}
+LANE_TITLES = {
+    "recorded": "recorded (as saved)",
+    "stock": "stock reset_tools",
+    "guarded": "guarded reset_tools",
+}
+"""Lane titles when the lane is wide enough (else the bare lane name)."""
+RECORDED_SUMMARY = "what the session recorded: the call, its result and the groups after it, as saved"
 GUARD_SUMMARY = "GroupActivationGuard on reset_tools: validates names and booleans first; a refusal changes nothing"
 
 
@@ -80,6 +86,9 @@ def _groups(state: LaneState) -> Text:
     if lane_turn is None:
         text.append(_names(state.active), style="bold cyan")
         return text
+    if getattr(lane_turn, "groups_known", True) is False:
+        text.append("not recorded", style="dim italic")
+        return text
     before, after = set(lane_turn.groups_before), set(lane_turn.groups_after)
     added, removed, kept = sorted(after - before), sorted(before - after), sorted(before & after)
     if not (added or removed):
@@ -123,6 +132,9 @@ def lane_body(
     elif state.event:
         lines.append(Clamped(Text().append(inert(state.event, single_line=True), style="bold"), cap))
     lines.append(Clamped(_groups(state), cap))
+    if state.lane == RECORDED:
+        # A session saves no tool list: the stock lane replays what was offered.
+        return lines
     visible = Text(f"visible {len(state.visible)} (~{state.tokens:,} tokens) ", style="dim")
     visible.append(_names(state.visible))
     lines.append(Clamped(visible, cap))

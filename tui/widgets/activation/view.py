@@ -31,15 +31,15 @@ from textual.reactive import var
 from textual.widgets import Checkbox, Input, Static
 
 from ....core.agentscope.aio import on_shared_loop
-from ....core.agentscope.lane_history import LaneHistory, LaneState
+from ....core.agentscope.lane_history import RECORDED, LaneHistory, LaneState, recorded_states
 from ....core.model.errors import ToolscopeError
 from ....core.model.subject import StepsActivation, Subject
 from ....core.text.safe_text import inert
 from ..safe_input import safe_input
 from .composer import GroupBar, GroupToggle
-from .lanes import GUARD_SUMMARY, LanePane
+from .lanes import GUARD_SUMMARY, RECORDED_SUMMARY, LanePane
 from .script_box import ScriptBox
-from .turns import TurnList
+from .turns import TurnList, replay_banner
 
 __all__ = ["ActivationView", "GroupToggle", "activation_view_for"]
 
@@ -98,6 +98,8 @@ class ActivationView(Vertical):
     ActivationView #raw { border: none; height: 1; background: $boost; margin: 0 1; padding: 0; }
     ActivationView #raw:focus { background: $primary 30%; }
     ActivationView #lanes { height: 1fr; min-height: 4; }
+    ActivationView #replay-banner { display: none; height: auto; max-height: 4; padding: 0 1; background: $error 15%; }
+    ActivationView #replay-banner.-shown { display: block; }
     ActivationView #guarded-lane { margin-left: 1; }
     ActivationView TurnList { height: 30%; min-height: 3; max-height: 14; }
     /* Short terminals: the script line only while it is being edited or has an error
@@ -154,6 +156,12 @@ class ActivationView(Vertical):
         self.probe_summary: str | None = None
         self.initial: dict[str, LaneState] = {}
         """Each lane before any turn."""
+        self.replay: Any = None
+        """A recorded session's ``SessionReplay`` (``--session``): its recording is the first lane."""
+        self.lanes: tuple[str, ...] = (RECORDED,) * bool(getattr(feed, "replays_recording", False)) + tuple(
+            self.session.lanes
+        )
+        """The lanes shown, left to right: the recording first when there is one, then the what-ifs."""
         self._generated_raw = ""
 
     def compose(self) -> ComposeResult:
@@ -164,8 +172,9 @@ class ActivationView(Vertical):
         )
         bases = [Path(".")] + ([self.config_dir] if self.config_dir else [])
         yield ScriptBox(bases, id="script")
+        yield Static(id="replay-banner")
         with Horizontal(id="lanes"):
-            for lane in self.session.lanes:
+            for lane in self.lanes:
                 yield LanePane(lane, id=f"{lane}-lane")
         yield TurnList(id="turns")
         yield Static(id="too-small")
@@ -360,6 +369,9 @@ class ActivationView(Vertical):
 
     def lane_state(self, lane: str, index: int | None) -> LaneState:
         """What ``lane`` shows for turn ``index`` of the history (None: before any turn)."""
+        if lane == RECORDED:
+            initial, states = recorded_states(self.replay)
+            return initial if index is None or index >= len(states) else states[index]
         return LaneHistory(self.session.history, self.initial).state(lane, index)
 
     def show_selected(self) -> None:
@@ -367,12 +379,15 @@ class ActivationView(Vertical):
         if not self.initial:
             return
         compact = self.has_class("-short")
-        total = len(self.session.history)
-        label = f"turn {self.selected + 1}/{total}" if self.selected is not None and total else "before any turn"
-        for lane in self.session.lanes:
-            description = self.probe_summary if lane == "stock" else GUARD_SUMMARY
-            state = self.lane_state(lane, self.selected)
-            self.query_one(f"#{lane}-lane", LanePane).show(state, description, self.details, label, compact)
+        total, selected = len(self.session.history), self.selected
+        label = f"turn {selected + 1}/{total}" if selected is not None and total else "before any turn"
+        if self.replay is not None and selected is not None and total:
+            # One numbering: a replayed call is named by the model turn that made it.
+            label = f"turn {self.replay.turns[selected].call.model_turn}"
+        descriptions = {RECORDED: RECORDED_SUMMARY, "stock": self.probe_summary, "guarded": GUARD_SUMMARY}
+        for lane in self.lanes:
+            state = self.lane_state(lane, selected)
+            self.query_one(f"#{lane}-lane", LanePane).show(state, descriptions[lane], self.details, label, compact)
 
     async def refresh_lanes(self, newest: bool | None = None) -> None:
         """After the session changed: the turn list follows the newest turn, the lanes show it.
@@ -391,10 +406,15 @@ class ActivationView(Vertical):
         ) and self.selected < len(history)
         if not browsing:
             self.selected = len(history) - 1 if history else None
-        turns.show_turns(history, self.selected)
-        script = f" · script {inert(self.script_name, single_line=True)}" if self.script_name else ""
-        step = f" {self.session.script_position}/{len(self.session.steps)}" if self.script_name else ""
-        turns.border_title = Content(f"turns {len(history)}{script}{step}")  # Content: never markup
+        replayed = self.replay.turns if self.replay is not None else None
+        turns.show_turns(history, self.selected, replayed)
+        name = inert(self.script_name or "", single_line=True)
+        if replayed is not None:
+            title = f"session {name} · {len(history)} of {len(replayed)} reset_tools calls replayed"
+        else:
+            script = f" · script {name} {self.session.script_position}/{len(self.session.steps)}" if name else ""
+            title = f"turns {len(history)}{script}"
+        turns.border_title = Content(title)  # Content: never markup
         self.show_selected()
         self._show_script_status()
         await self.query_one(GroupBar).show_groups(
@@ -406,4 +426,16 @@ class ActivationView(Vertical):
     def _show_script_status(self) -> None:
         session = self.session
         upcoming = session.next_step() if self.script_name else None
-        self.query_one(ScriptBox).show_script(self.script_name, session.script_position, len(session.steps), upcoming)
+        if self.replay is not None:
+            # A replay is numbered by model turns alone: the next call by the turn that made it.
+            coming = self.replay.turns[session.cursor] if session.cursor < len(self.replay.turns) else None
+            upcoming = f"turn {coming.call.model_turn} reset_tools {coming.call.raw_input}" if coming else None
+        position = None if self.replay is not None else session.script_position
+        noun = "session" if self.replay is not None else "script"
+        self.query_one(ScriptBox).show_script(self.script_name, position, len(session.steps), upcoming, noun)
+
+    def show_replay(self, replay: Any) -> None:
+        """A recorded session was replayed: its answer stays above the lanes (not in a toast)."""
+        self.replay = replay
+        self.query_one("#replay-banner", Static).update(replay_banner(replay))
+        self.query_one("#replay-banner", Static).add_class("-shown")
