@@ -150,6 +150,9 @@ class MainScreen(Screen[None]):
         # The subject (a universe of 50,000 tools) and its evaluation live as long as the app:
         # keep the cyclic GC from rescanning them in the middle of a keystroke (~30 ms).
         gc.freeze()
+        # The first rows now, as part of the first paint (the binding's own first update follows
+        # on the view's queue; a key pressed at once must find the rows and the focus in place).
+        self.pipeline.shown = self.shown
         if self.options.tool:
             self.checklist_view.ask(self.options.tool)
         self._focus_view(self.initial_view)

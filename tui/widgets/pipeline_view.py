@@ -169,6 +169,7 @@ class PipelineView(Vertical):
         self.fix_for = fix_for
         """The fix for a tool that is not visible (from the screen's checklist), for the trace pane."""
         self.query_state = RowQuery()
+        self._drawn: PipelineData | None = None
         self.change_summary: str | None = None
         self.evaluation: Evaluation | None = None
         self.change: ModeChange | None = None
@@ -196,7 +197,9 @@ class PipelineView(Vertical):
 
     def watch_shown(self, data: PipelineData | None) -> None:
         """New data from the screen (first load, a mode switch, a followed lane's turn)."""
-        if data is not None:
+        # The screen draws the first data itself (first paint); the binding then hands it over again.
+        if data is not None and data is not self._drawn:
+            self._drawn = data
             self.show_evaluation(data.evaluation, data.change, data.previous, data.change_summary)
 
     def show_evaluation(
