@@ -116,8 +116,6 @@ class ChecklistView(Vertical):
         self._names: tuple[str, ...] | None = None
         self.revealed = 0
         self._candidate_names: list[str] = []
-        self._typed_text = ""
-        """The box's text the candidates were completed for (Enter takes their first)."""
         # The real name behind the box when it was filled by ``ask``: the box shows the
         # name made inert (escapes as text), and submitting that text unchanged must run
         # the checklist for the real name, not for its escaped spelling.
@@ -214,20 +212,12 @@ class ChecklistView(Vertical):
     def _typed(self, event: Input.Changed) -> None:
         if not self.query_one("#tool-name", Input).has_focus:
             return
-        self._typed_text = event.value.strip()
         self._open_candidates(complete(event.value, self.names))
 
     @on(Input.Submitted, "#tool-name")
     def _submitted(self, event: Input.Submitted) -> None:
-        """Enter runs the checklist for the name typed, or for the top match when the text is no
-        tool's name (as a fuzzy finder's Enter takes its first line); no match: the text itself,
-        which answers UNKNOWN with the likely names."""
-        typed = self.name_for(event.value.strip())
-        if not typed:
-            return
-        if typed not in self.names and self._candidate_names and event.value.strip() == self._typed_text:
-            typed = self._candidate_names[0]
-        self.ask(typed)
+        if event.value.strip():
+            self.ask(self.name_for(event.value.strip()))
 
     @on(OptionList.OptionSelected, "#candidates")
     def _picked(self, event: OptionList.OptionSelected) -> None:
