@@ -12,14 +12,25 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from ..core.model.presentation import NOT_REACHED, STAGE_WORD, verdict_counts_text
 from ..core.model.verdicts import STAGE_TITLES, Checklist, Evaluation, ToolVerdict
 from ..core.outputs.output_file import write_new
 from .export_text import md, md_evidence, md_inline
-from .rows import ToolKey, count_of, tool_key
+from .rows import RowQuery, ToolKey, count_of, tool_key
 
-__all__ = ["ExportPaths", "checklist_markdown", "md", "pipeline_markdown", "write_export"]
+__all__ = [
+    "ExportPaths",
+    "PngOutcome",
+    "checklist_markdown",
+    "export_stem",
+    "md",
+    "pipeline_markdown",
+    "query_description",
+    "write_export",
+    "write_png",
+]
 
 
 @dataclass(frozen=True)
@@ -146,3 +157,50 @@ def write_export(directory: Path, stem: str, svg: str, markdown: str) -> ExportP
             continue
         return paths
     raise FileExistsError(f"no free export name for {stem} in {directory}")
+
+
+def export_stem(view: str, mode: str | None) -> str:
+    """``toolscope-pipeline-build``: the file name of an export, safe on every file system."""
+    stem = f"toolscope-{view}-{mode or 'default'}"
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in stem)
+
+
+def query_description(query: RowQuery) -> str:
+    """The pipeline's filter in words, for the export's header (empty: every tool)."""
+    parts = (
+        f"filter {query.text!r}" if query.text else "",
+        "only not-visible" if query.only_hidden else "",
+        "only changed (Δ)" if query.only_changed else "",
+        "grouped by namespace" if query.grouped else "",
+    )
+    return ", ".join(part for part in parts if part)
+
+
+@dataclass(frozen=True)
+class PngOutcome:
+    """What a PNG export did, as the toast that says it."""
+
+    path: Path | None
+    message: str
+    title: str
+    severity: Literal["information", "warning", "error"] = "information"
+
+
+def write_png(svg: str, target: Path) -> PngOutcome:
+    """Render an exported SVG to ``target`` with Chromium (slow: call it from a worker thread).
+
+    Never writes over an existing file; never raises for a missing Chromium or a failed render.
+    """
+    from ..core.model.errors import ToolscopeError
+    from ..core.report.png import find_chromium, svg_to_png
+
+    if find_chromium() is None:
+        return PngOutcome(None, "no Chromium installed: SVG only (apt-get install chromium)", "PNG")
+    try:
+        data = svg_to_png(svg, what="PNG export")
+        with open(target, "xb") as handle:
+            handle.write(data)
+    except (ToolscopeError, OSError) as exc:
+        text = exc.render() if isinstance(exc, ToolscopeError) else f"{target}: {exc}"
+        return PngOutcome(None, text, "PNG export failed", "error")
+    return PngOutcome(target, f"PNG: {target}", "exported")

@@ -4,7 +4,7 @@ Both hand the view a ``StepSession`` whose turns are the agent's reset_tools cal
 view's turn list and lanes show them like script turns. The follow feed polls the tap
 four times a second (a new call shows within ~0.3 s), tells the user when a call failed
 because its group had been turned off, and makes the pipeline follow the agent's real
-active groups (``MainScreen.follow_groups``).
+active groups (``ActivationView.AgentGroupsChanged``, up to the screen).
 
 Public API::
 
@@ -14,8 +14,11 @@ Public API::
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from textual.worker import WorkerFailed
 
 from ..core.agentscope.aio import on_shared_loop
 from ..core.model.errors import ToolscopeError
@@ -30,6 +33,9 @@ POLL_SECONDS = 0.25
 class SessionFeed:
     """A recorded session replayed into the view; n / p step through its reset_tools calls."""
 
+    replays_recording = True
+    """The view shows the recording as its first lane."""
+
     def __init__(self, path: str, session_id: str | None = None, run_all: bool = False) -> None:
         """Replay ``path`` (``session_id`` for app storage) when the view starts."""
         self.path = path
@@ -42,10 +48,20 @@ class SessionFeed:
         from ..core.agentscope.session_replay import areplay_session, starting_point
         from ..core.agentscope.session_source import load_session
 
+        # Reading app storage runs AgentScope's own storage API: a thread, not the app's loop.
+        reading = view.run_worker(
+            partial(load_session, self.path, session_id=self.session_id),
+            thread=True,
+            exclusive=True,
+            exit_on_error=False,
+            group="session",
+        )
         try:
-            recorded = load_session(self.path, session_id=self.session_id)
-        except ToolscopeError as exc:
-            view.notify(inert(exc.render()), title="session", severity="error", markup=False)
+            recorded = await reading.wait()
+        except WorkerFailed as failed:
+            if not isinstance(failed.error, ToolscopeError):
+                raise failed.error from None
+            view.notify(inert(failed.error.render()), title="session", severity="error", markup=False)
             return
         built, starting_from = starting_point(view.subject.built, recorded, groups_given=False)
         self.replay = await on_shared_loop(areplay_session(built, recorded, starting_from))
@@ -53,22 +69,8 @@ class SessionFeed:
             self.replay.session.reset()  # start at the beginning; n redoes each recorded turn
         view.session = self.replay.session
         view.script_name = Path(self.path).name
-        if self.replay.diverged:
-            turns = ", ".join(str(t.call.model_turn) for t in self.replay.diverged)
-            view.notify(
-                f"The stock replay differs from the recording at turn {turns}: the session was recorded on "
-                "another AgentScope version, or the toolkit changed.",
-                title="≠ recording",
-                severity="warning",
-                timeout=30,
-            )
-        headline = self.replay.headline()
-        if headline:
-            view.notify(inert("\n".join(headline)), title="lost tools", severity="error", markup=False, timeout=30)
-        else:
-            view.notify(
-                f"{inert(view.script_name)}: {len(self.replay.turns)} reset_tools calls (n: next)", markup=False
-            )
+        # The answer (lost tools, divergence) stays above the lanes: a toast would time out.
+        view.show_replay(self.replay)
         await view.refresh_lanes()
 
 
@@ -108,7 +110,7 @@ class FollowFeed:
                     view.notify(inert(event.lost), title="lost tool", severity="error", markup=False, timeout=30)
             await view.refresh_lanes()
             if self.live.real_groups is not None:
-                view.app.main.follow_groups(self.live.real_groups)
+                view.post_message(view.AgentGroupsChanged(tuple(self.live.real_groups)))
         finally:
             self._polling = False
 

@@ -32,3 +32,11 @@ class View(StrEnum):
 VIEWS: tuple[View, ...] = tuple(View)
 DEFAULT_VIEW = View.PIPELINE
 """The first view when none is asked for."""
+
+NO_ACTIVATION_VIEW = (
+    "An AgentWorks step config has no activation view: its tools are chosen before the run "
+    "(selected_servers, selected_tools, the mode's allow-list), not switched on by reset_tools "
+    f"calls during it. The activation view is for AgentScope toolkits. Here: {View.PIPELINE.tab_label}, "
+    f"{View.CHECKLIST.tab_label}."
+)
+"""What 3 says on a step config."""

@@ -115,11 +115,11 @@ def print_session_human(subject: ToolkitSubject | ToolkitSubjectV1, replay: Any,
         replay.session.guard_description,
     )
     recorded_with = (
-        f"AgentScope {rec.agentscope_version}" if rec.agentscope_version else "an AgentScope version it does not record"
+        f"recorded with AgentScope {rec.agentscope_version}"
+        if rec.agentscope_version
+        else "the session does not say which AgentScope version recorded it"
     )
-    print_wrapped(
-        console, Text(""), f"recorded with {recorded_with}; replayed on AgentScope {probe.agentscope_version}", "dim"
-    )
+    print_wrapped(console, Text(""), f"{recorded_with}; replayed on AgentScope {probe.agentscope_version}", "dim")
     if replay.diverged:
         turns = ", ".join(str(t.call.model_turn) for t in replay.diverged)
         print_wrapped(

@@ -275,7 +275,7 @@ async def test_the_pipeline_follows_the_guarded_lane_and_says_so() -> None:
         assert web_search.stage("visible").passed is True
         # The detail pane's fix and the checklist ask about the same state as the grid.
         assert screen.fix_for(web_search) is None
-        assert screen._checklist("web_search", screen.mode).verdict.verdict == "visible"
+        assert screen.evaluator.checklist("web_search", screen.verdict_state).verdict.verdict == "visible"
         assert ("web_search", "web_search") in screen.change.changed
         assert screen.pipeline.change_summary == "guarded lane, turn 1: 2 tools became visible"
         banner = str(screen.query_one(StateBanner).content)

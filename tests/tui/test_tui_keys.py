@@ -32,7 +32,7 @@ async def test_a_mode_switch_never_changes_the_view_or_the_focus() -> None:
             assert screen.current_view == "pipeline"
             assert app.focused is grid, (key, app.focused)
         # The palette's mode switch too.
-        screen.set_mode("run")
+        await screen.set_mode("run")
         await pilot.pause()
         assert screen.current_view == "pipeline" and app.focused is grid
         # The checklist followed the mode all the same.

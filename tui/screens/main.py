@@ -1,46 +1,47 @@
-"""The one screen: owns the subject, the mode and the evaluation, and hands them to the views.
+"""The one screen: owns the subject, the verdict state and the evaluation, and binds them down.
 
-This module holds the layout, the first paint and moving between views; changing the mode or
-the followed state is ``evaluation_state.EvaluationState``, the export ``screen_export.ScreenExport``.
+State lives in ``var``s (the mode, what the Pipeline shows, the state banner, the checklist)
+bound to the views with ``data_bind``; the views report up with messages. Evaluations run
+in a worker thread (an AgentScope toolkit's calls, a slow MCP client), so the screen keeps
+drawing while they run; ``core.model.verdict_state.Evaluator`` computes them.
 """
 
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
+from pathlib import Path
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import HelpPanel, Input, OptionList, TabbedContent, TabPane
+from textual.worker import WorkerCancelled, WorkerFailed
 
 from ...core.model.enums import InputKind
+from ...core.model.errors import ToolscopeError
 from ...core.model.subject import FollowsActiveGroups, Subject
-from ...core.model.verdicts import Checklist, Evaluation
-from ..keys import types_into_box
+from ...core.model.verdict_state import Evaluator, VerdictState
+from ...core.model.verdicts import Checklist, Evaluation, ToolVerdict
+from ...core.text.safe_text import inert
+from .. import export
+from ..keys import footer_bindings
 from ..options import TuiOptions
-from ..rows import ModeChange
-from ..views import DEFAULT_VIEW, VIEWS, View
+from ..rows import ModeChange, compare
+from ..views import DEFAULT_VIEW, NO_ACTIVATION_VIEW, VIEWS, View
 from ..widgets.activation.view import ActivationView
 from ..widgets.checklist_view import ChecklistView
 from ..widgets.footer import FittedFooter
 from ..widgets.input_header import InputHeader
-from ..widgets.pipeline_view import PipelineView
-from ..widgets.state_banner import StateBanner
+from ..widgets.pipeline_view import PipelineData, PipelineView
+from ..widgets.state_banner import BannerState, StateBanner
 from ..widgets.tool_grid import ToolGrid
-from .evaluation_state import EvaluationState
-from .screen_export import ScreenExport
-
-NO_ACTIVATION_VIEW = (
-    "An AgentWorks step config has no activation view: its tools are chosen before the run "
-    "(selected_servers, selected_tools, the mode's allow-list), not switched on by reset_tools "
-    f"calls during it. The activation view is for AgentScope toolkits. Here: {View.PIPELINE.tab_label}, "
-    f"{View.CHECKLIST.tab_label}."
-)
 
 
-class MainScreen(EvaluationState, ScreenExport, Screen[None]):
-    """Header, one tab per view, footer. Every recomputation happens here (``EvaluationState``)."""
+class MainScreen(Screen[None]):
+    """Header, one tab per view, footer. Every recomputation happens here."""
 
     # Short terminals (60x15): the views give their list the rows (see the views' CSS).
     VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]
@@ -65,34 +66,76 @@ class MainScreen(EvaluationState, ScreenExport, Screen[None]):
         ),
     ]
 
+    mode: var[str | None] = var(None)
+    """The mode the verdicts are computed in (the header shows it)."""
+    shown: var[PipelineData | None] = var(None)
+    """The evaluation the Pipeline view shows, with what the last change moved."""
+    banner: var[BannerState | None] = var(None)
+    """The state line above the Pipeline grid (toolkits): which lane's groups it shows."""
+    checklist: var[Checklist | None] = var(None, always_update=True)
+    """The Checklist view's walkthrough (re-run in every new state)."""
+    followed: var[ActivationView.StateChanged | None] = var(None)
+    """The activation lane the Pipeline view follows (toolkits), once the view reported it."""
+
     def __init__(self, subject: Subject, mode: str | None, options: TuiOptions) -> None:
         super().__init__()
         self.subject = subject
         self.options = options
-        self.mode = subject.resolve_mode(mode) if mode is not None else subject.default_mode
-        self.evaluation: Evaluation = subject.evaluate(self.mode)
-        self.previous: Evaluation | None = None
-        self.change: ModeChange | None = None
-        self.checklist: Checklist | None = None
-        self.activation_state: ActivationView.StateChanged | None = None
-        """The activation lane the Pipeline view follows (toolkits), once the view reported it."""
+        self.evaluator = Evaluator(subject)
+        start = subject.resolve_mode(mode) if mode is not None else subject.default_mode
+        # Before the first paint there is nothing to keep responsive: the first evaluation
+        # runs here, every later one in a worker.
+        self.set_reactive(MainScreen.mode, start)
+        self.set_reactive(MainScreen.shown, PipelineData(self.evaluator.evaluate(VerdictState(start))))
+        groups = subject.active_groups() if isinstance(subject, FollowsActiveGroups) else ()
+        self.set_reactive(MainScreen.banner, BannerState(None, 0, tuple(groups)))
         self.initial_view = options.view if options.view in VIEWS else DEFAULT_VIEW
-        self._fixes: dict[tuple[str | None, tuple[str, ...] | None, str, str], str | None] = {}
+
+    # -- what the views read ----------------------------------------------------------------
+
+    @property
+    def evaluation(self) -> Evaluation:
+        """The evaluation on screen."""
+        assert self.shown is not None
+        return self.shown.evaluation
+
+    @property
+    def previous(self) -> Evaluation | None:
+        """The evaluation before the last change."""
+        return self.shown.previous if self.shown else None
+
+    @property
+    def change(self) -> ModeChange | None:
+        """What the last change moved (Δ)."""
+        return self.shown.change if self.shown else None
+
+    @property
+    def verdict_state(self) -> VerdictState:
+        """The mode, and the followed lane's groups once a turn moved them."""
+        followed = self.followed
+        groups = None if followed is None or followed.turn == 0 else followed.groups
+        return VerdictState(self.mode, groups)
+
+    def fix_for(self, tool: ToolVerdict) -> str | None:
+        """The checklist's fix for one tool in the current state (the trace pane's Fix line)."""
+        return self.evaluator.fix_for(tool, self.verdict_state)
 
     # -- layout -------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield InputHeader(id="input-header")
+        loaded, findings = self.subject.loaded, self.subject.config_findings
+        yield InputHeader(loaded, self.options.deterministic, findings, id="input-header").data_bind(MainScreen.mode)
         activation = self.options.activation_view(self.subject)
         if self.initial_view == View.ACTIVATION and activation is None:
             self.initial_view = View.PIPELINE
         with TabbedContent(initial=self.initial_view, id="views"):
             with TabPane(View.PIPELINE.tab_label, id=View.PIPELINE):
                 if activation is not None:
-                    yield StateBanner(id="state-banner")
-                yield PipelineView(fix_for=self.fix_for, id="pipeline-view")
+                    yield StateBanner(id="state-banner").data_bind(state=MainScreen.banner)
+                yield PipelineView(fix_for=self.fix_for, id="pipeline-view").data_bind(MainScreen.shown)
             with TabPane(View.CHECKLIST.tab_label, id=View.CHECKLIST):
-                yield ChecklistView(self.subject.all_tool_names, id="checklist-view")
+                names = self.subject.all_tool_names
+                yield ChecklistView(names, id="checklist-view").data_bind(MainScreen.checklist)
             if activation is not None:
                 with TabPane(View.ACTIVATION.tab_label, id=View.ACTIVATION):
                     yield activation
@@ -100,20 +143,16 @@ class MainScreen(EvaluationState, ScreenExport, Screen[None]):
         yield FittedFooter(compact=True)
 
     def on_mount(self) -> None:
-        """First paint: header, rows, and the initial tool or view."""
+        """First paint: the initial tool or view (the views draw from their bound state)."""
         if self.options.deterministic:
             for box in self.query(Input):
                 box.cursor_blink = False
-        self._show_header()
-        for banner in self.query(StateBanner):
-            subject = self.subject
-            banner.show(None, 0, subject.active_groups() if isinstance(subject, FollowsActiveGroups) else ())
-        # The subject (a universe of 50,000 tools), its evaluation and the view's columns live
-        # as long as the app: keep the cyclic GC from rescanning them while the first screen is
-        # built (a full collection there cost ~30 ms) and in the middle of a keystroke.
+        # The subject (a universe of 50,000 tools) and its evaluation live as long as the app:
+        # keep the cyclic GC from rescanning them in the middle of a keystroke (~30 ms).
         gc.freeze()
-        self.pipeline.show_evaluation(self.evaluation, None, None)
-        gc.freeze()
+        # The first rows now, as part of the first paint (the binding's own first update follows
+        # on the view's queue; a key pressed at once must find the rows and the focus in place).
+        self.pipeline.shown = self.shown
         if self.options.tool:
             self.checklist_view.ask(self.options.tool)
         self._focus_view(self.initial_view)
@@ -137,14 +176,6 @@ class MainScreen(EvaluationState, ScreenExport, Screen[None]):
         """Id of the active tab."""
         return self.query_one(TabbedContent).active or View.PIPELINE
 
-    def _show_header(self) -> None:
-        self.query_one(InputHeader).show(
-            self.subject.loaded,
-            self.mode,
-            deterministic=self.options.deterministic,
-            findings=self.subject.config_findings,
-        )
-
     def _focus_view(self, view: str) -> None:
         if view == View.PIPELINE:
             self.query_one(ToolGrid).focus()
@@ -154,19 +185,121 @@ class MainScreen(EvaluationState, ScreenExport, Screen[None]):
         else:
             self.query_one(ActivationView).focus_main()
 
-    # -- views --------------------------------------------------------------------------
+    # -- recomputing (in a worker) --------------------------------------------------------
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="evaluation")
+    def _evaluate_in_thread(self, state: VerdictState) -> Evaluation:
+        return self.evaluator.evaluate(state)
+
+    async def _evaluate(self, state: VerdictState, title: str) -> Evaluation | None:
+        """``state``'s evaluation from the worker; None (and a toast) when it failed or was superseded."""
+        try:
+            return await self._evaluate_in_thread(state).wait()
+        except WorkerCancelled:
+            return None
+        except WorkerFailed as failed:
+            if not isinstance(failed.error, ToolscopeError):
+                raise failed.error from None  # a toolscope bug: the app reports it and exits
+            self.notify(inert(failed.error.render()), title=title, severity="error", markup=False)
+            return None
+
+    def _put(self, evaluation: Evaluation, describe: Callable[[ModeChange], str] | None = None) -> ModeChange:
+        """Put a new evaluation on screen, Δ marking what moved, ``describe`` saying it in the
+        summary lines (until the next change); re-run an open checklist in the new state."""
+        previous = self.evaluation
+        change = compare(previous, evaluation)
+        self.shown = PipelineData(evaluation, change, previous, describe(change) if describe else None)
+        if self.checklist is not None:
+            # Quietly: a new state never changes the view or the focus.
+            self._run_checklist(self.checklist.tool, take_focus=False)
+        return change
+
+    async def set_mode(self, mode: str | None) -> ModeChange | None:
+        """Recompute every verdict in ``mode`` and mark the tools that changed."""
+        try:
+            mode = self.subject.resolve_mode(mode)
+        except ToolscopeError as exc:
+            self.notify(inert(exc.render()), title="cannot switch mode", severity="error", markup=False)
+            return None
+        evaluation = await self._evaluate(VerdictState(mode, self.verdict_state.groups), "cannot switch mode")
+        if evaluation is None:
+            return None
+        old_mode, self.mode = self.mode, mode
+        change = self._put(evaluation, lambda change: change.summary(old_mode, mode))
+        # Mode names come from the config: inert before they reach the terminal.
+        self.notify(inert(change.summary(old_mode, mode), single_line=True), title="mode switched", markup=False)
+        return change
+
+    async def _cycle_mode(self, step: int) -> None:
+        modes = self.subject.mode_names
+        if not modes:
+            self.notify("This input has no modes.", severity="warning")
+            return
+        index = modes.index(self.mode) if self.mode in modes else -1
+        await self.set_mode(modes[(index + step) % len(modes)])
+
+    async def action_next_mode(self) -> None:
+        """Switch to the next mode and show what changed."""
+        await self._cycle_mode(1)
+
+    async def action_previous_mode(self) -> None:
+        """Switch to the previous mode and show what changed."""
+        await self._cycle_mode(-1)
+
+    @on(ActivationView.StateChanged)
+    async def _follow_activation_lane(self, event: ActivationView.StateChanged) -> None:
+        """After a turn (or undo, restart, lane switch) the pipeline shows that lane's state."""
+        if self.options.follow:
+            return  # following a running agent: the pipeline shows its real groups
+        before, self.followed = self.followed, event
+        self.banner = BannerState(event.lane, event.turn, event.groups)
+        if before is None and event.turn == 0:
+            return  # the initial state: already shown
+        if before is not None and (before.lane, before.turn, before.groups) == (event.lane, event.turn, event.groups):
+            return
+        evaluation = await self._evaluate(self.verdict_state, "pipeline")
+        if evaluation is not None:
+            where = f"{event.lane} lane, turn {event.turn}" if event.turn else "back to the initial state"
+            # "guarded lane, turn 2: 2 tools became visible" (the summary without its "mode a → b").
+            self._put(evaluation, lambda change: f"{where}: {change.summary(None, None).split(': ', 1)[-1]}")
+
+    @on(ActivationView.AgentGroupsChanged)
+    async def _follow_agent(self, event: ActivationView.AgentGroupsChanged) -> None:
+        """The pipeline follows a running agent's real active groups (``inspect --follow``)."""
+        subject, groups = self.subject, event.groups
+        if not isinstance(subject, FollowsActiveGroups) or tuple(subject.active_groups()) == groups:
+            return
+        subject.follow_active_groups(groups)
+        self.evaluator.forget_fixes()
+        self.banner = BannerState(None, 0, groups, agent=True)
+        evaluation = await self._evaluate(VerdictState(self.mode), "pipeline")
+        if evaluation is not None:
+            self._put(evaluation)
+
+    def _run_checklist(self, tool: str, *, take_focus: bool = True) -> None:
+        try:
+            self.checklist = self.evaluator.checklist(tool, self.verdict_state)
+        except ToolscopeError as exc:
+            self.notify(inert(exc.render()), title="checklist", severity="error", markup=False)
+            return
+        if take_focus:
+            self.checklist_view.focus_walk()
+
+    @on(PipelineView.ChecklistRequested)
+    def _checklist_requested(self, event: PipelineView.ChecklistRequested) -> None:
+        self.action_show_view(View.CHECKLIST)
+        self.checklist_view.ask(event.tool)
+
+    @on(ChecklistView.Asked)
+    def _checklist_asked(self, event: ChecklistView.Asked) -> None:
+        self._run_checklist(event.tool)
+
+    # -- views and keys -------------------------------------------------------------------
 
     @property
     def active_bindings(self):  # Textual's dict[str, ActiveBinding]
-        """The keys in force (footer and F1 list these): a focused text box takes printable keys
-        as text, so ``q``, ``?``, ``h``… are left out while it has the focus."""
-        bindings = super().active_bindings
-        if isinstance(self.focused, Input):
-            return {key: active for key, active in bindings.items() if not types_into_box(key)}
-        # The footer shows the first key of each action: q before ctrl+q, ? before F1.
-        one_key = {active.binding.action for key, active in bindings.items() if types_into_box(key)}
-        later = {k: a for k, a in bindings.items() if a.binding.action in one_key and not types_into_box(k)}
-        return {k: a for k, a in bindings.items() if k not in later} | later
+        """The keys in force (footer and F1 list these): see ``keys.footer_bindings``."""
+        return footer_bindings(super().active_bindings, box_focused=isinstance(self.focused, Input))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide the key of a view this input does not have (footer, F1 and palette follow)."""
@@ -184,18 +317,12 @@ class MainScreen(EvaluationState, ScreenExport, Screen[None]):
 
     def action_show_view(self, view: str) -> None:
         """Bring a view to the front."""
-        tabs = self.query_one(TabbedContent)
         if not self.query(f"TabPane#{view}"):
-            reason = (
-                NO_ACTIVATION_VIEW
-                if view == View.ACTIVATION and self.subject.loaded.kind == InputKind.STEP_CONFIG
-                else ""
-            )
-            self.notify(
-                reason or f"No {view} view for this input.", title=f"no {view} view", severity="warning", timeout=10
-            )
+            step_config = view == View.ACTIVATION and self.subject.loaded.kind == InputKind.STEP_CONFIG
+            reason = NO_ACTIVATION_VIEW if step_config else f"No {view} view for this input."
+            self.notify(reason, title=f"no {view} view", severity="warning", timeout=10)
             return
-        tabs.active = view
+        self.query_one(TabbedContent).active = view
         self._focus_view(view)
 
     def action_back(self) -> None:
@@ -216,16 +343,52 @@ class MainScreen(EvaluationState, ScreenExport, Screen[None]):
         else:
             self._focus_view(self.current_view)
 
-    @on(ActivationView.StateChanged)
-    def _activation_state_changed(self, event: ActivationView.StateChanged) -> None:
-        # Here, not in EvaluationState: Textual collects @on handlers from Textual classes only.
-        self.follow_activation_lane(event)
+    # -- export ---------------------------------------------------------------------------
 
-    @on(PipelineView.ChecklistRequested)
-    def _checklist_requested(self, event: PipelineView.ChecklistRequested) -> None:
-        self.action_show_view(View.CHECKLIST)
-        self.checklist_view.ask(event.tool)
+    def action_export(self) -> export.ExportPaths | None:
+        """Save an SVG of the screen and a Markdown report of the current view.
 
-    @on(ChecklistView.Asked)
-    def _checklist_asked(self, event: ChecklistView.Asked) -> None:
-        self._run_checklist(event.tool)
+        Never overwrites an earlier export: the names get ``-2``, ``-3``… (see ``write_export``).
+        """
+        # Absolute, so the notification says exactly where the files went.
+        directory = Path(self.options.export_dir).absolute()
+        view = self.current_view
+        svg = self.app.export_screenshot(title="toolscope")
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            paths = export.write_export(directory, export.export_stem(view, self.mode), svg, self._markdown(view))
+        except OSError as exc:
+            self.notify(inert(f"{directory}: {exc}"), title="export failed", severity="error", markup=False)
+            return None
+        message = f"Screenshot: {inert(str(paths.svg))}\nReport: {inert(str(paths.markdown))}"
+        self.notify(message, title="exported", markup=False, timeout=8)
+        if self.options.export_png:
+            # Chromium takes a few seconds: the PNG follows in a worker, the app stays responsive.
+            self._export_png(svg, paths.svg.with_suffix(".png"))
+        return paths
+
+    @work(thread=True, exit_on_error=False, group="png")
+    def _export_png(self, svg: str, target: Path) -> Path | None:
+        """Write the PNG of an exported SVG beside it (never over an existing file)."""
+        outcome = export.write_png(svg, target)
+        notify = self.notify
+        self.app.call_from_thread(
+            notify, inert(outcome.message), title=outcome.title, severity=outcome.severity, markup=False
+        )
+        return outcome.path
+
+    def _markdown(self, view: str) -> str:
+        if view == View.CHECKLIST:
+            return export.checklist_markdown(self.evaluation, self.mode, self.checklist)
+        if view == View.ACTIVATION:
+            return self.query_one(ActivationView).export_markdown()
+        pipeline = self.pipeline
+        return export.pipeline_markdown(
+            self.evaluation,
+            self.mode,
+            pipeline.shown_tools(),
+            export.query_description(pipeline.query_state),
+            pipeline.grid.selected_tool,
+            pipeline.change_summary,
+            pipeline.previous_verdicts,
+        )

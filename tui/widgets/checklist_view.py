@@ -13,6 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -99,18 +100,20 @@ class ChecklistView(Vertical):
     """
 
     class Asked(Message):
-        """The user picked a tool name; the screen answers with ``show_checklist``."""
+        """The user picked a tool name; the screen answers by setting ``checklist``."""
 
         def __init__(self, tool: str) -> None:
             self.tool = tool
             super().__init__()
+
+    checklist: reactive[Checklist | None] = reactive(None, init=False, always_update=True)
+    """Bound to the screen's: the walkthrough shown (a new one starts at its first question)."""
 
     def __init__(self, names: Callable[[], tuple[str, ...]], *, id: str | None = None) -> None:
         super().__init__(id=id)
         # Asked for on the first completion: sorting 50,000 names is no part of opening the app.
         self._names_source = names
         self._names: tuple[str, ...] | None = None
-        self.checklist: Checklist | None = None
         self.revealed = 0
         self._candidate_names: list[str] = []
         # The real name behind the box when it was filled by ``ask``: the box shows the
@@ -131,25 +134,25 @@ class ChecklistView(Vertical):
         with VerticalScroll(id="walk", can_focus=True):
             yield Static(Text("Pick a tool to walk through the checklist.", style="dim"), id="steps")
 
-    def show_checklist(self, checklist: Checklist, *, take_focus: bool = True) -> None:
-        """Start the walkthrough of a new checklist at its first question.
-
-        ``take_focus`` is False when the checklist is re-run for another mode: the user may be
-        in another view, and a mode switch never moves the focus.
-        """
-        self.checklist = checklist
+    def watch_checklist(self, checklist: Checklist | None) -> None:
+        """Start the walkthrough of a new checklist at its first question (the focus stays:
+        a checklist re-run for another mode must not move it; see ``focus_walk``)."""
+        if checklist is None:
+            return
         self.revealed = 1
         self._close_candidates()
         self._redraw()
         if checklist.did_you_mean:
-            # The likely names, for the hint's "↓ Enter": the list gets the focus with nothing
-            # highlighted, so ↓ highlights the first name and Enter opens that one.
+            # The likely names, for the hint's "↓ Enter": nothing highlighted, so ↓
+            # highlights the first name and Enter opens that one.
             self._open_candidates(list(checklist.did_you_mean))
-            options = self.query_one("#candidates", OptionList)
-            options.highlighted = None
-            if take_focus:
-                options.focus()
-        elif take_focus:
+            self.query_one("#candidates", OptionList).highlighted = None
+
+    def focus_walk(self) -> None:
+        """Focus the walkthrough, or the likely names when the tool is unknown."""
+        if self.checklist is not None and self.checklist.did_you_mean:
+            self.query_one("#candidates", OptionList).focus()
+        else:
             self.query_one("#walk").focus()
 
     def ask(self, tool: str) -> None:

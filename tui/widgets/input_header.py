@@ -9,6 +9,7 @@ from importlib import metadata
 from pathlib import PurePath
 
 from rich.text import Text
+from textual.reactive import reactive
 from textual.widgets import Static
 
 from ...core.model.verdicts import Finding, LoadedInput
@@ -102,15 +103,25 @@ def header_text(
 
 
 class InputHeader(Static):
-    """Shows ``header_text``; the screen calls ``show`` when the mode changes."""
+    """Shows ``header_text`` for one input; ``mode`` is bound to the screen's."""
 
     DEFAULT_CSS = """
     InputHeader { height: 2; background: $panel; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
-    def show(
-        self, loaded: LoadedInput, mode: str | None, *, deterministic: bool, findings: Sequence[Finding] = ()
+    mode: reactive[str | None] = reactive(None, init=False)
+    """The mode the verdicts are computed in."""
+
+    def __init__(
+        self, loaded: LoadedInput, deterministic: bool, findings: Sequence[Finding] = (), *, id: str | None = None
     ) -> None:
-        """Redraw for this input and mode; a third line names the configuration findings, if any."""
+        super().__init__(id=id)
+        self.loaded = loaded
+        self.deterministic = deterministic
+        self.findings = tuple(findings)
+        # A third line names the configuration findings, if any.
         self.styles.height = 3 if findings else 2
-        self.update(header_text(loaded, mode, deterministic=deterministic, findings=findings))
+
+    def watch_mode(self) -> None:
+        """Redraw for the new mode."""
+        self.update(header_text(self.loaded, self.mode, deterministic=self.deterministic, findings=self.findings))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from rich.text import Text
 from textual import on
@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widgets import Input, Static
 
 from ...core.model.enums import Verdict
@@ -84,6 +85,23 @@ def summary_text(
     return text
 
 
+@dataclass(frozen=True, eq=False)
+class PipelineData:
+    """What the screen hands the Pipeline view: an evaluation and how it got there.
+
+    Compared by identity: each change is a new object (comparing 50,000 verdicts is no
+    part of a keystroke).
+    """
+
+    evaluation: Evaluation
+    change: ModeChange | None = None
+    """The tools the last change moved (Δ)."""
+    previous: Evaluation | None = None
+    """The evaluation before that change."""
+    change_summary: str | None = None
+    """What the change did, in words (kept in the summary lines until the next change)."""
+
+
 class PipelineView(Vertical):
     """Owns the view-local query (filter text, only-hidden, grouping); the screen owns the data."""
 
@@ -143,11 +161,15 @@ class PipelineView(Vertical):
             self.tool = tool
             super().__init__()
 
+    shown: reactive[PipelineData | None] = reactive(None, init=False)
+    """Bound to the screen's: the evaluation to show."""
+
     def __init__(self, *, fix_for: Callable[[ToolVerdict], str | None] | None = None, id: str | None = None) -> None:
         super().__init__(id=id)
         self.fix_for = fix_for
         """The fix for a tool that is not visible (from the screen's checklist), for the trace pane."""
         self.query_state = RowQuery()
+        self._drawn: PipelineData | None = None
         self.change_summary: str | None = None
         self.evaluation: Evaluation | None = None
         self.change: ModeChange | None = None
@@ -172,6 +194,13 @@ class PipelineView(Vertical):
     def grid(self) -> ToolGrid:
         """The tool grid."""
         return self.query_one(ToolGrid)
+
+    def watch_shown(self, data: PipelineData | None) -> None:
+        """New data from the screen (first load, a mode switch, a followed lane's turn)."""
+        # The screen draws the first data itself (first paint); the binding then hands it over again.
+        if data is not None and data is not self._drawn:
+            self._drawn = data
+            self.show_evaluation(data.evaluation, data.change, data.previous, data.change_summary)
 
     def show_evaluation(
         self,

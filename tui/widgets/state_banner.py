@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rich.text import Text
+from textual.reactive import reactive
 from textual.widgets import Static
 
 from ...core.text.safe_text import inert
@@ -37,17 +39,29 @@ def agent_text(groups: Sequence[str]) -> Text:
     return text
 
 
+@dataclass(frozen=True)
+class BannerState:
+    """What the state line shows: a lane's turn (0: the initial state) or a followed agent's groups."""
+
+    lane: str | None
+    turn: int
+    groups: tuple[str, ...]
+    agent: bool = False
+    """The groups are a running agent's real ones (``inspect --follow``)."""
+
+
 class StateBanner(Static):
-    """One line above the pipeline grid; the screen calls ``show`` after every activation turn."""
+    """One line above the pipeline grid; ``state`` is bound to the screen's."""
 
     DEFAULT_CSS = """
     StateBanner { height: 1; padding: 0 1; background: $boost; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
-    def show(self, lane: str | None, turn: int, groups: Sequence[str]) -> None:
-        """Redraw for this lane, turn and active groups."""
-        self.update(state_text(lane, turn, groups))
+    state: reactive[BannerState | None] = reactive(None)
+    """The activation state the Pipeline view's verdicts are computed in."""
 
-    def show_agent(self, groups: Sequence[str]) -> None:
-        """Redraw for a followed agent's real active groups."""
-        self.update(agent_text(groups))
+    def watch_state(self, state: BannerState | None) -> None:
+        """Redraw for the new state."""
+        if state is None:
+            return
+        self.update(agent_text(state.groups) if state.agent else state_text(state.lane, state.turn, state.groups))

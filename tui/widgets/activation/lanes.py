@@ -10,7 +10,6 @@ each until the user asks for details (``d``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderResult
@@ -21,32 +20,17 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from ....core.agentscope.lane_history import RECORDED, LaneState
 from ....core.model.presentation import MARK
 from ....core.text.safe_text import inert
 
-LANE_TITLES = {"stock": "stock reset_tools", "guarded": "guarded reset_tools"}
-
-
-@dataclass(frozen=True)
-class LaneState:
-    """What one lane shows: its side of a turn (or none: the state before any turn)."""
-
-    lane: str
-    active: tuple[str, ...]
-    """The lane's active groups after the turn."""
-    visible: tuple[str, ...]
-    """Tool names the model is offered after the turn."""
-    tokens: int
-    """Token estimate of those tools' schemas."""
-    turn: Any = None
-    """The lane's ``LaneTurn`` (call, response, groups before/after, plan), if this was a call."""
-    event: str | None = None
-    """For a turn that was not a call (a group registration): what happened."""
-
-    @classmethod
-    def of_turn(cls, lane_turn: Any) -> LaneState:
-        """A lane's side of a call turn."""
-        return cls(lane_turn.lane, lane_turn.groups_after, lane_turn.visible_tools, lane_turn.token_estimate, lane_turn)
+LANE_TITLES = {
+    "recorded": "recorded (as saved)",
+    "stock": "stock reset_tools",
+    "guarded": "guarded reset_tools",
+}
+"""Lane titles when the lane is wide enough (else the bare lane name)."""
+RECORDED_SUMMARY = "what the session recorded: the call, its result and the groups after it, as saved"
 
 
 class Clamped:
@@ -101,6 +85,9 @@ def _groups(state: LaneState) -> Text:
     if lane_turn is None:
         text.append(_names(state.active), style="bold cyan")
         return text
+    if getattr(lane_turn, "groups_known", True) is False:
+        text.append("not recorded", style="dim italic")
+        return text
     before, after = set(lane_turn.groups_before), set(lane_turn.groups_after)
     added, removed, kept = sorted(after - before), sorted(before - after), sorted(before & after)
     if not (added or removed):
@@ -144,6 +131,9 @@ def lane_body(
     elif state.event:
         lines.append(Clamped(Text().append(inert(state.event, single_line=True), style="bold"), cap))
     lines.append(Clamped(_groups(state), cap))
+    if state.lane == RECORDED:
+        # A session saves no tool list: the stock lane replays what was offered.
+        return lines
     visible = Text(f"visible {len(state.visible)} (~{state.tokens:,} tokens) ", style="dim")
     visible.append(_names(state.visible))
     lines.append(Clamped(visible, cap))
@@ -187,7 +177,9 @@ class LanePane(VerticalScroll):
 
         self.state = state
         # A narrow lane keeps the turn readable: "stock · turn 3/9".
-        title = f"{self.lane} {meta_tool}" if self.size.width >= 44 else self.lane  # 1.x: reset_equipped_tools
+        title = LANE_TITLES.get(self.lane, self.lane) if self.size.width >= 44 else self.lane
+        if self.lane != "recorded":
+            title = title.replace("reset_tools", meta_tool)  # 1.x: reset_equipped_tools
         self.border_title = Content(f"{title} · {turn_label}")
         body = Group(*lane_body(state, description, True, False))
         self.full = details is True or (details is None and self._fits(body))

@@ -165,3 +165,27 @@ class ScriptBox(Vertical):
             # The error's lines (file: message, then each problem) as one paragraph.
             text.append(" · ".join(line.strip() for line in inert(error).splitlines() if line.strip()))
         self.query_one("#script-status", Static).update(text)
+
+    def show_script(
+        self, name: str | None, position: int | None, total: int, upcoming: str | None, noun: str = "script"
+    ) -> None:
+        """The idle line for a script (or none): its name, the step, what ``n`` runs next.
+
+        A failed load keeps its error on the line until a script loads.
+        """
+        if self.error is not None:
+            self.show_status(Text(), self.error)
+            return
+        text = Text(no_wrap=True, overflow="ellipsis")
+        if not name:
+            text.append("no script", style="dim")
+            text.append(" · l loads one (a JSON/YAML list of reset_tools calls)", style="dim")
+        else:
+            text.append(f"{noun} ", style="dim")
+            text.append(inert(name, single_line=True), style="bold")
+            if position is not None:
+                text.append(f" · step {position}/{total}")
+            text.append(" · next (n): " if upcoming else " · at the end", style="dim")
+            if upcoming:
+                text.append(inert(upcoming, single_line=True))
+        self.show_status(text)

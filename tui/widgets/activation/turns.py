@@ -54,6 +54,54 @@ def turn_prompt(turn: Any) -> Text:
     return text
 
 
+def replayed_prompt(turn: Any, replayed: Any) -> Text:
+    """One line of a replay: ``≠ turn 4  recorded ✓ web_serch  stock ✗ … guarded ✗ …  {"web_serch": true}``.
+
+    ``≠`` marks a turn whose stock replay differs from the recording (``=``: it agrees);
+    the recording comes first, the what-if lanes after it.
+    """
+    text = Text(no_wrap=True, overflow="ellipsis")
+    split = replayed.differs is not None
+    text.append("≠ " if split else "= ", style="bold red" if split else "green")
+    text.append(f"turn {replayed.call.model_turn}  ", style="bold")
+    call = replayed.call
+    accepted = call.result_state == "success"
+    text.append("recorded ", style="dim")
+    text.append(MARK[True] if accepted else MARK[False], style="green" if accepted else "bold red")
+    after = replayed.recorded_after
+    text.append(f" {_names(after) if after is not None else '?'}  ", style="cyan")
+    for lane in ("stock", "guarded"):
+        lane_turn = turn.lanes[lane]
+        text.append(f"{lane} ", style="dim")
+        text.append(
+            MARK[True] if lane_turn.accepted else MARK[False], style="green" if lane_turn.accepted else "bold red"
+        )
+        text.append(f" {_names(lane_turn.groups_after)}  ", style="cyan")
+    text.append(inert(call.raw_input or "", single_line=True))
+    return text
+
+
+def replay_banner(replay: Any) -> Text:
+    """The replay's answer, kept above the lanes: the lost-tool headline, then divergence."""
+    text = Text()
+    for number, link in enumerate(replay.links):
+        text.append("\n" if number else "")
+        text.append("lost tool  ", style="bold red")
+        text.append(inert(link.summary(), single_line=True), style="bold")
+        guarded = link.turn.turn.guarded if link.turn is not None else None
+        if guarded is not None and guarded.plan is not None:
+            # The guard's full answer is in the guarded lane; here only what it would have done.
+            verdict = "would have accepted it" if guarded.plan.accepted else "would have refused it"
+            text.append(f" · the guard {verdict}", style="green" if not guarded.plan.accepted else "")
+    if not replay.links:
+        text.append("no lost tools: no recorded call failed because the recording had turned its group off")
+    if replay.diverged:
+        turns = ", ".join(str(t.call.model_turn) for t in replay.diverged)
+        text.append(f"\n≠ the installed AgentScope answers differently from the recording at turn {turns}", "yellow")
+        text.append(" (recorded on another version, or the toolkit changed)", style="dim")
+    return text
+
+
 class TurnList(OptionList):
     """Every turn so far, newest last; the highlighted one is shown in the lanes."""
 
@@ -73,14 +121,20 @@ class TurnList(OptionList):
         super().__init__(id=id)
         self.turn_count = 0
 
-    def show_turns(self, turns: Sequence[Any], select: int | None) -> None:
-        """Replace the rows; highlight (and scroll to) ``select``, or nothing."""
+    def show_turns(self, turns: Sequence[Any], select: int | None, replayed: Sequence[Any] | None = None) -> None:
+        """Replace the rows; highlight (and scroll to) ``select``, or nothing.
+
+        ``replayed`` (a recorded session's ``ReplayedTurn``s, one per turn): rows lead with the recording.
+        """
         self.clear_options()
         self.turn_count = len(turns)
-        if turns:
+        if turns and replayed is not None:
+            self.add_options(Option(replayed_prompt(turn, replayed[i])) for i, turn in enumerate(turns))
+        elif turns:
             self.add_options(Option(turn_prompt(turn)) for turn in turns)
         else:
-            self.add_option(Option(Text("no turns yet: f fires the call, n runs the next script step"), disabled=True))
+            hint = "n replays the first recorded call" if replayed is not None else "n runs the next script step"
+            self.add_option(Option(Text(f"no turns yet: f fires the call, {hint}"), disabled=True))
         self.highlighted = select if turns and select is not None else None
         if self.highlighted is not None:
             self.scroll_to_highlight()

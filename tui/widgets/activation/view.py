@@ -7,9 +7,10 @@ list only draw plain data (``Turn`` / ``LaneState``), so another source of turns
 feed them. After every change the view posts ``StateChanged`` so the screen can show the
 followed lane's state in the Pipeline view.
 
-This module holds the layout, the composer's events and the focus keys; stepping the
-session and drawing the lanes from it is ``stepping.ActivationStepping``, the
-Markdown export ``export``.
+The view's state (the highlighted turn, details, the followed lane) is in ``var``s; what a
+lane shows at a turn comes from ``core.agentscope.lane_history``. AgentScope calls are
+awaited on the shared loop (``on_shared_loop``), never run on the app's own, and a session
+file is read in a worker thread; the Markdown export is ``export``.
 """
 
 from __future__ import annotations
@@ -23,18 +24,22 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.events import Resize
 from textual.message import Message
+from textual.reactive import var
 from textual.widgets import Checkbox, Input, Static
 
 from ....core.agentscope.aio import on_shared_loop
+from ....core.agentscope.lane_history import RECORDED, LaneHistory, LaneState, recorded_states
+from ....core.model.errors import ToolscopeError
 from ....core.model.subject import StepsActivation, Subject
+from ....core.text.safe_text import inert
 from ..safe_input import safe_input
 from .composer import GroupBar, GroupToggle
-from .lanes import LanePane, LaneState
+from .lanes import RECORDED_SUMMARY, LanePane
 from .script_box import ScriptBox
-from .stepping import ActivationStepping
-from .turns import TurnList
+from .turns import TurnList, replay_banner
 
 __all__ = ["ActivationView", "GroupToggle", "activation_view_for"]
 
@@ -63,7 +68,7 @@ def activation_view_for(
     )
 
 
-class ActivationView(ActivationStepping, Vertical):
+class ActivationView(Vertical):
     """Composer (group toggles, raw JSON, script line), two lanes, the turn list."""
 
     HELP = (
@@ -93,6 +98,8 @@ class ActivationView(ActivationStepping, Vertical):
     ActivationView #raw { border: none; height: 1; background: $boost; margin: 0 1; padding: 0; }
     ActivationView #raw:focus { background: $primary 30%; }
     ActivationView #lanes { height: 1fr; min-height: 4; }
+    ActivationView #replay-banner { display: none; height: auto; max-height: 4; padding: 0 1; background: $error 15%; }
+    ActivationView #replay-banner.-shown { display: block; }
     ActivationView #guarded-lane { margin-left: 1; }
     ActivationView TurnList { height: 30%; min-height: 3; max-height: 14; }
     /* Short terminals: the script line only while it is being edited or has an error
@@ -113,6 +120,20 @@ class ActivationView(ActivationStepping, Vertical):
             self.turn = turn
             """How many turns the lane's state reflects (0: the initial state)."""
             super().__init__()
+
+    class AgentGroupsChanged(Message):
+        """A followed running agent's real active groups changed (``inspect --follow``)."""
+
+        def __init__(self, groups: tuple[str, ...]) -> None:
+            self.groups = groups
+            super().__init__()
+
+    selected: var[int | None] = var(None, init=False)
+    """Index of the turn shown in the lanes (None: no turn yet)."""
+    details: var[bool | None] = var(None, init=False)
+    """Long texts in full (True), one line each (False), or in full when that fits (None)."""
+    followed_lane: var[str] = var("guarded", init=False)
+    """The lane whose state the Pipeline view follows."""
 
     def __init__(
         self,
@@ -135,11 +156,12 @@ class ActivationView(ActivationStepping, Vertical):
         self.probe_summary: str | None = None
         self.initial: dict[str, LaneState] = {}
         """Each lane before any turn."""
-        self.selected: int | None = None
-        """Index of the turn shown in the lanes (None: no turn yet)."""
-        self.details: bool | None = None
-        """Long texts in full (True), one line each (False), or in full when that fits (None)."""
-        self.followed_lane = "guarded"
+        self.replay: Any = None
+        """A recorded session's ``SessionReplay`` (``--session``): its recording is the first lane."""
+        self.lanes: tuple[str, ...] = (RECORDED,) * bool(getattr(feed, "replays_recording", False)) + tuple(
+            self.session.lanes
+        )
+        """The lanes shown, left to right: the recording first when there is one, then the what-ifs."""
         self._generated_raw = ""
 
     def compose(self) -> ComposeResult:
@@ -150,8 +172,9 @@ class ActivationView(ActivationStepping, Vertical):
         )
         bases = [Path(".")] + ([self.config_dir] if self.config_dir else [])
         yield ScriptBox(bases, id="script")
+        yield Static(id="replay-banner")
         with Horizontal(id="lanes"):
-            for lane in self.session.lanes:
+            for lane in self.lanes:
                 yield LanePane(lane, id=f"{lane}-lane")
         yield TurnList(id="turns")
         yield Static(id="too-small")
@@ -234,9 +257,21 @@ class ActivationView(ActivationStepping, Vertical):
     @on(TurnList.Picked)
     def _turn_picked(self, event: TurnList.Picked) -> None:
         self.selected = event.index
+
+    def watch_selected(self) -> None:
+        """Another turn highlighted: the lanes show it."""
         self.show_selected()
 
-    # -- focus and display actions (the stepping ones: ActivationStepping) ------------------
+    def watch_details(self) -> None:
+        """Details on or off: redraw the lanes."""
+        self.show_selected()
+
+    def watch_followed_lane(self, lane: str) -> None:
+        """The Pipeline view follows the other lane: say so, and tell the screen."""
+        self.notify(f"The Pipeline view now shows the {lane} lane's state.", title="activation")
+        self._post_state()
+
+    # -- focus and display actions ---------------------------------------------------------
 
     def action_focus_script(self) -> None:
         """Open the script path box (with completion)."""
@@ -253,13 +288,10 @@ class ActivationView(ActivationStepping, Vertical):
     def action_toggle_details(self) -> None:
         """Show the probe/guard descriptions and long texts in full, or one line each."""
         self.details = not self.query_one("#stock-lane", LanePane).full
-        self.show_selected()
 
     def action_switch_followed_lane(self) -> None:
         """The Pipeline view follows the other lane's active groups."""
         self.followed_lane = "stock" if self.followed_lane == "guarded" else "guarded"
-        self.notify(f"The Pipeline view now shows the {self.followed_lane} lane's state.", title="activation")
-        self._post_state()
 
     def _post_state(self) -> None:
         lane = self.followed_lane
@@ -271,3 +303,150 @@ class ActivationView(ActivationStepping, Vertical):
 
         lane_state = self.lane_state if self.initial else None
         return activation_markdown(self.session, self.script_name, self.probe_summary, lane_state)
+
+    # -- stepping the session -------------------------------------------------------------
+
+    async def action_fire(self) -> None:
+        """Send the raw text, exactly as typed, to reset_tools on both lanes."""
+        raw = self.query_one("#raw", Input).value
+        await self._run(on_shared_loop(self.session.acall(raw)))
+
+    async def action_next_step(self) -> None:
+        """Redo the next turn or run the next script step."""
+        await self._run(on_shared_loop(self.session.aforward()), at_end="End of the script.")
+
+    async def action_previous_step(self) -> None:
+        """Undo the last turn: both lanes go back to their state before it."""
+        if self.session.back() is None:
+            self.notify("Already at the start.", severity="warning")
+        await self.refresh_lanes(newest=True)
+
+    async def action_restart(self) -> None:
+        """Back to the initial state (recorded turns stay available with n)."""
+        self.session.reset()
+        await self.refresh_lanes(newest=True)
+
+    async def load_script(self, path: str) -> None:
+        """Load a script (from the current folder, else the config's) and start a fresh session over it.
+
+        A failure is shown in the script line (and a toast); the current session stays.
+        """
+        from ....core.agentscope.script import load_script, resolve_script_path
+
+        box = self.query_one(ScriptBox)
+        resolved = resolve_script_path(path, self.config_dir)
+        try:
+            steps = load_script(resolved)
+            session = self.subject.session(steps)
+        except ToolscopeError as exc:
+            box.show_status(Text(), exc.render())
+            self.notify(inert(exc.render()), title="script", severity="error", markup=False)
+            return
+        self.session.reset()
+        self.session = session
+        self.script_name = resolved.name
+        box.error = None
+        self.notify(f"Loaded {inert(self.script_name)}: {len(steps)} steps (n: next)", markup=False)
+        await self.refresh_lanes(newest=True)
+
+    async def _run(self, coroutine: Any, at_end: str | None = None) -> None:
+        try:
+            turn = await coroutine  # a Turn, None at the end, or the history (run_all)
+        except ToolscopeError as exc:
+            self.notify(inert(exc.render()), title="reset_tools", severity="error", markup=False)
+            return
+        if turn is None and at_end:
+            self.notify(at_end, severity="warning")
+        await self.refresh_lanes(newest=True)
+
+    # -- display --------------------------------------------------------------------------
+
+    async def _measure_initial(self) -> None:
+        """Each lane's state before any turn (what the lanes show until the first one)."""
+        for lane in self.session.lanes:
+            names, tokens = await on_shared_loop(self.session.avisible(lane))
+            self.initial[lane] = LaneState(lane, self.session.active_groups(lane), names, tokens)
+
+    def lane_state(self, lane: str, index: int | None) -> LaneState:
+        """What ``lane`` shows for turn ``index`` of the history (None: before any turn)."""
+        if lane == RECORDED:
+            initial, states = recorded_states(self.replay)
+            return initial if index is None or index >= len(states) else states[index]
+        return LaneHistory(self.session.history, self.initial).state(lane, index)
+
+    def show_selected(self) -> None:
+        """Draw both lanes for the highlighted turn."""
+        if not self.initial:
+            return
+        compact = self.has_class("-short")
+        total, selected = len(self.session.history), self.selected
+        label = f"turn {selected + 1}/{total}" if selected is not None and total else "before any turn"
+        if self.replay is not None and selected is not None and total:
+            # One numbering: a replayed call is named by the model turn that made it.
+            label = f"turn {self.replay.turns[selected].call.model_turn}"
+        descriptions = {
+            RECORDED: RECORDED_SUMMARY,
+            "stock": self.probe_summary,
+            "guarded": self.session.guard_description,
+        }
+        for lane in self.lanes:
+            pane = self.query_one(f"#{lane}-lane", LanePane)
+            pane.show(
+                self.lane_state(lane, selected),
+                descriptions[lane],
+                self.details,
+                label,
+                compact,
+                self.session.meta_tool,
+            )
+
+    async def refresh_lanes(self, newest: bool | None = None) -> None:
+        """After the session changed: the turn list follows the newest turn, the lanes show it.
+
+        ``newest`` None (a feed adding turns): follow unless the user is browsing older turns
+        in the focused turn list, as a log viewer stops following when scrolled up.
+        """
+        history = self.session.history
+        if self.session.cursor == 0:
+            # At the start the lanes' state is the initial one; a feed or a script may have
+            # brought a new session (a replay starts from the recorded groups).
+            await self._measure_initial()
+        turns = self.query_one(TurnList)
+        browsing = (
+            not newest and turns.has_focus and not turns.at_newest and self.selected is not None
+        ) and self.selected < len(history)
+        if not browsing:
+            self.selected = len(history) - 1 if history else None
+        replayed = self.replay.turns if self.replay is not None else None
+        turns.show_turns(history, self.selected, replayed)
+        name = inert(self.script_name or "", single_line=True)
+        if replayed is not None:
+            title = f"session {name} · {len(history)} of {len(replayed)} reset_tools calls replayed"
+        else:
+            script = f" · script {name} {self.session.script_position}/{len(self.session.steps)}" if name else ""
+            title = f"turns {len(history)}{script}"
+        turns.border_title = Content(title)  # Content: never markup
+        self.show_selected()
+        self._show_script_status()
+        await self.query_one(GroupBar).show_groups(
+            self.session.known_groups(), set(self.session.active_groups("guarded"))
+        )
+        self._follow_guarded_lane()
+        self._post_state()
+
+    def _show_script_status(self) -> None:
+        session = self.session
+        upcoming = session.next_step() if self.script_name else None
+        if self.replay is not None:
+            # A replay is numbered by model turns alone: the next call by the turn that made it.
+            coming = self.replay.turns[session.cursor] if session.cursor < len(self.replay.turns) else None
+            upcoming = f"turn {coming.call.model_turn} reset_tools {coming.call.raw_input}" if coming else None
+        position = None if self.replay is not None else session.script_position
+        noun = "session" if self.replay is not None else "script"
+        self.query_one(ScriptBox).show_script(self.script_name, position, len(session.steps), upcoming, noun)
+
+    def show_replay(self, replay: Any) -> None:
+        """A recorded session was replayed: its answer stays above the lanes (not in a toast)."""
+        self.replay = replay
+        self.query_one("#replay-banner", Static).update(replay_banner(replay))
+        self.query_one("#replay-banner", Static).add_class("-shown")
