@@ -23,10 +23,25 @@ from typing import NoReturn
 from ..core.model.errors import EXIT_STDOUT_CLOSED
 
 
+def stdout_fd() -> int:
+    """The descriptor toolscope's stdout writes to now.
+
+    Not always 1: while a factory's code may run, fd 1 points at stderr and toolscope's
+    stdout lives on a private copy (``user_code_guard.protect_stdout``).
+    """
+    for stream in (sys.stdout, sys.__stdout__):
+        try:
+            if stream is not None:
+                return stream.fileno()
+        except (OSError, ValueError, AttributeError):
+            continue
+    return 1
+
+
 def reader_gone() -> bool:
     """Whether stdout is a pipe (or socket) whose reading end is closed."""
     try:
-        fd = sys.__stdout__.fileno() if sys.__stdout__ is not None else 1
+        fd = stdout_fd()
         poller = select.poll()
         poller.register(fd, select.POLLOUT)
         events = poller.poll(0)
@@ -58,7 +73,7 @@ def silence_stdout() -> None:
     """Point stdout's descriptor at /dev/null: output still buffered is flushed there at
     shutdown instead of failing again with "Exception ignored ... BrokenPipeError"."""
     try:
-        fd = sys.__stdout__.fileno() if sys.__stdout__ is not None else 1
+        fd = stdout_fd()
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, fd)
         os.close(devnull)

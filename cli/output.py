@@ -121,6 +121,14 @@ def handle_errors(func: F) -> F:
 
             if closed_stdout.caused_by_closed_stdout(exc):  # `toolscope tools … | head`
                 closed_stdout.stop_quietly()
+            theirs = _user_code_failure(exc)
+            if theirs is not None:  # a loaded factory's tool or group raised: exit 3, not a bug
+                from rich.text import Text
+
+                from ..core.text.safe_text import inert
+
+                stderr_console().print(Text("error: " + inert(theirs.render()), style="red"))
+                raise typer.Exit(theirs.exit_code) from None
             import traceback
 
             from rich.text import Text
@@ -136,10 +144,28 @@ def handle_errors(func: F) -> F:
                 )
             )
             raise typer.Exit(EXIT_INTERNAL) from None
+        finally:
+            _release_user_code_guards()
         _fail_if_user_code_exited()
         return result
 
     return wrapper  # type: ignore[return-value]
+
+
+def _user_code_failure(exc: BaseException) -> ToolscopeError | None:
+    # Only when a factory was loaded (its module is imported then): a spec's toolkit runs no user code.
+    if "toolscope.core.agentscope.user_code" not in sys.modules:
+        return None
+    from ..core.agentscope.user_code import failure_in_user_code
+
+    return failure_in_user_code(exc)
+
+
+def _release_user_code_guards() -> None:
+    # The os._exit guard, the threading hook and the stdout guard end with the command that needed them.
+    guard = sys.modules.get("toolscope.core.agentscope.user_code_guard")
+    if guard is not None:
+        guard.release()
 
 
 def _fail_if_user_code_exited() -> None:

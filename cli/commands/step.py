@@ -53,9 +53,11 @@ def step_command(
     from ...core.agentscope.probe import probe_stock_reset_tools
 
     if session is not None:
+        from ..replay_progress import replay_progress
         from .step_session import open_replay, print_session_human, print_session_json
 
-        subject, replay = open_replay(toolkit, kind, session, session_id, split_groups(groups))
+        with replay_progress():
+            subject, replay = open_replay(toolkit, kind, session, session_id, split_groups(groups))
         probe = probe_stock_reset_tools()
         if as_json:
             print_session_json(subject, replay, probe)

@@ -41,6 +41,7 @@ from ..model.errors import InputError, Problem, UserCodeError
 from ..text.suggest import close_matches
 from .aio import run_sync
 from .spec import BuiltToolkit
+from .user_code import check_toolkit_shape, deadline, remember_factory
 
 EXPECTED = "a Toolkit, or a (Toolkit, AgentState) tuple"
 
@@ -58,9 +59,25 @@ class UserExitError(UserCodeError):
 
 def user_failure(what: str, exc: BaseException, user_root: Path | None) -> UserCodeError:
     """The UserCodeError for an exception that escaped the user's code."""
+    from .aio import EscapedFromLoop
+    from .user_code import FactoryTimedOut
+
+    if isinstance(exc, EscapedFromLoop):  # sys.exit / KeyboardInterrupt in an async factory or tool
+        exc = exc.original
     if isinstance(exc, SystemExit):
         return UserExitError(what, exc, user_root)
+    if isinstance(exc, FactoryTimedOut):
+        return UserTimeoutError(what, exc, user_root)
     return UserCodeError(what, exc, user_root)
+
+
+class UserTimeoutError(UserCodeError):
+    """The user's factory ran past ``TOOLSCOPE_FACTORY_TIMEOUT``: theirs, exit 3."""
+
+    def render(self) -> str:
+        """Say ``did not finish within …`` instead of ``raised FactoryTimedOut``."""
+        text = super().render()
+        return text.replace(f"your code raised {type(self.exc).__name__}: ", "", 1)
 
 
 @contextlib.contextmanager
@@ -194,7 +211,7 @@ def call_factory(func: Any, what: str, user_root: Path | None) -> Any:
     # MCP servers the factory starts write their reasons to our stderr: keep the tail.
     with tail_stderr() as tail:
         try:
-            with user_code_output():
+            with user_code_output(), deadline():
                 result = func()
                 if inspect.isawaitable(result):
                     result = run_sync(_awaited(result))
@@ -244,16 +261,19 @@ def load_factory(target: str) -> BuiltToolkit:
     where, attr = parse_target(target)
     if where.endswith(".py") or "/" in where or "\\" in where:
         path = Path(where)
-        with user_code_output():
-            module = _import_file(path, target)
         user_root: Path | None = path.resolve().parent
+        remember_factory(target, user_root)
+        with user_code_output(), _import_deadline(target, user_root):
+            module = _import_file(path, target)
     else:
-        with user_code_output():
-            module = _import_dotted(where, target)
         user_root = Path.cwd()
+        remember_factory(target, user_root)
+        with user_code_output(), _import_deadline(target, user_root):
+            module = _import_dotted(where, target)
     func = _resolve_attr(module, attr, target, where)
     result = call_factory(func, f"toolkit factory {target}", user_root)
     toolkit, state = check_result(result, target)
+    check_toolkit_shape(toolkit, target)
     origins: dict[tuple[str, str], str] = {}
     group_origins = {}
     for group in toolkit.tool_groups:
@@ -261,6 +281,18 @@ def load_factory(target: str) -> BuiltToolkit:
         for tool in group.tools:
             origins.setdefault((group.name, tool.name), f"{target}: group '{group.name}'")
     return BuiltToolkit(toolkit, state, target, origins, group_origins, f"AgentScope toolkit from {target}")
+
+
+@contextlib.contextmanager
+def _import_deadline(target: str, user_root: Path | None) -> Iterator[None]:
+    """The user's module gets the factory's deadline to import (its top level is their code too)."""
+    from .user_code import FactoryTimedOut
+
+    try:
+        with deadline():
+            yield
+    except FactoryTimedOut as exc:
+        raise user_failure(f"importing {target}", exc, user_root) from None
 
 
 async def _awaited(awaitable: Awaitable[Any]) -> Any:
