@@ -46,7 +46,13 @@ def print_lines(console: Console, lines: Iterable[list[tuple[str, str]]]) -> Non
         from ..core.text.safe_text import inert
 
         # The fast path skips the console's rendering, so it makes the text inert itself.
-        console.file.write(inert("".join("".join(text for text, _ in line) + "\n" for line in lines)))
+        text = inert("".join("".join(text for text, _ in line) + "\n" for line in lines))
+        if console.file is sys.stdout:
+            from ..core.outputs.stdout import write_stdout_text
+
+            write_stdout_text(text)  # whole, or BrokenPipeError: never a silently cut table
+        else:
+            console.file.write(text)
         return
     from rich.text import Text
 
