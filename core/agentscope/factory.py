@@ -30,6 +30,7 @@ import contextlib
 import importlib
 import importlib.util
 import inspect
+import os
 import sys
 from collections.abc import Awaitable, Iterator
 from pathlib import Path
@@ -253,7 +254,22 @@ def check_result(result: Any, target: str) -> tuple[Any, Any]:
 
 
 def load_factory(target: str) -> BuiltToolkit:
-    """Import and call the factory; returns the user's Toolkit and state."""
+    """Import and call the factory; returns the user's Toolkit and state.
+
+    The working directory is the user's only while their code runs: a factory that calls
+    ``os.chdir`` must not move where ``report -o out.md`` writes (it wrote elsewhere and
+    printed "wrote out.md") nor where a relative ``--session`` is read.
+    """
+    working_directory = os.getcwd()
+    try:
+        return _load_factory(target)
+    finally:
+        with contextlib.suppress(OSError):
+            if os.getcwd() != working_directory:
+                os.chdir(working_directory)
+
+
+def _load_factory(target: str) -> BuiltToolkit:
     from .user_code_guard import guard_process_exit, protect_stdout
 
     protect_stdout()

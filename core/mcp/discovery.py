@@ -89,13 +89,21 @@ def _leaf(exc: BaseException) -> BaseException:
     return exc
 
 
+_STDERR_READ = 64 * 1024
+"""How much of the end of a server's stderr log is read back for its failure reason."""
+
+
 def _stderr_tail(errlog: Any) -> str:
     if errlog is None:
         return ""
     with contextlib.suppress(OSError, ValueError):
         errlog.flush()
-        errlog.seek(0)
-        lines = [line.strip() for line in errlog.read().splitlines() if line.strip()]
+        # Only the end: a server flooding stderr wrote gigabytes, and the reason needs one line.
+        size = os.fstat(errlog.fileno()).st_size
+        with open(errlog.fileno(), "rb", closefd=False) as raw:
+            raw.seek(max(0, size - _STDERR_READ))
+            text = raw.read(_STDERR_READ).decode("utf-8", "replace")
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
         if lines:
             return lines[-1][-_STDERR_TAIL:]
     return ""

@@ -99,6 +99,12 @@ FACTORIES = textwrap.dedent(
         toolkit.tool_groups.append("web")
         return toolkit
 
+    def chdirs():
+        import os
+        os.makedirs("elsewhere", exist_ok=True)
+        os.chdir("elsewhere")
+        return Toolkit(tools=[FunctionTool(note_write)])
+
     def many():
         groups = [ToolGroup(f"g{i}", "x" * 60, tools=[FunctionTool(note_write, name=f"n{i}")]) for i in range(2000)]
         return Toolkit(tools=[FunctionTool(note_write)], tool_groups=groups)
@@ -212,3 +218,31 @@ def test_a_reader_gone_mid_output_is_141(tmp_path: Path, factories: Path, args: 
     err = process.stderr.read() if process.stderr else ""
     assert process.wait(timeout=60) == 141, err
     assert "Traceback" not in err and "Exception ignored" not in err
+
+
+def test_a_factory_changing_directory_does_not_move_the_output(
+    factories: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = invoke("report", f"{factories}:chdirs", "-o", "out.md")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "out.md").is_file() and not (tmp_path / "elsewhere" / "out.md").exists()
+    assert Path.cwd() == tmp_path
+
+
+def test_a_new_output_is_created_exclusively(tmp_path: Path) -> None:
+    # Two `report -o same.md` without --force: both saw no file; the second must not replace the first.
+    from toolscope.core.model.errors import InputError
+    from toolscope.core.outputs.output_file import check_output, write_output
+
+    out = tmp_path / "same.md"
+    assert check_output(str(out), force=False) is not None
+    out.write_text("the other run's report")
+    from toolscope.core.outputs import output_file
+
+    target = output_file.OutputTarget(out, "new")
+    with pytest.raises(InputError, match="already exists"):
+        output_file._write_atomic(target, b"ours", str(out))
+    assert out.read_text() == "the other run's report"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["same.md"]  # no temporary left behind
+    assert write_output("x", str(tmp_path / "fresh.md"), force=False) == tmp_path / "fresh.md"
