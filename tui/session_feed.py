@@ -14,6 +14,7 @@ Public API::
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,7 +44,9 @@ class SessionFeed:
         from ..core.agentscope.session_source import load_session
 
         try:
-            recorded = load_session(self.path, session_id=self.session_id)
+            # In a thread: reading a big session takes seconds, and the screen must keep
+            # drawing and answer q meanwhile (it froze, and quit 14–55 s late).
+            recorded = await asyncio.to_thread(load_session, self.path, self.session_id)
         except ToolscopeError as exc:
             view.notify(inert(exc.render()), title="session", severity="error", markup=False)
             return
