@@ -72,6 +72,15 @@ def _register_commands() -> None:
     )
     app.command("step", short_help="Step a reset_tools script: stock vs guarded, turn by turn.")(step.step_command)
     app.command("tools", short_help="Every tool: a mark per stage, the verdict, the rule.")(tools.tools_command)
+    from .commands import registry
+
+    registry_app = typer.Typer(
+        no_args_is_help=True, help="Registry maintenance: check it against AgentWorks' Go source."
+    )
+    registry_app.command("check", short_help="The registry's lists against the Go source's (drift).")(
+        registry.registry_check_command
+    )
+    app.add_typer(registry_app, name="registry", short_help="Check a registry against AgentWorks' Go source.")
 
 
 _register_commands()
@@ -103,6 +112,8 @@ def only_the_invoked_command(argv: list[str]) -> None:
     chosen = [info for info in app.registered_commands if info.name == name]
     if len(chosen) == 1:
         app.registered_commands[:] = chosen
+    elif any(group.name == name for group in app.registered_groups):
+        app.registered_commands.clear()
 
 
 def main() -> None:

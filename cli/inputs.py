@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..core.inputs.documents import load_document
 from ..core.model.enums import InputKind
 from ..core.model.errors import InputError, Problem
 from ..core.model.subject import Subject
+
+if TYPE_CHECKING:
+    from ..core.agentworks.subject import AgentWorksSubject
 
 _FACTORY = re.compile(r"^(?P<target>[\w.]+|.+\.py):(?P<attr>[A-Za-z_][\w.]*)$")
 
@@ -84,6 +88,31 @@ def _factory_needs_function(target: str, path: Path) -> InputError:
     )
 
 
+def open_workflow(
+    target: str,
+    *,
+    step: str | None,
+    registry: Path | None = None,
+    groups: list[str] | None = None,
+    snapshot: Path | None = None,
+    workflow: Path | None = None,
+    origin: str | None = None,
+) -> list[AgentWorksSubject] | None:
+    """Every step of a step config with several steps, when no --step picks one; None otherwise
+    (then ``open_subject`` answers for one step or one toolkit)."""
+    if step is not None or detect_kind(target) != InputKind.STEP_CONFIG:
+        return None
+    from ..core.agentworks.step_config import steps_to_choose
+
+    if not steps_to_choose(Path(target)):
+        return None
+    if groups is not None:
+        raise InputError("--groups", "applies to AgentScope toolkits, not step configs")
+    from ..core.agentworks.subject import load_workflow_subjects
+
+    return load_workflow_subjects(Path(target), registry=registry, snapshot=snapshot, workflow=workflow, origin=origin)
+
+
 def open_subject(
     target: str,
     *,
@@ -91,6 +120,8 @@ def open_subject(
     registry: Path | None = None,
     groups: list[str] | None = None,
     snapshot: Path | None = None,
+    workflow: Path | None = None,
+    origin: str | None = None,
 ) -> Subject:
     """Load CONFIG as a Subject; options that don't apply to its kind are rejected."""
     kind = detect_kind(target)
@@ -99,7 +130,13 @@ def open_subject(
             raise InputError("--groups", "applies to AgentScope toolkits, not step configs")
         from ..core.agentworks.subject import load_agentworks_subject
 
-        return load_agentworks_subject(Path(target), step=step, registry=registry, snapshot=snapshot)
+        return load_agentworks_subject(
+            Path(target), step=step, registry=registry, snapshot=snapshot, workflow=workflow, origin=origin
+        )
+    if workflow is not None:
+        raise InputError("--workflow", "applies to AgentWorks step configs, not toolkits")
+    if origin is not None:
+        raise InputError("--origin", "applies to AgentWorks step configs, not toolkits")
     if step is not None:
         raise InputError("--step", "applies to AgentWorks step configs, not toolkits")
     if registry is not None:

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from rich.text import Text
 
     from ..core.model.subject import Subject
-    from ..core.model.verdicts import Finding
+    from ..core.model.verdicts import Finding, LoadedInput
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -221,6 +221,17 @@ def print_findings(findings: Iterable[Finding], console: Console | None = None) 
         console.print(Text(f"{finding.severity:<7} {finding.kind}", style=style), soft_wrap=True, crop=False)
         message = finding.message + (f" [{finding.source}]" if finding.source else "")
         print_wrapped(console, Text("        "), message)
+
+
+def era_sentence(loaded: LoadedInput) -> str | None:
+    """AgentWorks: ``era: allow-list era (GetToolsForWorkshopMode)``, the era the answer is true for
+    (and the product era's origin); None for toolkits."""
+    if loaded.era is None:
+        return None
+    from ..core.agentworks.era import Era
+
+    origin = next((f"; origin {value}" for key, value in loaded.extra if key == "origin"), "")
+    return f"era: {Era(loaded.era).label}{origin}"
 
 
 def mode_sentence(subject: Subject, given: str | None, resolved: str | None) -> str:

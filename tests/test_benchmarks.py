@@ -65,3 +65,23 @@ def test_tap_benchmark_runs_a_real_agent_and_prints_the_ratio():
     assert out.returncode == 0, out.stderr
     assert "ratio with / without:" in out.stdout
     assert "tool calls per run: 20" in out.stdout
+
+
+def test_workflow_benchmark_runs_and_prints_the_linearity_ratio():
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "benchmarks" / "workflow_bench.py"),
+            "--steps",
+            "10",
+            "--tools",
+            "1000",
+            "--servers",
+            "10",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "ratio per-step time 10 / 1 steps:" in out.stdout

@@ -13,9 +13,11 @@ from ..output import handle_errors
 from .common import (
     GroupsOpt,
     JsonOpt,
+    OriginOpt,
     RegistryOpt,
     SnapshotOpt,
     StepOpt,
+    WorkflowOpt,
     split_groups,
 )
 
@@ -35,6 +37,8 @@ def check_command(
     registry: RegistryOpt = None,
     groups: GroupsOpt = None,
     snapshot: SnapshotOpt = None,
+    workflow: WorkflowOpt = None,
+    origin: OriginOpt = None,
     drift_from: Annotated[
         Path | None,
         typer.Option(
@@ -48,11 +52,18 @@ def check_command(
     from rich.text import Text
 
     from ...core.model.expectations import check_expectations, parse_expectation
-    from ..inputs import open_subject
-    from ..output import print_document, print_findings, print_wrapped, stdout_console
+    from ..inputs import open_subject, open_workflow
+    from ..output import era_sentence, print_document, print_findings, print_wrapped, stdout_console
 
     expectations = [parse_expectation(e) for e in expect or []]
-    subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
+    opened = dict(registry=registry, groups=split_groups(groups), snapshot=snapshot, workflow=workflow, origin=origin)
+    subjects = open_workflow(config, step=step, **opened)  # type: ignore[arg-type]
+    if subjects is not None:
+        from .check_workflow import check_workflow
+
+        check_workflow(subjects, mode, expectations, drift_from, warnings_fail, as_json)
+        return
+    subject = open_subject(config, step=step, **opened)  # type: ignore[arg-type]
     # Aliases of one mode (build, builder) are checked once.
     modes: list[str | None] = (
         list(dict.fromkeys(subject.resolve_mode(m) for m in mode)) if mode else [*subject.mode_names] or [None]
@@ -71,10 +82,17 @@ def check_command(
     if as_json:
         from ...core.schemas.verdicts import CheckEnvelope
 
-        print_document(CheckEnvelope.of(ok, modes, drift_from.name if drift_from is not None else None, findings))
+        print_document(
+            CheckEnvelope.of(
+                ok, modes, drift_from.name if drift_from is not None else None, findings, subject.loaded.era
+            )
+        )
     else:
         console = stdout_console()
         print_wrapped(console, Text(""), subject.loaded.label, "dim")
+        era = era_sentence(subject.loaded)
+        if era:
+            print_wrapped(console, Text(""), era, "dim")
         print_wrapped(console, Text(""), "modes checked: " + ", ".join(str(m) for m in modes), "dim")
         if drift_from is not None and not any(f.kind == FindingKind.MCP_DRIFT for f in findings):
             print_wrapped(console, Text(""), f"MCP tools: no drift since {drift_from.name}", "dim")

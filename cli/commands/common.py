@@ -46,6 +46,22 @@ SessionOpt = Annotated[
 SessionIdOpt = Annotated[
     str | None, typer.Option("--session-id", help="With --session DATABASE: the app storage session to read.")
 ]
+WorkflowOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--workflow",
+        help="AgentWorks workflow.json. Default: workflow.json next to the step config, or one folder up "
+        "for planning/step_config.json.",
+    ),
+]
+OriginOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--origin",
+        help="Product-manifest registries: who starts the turn (interactive, scheduled, pulse, child, bot, "
+        "notification, external_builder), or external: a token-backed caller of the external API.",
+    ),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
 

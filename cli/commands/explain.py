@@ -11,6 +11,7 @@ from ...core.model.errors import EXIT_NEGATIVE
 from ...core.model.presentation import MARK
 from ...core.text.shell import is_command, wrap_command
 from ..output import (
+    era_sentence,
     handle_errors,
     plain,
     print_document,
@@ -23,9 +24,11 @@ from .common import (
     GroupsOpt,
     JsonOpt,
     ModeOpt,
+    OriginOpt,
     RegistryOpt,
     SnapshotOpt,
     StepOpt,
+    WorkflowOpt,
     split_groups,
 )
 
@@ -43,15 +46,25 @@ def explain_command(
     registry: RegistryOpt = None,
     groups: GroupsOpt = None,
     snapshot: SnapshotOpt = None,
+    workflow: WorkflowOpt = None,
+    origin: OriginOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Explain why TOOL is or is not usable, stage by stage, and print the fix.
 
-    Exit 0 when the tool is visible, 1 when it is hidden or unknown.
+    Exit 0 when the tool is visible, 1 when it is hidden or unknown (in any step, when a
+    step config with several steps is explained without --step: one row per step).
     """
-    from ..inputs import open_subject
+    from ..inputs import open_subject, open_workflow
 
-    subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
+    opened = dict(registry=registry, groups=split_groups(groups), snapshot=snapshot, workflow=workflow, origin=origin)
+    subjects = open_workflow(config, step=step, **opened)  # type: ignore[arg-type]
+    if subjects is not None:
+        from .explain_workflow import explain_workflow
+
+        explain_workflow(subjects, tool, mode, as_json)
+        return
+    subject = open_subject(config, step=step, **opened)  # type: ignore[arg-type]
     checklist = subject.checklist(tool, subject.resolve_mode(mode))
     from ...core.model.subject import RewritesSelection
 
@@ -59,11 +72,11 @@ def explain_command(
     if as_json:
         from ...core.schemas.verdicts import ExplainEnvelope
 
-        print_document(ExplainEnvelope.of(checklist, subject.config_findings, rewrite))
+        print_document(ExplainEnvelope.of(checklist, subject.config_findings, rewrite, subject.loaded.era))
     else:
         console = stdout_console()
         print_findings(subject.config_findings, console)
-        print_checklist(checklist, subject.loaded.label, rewrite)
+        print_checklist(checklist, subject.loaded.label, rewrite, era_sentence(subject.loaded))
     if checklist.outcome != Verdict.VISIBLE:
         raise typer.Exit(EXIT_NEGATIVE)
 
@@ -87,7 +100,9 @@ def print_rewrite(rewrite: SelectionRewrite) -> None:
             print_wrapped(console, Text("     "), rule, "dim")
 
 
-def print_checklist(checklist: Checklist, label: str, rewrite: SelectionRewrite | None = None) -> None:
+def print_checklist(
+    checklist: Checklist, label: str, rewrite: SelectionRewrite | None = None, era: str | None = None
+) -> None:
     """Human form: the verdict, each stage with its rule, the app's rewrite, the checklist, the fix."""
     from rich.text import Text
 
@@ -97,6 +112,8 @@ def print_checklist(checklist: Checklist, label: str, rewrite: SelectionRewrite 
 
     console = stdout_console()
     print_wrapped(console, Text(""), label, "dim")
+    if era:
+        print_wrapped(console, Text(""), era, "dim")
     head = Text("tool ")
     head.append_text(plain(checklist.tool, "bold"))
     if checklist.mode:

@@ -13,9 +13,11 @@ from .common import (
     GroupsOpt,
     JsonOpt,
     ModeOpt,
+    OriginOpt,
     RegistryOpt,
     SnapshotOpt,
     StepOpt,
+    WorkflowOpt,
     split_groups,
 )
 
@@ -28,6 +30,8 @@ def tools_command(
     registry: RegistryOpt = None,
     groups: GroupsOpt = None,
     snapshot: SnapshotOpt = None,
+    workflow: WorkflowOpt = None,
+    origin: OriginOpt = None,
     hidden_only: Annotated[bool, typer.Option("--hidden", help="Only tools that are not visible.")] = False,
     wide: Annotated[
         bool, typer.Option("--wide", help="Print each deciding rule whole, however long the line gets.")
@@ -35,9 +39,16 @@ def tools_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Print every tool of the config with one column per stage and the verdict."""
-    from ..inputs import open_subject
+    from ..inputs import open_subject, open_workflow
 
-    subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
+    opened = dict(registry=registry, groups=split_groups(groups), snapshot=snapshot, workflow=workflow, origin=origin)
+    subjects = open_workflow(config, step=step, **opened)  # type: ignore[arg-type]
+    if subjects is not None:
+        from .tools_workflow import tools_workflow
+
+        tools_workflow(subjects, mode, hidden_only=hidden_only, wide=wide, as_json=as_json)
+        return
+    subject = open_subject(config, step=step, **opened)  # type: ignore[arg-type]
     resolved = subject.resolve_mode(mode)
     evaluation = subject.evaluate(resolved)
     if as_json:
@@ -57,12 +68,15 @@ def tools_command(
         return
     from rich.text import Text
 
-    from ..output import mode_sentence, print_findings, print_lines, print_wrapped, stdout_console
+    from ..output import era_sentence, mode_sentence, print_findings, print_lines, print_wrapped, stdout_console
     from ..verdict_table import verdict_layout
 
     console = stdout_console()
     print_findings(subject.config_findings, console)
     print_wrapped(console, Text(""), evaluation.loaded.label, "bold")
+    era = era_sentence(subject.loaded)
+    if era:
+        print_wrapped(console, Text(""), era, "dim")
     print_wrapped(console, Text(""), mode_sentence(subject, mode, resolved), "bold")
     for note in evaluation.notes:
         print_wrapped(console, Text(""), note, "dim")

@@ -54,7 +54,7 @@ def build_checklist(
             (registered.rule,),
         ),
         ChecklistStep(
-            f"Is {verdict.name} in GetToolsForWorkshopMode for mode {mode!r}? (layer 2, the most common cause)",
+            _layer2_question(pipeline, verdict.name, mode),
             ANSWER_WORD[allowed.passed],
             allowed.passed,
             (allowed.rule, *_other_modes(pipeline, verdict, mode)),
@@ -106,11 +106,43 @@ def _bridge_step(
     return ChecklistStep(question, answer, passed, evidence)
 
 
+def _layer2_question(pipeline: StepPipeline, name: str, mode: str | None) -> str:
+    """Step 2's question in the registry's era."""
+    table = pipeline.universe.modes
+    if table is not None and table.product:
+        return f"Is {name} in {table.product} chat.{mode}.tools? (layer 2: the product manifest's admission list)"
+    if table is None and pipeline.universe.era == "registration_only":
+        return f"Is {name} allow-listed? (layer 2: none in the registration-only era)"
+    return f"Is {name} in GetToolsForWorkshopMode for mode {mode!r}? (layer 2, the most common cause)"
+
+
+def _allow_fix(pipeline: StepPipeline, name: str, mode: str | None, failing) -> str:  # type: ignore[no-untyped-def]
+    """The layer-2 fix in the registry's era."""
+    table = pipeline.universe.modes
+    if table is not None and table.product:
+        if failing.code == "mode.withheld" and "external_denylist" in failing.rule:
+            return (
+                f'external callers are refused "{name}" on purpose: removing it from chat.run.external_denylist in '
+                f"{table.product} is a deliberate API change (pinning test TestExternalRunAuthorityBoundary)"
+            )
+        if failing.code == "mode.withheld":
+            return f"{failing.rule}: a chat of this mode and origin cannot have MCP server tools"
+        return f'add "{name}" to chat.{mode}.tools in {table.product} (AgentWorks matches the exact name)'
+    return (
+        f'add "{name}" to modes.lists.{mode} in {pipeline.universe.source} (or to modes.system to allow it in every '
+        "mode); in AgentWorks that is GetToolsForWorkshopMode in interactive_workshop_manager.go"
+    )
+
+
 def _other_modes(pipeline: StepPipeline, verdict: ToolVerdict, mode: str | None) -> tuple[str, ...]:
     table = pipeline.universe.modes
     if table is None:
         return ()
     if verdict.kind == ToolKind.MCP and not table.applies_to_mcp:
+        return ()
+    if verdict.name in table.withheld.get(mode or "", {}) or (
+        verdict.kind == ToolKind.VIRTUAL and not table.gates_virtual
+    ):
         return ()
     listed = [m for m in table.modes if verdict.name in table.allowed.get(m, {})]
     others = [m for m in listed if m != mode]
@@ -153,12 +185,8 @@ def _stage_fixes(pipeline: StepPipeline, verdict: ToolVerdict, failing, mode: st
     if failing.code in _CONSEQUENCES:
         return []
     step = pipeline.step
-    registry = pipeline.universe.source
     name, namespace = verdict.name, verdict.namespace
-    allow_fix = (
-        f'add "{name}" to modes.lists.{mode} in {registry} (or to modes.system to allow it in every mode); '
-        "in AgentWorks that is GetToolsForWorkshopMode in interactive_workshop_manager.go"
-    )
+    allow_fix = _allow_fix(pipeline, name, mode, verdict.stages[1])
     if failing.name == StageId.REGISTERED:
         code = failing.code
         if code == RuleCode.MCP_OUTAGE:
@@ -175,9 +203,7 @@ def _stage_fixes(pipeline: StepPipeline, verdict: ToolVerdict, failing, mode: st
         if RuleFamily.of(code) is RuleFamily.CUSTOM:
             # Offer the wildcard only where the real code expands it to this tool (§3.2).
             wildcard = f' (or "{namespace}:*")' if name in pipeline.universe.category_tools.get(namespace, ()) else ""
-            out.append(
-                f'add "{namespace}:{name}"{wildcard} to {step.location("enabled_custom_tools")} in {step.file_name}'
-            )
+            out.append(f'add "{namespace}:{name}"{wildcard} to {step.target("enabled_custom_tools")}')
             # The tool filter decides too: enabling alone is not enough when it drops the category.
             if pipeline.filter.should_include_tool(namespace, name).include:
                 return out
@@ -186,7 +212,7 @@ def _stage_fixes(pipeline: StepPipeline, verdict: ToolVerdict, failing, mode: st
         return [allow_fix]
     if failing.name == StageId.DISCOVERABLE:
         if failing.code == RuleCode.DISCOVERY_SERVER_EXCLUDED:
-            return [f'add "{namespace}" to {step.location("selected_servers")} in {step.file_name}']
+            return [f'add "{namespace}" to {step.target("selected_servers")}']
         if failing.code == RuleCode.DISCOVERY_VIRTUAL_CUT:
             return [
                 "nothing to add: in code-execution mode only get_api_spec stays in the native list; "
@@ -204,31 +230,57 @@ def filter_fix(pipeline: StepPipeline, verdict: ToolVerdict | ToolEntry) -> str:
     step = pipeline.step
     name, namespace = verdict.name, verdict.namespace
     rewrite = pipeline.rewrite
-    registry = pipeline.universe.source
     if rewrite.modelled and namespace not in rewrite.workflow_servers:
         if verdict.kind == ToolKind.CUSTOM:
             return (
                 f"no step entry can register it: the app keeps only selected_tools entries for the workflow's "
-                f'servers ({registry}: workflow.servers) and "{namespace}" is not a system category'
+                f'servers ({rewrite.servers_where}) and "{namespace}" is not a system category'
             )
         return (
-            f'add "{namespace}" to the workflow\'s servers ({registry}: workflow.servers; the app drops step '
-            f"entries for other servers), then to {step.location('selected_servers')} in {step.file_name}"
+            f'add "{namespace}" to the workflow\'s servers ({rewrite.servers_where}; the app drops step '
+            f"entries for other servers), then to {step.target('selected_servers')}"
         )
     if (
         verdict.kind != ToolKind.CUSTOM
         and pipeline.filter.should_include_tool(namespace, name).code == CODE_SERVER_NOT_SELECTED
     ):
-        return (
-            f'add "{namespace}" to {step.location("selected_servers")} in {step.file_name} '
-            f'(or "{namespace}:{name}" to selected_tools)'
-        )
-    return f'add "{namespace}:{name}" to {step.location("selected_tools")} in {step.file_name}'
+        return f'add "{namespace}" to {step.target("selected_servers")} (or "{namespace}:{name}" to selected_tools)'
+    return f'add "{namespace}:{name}" to {step.target("selected_tools")}'
+
+
+def retired_sentence(pipeline: StepPipeline, name: str) -> str | None:
+    """``"read_workspace_file" is retired (since …): use execute_shell_command / …``, or None."""
+    retired = pipeline.universe.retired.get(name)
+    if retired is None:
+        return None
+    since = f" since {retired.since}" if retired.since else ""
+    use = " / ".join(retired.replacement) if retired.replacement else "nothing: it has no replacement"
+    note = f' ("{retired.note}")' if retired.note else ""
+    return f'"{name}" is retired{since} ({pipeline.universe.source}: retired_tools.{name}){note}; use {use}'
+
+
+def _retired(pipeline: StepPipeline, tool: str, name: str, mode: str | None) -> Checklist:
+    sentence = retired_sentence(pipeline, name) or ""
+    retired = pipeline.universe.retired[name]
+    step = ChecklistStep(
+        f"Is {tool} registered? (layer 1)",
+        "retired",
+        False,
+        (sentence, "AgentWorks no longer registers it under any name: no look-alike name will work"),
+    )
+    fix = (
+        f"replace it with {' / '.join(retired.replacement)} in the step's lists"
+        if retired.replacement
+        else "drop it from the step's lists"
+    )
+    return Checklist(tool=tool, mode=mode, verdict=None, steps=(step,), fix=fix, did_you_mean=())
 
 
 def _unknown(pipeline: StepPipeline, tool: str, mode: str | None, verdicts: Sequence[ToolVerdict]) -> Checklist:
-    names = {v.name for v in verdicts}
     short = tool.partition(":")[2] or tool
+    if short in pipeline.universe.retired:
+        return _retired(pipeline, tool, short, mode)
+    names = {v.name for v in verdicts}
     candidates = did_you_mean(short, names, normalize=normalize_tool_name)
     outages = dict(pipeline.universe.server_errors)
     evidence = [f"no tool named {tool!r} in {pipeline.universe.source}"]

@@ -69,13 +69,14 @@ def _allow_listed_unregistered(pipeline: StepPipeline, modes: Sequence[str | Non
             if tool not in known:
                 missing.setdefault(tool, []).append(mode)
     source = pipeline.universe.source
+    where = f"{table.product}: chat" if table.product else f"{source}: modes"
     return [
         Finding(
             FindingKind.ALLOW_LISTED_UNREGISTERED,
             f'allow-listed tool "{tool}" (mode {", ".join(ms)}) is registered nowhere in {source}: '
             "it would be invisible through get_api_spec",
             tool=tool,
-            source=f"{source}: modes",
+            source=where,
         )
         for tool, ms in missing.items()
     ]
@@ -89,11 +90,20 @@ def _registered_not_allow_listed(pipeline: StepPipeline) -> list[Finding]:
     for tools in table.allowed.values():
         allowed_anywhere.update(tools)
     source = pipeline.universe.source
+    where = f"{table.product}: chat" if table.product else f"{source}: modes"
+    add = (
+        f"add it to chat.<mode>.tools in {table.product}"
+        if table.product
+        else f"add it to modes.system or a mode list in {source}"
+    )
     out = []
     universe = pipeline.universe
-    for entry in universe.tools_of(
-        None if table.applies_to_mcp else (ToolKind.CUSTOM, ToolKind.VIRTUAL, ToolKind.OTHER)
-    ):
+    kinds = (
+        (ToolKind.CUSTOM, ToolKind.VIRTUAL, ToolKind.OTHER)
+        if table.gates_virtual
+        else (ToolKind.CUSTOM, ToolKind.OTHER)
+    )
+    for entry in universe.tools_of(None if table.applies_to_mcp else kinds):
         if entry.name in allowed_anywhere:
             continue
         stage = pipeline.registered(entry)
@@ -102,9 +112,9 @@ def _registered_not_allow_listed(pipeline: StepPipeline) -> list[Finding]:
                 Finding(
                     FindingKind.REGISTERED_NOT_ALLOW_LISTED,
                     f'"{entry.name}" ({entry.namespace}) is registered for this step but allow-listed in no mode: '
-                    f"every mode denies it (add it to modes.system or a mode list in {source})",
+                    f"every mode denies it ({add})",
                     tool=entry.name,
-                    source=f"{source}: modes",
+                    source=where,
                 )
             )
     return out
@@ -178,7 +188,10 @@ def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
             )
             continue
         namespace, _, tool = entry.partition(":")
-        if not _matches(by_namespace, namespace, tool):
+        retired = None if _matches(by_namespace, namespace, tool) else _retired(pipeline, tool, entry, where)
+        if retired is not None:
+            out.append(retired)
+        elif not _matches(by_namespace, namespace, tool):
             out.append(
                 Finding(
                     FindingKind.DEAD_RULE,
@@ -206,6 +219,16 @@ def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
                 )
             )
     return out
+
+
+def _retired(pipeline: StepPipeline, tool: str, entry: str, where: str) -> Finding | None:
+    """``retired_tool``: an entry naming a tool AgentWorks retired (not a typo: no look-alike helps)."""
+    from .checklist import retired_sentence
+
+    sentence = retired_sentence(pipeline, tool)
+    if sentence is None:
+        return None
+    return Finding(FindingKind.RETIRED_TOOL, f'"{entry}": {sentence}', tool=tool, entry=entry, source=where)
 
 
 def _selected_servers_entries(pipeline: StepPipeline) -> list[Finding]:
@@ -296,6 +319,10 @@ def _enabled_custom_entries(pipeline: StepPipeline) -> list[Finding]:
                         source=where,
                     )
                 )
+            continue
+        retired = _retired(pipeline, tool, entry, where)
+        if retired is not None and tool not in custom_names:
+            out.append(retired)
             continue
         if tool not in custom_names:
             out.append(

@@ -14,9 +14,9 @@ from ..model.enums import StageId, ToolKind
 from ..model.verdicts import Stage
 from .step_config import LoadedStep
 from .tool_filter import ToolFilter
-from .universe import ToolEntry, Universe
+from .universe import ModeTable, ToolEntry, Universe
 
-__all__ = ["DENIED_RULE", "AllowGate", "ExecutionMode", "Label", "LaterStages", "execution_mode"]
+__all__ = ["DENIED_RULE", "AllowGate", "ExecutionMode", "Label", "LaterStages", "Withheld", "execution_mode"]
 
 DENIED_RULE = (
     "a call is refused: the execution gate (CallCustomToolWithSession) answers tools outside "
@@ -31,10 +31,19 @@ class AllowGate(Enum):
 
     NO_TABLE = "no-table"
     NOT_GATED = "not-gated"
+    VIRTUAL_NOT_GATED = "virtual-not-gated"
 
 
-Label = str | AllowGate | None
-"""The allow-list that lets a tool through in a mode, an AllowGate, or None (no list does)."""
+@dataclass(frozen=True)
+class Withheld:
+    """A tool a list would allow, withheld anyway, and why (product.yaml's external denylist,
+    MCP tools of a chat without mcp_management)."""
+
+    why: str
+
+
+Label = str | AllowGate | Withheld | None
+"""The allow-list that lets a tool through in a mode, an AllowGate, a Withheld, or None (no list does)."""
 
 
 @dataclass(frozen=True)
@@ -63,10 +72,20 @@ def execution_mode(universe: Universe, step: LoadedStep) -> ExecutionMode:
 class LaterStages:
     """Makes stages 2-4 for a step: the registry file for sentences, the execution mode, the filter."""
 
-    def __init__(self, source: str, execution: ExecutionMode, tool_filter: ToolFilter) -> None:
+    def __init__(
+        self,
+        source: str,
+        execution: ExecutionMode,
+        tool_filter: ToolFilter,
+        table: ModeTable | None = None,
+        no_table: str | None = None,
+    ) -> None:
         self.source = source
+        self.no_table = no_table
+        """The sentence for "no allow-list applies" (the registration-only era says why)."""
         self.execution = execution
         self.filter = tool_filter
+        self.table = table
 
     def make(
         self, tool: ToolEntry, reg: Stage, label: Label, mode: str | None, server_ok: bool | None
@@ -77,25 +96,39 @@ class LaterStages:
                 StageId.ALLOW_LISTED,
                 True,
                 "mode.no_table",
-                f"{src} has no mode table: no allow-list applies",
+                self.no_table or f"{src} has no mode table: no allow-list applies",
                 source=src,
             )
         elif label is AllowGate.NOT_GATED:
+            custom = self.table.mcp_sentence.get(mode or "") if self.table is not None else None
             allow = Stage(
                 StageId.ALLOW_LISTED,
                 True,
                 "mode.mcp_not_gated",
-                f"MCP tools are not gated by the workshop-mode allow-list ({src}: modes.applies_to_mcp is false)",
+                custom
+                or f"MCP tools are not gated by the workshop-mode allow-list ({src}: modes.applies_to_mcp is false)",
                 source=src,
             )
+        elif label is AllowGate.VIRTUAL_NOT_GATED:
+            allow = Stage(
+                StageId.ALLOW_LISTED,
+                True,
+                "mode.virtual_not_gated",
+                "virtual tools are injected by mcpagent itself, not admitted by the product manifest's lists",
+                source=src,
+            )
+        elif isinstance(label, Withheld):
+            allow = Stage(StageId.ALLOW_LISTED, False, "mode.withheld", label.why, source=src)
         elif label is not None:
             allow = Stage(StageId.ALLOW_LISTED, True, "mode.listed", f"allowed by {label} ({src})", source=src)
         else:
+            custom = self.table.not_listed.get(mode or "") if self.table is not None else None
             allow = Stage(
                 StageId.ALLOW_LISTED,
                 False,
                 "mode.not_listed",
-                f'not in the system slice nor in mode "{mode}"\'s list ({src}: modes.system, modes.lists.{mode})',
+                custom
+                or f'not in the system slice nor in mode "{mode}"\'s list ({src}: modes.system, modes.lists.{mode})',
                 source=src,
             )
         return (allow, self._discoverable(tool, reg, allow, server_ok), self._callable(tool, reg, allow, mode))

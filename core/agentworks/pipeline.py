@@ -19,7 +19,7 @@ tool (``VerdictList``), which is what keeps a 50,000-tool universe fast.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import replace
 
 from ..model.enums import RuleCode, StageId, ToolKind
@@ -30,6 +30,7 @@ from .later_stages import (
     AllowGate,
     Label,
     LaterStages,
+    Withheld,
     execution_mode,
 )
 from .profile import EnabledEntry
@@ -75,7 +76,7 @@ class StepPipeline:
             [e.entry for e in enabled], universe.category_tools, custom_names
         )
         self.execution = execution_mode(universe, step)
-        self.later = LaterStages(universe.source, self.execution, self.filter)
+        self.later = LaterStages(universe.source, self.execution, self.filter, universe.modes, universe.no_table)
         """Makes stages 2-4 (``_later_stages`` shares them between tools of the same case)."""
         # Rule key -> (number, result): each distinct stage-1 result and each distinct
         # stages 2-4 triple is made once and numbered, so rows are keyed by two integers.
@@ -251,8 +252,15 @@ class StepPipeline:
         tool, with rows cached by the decisions that produced them.
         """
         table = self.universe.modes
-        allowed = table.allowed.get(mode, {}) if table is not None and mode is not None else None
+        allowed: Mapping[str, Label] | None = (
+            table.allowed.get(mode, {}) if table is not None and mode is not None else None
+        )
+        if allowed is not None and table is not None and table.withheld.get(mode or ""):
+            # The external view: tools of the mode's list withheld anyway carry their reason as the label.
+            allowed = {**allowed, **{t: Withheld(why) for t, why in table.withheld[mode or ""].items()}}
         gates_mcp = bool(table and table.applies_to_mcp)
+        mcp_held = table.mcp_withheld.get(mode or "") if table is not None and allowed is not None else None
+        mcp_label: Label = Withheld(mcp_held) if mcp_held else AllowGate.NOT_GATED
         tools = self.universe.tools
         rows: list[tuple[Stage, ...]] = []
         row_numbers: dict[tuple[int, int], int] = {}
@@ -272,7 +280,7 @@ class StepPipeline:
         label: Label
         for start, end, namespace, kind, plain in self.universe.runs:
             if kind == ToolKind.MCP and plain and not gates_mcp:
-                label = AllowGate.NO_TABLE if allowed is None else AllowGate.NOT_GATED
+                label = AllowGate.NO_TABLE if allowed is None else mcp_label
                 decisions = self._filter_decisions(namespace, start, end)
                 if decisions is None:  # the namespace decides every tool alike
                     row_of[start:end] = [row_number(tools[start], label)] * (end - start)
@@ -302,11 +310,12 @@ class StepPipeline:
             for index in range(start, end):
                 tool = tools[index]
                 gated = kind != ToolKind.MCP or gates_mcp
-                label = (
-                    AllowGate.NO_TABLE
-                    if allowed is None
-                    else (allowed.get(tool.name) if gated else AllowGate.NOT_GATED)
-                )
+                if allowed is None:
+                    label = AllowGate.NO_TABLE
+                elif kind == ToolKind.VIRTUAL and table is not None and not table.gates_virtual:
+                    label = AllowGate.VIRTUAL_NOT_GATED
+                else:
+                    label = allowed.get(tool.name) if gated else mcp_label
                 row_of[index] = row_number(tool, label)
         return rows, row_of
 

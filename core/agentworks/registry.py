@@ -102,6 +102,15 @@ class DenialTexts(NamedTuple):
     """What ``get_api_spec`` says for a blocked tool, when the era has a text for it."""
 
 
+class RetiredTool(NamedTuple):
+    """A tool name AgentWorks no longer has, what replaces it and since when."""
+
+    replacement: tuple[str, ...] = ()
+    since: str | None = None
+    note: str | None = None
+    """Where the retirement is stated (the seed: "Use shell and diff tools instead")."""
+
+
 def _null_map(value: Any) -> Any:
     return {} if value is None else value
 
@@ -123,6 +132,7 @@ class RegistryModel(NamedTuple):
         "mcp_servers": {"before": _tools_map},
         "custom_tools": {"before": _tools_map},
         "other_tools": {"before": _null_map},
+        "retired_tools": {"before": _null_map},
     }
 
     mcp_servers: Mapping[str, McpServer] = EMPTY
@@ -140,16 +150,29 @@ class RegistryModel(NamedTuple):
     workflow: Workflow | None = None
     """The workflow's servers; unset = the app's rewrite of selected_servers/selected_tools cannot be modelled."""
     denial_texts: DenialTexts = DenialTexts()
+    era: str | None = None
+    """Which era of layer 2 the registry models (``era.py``); unset: its sections decide."""
+    product: str | None = None
+    """AgentWorks' product.yaml (era C), relative to the registry: its chats are the modes."""
+    retired_tools: Mapping[str, RetiredTool] = EMPTY
+    """Names AgentWorks retired (legacy configs still carry them) → replacement and since when."""
+    bridge_tools: tuple[str, ...] | None = None
+    """mcpagent's ``bridgeTools`` (the coding-CLI bridge's own tools), for ``registry check --go-src``."""
 
 
 def find_registry(step_config: Path, given: Path | None) -> Path:
-    """The registry to use: ``--registry``, else a default-named file next to the config."""
+    """The registry to use: ``--registry``, else a default-named file next to the config (or one
+    folder up for ``planning/step_config.json``)."""
     if given is not None:
         return given
-    for name in REGISTRY_FILE_NAMES:
-        candidate = step_config.parent / name
-        if candidate.is_file():
-            return candidate
+    folders = [step_config.parent]
+    if step_config.parent.name == "planning":  # AgentWorks' layout: the workflow folder holds planning/
+        folders.append(step_config.parent.parent)
+    for folder in folders:
+        for name in REGISTRY_FILE_NAMES:
+            candidate = folder / name
+            if candidate.is_file():
+                return candidate
     raise InputError(
         str(step_config),
         "no registry found",

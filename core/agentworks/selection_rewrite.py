@@ -60,6 +60,8 @@ class SelectionRewrite:
     """One sentence: what the rewrite did, or why it could not be modelled."""
     workflow_servers: tuple[str, ...] = ()
     """The workflow's servers the lists were compared against (empty when not modelled)."""
+    servers_where: str = ""
+    """Where the workflow's servers are written (``registry: workflow.servers`` or workflow.json)."""
 
     @property
     def changed(self) -> bool:
@@ -80,8 +82,37 @@ class SelectionRewrite:
         }
 
 
-def rewrite_selection(step: LoadedStep, workflow: Workflow | None, registry_name: str) -> SelectionRewrite:
+@dataclass(frozen=True)
+class WorkflowServers:
+    """The workflow's servers and lists, with where each is written (the registry's ``workflow``
+    section, or workflow.json's ``capabilities``)."""
+
+    servers: tuple[str, ...]
+    selected_tools: tuple[str, ...]
+    append_selected_tools: tuple[str, ...]
+    servers_where: str
+    tools_where: str
+    append_where: str
+
+    @classmethod
+    def of_registry(cls, workflow: Workflow, registry_name: str) -> WorkflowServers:
+        """The registry's hand-written ``workflow`` section."""
+        return cls(
+            workflow.servers,
+            workflow.selected_tools,
+            workflow.append_selected_tools,
+            f"{registry_name}: workflow.servers",
+            f"{registry_name}: workflow.selected_tools",
+            f"{registry_name}: workflow.append_selected_tools",
+        )
+
+
+def rewrite_selection(
+    step: LoadedStep, workflow: Workflow | WorkflowServers | None, registry_name: str
+) -> SelectionRewrite:
     """The lists the app hands to ``NewToolFilter`` for this step."""
+    if isinstance(workflow, Workflow):
+        workflow = WorkflowServers.of_registry(workflow, registry_name)
     configs = step.step.agent_configs
     servers_before, tools_before = configs.selected_servers, configs.selected_tools
     step_origins = {
@@ -107,7 +138,7 @@ def rewrite_selection(step: LoadedStep, workflow: Workflow | None, registry_name
         )
     else:
         note = f"the app's rewrite against the workflow's servers ({WHERE}) leaves the step's lists unchanged"
-    return SelectionRewrite(True, servers, tools, note, workflow.servers)
+    return SelectionRewrite(True, servers, tools, note, workflow.servers, workflow.servers_where)
 
 
 def _step_origins(step: LoadedStep, field_name: str, values: tuple[str, ...]) -> dict[str, str]:
@@ -118,10 +149,10 @@ def _step_origins(step: LoadedStep, field_name: str, values: tuple[str, ...]) ->
 
 
 def _rewrite_servers(
-    before: tuple[str, ...], workflow: Workflow, registry: str, origins: dict[str, str]
+    before: tuple[str, ...], workflow: WorkflowServers, registry: str, origins: dict[str, str]
 ) -> ListRewrite:
     name = "selected_servers"
-    wf = f"{registry}: workflow.servers"
+    wf = workflow.servers_where
     known = quote_list(workflow.servers) if workflow.servers else "none"
     if not before:
         if workflow.servers:
@@ -141,7 +172,9 @@ def _rewrite_servers(
     return ListRewrite(name, before, (NO_SERVERS,), tuple(rules), {NO_SERVERS: wf})
 
 
-def _rewrite_tools(before: tuple[str, ...], workflow: Workflow, registry: str, origins: dict[str, str]) -> ListRewrite:
+def _rewrite_tools(
+    before: tuple[str, ...], workflow: WorkflowServers, registry: str, origins: dict[str, str]
+) -> ListRewrite:
     name = "selected_tools"
     rules: list[str] = []
     after: list[str]
@@ -149,10 +182,10 @@ def _rewrite_tools(before: tuple[str, ...], workflow: Workflow, registry: str, o
     if not workflow.servers:
         after = []
         if before:
-            rules.append(f"the workflow has no servers ({registry}: workflow.servers), so the app empties {name}")
+            rules.append(f"the workflow has no servers ({workflow.servers_where}), so the app empties {name}")
     elif not before:
         after = list(workflow.selected_tools)
-        where = f"{registry}: workflow.selected_tools"
+        where = workflow.tools_where
         out_origins.update(dict.fromkeys(after, where))
         if after:
             rules.append(f"{name} is empty, so the app uses the workflow-level list {quote_list(after)} ({where})")
@@ -162,12 +195,12 @@ def _rewrite_tools(before: tuple[str, ...], workflow: Workflow, registry: str, o
         known = quote_list(workflow.servers)
         rules += [
             f"{name} entry {quote(entry)} dropped: {quote(entry.partition(':')[0])} is not a workflow server "
-            f"(exact comparison; workflow servers: {known}, {registry}: workflow.servers)"
+            f"(exact comparison; workflow servers: {known}, {workflow.servers_where})"
             for entry in dict.fromkeys(e for e in before if e.partition(":")[0] not in workflow.servers)
         ]
     for entry in workflow.append_selected_tools:
         if entry not in after:
             after.append(entry)
-            out_origins[entry] = f"{registry}: workflow.append_selected_tools"
-            rules.append(f"the app appends {quote(entry)} to {name} ({registry}: workflow.append_selected_tools)")
+            out_origins[entry] = workflow.append_where
+            rules.append(f"the app appends {quote(entry)} to {name} ({workflow.append_where})")
     return ListRewrite(name, before, tuple(after), tuple(rules), out_origins)

@@ -101,6 +101,10 @@ class LoadedStep:
         """``file: path`` for rule sentences."""
         return f"{self.file_name}: {self.location(field, item)}"
 
+    def target(self, field: str) -> str:
+        """``path in file``: where a fix adds an entry to this field."""
+        return f"{self.location(field)} in {self.file_name}"
+
 
 def load_step_config(path: Path, step_id: str | None) -> LoadedStep:
     """Load a step config and select a step (``--step``; required when there are several)."""
@@ -138,6 +142,23 @@ def load_step_config(path: Path, step_id: str | None) -> LoadedStep:
     if step_id not in seen:
         raise InputError(source, f"no step with id {step_id!r}", [Problem("", f"step ids: {ids}")])
     return LoadedStep(document, parsed.steps[seen[step_id]], seen[step_id])
+
+
+def load_all_steps(path: Path) -> list[LoadedStep]:
+    """Every step of a step config, in file order (one step object: that step)."""
+    document = load_document(path, "step config")
+    if isinstance(document.data, dict) and "steps" not in document.data:
+        return [load_step_config(path, None)]
+    first = load_step_config(path, _first_id(document))  # validates the whole file
+    parsed = validate(StepConfigFile, document.data, str(path), "step config")
+    return [first, *(LoadedStep(first.document, s, i) for i, s in enumerate(parsed.steps) if i > 0)]
+
+
+def _first_id(document: Document) -> str | None:
+    steps = document.data.get("steps") if isinstance(document.data, dict) else None
+    if isinstance(steps, list) and steps and isinstance(steps[0], dict) and isinstance(steps[0].get("id"), str):
+        return steps[0]["id"]
+    return None
 
 
 def steps_to_choose(path: Path) -> tuple[Step, ...]:

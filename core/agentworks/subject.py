@@ -7,7 +7,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..inputs.documents import Document
 from ..model.enums import FindingKind, InputKind, RuleCode
 from ..model.errors import InputError, Problem
 from ..model.subject import resolved_paths
@@ -23,16 +22,11 @@ from .checklist import build_checklist
 from .invariants import check_invariants
 from .pipeline import StepPipeline
 from .profile import effective_enabled_entries
-from .registry import (
-    McpServer,
-    RegistryModel,
-    find_registry,
-    load_registry_model,
-)
+from .registry import McpServer, RegistryModel
 from .selection_rewrite import SelectionRewrite, rewrite_selection
-from .step_config import LoadedStep, load_step_config
+from .step_config import LoadedStep, load_all_steps, load_step_config
 from .step_keys import unknown_key_findings
-from .universe import Universe, build_universe
+from .world import World, load_world, workflow_override
 
 if TYPE_CHECKING:
     from ..mcp.results import DiscoveryResult
@@ -41,39 +35,43 @@ if TYPE_CHECKING:
 class AgentWorksSubject:
     """A step of a step config, evaluated against a registry."""
 
-    def __init__(
-        self,
-        step: LoadedStep,
-        registry_doc: Document,
-        registry: RegistryModel,
-        universe: Universe,
-        *,
-        mcp: McpTools | None = None,
-        config_findings: Sequence[Finding] = (),
-        registry_given: Path | None = None,
-    ) -> None:
+    def __init__(self, step: LoadedStep, world: World, *, registry_given: Path | None = None) -> None:
         """Everything the subject answers from is passed in: ``load_agentworks_subject`` reads the files."""
+        self.world = world
+        step, overridden = workflow_override(step, world)
         self.step = step
+        mcp = world.mcp
         self.discovery: DiscoveryResult | None = mcp.result if mcp else None
         """The MCP DiscoveryResult behind the universe (live or snapshot), when the registry has mcp_config."""
         self.discovery_notes = mcp.notes if mcp else ()
         given = ["--registry", str(registry_given)] if registry_given is not None else []
+        if world.origin is not None:
+            given += ["--origin", world.origin]
         self.check_args = shell_join(
             [str(step.document.path), *(["--step", step.step.id] if step.index is not None else []), *given]
         )
         """How a suggested ``toolscope check`` command names this config: the paths as the user typed them,
         shell-quoted, so the command works when copied from where it was run."""
-        self.registry = registry
-        self.universe = universe
+        registry_doc = world.registry_doc
+        self.registry = registry = world.model
+        self.universe = universe = world.universe
         enabled = effective_enabled_entries(step, registry.profile, registry_doc.name)
-        rewrite = rewrite_selection(step, registry.workflow, registry_doc.name)
+        rewrite = rewrite_selection(step, world.workflow_servers, registry_doc.name)
         self.pipeline = StepPipeline(universe, step, enabled, registry.denial_texts, rewrite)
-        self.config_findings: tuple[Finding, ...] = tuple(config_findings)
-        """Mistakes in the configuration itself (unknown keys), shown before any answer."""
+        findings = [*world.findings, *unknown_key_findings(step), *overridden]
+        if registry.mcp_config is not None:
+            from ..mcp.config import unknown_key_findings as unknown_server_key_findings
+
+            findings += unknown_server_key_findings(world.registry_path.parent / registry.mcp_config)
+        self.config_findings: tuple[Finding, ...] = tuple(findings)
+        """Mistakes in the configuration itself (unknown keys, the era, the manifests), shown before any answer."""
+        self.era_sentence = f"era: {world.era.label}" + (f"; origin {world.origin}" if world.origin else "")
+        """Which era of layer 2 the answer is true for (every AgentWorks answer names it)."""
         self._cache: dict[str | None, Evaluation] = {}
         files = (
             (step.document.path.name, step.document.sha256),
             (registry_doc.name, registry_doc.sha256),
+            *world.files,
             *(mcp.files if mcp else ()),
         )
         self.loaded = LoadedInput(
@@ -82,8 +80,12 @@ class AgentWorksSubject:
             files=files,
             step=step.step.id,
             registry=registry_doc.name,
-            extra=(("execution", self.pipeline.execution.why),),
-            paths=resolved_paths(step.document.path, registry_doc.path, *(mcp.paths if mcp else ())),
+            extra=(
+                ("execution", self.pipeline.execution.why),
+                *((("origin", world.origin),) if world.origin else ()),
+            ),
+            paths=resolved_paths(step.document.path, registry_doc.path, *world.paths, *(mcp.paths if mcp else ())),
+            era=world.era.value,
         )
 
     @property
@@ -98,8 +100,8 @@ class AgentWorksSubject:
 
     @property
     def default_mode(self) -> str | None:
-        """The registry's default mode, if it names one."""
-        return self.universe.modes.default if self.universe.modes else None
+        """The default mode: the registry's, workflow.json's workshop_mode, or the product era's builder."""
+        return self.world.default_mode
 
     def resolve_mode(self, mode: str | None) -> str | None:
         """Canonical mode (aliases, case); unknown names are an InputError listing modes and aliases."""
@@ -109,8 +111,8 @@ class AgentWorksSubject:
                 raise InputError("--mode", f"{self.universe.source} defines no modes, so --mode does not apply")
             return None
         if mode is None:
-            if table.default is not None:
-                return table.default
+            if self.world.default_mode is not None:
+                return self.world.default_mode
             if len(table.modes) == 1:
                 return table.modes[0]
             raise InputError(
@@ -118,7 +120,19 @@ class AgentWorksSubject:
             )
         canonical = table.canonical(mode)
         if canonical is None:
-            raise InputError("--mode", f"unknown mode {mode!r}", [_modes_problem(table)])
+            problems = [_modes_problem(table)]
+            if table.unknown_note:
+                problems = [
+                    Problem("", f"modes: {', '.join(table.modes)}"),
+                    Problem("", table.unknown_note.replace("{mode}", mode)),
+                ]
+            raise InputError("--mode", f"unknown mode {mode!r}", problems)
+        if self.world.origin == "external" and canonical != "run":
+            raise InputError(
+                "--mode",
+                f"an external caller reaches the run surface only, not {canonical!r}",
+                [Problem("", "the Builder's external operations are chat.builder.external_tools, not a chat mode")],
+            )
         return canonical
 
     def evaluate(self, mode: str | None) -> Evaluation:
@@ -127,6 +141,8 @@ class AgentWorksSubject:
         if cached is None:
             loaded = LoadedInput(**{**self.loaded.__dict__, "mode": mode})
             notes = (self.pipeline.execution.why, *self.discovery_notes)
+            if self.world.mode_note and mode is not None:
+                notes += (self.world.mode_note,)
             cached = Evaluation(loaded, AGENTWORKS_STAGES, self.pipeline.evaluate(mode), notes)
             self._cache[mode] = cached
         return cached
@@ -192,25 +208,28 @@ def load_agentworks_subject(
     registry: Path | None = None,
     snapshot: Path | None = None,
     timeout: float = 10.0,
+    workflow: Path | None = None,
+    origin: str | None = None,
 ) -> AgentWorksSubject:
     """Load a step config and its registry (next to it, or ``--registry``), complete: every file it
     needs is read here, and its findings about the configuration itself are passed in."""
     loaded_step = load_step_config(path, step)
-    registry_path = find_registry(path, registry)
-    registry_doc, model = load_registry_model(registry_path)
-    mcp = _discover(registry_path, model, snapshot, timeout)
-    errors = mcp.errors if mcp else {}
-    universe = build_universe(
-        model, registry_doc.name, mcp.servers if mcp else None, errors, _expected_tools(loaded_step, errors)
-    )
-    findings = [*unknown_key_findings(loaded_step)]
-    if model.mcp_config is not None:
-        from ..mcp.config import unknown_key_findings as unknown_server_key_findings
+    world = load_world(path, [loaded_step], registry, snapshot, timeout, workflow, origin)
+    return AgentWorksSubject(loaded_step, world, registry_given=registry)
 
-        findings += unknown_server_key_findings(registry_path.parent / model.mcp_config)
-    return AgentWorksSubject(
-        loaded_step, registry_doc, model, universe, mcp=mcp, config_findings=findings, registry_given=registry
-    )
+
+def load_workflow_subjects(
+    path: Path,
+    registry: Path | None = None,
+    snapshot: Path | None = None,
+    timeout: float = 10.0,
+    workflow: Path | None = None,
+    origin: str | None = None,
+) -> list[AgentWorksSubject]:
+    """Every step of a step config, each a subject, all sharing one world (one universe)."""
+    steps = load_all_steps(path)
+    world = load_world(path, steps, registry, snapshot, timeout, workflow, origin)
+    return [AgentWorksSubject(step, world, registry_given=registry) for step in steps]
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from typing import NamedTuple
 from ..model.enums import ToolKind
 from ..model.errors import InputError, Problem
 from .names import normalize_tool_names
-from .registry import EMPTY, McpServer, RegistryModel
+from .registry import EMPTY, McpServer, RegistryModel, RetiredTool
 
 
 class ToolEntry(NamedTuple):
@@ -53,9 +53,27 @@ class ModeTable:
     system: frozenset[str]
     allowed: Mapping[str, Mapping[str, str]]
     """mode → tool → label of the list that allows it (first one wins)."""
+    exact: bool = False
+    """Mode names match exactly (product.yaml's chats: ``ChatTools`` looks the mode up as given)."""
+    withheld: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """mode → tool → why a tool of the mode's list is withheld anyway (the external view's denylist)."""
+    not_listed: Mapping[str, str] = field(default_factory=dict)
+    """mode → the sentence for a tool no list allows (default: the system slice and modes.lists)."""
+    mcp_sentence: Mapping[str, str] = field(default_factory=dict)
+    """mode → why MCP tools pass layer 2 (default: modes.applies_to_mcp is false)."""
+    mcp_withheld: Mapping[str, str] = field(default_factory=dict)
+    """mode → why MCP tools are withheld in that mode (product.yaml: no mcp_management)."""
+    unknown_note: str | None = None
+    """What an unknown mode name means to AgentWorks (product.yaml: a panic)."""
+    product: str | None = None
+    """The product.yaml file name, when the table is its chats (era C)."""
+    gates_virtual: bool = True
+    """Whether the lists gate virtual tools (product.yaml does not: mcpagent injects them)."""
 
     def canonical(self, mode: str) -> str | None:
         """Canonical mode for a name (case-insensitive, trimmed), or None when unknown."""
+        if self.exact:
+            return mode if mode in self.modes else None
         key = mode.strip().lower()
         for name in self.modes:
             if name.lower() == key:
@@ -89,6 +107,12 @@ class Universe:
     names: tuple[str, ...] = ()
     """Every tool's name, in universe order (hot path)."""
     _normalized: dict[tuple[int, int], tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
+    no_table: str | None = None
+    """Why no allow-list applies, when the registry has no mode table (its era says why)."""
+    era: str = "allow_list"
+    """The era of layer 2 the registry models (``era.Era``'s value)."""
+    retired: Mapping[str, RetiredTool] = field(default_factory=dict)
+    """Retired tool names → replacement (registry ``retired_tools``)."""
     runs: tuple[tuple[int, int, str, str, bool], ...] = ()
     """(start, end, namespace, kind, plain) for each run of consecutive tools with the same
     namespace and kind; ``plain`` when none of them is a duplicate or an outage entry.
@@ -253,6 +277,7 @@ def build_universe(
         names_by_kind={k: frozenset(v) for k, v in by_kind.items()},
         server_errors=errors,
         duplicates=tuple(duplicates),
+        retired=dict(model.retired_tools),
     )
 
 

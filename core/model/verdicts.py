@@ -133,6 +133,9 @@ class LoadedInput:
     mode: str | None = None
     extra: tuple[tuple[str, str], ...] = ()
     """Other facts worth showing (e.g. AgentScope version, code-execution mode)."""
+    era: str | None = None
+    """AgentWorks: the era of layer 2 the registry models (``allow_list``, ``registration_only``,
+    ``product_manifest``); None for toolkits."""
     paths: tuple[Path, ...] = ()
     """Resolved path of every file behind this input (the ones ``files`` lists, an mcp_config's
     ``_user.json`` override, a factory's module): never shown (machine-dependent); what output

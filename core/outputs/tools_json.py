@@ -104,6 +104,7 @@ def tools_document_chunks(
         "input": loaded.kind,
         "step": loaded.step,
         "mode": loaded.mode,
+        "era": loaded.era,
         "stages": list(evaluation.stage_names),
         "counts": evaluation.counts(),
         "config_findings": _findings_json(config_findings),

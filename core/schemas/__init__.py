@@ -10,6 +10,10 @@ toolscope.filter/1       filter.FilterEnvelope           ``filter --json``
 toolscope.step/1         step.StepDocument               ``step --json``
 toolscope.mcp-snapshot/1 mcp_snapshot.SnapshotEnvelope   ``discover --json`` / ``-o``
 toolscope.report/2       report.ReportEnvelope           ``report --format json``
+toolscope.workflow-check/1   verdicts.WorkflowCheckEnvelope   ``check --json``, every step
+toolscope.workflow-explain/1 verdicts.WorkflowExplainEnvelope ``explain --json``, every step
+toolscope.workflow-tools/1   verdicts.WorkflowToolsEnvelope   ``tools --json``, every step
+toolscope.registry-check/1   drift.RegistryCheckEnvelope      ``registry check --json``
 =======================  ==============================  =====================================
 
 Commands build these models and print ``base.render(model)``, except ``tools --json``:
@@ -59,6 +63,10 @@ ENVELOPES: dict[str, str] = {
     "toolscope.step/1": "step:StepDocument",
     "toolscope.mcp-snapshot/1": "mcp_snapshot:SnapshotEnvelope",
     "toolscope.report/2": "report:ReportEnvelope",
+    "toolscope.workflow-check/1": "verdicts:WorkflowCheckEnvelope",
+    "toolscope.workflow-explain/1": "verdicts:WorkflowExplainEnvelope",
+    "toolscope.workflow-tools/1": "verdicts:WorkflowToolsEnvelope",
+    "toolscope.registry-check/1": "drift:RegistryCheckEnvelope",
 }
 
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"

@@ -99,6 +99,9 @@ class ToolsEnvelope(Model):
     input: InputKind
     step: str | None
     mode: str | None
+    era: str | None
+    """AgentWorks: the era of layer 2 the registry models (allow_list, registration_only,
+    product_manifest); null for toolkits."""
     stages: tuple[StageId, ...]
     counts: VerdictCounts
     config_findings: list[FindingJson]
@@ -193,6 +196,8 @@ class ExplainEnvelope(ChecklistJson, _ExplainSchema):
     """Configuration mistakes found while loading (unknown keys)."""
     selection_rewrite: SelectionRewriteJson | None
     """AgentWorks: the lists ToolFilter receives after the app's rewrite (None for toolkits)."""
+    era: str | None = None
+    """AgentWorks: the era of layer 2 the answer is true for; null for toolkits."""
 
     @classmethod
     def of(
@@ -200,12 +205,14 @@ class ExplainEnvelope(ChecklistJson, _ExplainSchema):
         checklist: Checklist,
         config_findings: Iterable[Finding] = (),
         rewrite: SelectionRewrite | None = None,
+        era: str | None = None,
     ) -> ExplainEnvelope:
         """The document for one checklist."""
         return cls(
             **cls.fields_of(checklist),
             config_findings=[FindingJson.of(f) for f in config_findings],
             selection_rewrite=None if rewrite is None else SelectionRewriteJson.model_validate(rewrite.to_json()),
+            era=era,
         )
 
 
@@ -215,13 +222,72 @@ class CheckEnvelope(Model):
     schema_: Literal["toolscope.check/1"] = Field("toolscope.check/1", alias="schema")
     ok: bool
     modes: list[str | None]
+    era: str | None
+    """AgentWorks: the era of layer 2 the checks are true for; null for toolkits."""
     drift_from: str | None
     """The --drift-from snapshot's file name, when given."""
     findings: list[FindingJson]
 
     @classmethod
     def of(
-        cls, ok: bool, modes: Sequence[str | None], drift_from: str | None, findings: Iterable[Finding]
+        cls,
+        ok: bool,
+        modes: Sequence[str | None],
+        drift_from: str | None,
+        findings: Iterable[Finding],
+        era: str | None = None,
     ) -> CheckEnvelope:
         """The document for one check run."""
-        return cls(ok=ok, modes=list(modes), drift_from=drift_from, findings=[FindingJson.of(f) for f in findings])
+        return cls(
+            ok=ok, modes=list(modes), era=era, drift_from=drift_from, findings=[FindingJson.of(f) for f in findings]
+        )
+
+
+class StepCheckJson(Model):
+    """One step of a whole-workflow check: whether it passes and its own findings."""
+
+    ok: bool
+    findings: list[FindingJson]
+
+
+class WorkflowCheckEnvelope(Model):
+    """``toolscope check --json`` on a step config with several steps and no ``--step``: every step.
+
+    ``findings`` are the workflow's own (the registry, product.yaml, workflow.json: once, not per
+    step); ``steps`` holds each step's, keyed by step id, in file order.
+    """
+
+    schema_: Literal["toolscope.workflow-check/1"] = Field("toolscope.workflow-check/1", alias="schema")
+    ok: bool
+    modes: list[str | None]
+    era: str | None
+    drift_from: str | None
+    findings: list[FindingJson]
+    steps: dict[str, StepCheckJson]
+
+
+class StepExplainJson(ChecklistJson):
+    """One step's answer in a whole-workflow explain."""
+
+
+class WorkflowExplainEnvelope(Model):
+    """``toolscope explain --json`` without ``--step`` on a step config with several steps: one
+    checklist per step, keyed by step id, in file order."""
+
+    schema_: Literal["toolscope.workflow-explain/1"] = Field("toolscope.workflow-explain/1", alias="schema")
+    tool: str
+    mode: str | None
+    era: str | None
+    config_findings: list[FindingJson]
+    """The workflow's own findings (registry, product.yaml, workflow.json)."""
+    steps: dict[str, StepExplainJson]
+
+
+class WorkflowToolsEnvelope(Model):
+    """``toolscope tools --json`` without ``--step`` on a step config with several steps: a
+    ``toolscope.tools/2`` document per step, keyed by step id (written by ``tools_json`` as text)."""
+
+    schema_: Literal["toolscope.workflow-tools/1"] = Field("toolscope.workflow-tools/1", alias="schema")
+    mode: str | None
+    era: str | None
+    steps: dict[str, ToolsEnvelope]

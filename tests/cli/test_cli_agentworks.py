@@ -108,7 +108,7 @@ def test_check_passes_on_a_clean_config(tmp_path: Path):
 def test_bad_input_is_exit_2_with_one_message(tmp_path: Path):
     cases = [
         [str(tmp_path / "missing.json"), "x"],
-        [str(SAMPLES / "seed" / "steps.json"), "x"],
+        [str(SAMPLES / "seed" / "steps.json"), "x", "--step", "nope"],
         [SEED_STEP, "x", "--mode", "biuld"],
     ]
     for args in cases:
@@ -119,9 +119,13 @@ def test_bad_input_is_exit_2_with_one_message(tmp_path: Path):
     assert bad.exit_code == 2 and "visible:NAME or hidden:NAME" in bad.output
 
 
-def test_several_steps_error_lists_ids_and_step_selects():
+def test_several_steps_without_step_answer_every_step_and_step_selects():
+    # Issue 20: a whole workflow without --step is every step, one section each.
     result = run("tools", str(SAMPLES / "seed" / "steps.json"))
-    assert result.exit_code == 2 and "triage, sheets-report, pulse-monitor" in result.output
+    assert result.exit_code == 0
+    assert all(f"step {s}" in result.output for s in ("triage", "sheets-report", "pulse-monitor"))
+    wrong = run("tools", str(SAMPLES / "seed" / "steps.json"), "--step", "nope")
+    assert wrong.exit_code == 2 and "triage, sheets-report, pulse-monitor" in wrong.output
     assert run("tools", str(SAMPLES / "seed" / "steps.json"), "--step", "triage", "--mode", "run").exit_code == 0
 
 

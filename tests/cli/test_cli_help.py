@@ -15,7 +15,7 @@ from toolscope.cli.app import app
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_configs"
 SEED = str(SAMPLES / "seed" / "step_config.json")
-COMMANDS = ("check", "discover", "explain", "filter", "inspect", "report", "step", "tools")
+COMMANDS = ("check", "discover", "explain", "filter", "inspect", "registry", "report", "step", "tools")
 
 
 def invoke(*args: str, width: int = 80):

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from toolscope.core.agentworks.subject import load_agentworks_subject
+from toolscope.core.agentworks.world import static_world
 from toolscope.core.model.errors import InputError
 
 SAMPLES = Path(__file__).resolve().parents[3] / "sample_configs"
@@ -169,7 +170,7 @@ def test_outage_makes_expected_tools_unknown_not_missing(tmp_path: Path):
         _expected_tools(step, errors),
     )
     doc = load_document(tmp_path / "toolscope.registry.json")
-    subject = AgentWorksSubject(step, doc, RegistryModel(), universe)
+    subject = AgentWorksSubject(step, static_world(doc, RegistryModel(), universe))
     tool = verdict(subject, None, "tavily_search")
     assert tool.verdict == "unknown"
     assert 'server "tavily" failed' in tool.first_failing.rule

@@ -1,0 +1,5 @@
+package virtualtools
+
+func WorkshopHumanToolNames() []string {
+	return []string{"human_feedback", "notify_user"}
+}
