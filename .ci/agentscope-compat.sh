@@ -32,8 +32,17 @@ if [[ "${KEEP_VENV:-0}" != 1 || ! -x "$venv/bin/python" ]]; then
     rm -rf "$venv"
     "$python" -m venv "$venv"
     "$venv/bin/python" -m pip install -q --upgrade pip
-    "$venv/bin/python" -m pip install -q -e "$repo" "$spec" "${extra[@]}" \
-        pytest pytest-asyncio pytest-timeout pytest-xdist pyyaml
+    if [[ ${#extra[@]} -gt 0 ]]; then
+        # toolscope pins mcp exactly (core/mcp/sdk_private.py); this lane needs the older mcp
+        # AgentScope 2.0.6 requires: toolscope without its deps, then its deps but mcp.
+        mapfile -t deps < <("$python" -c 'import tomllib,sys; print("\n".join(d for d in tomllib.load(open(sys.argv[1],"rb"))["project"]["dependencies"] if not d.startswith(("mcp","agentscope"))))' "$repo/pyproject.toml")
+        "$venv/bin/python" -m pip install -q --no-deps -e "$repo"
+        "$venv/bin/python" -m pip install -q "${deps[@]}" "$spec" "${extra[@]}" \
+            pytest pytest-asyncio pytest-timeout pytest-xdist pyyaml
+    else
+        "$venv/bin/python" -m pip install -q -e "$repo" "$spec" \
+            pytest pytest-asyncio pytest-timeout pytest-xdist pyyaml
+    fi
 fi
 
 "$venv/bin/python" -c 'import agentscope, mcp.types; print("agentscope", agentscope.__version__)'

@@ -129,17 +129,25 @@ def main() -> None:
     # collector need not walk it again on each full collection (a 50,000-tool universe
     # triggers several while it is built). Frozen objects are never collected, only skipped.
     gc.freeze()
+    status: object = 130  # KeyboardInterrupt unless app() says otherwise
     try:
-        app()
+        try:
+            app()
+        except SystemExit as exc:
+            # Rich and Typer answer a closed stdout with exit 1 (a negative answer here).
+            if closed_stdout.caused_by_closed_stdout(exc):
+                closed_stdout.stop_quietly()
+            closed_stdout.flush_or_stop()
+            raise
+        except BrokenPipeError as exc:
+            if closed_stdout.caused_by_closed_stdout(exc):
+                closed_stdout.stop_quietly()
+            raise
     except SystemExit as exc:
-        # Rich and Typer answer a closed stdout with exit 1 (a negative answer here).
-        if closed_stdout.caused_by_closed_stdout(exc):
-            closed_stdout.stop_quietly()
-        closed_stdout.flush_or_stop()
+        status = exc.code
         raise
-    except BrokenPipeError as exc:
-        if closed_stdout.caused_by_closed_stdout(exc):
-            closed_stdout.stop_quietly()
+    except BaseException:
+        status = 130 if sys.exc_info()[0] is KeyboardInterrupt else 1
         raise
     finally:
         # The process ends here: the interpreter's last garbage collection would walk every
@@ -147,4 +155,29 @@ def main() -> None:
         # before teardown frees them anyway. Frozen, it skips them (~40 ms for inspect
         # --screenshot on the seed config, ~90 ms on 50,000 tools).
         gc.freeze()
+        _stop_shared_loop(status)
         signals.end_by_received_signal()
+
+
+def _stop_shared_loop(status: object) -> None:
+    """Stop AgentScope's loop thread before the interpreter finalizes (see core.agentscope.aio).
+
+    When a user's coroutine ignores cancellation, finalizing would kill that thread inside
+    whatever C or Rust code it runs and abort the process (exit 134): end without
+    finalizing instead, with the status the command chose (or the signal that arrived).
+    """
+    import os
+
+    aio = sys.modules.get("toolscope.core.agentscope.aio")
+    if aio is None or aio.shutdown():
+        return
+    from . import signals
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+    signals.end_by_received_signal()
+    code = status if isinstance(status, int) else (0 if status is None else 1)
+    os._exit(code)

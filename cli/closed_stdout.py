@@ -23,9 +23,12 @@ from typing import NoReturn
 from ..core.model.errors import EXIT_STDOUT_CLOSED
 
 
-def _stdout_fd() -> int:
-    """The descriptor toolscope's stdout writes to: a toolkit factory's run moves it off fd 1
-    (``user_code_guard.protect_stdout`` points fd 1 at stderr), so ask ``sys.stdout`` first."""
+def stdout_fd() -> int:
+    """The descriptor toolscope's stdout writes to now.
+
+    Not always 1: while a factory's code may run, fd 1 points at stderr and toolscope's
+    stdout lives on a private copy (``user_code_guard.protect_stdout``).
+    """
     for stream in (sys.stdout, sys.__stdout__):
         try:
             if stream is not None:
@@ -38,7 +41,7 @@ def _stdout_fd() -> int:
 def reader_gone() -> bool:
     """Whether stdout is a pipe (or socket) whose reading end is closed."""
     try:
-        fd = _stdout_fd()
+        fd = stdout_fd()
         poller = select.poll()
         poller.register(fd, select.POLLOUT)
         events = poller.poll(0)
@@ -70,7 +73,7 @@ def silence_stdout() -> None:
     """Point stdout's descriptor at /dev/null: output still buffered is flushed there at
     shutdown instead of failing again with "Exception ignored ... BrokenPipeError"."""
     try:
-        fd = _stdout_fd()
+        fd = stdout_fd()
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, fd)
         os.close(devnull)

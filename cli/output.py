@@ -46,7 +46,13 @@ def print_lines(console: Console, lines: Iterable[list[tuple[str, str]]]) -> Non
         from ..core.text.safe_text import inert
 
         # The fast path skips the console's rendering, so it makes the text inert itself.
-        console.file.write(inert("".join("".join(text for text, _ in line) + "\n" for line in lines)))
+        text = inert("".join("".join(text for text, _ in line) + "\n" for line in lines))
+        if console.file is sys.stdout:
+            from ..core.outputs.stdout import write_stdout_text
+
+            write_stdout_text(text)  # whole, or BrokenPipeError: never a silently cut table
+        else:
+            console.file.write(text)
         return
     from rich.text import Text
 
@@ -121,6 +127,14 @@ def handle_errors(func: F) -> F:
 
             if closed_stdout.caused_by_closed_stdout(exc):  # `toolscope tools … | head`
                 closed_stdout.stop_quietly()
+            theirs = _user_code_failure(exc)
+            if theirs is not None:  # a loaded factory's tool or group raised: exit 3, not a bug
+                from rich.text import Text
+
+                from ..core.text.safe_text import inert
+
+                stderr_console().print(Text("error: " + inert(theirs.render()), style="red"))
+                raise typer.Exit(theirs.exit_code) from None
             import traceback
 
             from rich.text import Text
@@ -136,10 +150,28 @@ def handle_errors(func: F) -> F:
                 )
             )
             raise typer.Exit(EXIT_INTERNAL) from None
+        finally:
+            _release_user_code_guards()
         _fail_if_user_code_exited()
         return result
 
     return wrapper  # type: ignore[return-value]
+
+
+def _user_code_failure(exc: BaseException) -> ToolscopeError | None:
+    # Only when a factory was loaded (its module is imported then): a spec's toolkit runs no user code.
+    if "toolscope.core.agentscope.user_code" not in sys.modules:
+        return None
+    from ..core.agentscope.user_code import failure_in_user_code
+
+    return failure_in_user_code(exc)
+
+
+def _release_user_code_guards() -> None:
+    # The os._exit guard, the threading hook and the stdout guard end with the command that needed them.
+    guard = sys.modules.get("toolscope.core.agentscope.user_code_guard")
+    if guard is not None:
+        guard.release()
 
 
 def _fail_if_user_code_exited() -> None:

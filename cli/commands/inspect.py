@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from ...core.model.enums import InputKind
-from ...core.model.errors import InputError, Problem
+from ...core.model.errors import EXIT_INTERNAL, InputError, Problem
 from ...tui.views import DEFAULT_VIEW, VIEWS, View
 from ..output import handle_errors, plain, stdout_console
 from .common import (
@@ -110,8 +110,9 @@ def inspect_command(
             feeds[0] if feeds else "--view activation",
             "the activation view steps reset_tools calls: it is for AgentScope toolkits, not step configs",
         )
-    if follow is not None and follow.exists() and follow.is_dir():
-        raise InputError(str(follow), "is a folder; --follow takes the tap file the agent writes (SessionTap(path))")
+    if follow is not None and follow.exists() and not follow.is_file():
+        what = "a folder" if follow.is_dir() else "not a regular file (a named pipe or a device)"
+        raise InputError(str(follow), f"is {what}; --follow takes the tap file the agent writes (SessionTap(path))")
     if script is not None:  # like --session: a missing or malformed script is exit 2, not a blank view
         from ...core.agentscope.script import load_script, resolve_script_path
 
@@ -218,7 +219,19 @@ def _run_app(subject: Subject | None, mode: str | None, options: Any, picker: An
         )
     from ...tui.app import ToolscopeApp
 
-    ToolscopeApp(subject, mode, options, picker=picker).run()
+    app = ToolscopeApp(subject, mode, options, picker=picker)
+    app.run()
+    if app.return_code:  # Textual printed the crash's traceback; exiting 0 would call it a success
+        import typer
+
+        from ..output import stderr_console
+
+        stderr_console().print(
+            f"toolscope bug: the terminal app crashed (the traceback above); please report it (exit {EXIT_INTERNAL})",
+            style="red",
+            markup=False,
+        )
+        raise typer.Exit(EXIT_INTERNAL)
 
 
 def _step_picker(

@@ -137,8 +137,10 @@ def make_report(
         extra_files.append(script_file)
     elif session is not None:
         from ...core.report.adapters import run_session_transcript
+        from ..replay_progress import replay_progress
 
-        transcript, session_file = run_session_transcript(subject, session, session_id, groups is not None)
+        with replay_progress():
+            transcript, session_file = run_session_transcript(subject, session, session_id, groups is not None)
         extra_files.append(session_file)
     report = build_report(
         subject,

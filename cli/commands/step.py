@@ -66,9 +66,11 @@ def step_command(
         (print_capture_json if as_json else print_capture_human)(subject, result, probe)
         return
     if session is not None:
+        from ..replay_progress import replay_progress
         from .step_session import open_replay, print_session_human, print_session_json
 
-        subject, replay = open_replay(toolkit, kind, session, session_id, split_groups(groups))
+        with replay_progress():
+            subject, replay = open_replay(toolkit, kind, session, session_id, split_groups(groups))
         probe = probe_stock_reset_tools()
         if as_json:
             print_session_json(subject, replay, probe)

@@ -59,13 +59,14 @@ def tools_command(
 
         comparison = compare_capture(capture, subject, resolved)
     if as_json:
+        from ...core.outputs.stdout import write_stdout_text
         from ...core.outputs.tools_json import write_tools_document
         from ...core.text.safe_text import inert_json
 
         # Indented for a person at a terminal; compact for pipes and files (50,000 tools
         # make a 6 MB document that is written in pieces, never held whole).
         write_tools_document(
-            lambda chunk: sys.stdout.write(inert_json(chunk)),
+            lambda chunk: write_stdout_text(inert_json(chunk)),
             evaluation,
             hidden_only=hidden_only,
             config_findings=subject.config_findings,

@@ -23,7 +23,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ..model.errors import InputError, Problem
-from .aio import run_sync
+from .aio import checkpoint, run_sync
 from .recorded import RecordedSession, calls_from_messages
 
 EXTRA_HINT = 'reading AgentScope app storage needs toolscope\'s "app" extra: pip install "toolscope[app]"'
@@ -48,13 +48,31 @@ def read_only_url(path: Path) -> str:
     return f"sqlite+aiosqlite:///file:{quote(str(path.resolve()))}?mode=ro&uri=true"
 
 
+MAX_MESSAGES = 1_000_000
+"""The most messages read from one session (the paging loop's cap)."""
+
+
 async def _read_messages(storage_class: Any, path: Path, session_id: str) -> list[Any]:
     messages: list[Any] = []
+    seen: set[Any] = set()
     async with storage_class(read_only_url(path), create_tables=False) as storage:
         before = None
         while True:
+            await checkpoint()  # Ctrl-C lands between pages
             page, has_more = await storage.list_messages("", session_id, limit=PAGE, before=before)
-            messages[:0] = page  # pages come newest first, each in chronological order
+            new = [m for m in page if m.id not in seen]
+            if page and not new:
+                # The same page again (rows whose created_at has no fractional seconds tie, and the
+                # storage pages by it): no progress, so stop instead of reading it forever.
+                raise InputError(
+                    str(path),
+                    "AgentScope's storage returned the same page of messages twice",
+                    [Problem(f"session {session_id!r}", f"paging stopped moving before message {before!r}")],
+                )
+            seen.update(m.id for m in new)
+            messages[:0] = new  # pages come newest first, each in chronological order
+            if len(messages) > MAX_MESSAGES:
+                raise InputError(str(path), f"the session has more than {MAX_MESSAGES:,} messages")
             if not has_more or not page:
                 return messages
             before = page[0].id

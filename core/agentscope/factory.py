@@ -31,6 +31,7 @@ import contextlib
 import importlib
 import importlib.util
 import inspect
+import os
 import sys
 from collections.abc import Awaitable, Iterator
 from pathlib import Path
@@ -42,6 +43,7 @@ from ..model.errors import InputError, Problem, UserCodeError
 from ..text.suggest import close_matches
 from .aio import run_sync
 from .spec import BuiltToolkit
+from .user_code import check_toolkit_shape, deadline, remember_factory
 
 EXPECTED = "a Toolkit, or a (Toolkit, AgentState) tuple"
 
@@ -59,9 +61,25 @@ class UserExitError(UserCodeError):
 
 def user_failure(what: str, exc: BaseException, user_root: Path | None) -> UserCodeError:
     """The UserCodeError for an exception that escaped the user's code."""
+    from .aio import EscapedFromLoop
+    from .user_code import FactoryTimedOut
+
+    if isinstance(exc, EscapedFromLoop):  # sys.exit / KeyboardInterrupt in an async factory or tool
+        exc = exc.original
     if isinstance(exc, SystemExit):
         return UserExitError(what, exc, user_root)
+    if isinstance(exc, FactoryTimedOut):
+        return UserTimeoutError(what, exc, user_root)
     return UserCodeError(what, exc, user_root)
+
+
+class UserTimeoutError(UserCodeError):
+    """The user's factory ran past ``TOOLSCOPE_FACTORY_TIMEOUT``: theirs, exit 3."""
+
+    def render(self) -> str:
+        """Say ``did not finish within …`` instead of ``raised FactoryTimedOut``."""
+        text = super().render()
+        return text.replace(f"your code raised {type(self.exc).__name__}: ", "", 1)
 
 
 @contextlib.contextmanager
@@ -195,7 +213,7 @@ def call_factory(func: Any, what: str, user_root: Path | None) -> Any:
     # MCP servers the factory starts write their reasons to our stderr: keep the tail.
     with tail_stderr() as tail:
         try:
-            with user_code_output():
+            with user_code_output(), deadline():
                 result = func()
                 if inspect.isawaitable(result):
                     result = run_sync(_awaited(result))
@@ -239,6 +257,7 @@ def check_result(result: Any, target: str) -> tuple[Any, Any]:
 def load_factory(target: str) -> BuiltToolkit:
     """Import and call the factory; returns the user's Toolkit and state."""
     toolkit, state = check_result(run_factory(target), target)
+    check_toolkit_shape(toolkit, target)
     origins: dict[tuple[str, str], str] = {}
     group_origins = {}
     for group in toolkit.tool_groups:
@@ -249,7 +268,22 @@ def load_factory(target: str) -> BuiltToolkit:
 
 
 def run_factory(target: str) -> Any:
-    """Import and call the factory; returns what it returned, unchecked (1.x checks its own)."""
+    """Import and call the factory; returns what it returned, unchecked (1.x checks its own).
+
+    The working directory is the user's only while their code runs: a factory that calls
+    ``os.chdir`` must not move where ``report -o out.md`` writes (it wrote elsewhere and
+    printed "wrote out.md") nor where a relative ``--session`` is read.
+    """
+    working_directory = os.getcwd()
+    try:
+        return _run_factory(target)
+    finally:
+        with contextlib.suppress(OSError):
+            if os.getcwd() != working_directory:
+                os.chdir(working_directory)
+
+
+def _run_factory(target: str) -> Any:
     from .user_code_guard import guard_process_exit, protect_stdout
 
     protect_stdout()
@@ -257,15 +291,29 @@ def run_factory(target: str) -> Any:
     where, attr = parse_target(target)
     if where.endswith(".py") or "/" in where or "\\" in where:
         path = Path(where)
-        with user_code_output():
-            module = _import_file(path, target)
         user_root: Path | None = path.resolve().parent
+        remember_factory(target, user_root)
+        with user_code_output(), _import_deadline(target, user_root):
+            module = _import_file(path, target)
     else:
-        with user_code_output():
-            module = _import_dotted(where, target)
         user_root = Path.cwd()
+        remember_factory(target, user_root)
+        with user_code_output(), _import_deadline(target, user_root):
+            module = _import_dotted(where, target)
     func = _resolve_attr(module, attr, target, where)
     return call_factory(func, f"toolkit factory {target}", user_root)
+
+
+@contextlib.contextmanager
+def _import_deadline(target: str, user_root: Path | None) -> Iterator[None]:
+    """The user's module gets the factory's deadline to import (its top level is their code too)."""
+    from .user_code import FactoryTimedOut
+
+    try:
+        with deadline():
+            yield
+    except FactoryTimedOut as exc:
+        raise user_failure(f"importing {target}", exc, user_root) from None
 
 
 async def _awaited(awaitable: Awaitable[Any]) -> Any:

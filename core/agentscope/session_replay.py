@@ -27,12 +27,14 @@ Public API::
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .aio import run_sync
+from .aio import checkpoint, run_sync
 from .lost_tools import (
     LostToolLink,
     OtherCall,
@@ -48,8 +50,10 @@ if TYPE_CHECKING:
     from .v1.session import StepSessionV1
 
 __all__ = [
+    "REPLAY_PROGRESS",
     "LostToolLink",
     "OtherCall",
+    "Progress",
     "ReplayedTurn",
     "SessionReplay",
     "StartFrom",
@@ -178,9 +182,19 @@ def _difference(call: RecordedCall, turn: Turn) -> str | None:
     )
 
 
-async def areplay_session(built: Any, recorded: RecordedSession, starting_from: StartFrom) -> SessionReplay:
+Progress = Callable[[int, int], None]
+"""Called as ``progress(done, total)`` while a replay runs (the CLI shows it on stderr)."""
+
+REPLAY_PROGRESS: contextvars.ContextVar[Progress | None] = contextvars.ContextVar("replay_progress", default=None)
+"""Where ``replay_session`` reports progress when not given ``progress=`` (set by the CLI command)."""
+
+
+async def areplay_session(
+    built: Any, recorded: RecordedSession, starting_from: StartFrom, progress: Progress | None = None
+) -> SessionReplay:
     """Replay every reset_tools call on both lanes; classify the other calls; link the losses.
 
+    Cancellable between turns (``checkpoint``); ``progress(done, total)`` after each turn.
     A 1.x toolkit (``v1.build.BuiltToolkitV1``) is replayed by ``v1.replay``.
     """
     from .v1.build import BuiltToolkitV1
@@ -199,6 +213,7 @@ async def areplay_session(built: Any, recorded: RecordedSession, starting_from: 
     turns: list[ReplayedTurn] = []
     recorded_groups: tuple[str, ...] | None = recorded.initial_groups or starting
     for index, call in enumerate(resets, start=1):
+        await checkpoint()  # Ctrl-C / quitting the TUI cancels a long replay here
         turn = await session.aforward()
         assert turn is not None and turn.stock is not None
         differs = _difference(call, turn)
@@ -213,6 +228,8 @@ async def areplay_session(built: Any, recorded: RecordedSession, starting_from: 
                 after = turn.stock.groups_after
         turns.append(ReplayedTurn(index, call, turn, before, after, differs))
         recorded_groups = after
+        if progress is not None:
+            progress(index, len(resets))
 
     others, links = classify_calls(recorded, turns, group_of, starting, session.known_groups())
     return SessionReplay(recorded, session, starting, starting_from, turns, others, links)
@@ -232,9 +249,12 @@ def starting_point(built: Any, recorded: RecordedSession, groups_given: bool) ->
     return dataclasses.replace(built, state=state), "session"
 
 
-def replay_session(built: Any, recorded: RecordedSession, groups_given: bool = False) -> SessionReplay:
+def replay_session(
+    built: Any, recorded: RecordedSession, groups_given: bool = False, progress: Progress | None = None
+) -> SessionReplay:
     """Pick the starting point and replay (sync, for the CLI and the report)."""
     start_built, starting_from = starting_point(built, recorded, groups_given)
-    replay = run_sync(areplay_session(start_built, recorded, starting_from))
+    sink = progress if progress is not None else REPLAY_PROGRESS.get()
+    replay = run_sync(areplay_session(start_built, recorded, starting_from, sink))
     replay.groups_option_ignored = groups_given and starting_from == "session"
     return replay

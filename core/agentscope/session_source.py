@@ -27,11 +27,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..inputs.input_files import read_bytes
+from ..inputs.strict_json import load_strict
 from ..model.errors import InputError, Problem
 from .recorded import RecordedSession, calls_from_messages
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
-MAX_SESSION_BYTES = 512 * 1024 * 1024
 EXPECTED = (
     "expected an AgentScope 2.x session: an AgentState JSON dump (state.model_dump_json()), "
     "a JSON array or JSONL of Msg objects, an AgentScope app storage database with --session-id, "
@@ -51,17 +52,18 @@ def load_session(path: Path | str, session_id: str | None = None) -> RecordedSes
         raise InputError(source, "no such file", [Problem("", EXPECTED)])
     if not path.is_file():
         raise InputError(source, "not a regular file", [Problem("", EXPECTED)])
-    size = path.stat().st_size
-    if size > MAX_SESSION_BYTES:
-        raise InputError(source, f"file too large ({size} bytes; the limit is {MAX_SESSION_BYTES})")
     with path.open("rb") as handle:
         head = handle.read(len(SQLITE_MAGIC))
     if head == SQLITE_MAGIC:
         from .app_storage import load_app_session
 
         return load_app_session(path, session_id)
+    # The same reader and limits as every other input: a regular file of at most 128 MiB,
+    # UTF-8 with or without a BOM; then strict JSON (no NaN, no 5,000-digit numbers, no lone
+    # surrogates, no nesting past MAX_NESTING).
+    raw = read_bytes(path, "session")
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(source, "not a text file (not UTF-8)", [Problem(f"byte {exc.start}", EXPECTED)]) from None
     if not text.strip():
@@ -70,7 +72,7 @@ def load_session(path: Path | str, session_id: str | None = None) -> RecordedSes
     if stripped[0] not in "{[":
         raise InputError(source, "not an AgentScope session", [Problem("1:1", EXPECTED)])
     try:
-        data = json.loads(text)
+        data = load_strict(text, source)
     except json.JSONDecodeError as exc:
         data = exc
     from .v1.sessions import detect_v1
@@ -160,13 +162,20 @@ def _from_jsonl(source: str, text: str, whole_error: json.JSONDecodeError) -> Re
         if not line.strip():
             continue
         try:
-            items.append(json.loads(line))
+            items.append(load_strict(line, source, f"line {number}"))
         except json.JSONDecodeError as exc:
             last = all(not rest.strip() for rest in lines[number:])
             if number == 1 and not last:
                 # A pretty-printed document, not JSONL: report the whole-document error.
                 raise _json_error(source, text, whole_error) from None
             if last and not text.endswith("\n"):
+                if items and isinstance(items[0], dict) and "toolscope_tap" in items[0]:
+                    # A tap cut mid-record (a full disk, a killed agent): the records before are whole.
+                    from .tap_reader import session_from_tap_records
+
+                    return session_from_tap_records(
+                        source, items, cut=f"line {number} was cut mid-record and is left out"
+                    )
                 raise InputError(
                     source,
                     "truncated file: the last line is incomplete",

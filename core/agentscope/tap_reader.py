@@ -24,6 +24,8 @@ Public API::
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,8 @@ from ..model.errors import InputError, Problem
 from .recorded import META_TOOL, RecordedCall, RecordedSession
 
 TAP_VERSION = 1
+MAX_RECORD_BYTES = 1024 * 1024
+"""A tap record is a few hundred bytes; an unfinished line longer than this is dropped."""
 UNPARSEABLE_REPLAY = "[]"
 """Sent in place of unparseable argument text the tap did not keep: AgentScope refuses a
 list on every version (``ToolJSONDecodeError``), as it refused the original."""
@@ -80,11 +84,13 @@ def call_from_record(record: Mapping[str, Any], where: str, source: str) -> Reco
     )
 
 
-def session_from_tap_records(source: str, items: list[Any]) -> RecordedSession:
-    """A whole tap file (already split into JSON objects) as a RecordedSession."""
+def session_from_tap_records(source: str, items: list[Any], cut: str | None = None) -> RecordedSession:
+    """A whole tap file (already split into JSON objects) as a RecordedSession.
+
+    ``cut``: the note for a file whose last record was cut short (read up to the one before)."""
     header = items[0]
     calls = []
-    notes = []
+    notes = [cut] if cut else []
     for index, item in enumerate(items[1:], start=2):
         if not isinstance(item, dict):
             raise InputError(source, "not a toolscope tap record", [Problem(f"line {index}", "expected an object")])
@@ -112,9 +118,18 @@ class TapFollower:
     """Reads the complete lines a running agent's tap appended since the last poll.
 
     Read-only; a missing file is simply "nothing yet" (the agent may not have started).
-    A partial last line is left for the next poll. Lines that are not tap records are
-    skipped (counted in ``skipped``): the follower must keep following.
+    A partial last line is left for the next poll. Lines that are not tap records (nested
+    too deeply to read included) are skipped (counted in ``skipped``): the follower must
+    keep following. The file is opened without waiting (``O_NONBLOCK``): a named pipe or a
+    device in its place is never read (``not_regular``), so no poll can block.
+
+    A new agent run is detected three ways, and reading starts over: the file shrank, it is
+    another file now (rotated, or swapped through a symbolic link: a new inode), or its first
+    line is no longer the header read before (truncated and regrown past the old size).
     """
+
+    HEAD_BYTES = 4096
+    """How much of the file's start is kept to notice a file rewritten behind our back."""
 
     def __init__(self, path: Path | str) -> None:
         """Follow ``path`` from its beginning."""
@@ -123,24 +138,50 @@ class TapFollower:
         self.skipped = 0
         self.restarts = 0
         """How often the file was truncated or replaced (a new agent run): reading started over."""
+        self.not_regular = False
+        """The path is a named pipe, a device or a folder: never read."""
         self._offset = 0
         self._buffer = b""
+        self._identity: tuple[int, int] | None = None
+        self._head = b""
+
+    def _restart(self) -> None:
+        self._offset, self._buffer, self.header, self._head = 0, b"", None, b""
+        self.restarts += 1
 
     def poll(self) -> list[RecordedCall]:
         """New calls since the last poll (possibly none)."""
         try:
-            with self.path.open("rb") as handle:
-                if handle.seek(0, 2) < self._offset:  # truncated or replaced: start over
-                    self._offset, self._buffer, self.header = 0, b"", None
-                    self.restarts += 1
-                handle.seek(self._offset)
-                chunk = handle.read(4 * 1024 * 1024)
+            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
         except OSError:
             return []
+        with os.fdopen(fd, "rb") as handle:
+            try:
+                info = os.fstat(fd)
+                self.not_regular = not stat.S_ISREG(info.st_mode)
+                if self.not_regular:
+                    return []
+                identity = (info.st_dev, info.st_ino)
+                if self._identity is not None and (identity != self._identity or info.st_size < self._offset):
+                    self._restart()
+                elif self._head and os.pread(fd, len(self._head), 0) != self._head:
+                    self._restart()
+                self._identity = identity
+                handle.seek(self._offset)
+                chunk = handle.read(4 * 1024 * 1024)
+            except OSError:
+                return []
+        if self._offset == 0:
+            self._head = chunk[: self.HEAD_BYTES]
+        elif len(self._head) < self.HEAD_BYTES and self._offset == len(self._head):
+            self._head += chunk[: self.HEAD_BYTES - len(self._head)]
         self._offset += len(chunk)
         data = self._buffer + chunk
         lines = data.split(b"\n")
         self._buffer = lines.pop()  # incomplete (or empty) tail
+        if len(self._buffer) > MAX_RECORD_BYTES:  # no record is this long: skip it, keep following
+            self._buffer = b""
+            self.skipped += 1
         calls = []
         for line in lines:
             if not line.strip():
@@ -153,6 +194,6 @@ class TapFollower:
                     self.header = self.header or record
                     continue
                 calls.append(call_from_record(record, "", str(self.path)))
-            except (ValueError, InputError):
+            except (ValueError, InputError, RecursionError):
                 self.skipped += 1
         return calls

@@ -10,10 +10,15 @@ Two ways user code escapes ``contextlib.redirect_stdout``:
   would pass in CI without having checked anything. ``guard_process_exit`` replaces
   ``os._exit`` in this process (children keep the real one): the call raises in the thread
   that made it, and the CLI turns any such call into exit 3.
+
+Both are process-wide, so both are scoped: installed when a command loads user code
+(``load_factory``) and taken back by ``release()`` when that command ends (the CLI's
+``handle_errors``), so nothing outside a factory-running command sees them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import sys
@@ -23,6 +28,8 @@ from typing import Any
 _EXIT_CALLS: list[tuple[int, str]] = []
 _REAL_EXIT = os._exit
 _GUARD_PID: list[int] = []
+_RESTORE: list[Any] = []
+"""How to undo what was installed, newest last (see ``release``)."""
 
 
 class UserExitCalled(BaseException):
@@ -53,6 +60,14 @@ def guard_process_exit() -> None:
                 previous_hook(args)
 
         threading.excepthook = quiet_exit
+
+        def restore() -> None:
+            os._exit = _REAL_EXIT
+            if threading.excepthook is quiet_exit:
+                threading.excepthook = previous_hook
+            _GUARD_PID.clear()
+
+        _RESTORE.append(restore)
 
 
 def exit_calls() -> tuple[tuple[int, str], ...]:
@@ -108,4 +123,25 @@ def protect_stdout() -> None:
     real = open(  # noqa: SIM115 - lives as long as the process
         private, "w", encoding=sys.stdout.encoding or "utf-8", errors="replace", closefd=True, newline=None
     )
-    sys.stdout = _MainThreadStdout(real)
+    original = sys.stdout
+    sys.stdout = guarded = _MainThreadStdout(real)
+
+    def restore() -> None:
+        # Back to fd 1 (the real stdout again) so the last flushes and the closed-reader
+        # check at exit see the descriptor the shell gave us.
+        try:
+            guarded.flush()
+        finally:
+            os.dup2(real.fileno(), 1)
+            if sys.stdout is guarded:
+                sys.stdout = original
+            with contextlib.suppress(OSError):
+                real.close()
+
+    _RESTORE.append(restore)
+
+
+def release() -> None:
+    """Undo ``protect_stdout`` and ``guard_process_exit`` (idempotent); the calls recorded stay."""
+    while _RESTORE:
+        _RESTORE.pop()()

@@ -55,6 +55,73 @@ def parse_json(text: str, source: str) -> Any:
         raise InputError(source, "is nested too deeply to read (thousands of levels)") from None
 
 
+MAX_NESTING = 128
+"""How deep a session document may nest (``load_strict``): AgentScope's own dumps nest about
+ten levels; a message nested hundreds deep passed the parser and then broke AgentScope's
+validation with a RecursionError."""
+
+
+def load_strict(text: str, source: str, where: str = "") -> Any:
+    """Parse like ``parse_json`` but let a syntax error through as ``json.JSONDecodeError``.
+
+    For readers that tell a truncated file or a JSONL file from a malformed one themselves
+    (sessions). Everything else is refused as ``parse_json`` refuses it, and also nesting
+    deeper than ``MAX_NESTING`` and lone UTF-16 surrogates (``"\\ud800"``: not text, and
+    no UTF-8 output can carry it).
+    """
+    try:
+        value = json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants)
+    except json.JSONDecodeError:
+        raise
+    except _NotJson as exc:
+        raise InputError(source, "invalid JSON", [Problem(where, str(exc))]) from None
+    except ValueError as exc:
+        raise InputError(source, "invalid JSON", [Problem(where, digit_limit_message(exc))]) from None
+    except _DuplicateKey as exc:
+        raise InputError(
+            source, "invalid JSON", [Problem(where, f"key {str(exc)!r} appears twice in one object")]
+        ) from None
+    except RecursionError:
+        raise InputError(source, f"is nested too deeply to read (the limit is {MAX_NESTING} levels)") from None
+    _check_shape(value, source, where, surrogates="\\ud" in text or "\\uD" in text)
+    return value
+
+
+def _check_shape(value: Any, source: str, where: str, surrogates: bool) -> None:
+    """Iteratively: nesting at most MAX_NESTING, and (when the text has \\uD escapes) no lone surrogate."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            if depth > MAX_NESTING:
+                raise _too_deep(source, where)
+            if surrogates:
+                for key in item:
+                    _no_surrogate(key, source, where)
+            stack.extend((child, depth + 1) for child in item.values())
+        elif isinstance(item, list):
+            if depth > MAX_NESTING:
+                raise _too_deep(source, where)
+            stack.extend((child, depth + 1) for child in item)
+        elif surrogates and isinstance(item, str):
+            _no_surrogate(item, source, where)
+
+
+def _too_deep(source: str, where: str) -> InputError:
+    return InputError(source, f"is nested more than {MAX_NESTING} levels deep" + (f" ({where})" if where else ""))
+
+
+def _no_surrogate(text: str, source: str, where: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(
+            source,
+            "invalid JSON",
+            [Problem(where, f"a lone UTF-16 surrogate (\\u{ord(text[exc.start]):04x}) is not text")],
+        ) from None
+
+
 def digit_limit_message(exc: ValueError) -> str:
     """Why int() refused a number: over Python's digit limit (thousands of digits)."""
     import sys

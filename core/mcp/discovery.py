@@ -89,13 +89,21 @@ def _leaf(exc: BaseException) -> BaseException:
     return exc
 
 
+_STDERR_READ = 64 * 1024
+"""How much of the end of a server's stderr log is read back for its failure reason."""
+
+
 def _stderr_tail(errlog: Any) -> str:
     if errlog is None:
         return ""
     with contextlib.suppress(OSError, ValueError):
         errlog.flush()
-        errlog.seek(0)
-        lines = [line.strip() for line in errlog.read().splitlines() if line.strip()]
+        # Only the end: a server flooding stderr wrote gigabytes, and the reason needs one line.
+        size = os.fstat(errlog.fileno()).st_size
+        with open(errlog.fileno(), "rb", closefd=False) as raw:
+            raw.seek(max(0, size - _STDERR_READ))
+            text = raw.read(_STDERR_READ).decode("utf-8", "replace")
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
         if lines:
             return lines[-1][-_STDERR_TAIL:]
     return ""
@@ -184,9 +192,8 @@ async def _transport(server: ServerConfig, errlog: Any, timeout: float):
             yield streams
     elif protocol == "http":
         from mcp.client.streamable_http import streamable_http_client
-        from mcp.shared._httpx_utils import create_mcp_http_client
 
-        async with create_mcp_http_client(headers=dict(server.headers)) as http:
+        async with _http_client(dict(server.headers)) as http:
             async with streamable_http_client(server.url or "", http_client=http) as streams:
                 yield streams[0], streams[1]
     else:
@@ -194,6 +201,20 @@ async def _transport(server: ServerConfig, errlog: Any, timeout: float):
 
         async with sse_client(server.url or "", headers=dict(server.headers), timeout=timeout) as streams:
             yield streams[0], streams[1]
+
+
+def _http_client(headers: dict[str, str]) -> Any:
+    """The HTTP client for a streamable HTTP server: the SDK's documented way to set headers
+    (pass your own client), with the timeouts the SDK's default client uses (30 s, reading 300 s).
+
+    mcp 2.x speaks httpx2, mcp 1.x httpx; both have this API.
+    """
+    try:
+        import httpx2 as httpx
+    except ImportError:  # pragma: no cover - mcp 1.x (the AgentScope 2.0.6 lane)
+        import httpx  # type: ignore[no-redef]
+
+    return httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(30.0, read=300.0))
 
 
 async def discover_server(name: str, server: ServerConfig, timeout: float) -> ServerResult:

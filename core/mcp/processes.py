@@ -4,108 +4,74 @@ The SDK's ``stdio_client`` starts each server in a new session (so its own proce
 group) and stops it politely (close stdin, wait 2 s, SIGTERM the group, wait 2 s,
 SIGKILL). Discovery needs more: kill a hung server at its deadline, and kill what a
 server left behind (grandchildren) even when the server itself already exited. Both
-need the PID, which ``stdio_client`` keeps to itself; ``install_spawn_hook`` records it.
+need the PID, which ``stdio_client`` keeps to itself (``sdk_private.install_spawn_hook``
+records it). Process trees come from psutil (Linux, macOS, BSD; Windows for what it has).
+
+A process is named by (pid, start time): a pid is reused once its process is gone, and
+``kill_known`` never signals a pid whose start time is not the one recorded.
 """
 
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import os
 import signal
 import sys
 import time
 from typing import Any
 
-# The process the SDK's stdio_client spawned for the current task (see install_spawn_hook).
-SPAWNED: contextvars.ContextVar[list[Any] | None] = contextvars.ContextVar("toolscope_mcp_spawned", default=None)
-_HOOKED = False
+import psutil
+
+from .sdk_private import SPAWNED, install_spawn_hook
+
+__all__ = [
+    "SPAWNED",
+    "Attempt",
+    "become_subreaper",
+    "descendants",
+    "end_orphans",
+    "install_spawn_hook",
+    "kill_known",
+    "own_children",
+    "start_time",
+    "wait_group_dead",
+]
+
+_GONE = (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess)
 
 
-def install_spawn_hook() -> None:
-    """Wrap the SDK's process factory so each discovery task learns the PID it spawned.
-
-    ``stdio_client`` keeps the process to itself; without its PID we could not kill a
-    hung server at once. The wrapper is transparent and records into a per-task
-    ContextVar, so concurrent discoveries (and other users of the SDK) are unaffected.
-    If a future SDK renames the factory we lose only the fast kill, not the reaping.
-    """
-    global _HOOKED
-    if _HOOKED:
-        return
-    from mcp.client import stdio as sdk_stdio
-
-    original = getattr(sdk_stdio, "_create_platform_compatible_process", None)
-    if original is None:  # pragma: no cover - SDK changed; fall back to the SDK's own reaping
-        _HOOKED = True
-        return
-
-    async def spawn(*args: Any, **kwargs: Any) -> Any:
-        process = await original(*args, **kwargs)
-        sink = SPAWNED.get()
-        if sink is not None:
-            sink.append(process)
-        return process
-
-    sdk_stdio._create_platform_compatible_process = spawn
-    _HOOKED = True
+def start_time(pid: int) -> float | None:
+    """When process ``pid`` started, or None when it is gone or a zombie (already dead)."""
+    try:
+        process = psutil.Process(pid)
+        if process.status() == psutil.STATUS_ZOMBIE:
+            return None
+        return process.create_time()
+    except _GONE:
+        return None
 
 
-def _process_table() -> dict[int, tuple[int, int]]:
-    """pid → (parent pid, start time) of every process, from /proc (Linux); empty elsewhere.
-    Zombies have a negative start time.
-
-    Cached for a few milliseconds: every server's watchdog asks on each tick.
-    """
-    now = time.monotonic()
-    if now - _TABLE[0] < _TABLE_TTL:
-        return _TABLE[1]
-    table: dict[int, tuple[int, int]] = {}
-    if os.path.isdir("/proc"):
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry}/stat", encoding="utf-8", errors="replace") as fh:
-                    fields = fh.read().rsplit(")", 1)[1].split()
-                # fields: state ppid pgrp session … starttime is field 22 of stat (index 19 here);
-                # a zombie keeps its entry (it still needs reaping) with a negative start time.
-                start = int(fields[19])
-                table[int(entry)] = (int(fields[1]), -start if fields[0] in {"Z", "X"} else start)
-            except (OSError, IndexError, ValueError):
-                continue
-    _TABLE[0], _TABLE[1] = now, table
-    return table
-
-
-_TABLE: list[Any] = [0.0, {}]
-_TABLE_TTL = 0.04
-
-
-def descendants(pid: int) -> set[tuple[int, int]]:
+def descendants(pid: int) -> set[tuple[int, float]]:
     """Every living descendant of ``pid`` as (pid, start time), whatever session or group it is in."""
-    table = _process_table()
-    children: dict[int, list[int]] = {}
-    for child, (parent, _start) in table.items():
-        children.setdefault(parent, []).append(child)
-    found: set[tuple[int, int]] = set()
-    stack = list(children.get(pid, ()))
-    while stack:
-        child = stack.pop()
-        if child in table and table[child][1] >= 0:
-            found.add((child, table[child][1]))
-            stack.extend(children.get(child, ()))
+    try:
+        children = psutil.Process(pid).children(recursive=True)
+    except _GONE:
+        return set()
+    found = set()
+    for child in children:
+        with contextlib.suppress(*_GONE):
+            if child.status() != psutil.STATUS_ZOMBIE:
+                found.add((child.pid, child.create_time()))
     return found
 
 
-def kill_known(processes: set[tuple[int, int]]) -> None:
+def kill_known(processes: set[tuple[int, float]]) -> None:
     """SIGKILL each (pid, start time) that is still that same process (never a reused pid)."""
-    table = _process_table() if processes else {}
-    _TABLE[0] = 0.0  # the next look sees the kills
     for pid, start in processes:
-        if pid in table and table[pid][1] == start:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
+        if start_time(pid) != start:
+            continue  # gone, a zombie, or the pid now names another process
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def become_subreaper() -> bool:
@@ -124,16 +90,16 @@ def become_subreaper() -> bool:
 
 def own_children() -> set[int]:
     """This process's children (zombies too)."""
-    _TABLE[0] = 0.0
-    me = os.getpid()
-    return {pid for pid, (parent, _start) in _process_table().items() if parent == me}
+    try:
+        return {child.pid for child in psutil.Process().children()}
+    except _GONE:  # pragma: no cover - we are alive
+        return set()
 
 
 def end_orphans(before: set[int]) -> None:
     """Kill and reap the children that appeared since ``before`` (orphans left by servers)."""
     left = own_children() - before
-    table = _process_table()
-    kill_known({(pid, table[pid][1]) for pid in left if pid in table})
+    kill_known({(pid, start) for pid in left if (start := start_time(pid)) is not None})
     deadline = time.monotonic() + 1.0
     pending = set(left)
     while pending and time.monotonic() < deadline:
@@ -156,7 +122,7 @@ class Attempt:
         self.processes: list[Any] = []
         self.timed_out = False
         self.exit_code: int | None = None
-        self.seen: set[tuple[int, int]] = set()
+        self.seen: set[tuple[int, float]] = set()
         """Every descendant of the server seen while it ran (a grandchild in a session of its own too)."""
 
     def track(self) -> None:
@@ -183,24 +149,13 @@ class Attempt:
 
 
 def group_running(pgid: int) -> bool:
-    """True while a process of group pgid is still running (zombies count as dead).
-
-    Reads /proc (Linux); elsewhere reports False, leaving only the SIGKILL itself.
-    """
-    proc = "/proc"
-    if not os.path.isdir(proc):  # pragma: no cover - non-Linux
+    """True while a process of group pgid is still running (zombies count as dead)."""
+    if not hasattr(os, "getpgid"):  # pragma: no cover - Windows: no process groups
         return False
-    for entry in os.listdir(proc):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"{proc}/{entry}/stat", encoding="utf-8", errors="replace") as fh:
-                fields = fh.read().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        # fields: state ppid pgrp ...
-        if int(fields[2]) == pgid and fields[0] not in {"Z", "X"}:
-            return True
+    for process in psutil.process_iter():
+        with contextlib.suppress(*_GONE, ProcessLookupError, PermissionError):
+            if os.getpgid(process.pid) == pgid and process.status() != psutil.STATUS_ZOMBIE:
+                return True
     return False
 
 

@@ -90,7 +90,7 @@ class UserCodeError(ToolscopeError):
     def render(self) -> str:
         frames = traceback.extract_tb(self.exc.__traceback__)
         # Show the innermost frame that is the user's, not toolscope's or a library's.
-        own = [f for f in frames if _is_user_frame(f.filename, self.user_root)]
+        own = [f for f in frames if is_user_frame(f.filename, self.user_root)]
         where = ""
         if own:
             last = own[-1]
@@ -114,13 +114,13 @@ def _leaf(exc: BaseException) -> BaseException:
     return exc
 
 
-def _is_user_frame(filename: str, user_root: Path | None) -> bool:
+def is_user_frame(filename: str, user_root: Path | None) -> bool:
     """True for frames of the user's code: not toolscope's, not site-packages."""
     normalized = filename.replace("\\", "/")
     if "site-packages" in normalized or "/lib/python" in normalized:
         return False
-    package_root = Path(__file__).resolve().parent.parent
-    for own_dir in ("core", "cli", "tui"):
+    package_root = Path(__file__).resolve().parents[2]  # the folder holding core/, cli/, tui/
+    for own_dir in ("core", "cli", "tui", "toolscope"):
         if normalized.startswith(str(package_root / own_dir).replace("\\", "/") + "/"):
             return False
     if user_root is not None:

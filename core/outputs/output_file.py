@@ -207,14 +207,42 @@ def _write_atomic(target: OutputTarget, payload: bytes, shown: str) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temp_name, mode)
-        # rename() replaces the directory entry: for a symlink, the link itself.
-        os.replace(temp_name, target.path)
+        if target.kind == "new":
+            _publish_exclusively(temp_name, target.path, shown)
+        else:
+            # rename() replaces the directory entry: for a symlink, the link itself.
+            os.replace(temp_name, target.path)
+    except InputError:
+        Path(temp_name).unlink(missing_ok=True)
+        raise
     except OSError as exc:
         Path(temp_name).unlink(missing_ok=True)
         raise InputError(shown, f"cannot write it: {exc.strerror or exc}") from None
     except BaseException:
         Path(temp_name).unlink(missing_ok=True)
         raise
+
+
+def _publish_exclusively(temporary: str, path: Path, shown: str) -> None:
+    """Give the finished temporary file its name only if the name is still free.
+
+    Without --force a new output must stay new: two ``report -o same.md`` at once both saw no
+    file, and the second rename silently replaced the first's. ``os.link`` fails when the name
+    was taken meanwhile; the temporary name is removed by the caller.
+    """
+    try:
+        os.link(temporary, path, follow_symlinks=False)
+    except FileExistsError:
+        raise InputError(
+            shown, "already exists (it appeared while this was written); use --force to replace it"
+        ) from None
+    except OSError:
+        # No hard links on this file system: check, then rename (a small race remains).
+        if os.path.lexists(path):
+            raise InputError(shown, "already exists; use --force to replace it") from None
+        os.replace(temporary, path)
+        return
+    os.unlink(temporary)
 
 
 def write_output(

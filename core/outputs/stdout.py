@@ -22,3 +22,16 @@ def write_stdout(payload: bytes) -> None:
         written = sys.stdout.buffer.write(view)
         view = view[written if written is not None else len(view) :]
     sys.stdout.buffer.flush()
+
+
+def write_stdout_text(text: str) -> None:
+    """Write ``text`` to stdout whole: ``TextIOWrapper.write`` ignores its buffer's short count.
+
+    A 600 KB table written in one ``sys.stdout.write`` to ``| head -c1`` wrote 64 KB, reported
+    success and exited 0; through here the rest is written, and the closed pipe is an error.
+    """
+    stream = sys.stdout
+    if not hasattr(stream, "buffer"):
+        stream.write(text)
+        return
+    write_stdout(text.encode(getattr(stream, "encoding", None) or "utf-8", "replace"))

@@ -1,0 +1,63 @@
+"""Progress of a long session replay on stderr: ``step --session`` and ``report --session``.
+
+On a terminal, a counter redrawn in place at most five times a second
+(``replaying turn 1200/3000 (Ctrl-C stops)``), erased when the replay ends; piped or
+captured, one line when the session has at least ``ANNOUNCE_AT`` turns, so a log shows
+why the command takes a while. Only numbers are printed: nothing from the session.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+from collections.abc import Iterator
+
+ANNOUNCE_AT = 500
+"""Turns from which a replay says so on a non-terminal stderr."""
+_REDRAW = 0.2
+
+
+class _Progress:
+    def __init__(self, stream: object) -> None:
+        self.stream = stream
+        self.terminal = bool(getattr(stream, "isatty", lambda: False)())
+        self.drawn = False
+        self.announced = False
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.terminal:
+            now = time.monotonic()
+            if now - self.last >= _REDRAW or done == total:
+                self.last = now
+                self._write(f"\rreplaying turn {done}/{total} (Ctrl-C stops)\x1b[K")
+                self.drawn = True
+        elif not self.announced and total >= ANNOUNCE_AT:
+            self.announced = True
+            self._write(f"replaying {total} reset_tools calls (Ctrl-C stops)\n")
+
+    def close(self) -> None:
+        if self.drawn:
+            self._write("\r\x1b[K")
+
+    def _write(self, text: str) -> None:
+        try:
+            self.stream.write(text)  # type: ignore[attr-defined]
+            self.stream.flush()  # type: ignore[attr-defined]
+        except (OSError, ValueError):
+            pass  # stderr gone: the replay goes on
+
+
+@contextlib.contextmanager
+def replay_progress() -> Iterator[None]:
+    """Report replay progress on stderr while the block runs."""
+    from ..core.agentscope.session_replay import REPLAY_PROGRESS
+
+    progress = _Progress(sys.stderr)
+    token = REPLAY_PROGRESS.set(progress)
+    try:
+        yield
+    finally:
+        REPLAY_PROGRESS.reset(token)
+        progress.close()
