@@ -54,6 +54,7 @@ def test_every_output_neutralises_the_same_characters(char: str) -> None:
 def test_text_that_reads_as_stored_is_left_alone() -> None:
     for text in ("notify_user", "café ❤️ 工具", "non\u00a0breaking", "tab\there"):
         assert inert(text) == text and UNSAFE.search(text.replace("\t", "")) is None
+    assert inert("a\tb\r\nc", single_line=True) == "a\\tb\\r\\nc"  # a name reads as one line
 
 
 def test_the_tools_table_prints_them_escaped(tmp_path: Path) -> None:
