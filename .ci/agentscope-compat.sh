@@ -33,7 +33,7 @@ if [[ "${KEEP_VENV:-0}" != 1 || ! -x "$venv/bin/python" ]]; then
     "$python" -m venv "$venv"
     "$venv/bin/python" -m pip install -q --upgrade pip
     "$venv/bin/python" -m pip install -q -e "$repo" "$spec" "${extra[@]}" \
-        pytest pytest-asyncio pytest-timeout pyyaml
+        pytest pytest-asyncio pytest-timeout pytest-xdist pyyaml
 fi
 
 "$venv/bin/python" -c 'import agentscope, mcp.types; print("agentscope", agentscope.__version__)'

@@ -11,6 +11,7 @@ from typing import Any
 
 from textual.widgets import Input
 
+# The one definition of unsafe text (core.text.safe_text), as an Input's restrict pattern.
 from ...core.text.safe_text import INPUT_PATTERN as NO_CONTROL
 
 
