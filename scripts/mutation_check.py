@@ -132,6 +132,18 @@ def copy_repository(target: Path) -> Path:
     return target
 
 
+def tests_fail(tests: tuple[str, ...], repo: Path, env: dict[str, str]) -> bool:
+    """Run the tests in the copy (serially, stopping at the first failure); True when one failed."""
+    options = ["-q", "-x", "-o", "addopts=", "-p", "no:cacheprovider"]
+    try:
+        run = subprocess.run(
+            [sys.executable, "-m", "pytest", *options, *tests], cwd=repo, env=env, capture_output=True, timeout=TIMEOUT
+        )
+    except subprocess.TimeoutExpired:
+        return True
+    return run.returncode != 0
+
+
 def killed(mutant: Mutant, repo: Path, env: dict[str, str]) -> bool:
     """Apply the mutant, run its tests, restore the file; True when a test failed."""
     path = repo / mutant.path
@@ -140,22 +152,7 @@ def killed(mutant: Mutant, repo: Path, env: dict[str, str]) -> bool:
         raise SystemExit(f"{mutant.name}: the original text is not in {mutant.path} exactly once")
     path.write_text(original.replace(mutant.original, mutant.mutated), encoding="utf-8")
     try:
-        command = [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-x",
-            "-o",
-            "addopts=",
-            "-p",
-            "no:cacheprovider",
-            *mutant.tests,
-        ]
-        result = subprocess.run(command, cwd=repo, env=env, capture_output=True, timeout=TIMEOUT)
-        return result.returncode != 0
-    except subprocess.TimeoutExpired:
-        return True
+        return tests_fail(mutant.tests, repo, env)
     finally:
         path.write_text(original, encoding="utf-8")
 
@@ -184,6 +181,9 @@ def main() -> int:
         )
         if not check.stdout.startswith(tmp):  # the copy must be what the tests import
             raise SystemExit(f"the copy is not imported first: {check.stdout.strip()}")
+        # Unmutated, the tests must pass: else every mutant would look killed.
+        if tests_fail(tuple(sorted({t for m in mutants for t in m.tests})), repo, env):
+            raise SystemExit("the mutants' tests fail on the unmutated copy: fix them first")
         survivors = []
         for mutant in mutants:
             start = time.monotonic()
