@@ -18,7 +18,7 @@ from ..model.verdicts import Checklist, ChecklistStep, ToolVerdict, VerdictList
 from ..text.shell import shell_join
 from ..text.suggest import did_you_mean
 from .filter_decisions import CODE_SERVER_NOT_SELECTED
-from .names import normalize_tool_name
+from .names import normalize_tool_name, normalize_tool_names
 from .pipeline import StepPipeline
 from .universe import ToolEntry
 
@@ -227,9 +227,11 @@ def filter_fix(pipeline: StepPipeline, verdict: ToolVerdict | ToolEntry) -> str:
 
 
 def _unknown(pipeline: StepPipeline, tool: str, mode: str | None, verdicts: Sequence[ToolVerdict]) -> Checklist:
-    names = {v.name for v in verdicts}
+    # A VerdictList's labels, not its verdicts: iterating it would build 50,000 ToolVerdicts.
+    labels = verdicts.entries if isinstance(verdicts, VerdictList) else verdicts
+    names = {v.name for v in labels}
     short = tool.partition(":")[2] or tool
-    candidates = did_you_mean(short, names, normalize=normalize_tool_name)
+    candidates = did_you_mean(short, names, normalize=normalize_tool_name, normalize_all=normalize_tool_names)
     outages = dict(pipeline.universe.server_errors)
     evidence = [f"no tool named {tool!r} in {pipeline.universe.source}"]
     fix = None

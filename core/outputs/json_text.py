@@ -14,6 +14,7 @@ on a line of its own, so a report of 50,000 tools stays a readable, diffable fil
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -51,21 +52,47 @@ class OneLinePerItem(list[str]):
     """Items that are JSON text already, each written on its own line by ``indented``."""
 
 
-def indented(value: Any, level: int = 0) -> str:
+def indented(value: Any, finish: Callable[[str], str] = str) -> str:
     """``value`` as ``json.dumps(value, indent=2, ensure_ascii=False)`` writes it, except that
-    each ``OneLinePerItem`` list has one item per line. ``level``: the nesting it is written at."""
-    pad = "  " * (level + 1)
+    each ``OneLinePerItem`` list has one item per line.
+
+    ``finish`` is applied to each piece of text (an item, or the JSON of a value holding no
+    such list) before the pieces are joined once: short pieces, so ``inert_json``'s ASCII
+    test decides most of a large report without a regex pass over all of it.
+    """
+    pieces: list[str] = []
+    _write(value, 0, finish, pieces.append)
+    return "".join(pieces)
+
+
+def _write(value: Any, level: int, finish: Callable[[str], str], out: Callable[[str], Any]) -> None:
+    pad, end = "  " * (level + 1), "  " * level
     if isinstance(value, OneLinePerItem):
         if not value:
-            return "[]"
-        return "[\n" + pad + f",\n{pad}".join(value) + "\n" + "  " * level + "]"
-    if isinstance(value, dict) and value and any(_holds_lines(v) for v in value.values()):
-        items = [f"{pad}{compact(key)}: {indented(item, level + 1)}" for key, item in value.items()]
-        return "{\n" + ",\n".join(items) + "\n" + "  " * level + "}"
-    if isinstance(value, list) and any(_holds_lines(v) for v in value):
-        return "[\n" + ",\n".join(pad + indented(item, level + 1) for item in value) + "\n" + "  " * level + "]"
-    text = _indented(value)
-    return text if level == 0 or "\n" not in text else text.replace("\n", "\n" + "  " * level)
+            out("[]")
+            return
+        out("[\n" + pad)
+        for index, item in enumerate(value):
+            out(f",\n{pad}" if index else "")
+            out(finish(item))
+        out("\n" + end + "]")
+    elif isinstance(value, dict) and _holds_lines(value):
+        out("{\n")
+        for index, (key, item) in enumerate(value.items()):
+            out(f"{pad}{finish(compact(key))}: ")
+            _write(item, level + 1, finish, out)
+            out(",\n" if index < len(value) - 1 else "\n")
+        out(end + "}")
+    elif isinstance(value, list) and _holds_lines(value):
+        out("[\n")
+        for index, item in enumerate(value):
+            out(pad)
+            _write(item, level + 1, finish, out)
+            out(",\n" if index < len(value) - 1 else "\n")
+        out(end + "]")
+    else:
+        text = _indented(value)
+        out(finish(text if level == 0 or "\n" not in text else text.replace("\n", "\n" + end)))
 
 
 def _holds_lines(value: Any) -> bool:

@@ -30,7 +30,7 @@ from .transcript import Transcript, TurnSide
 def render_json(report: ReportData) -> str:
     """The JSON report text: indented (a section's tools one per line), UTF-8, ending with a
     newline, unsafe characters escaped (``inert_json``)."""
-    return inert_json(indented(report_document(report))) + "\n"
+    return indented(report_document(report), finish=inert_json) + "\n"
 
 
 def report_schema() -> dict[str, Any]:

@@ -39,6 +39,7 @@ def test_resolved_stages_are_each_verdicts_own():
         resolved = [{**t, "stages": [results[i] for i in t["stages"]]} for t in data["tools"]]
         assert resolved == [{**_tool_json(tool), "description": tool.description} for tool in section.tools]
         assert {i for t in data["tools"] for i in t["stages"]} == set(range(len(results)))
+        assert len({json.dumps(r, sort_keys=True) for r in results}) == len(results)  # each result once
     # Checklists keep their stages whole: one tool, read on its own.
     assert isinstance(document["checklists"][0]["stages"][0], dict)
 
