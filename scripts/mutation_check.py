@@ -103,8 +103,8 @@ MUTANTS = (
     Mutant(
         "one-line items joined on one line",
         "core/outputs/json_text.py",
-        'f",\\n{pad}".join(value)',
-        '", ".join(value)',
+        'out(f",\\n{pad}" if index else "")',
+        'out(", " if index else "")',
         ("tests/core/test_json_text.py",),
     ),
     Mutant(
