@@ -8,6 +8,8 @@ and prints the median ratio with its goal:
 - ``report STEP --format json -o FILE`` (50k tools) vs the same baseline;
 - ``explain SEED notify_user --mode build`` vs ``python -c "import typer, pydantic, yaml, rich.console"``;
 - ``--help`` vs that baseline;
+- ``explain STEP TYPO`` (an unknown name: the did-you-mean search over 50k tools) vs
+  ``explain STEP TOOL`` (a known one) on the same universe;
 - ``inspect STEP --screenshot F --size 120x40`` on 50k tools vs the same on the seed config.
 
 Beside the times it prints each command's peak RSS (``os.wait4``'s ``ru_maxrss`` of that
@@ -133,7 +135,9 @@ def main() -> int:
     parser.add_argument("--tools", type=int, default=50_000)
     parser.add_argument("--servers", type=int, default=300)
     parser.add_argument("--runs", type=int, default=5, help="measured runs per side (median reported)")
-    parser.add_argument("--only", default="tools,report,explain,help,inspect", help="comma-separated rows to run")
+    parser.add_argument(
+        "--only", default="tools,report,explain,unknown,help,inspect", help="comma-separated rows to run"
+    )
     args = parser.parse_args()
     rows = {r.strip() for r in args.only.split(",") if r.strip()}
     toolscope = toolscope_argv()
@@ -214,6 +218,21 @@ def main() -> int:
                 f"  {median_seconds(cand) * 1000:.0f} ms vs import typer, pydantic, yaml, rich.console "
                 f"{median_seconds(base) * 1000:.0f} ms: ratio {ratio:.2f}x (goal <= 1.3x) "
                 f"{check('explain', ratio, 1.3)}"
+            )
+            print(cpu_note(cand, base))
+        if "unknown" in rows:
+            known = "notify_user"  # in every generated universe (human_tools)
+            typo = "notfy_usr"  # two letters dropped: found by the edit distance
+            cand, base = side_by_side(
+                [*toolscope, "explain", str(big_step), typo], [*toolscope, "explain", str(big_step), known], args.runs
+            )
+            ratio = median_seconds(cand) / median_seconds(base)
+            print(
+                f"\ntoolscope explain STEP {typo} (unknown: did you mean…) vs explain STEP {known} ({args.tools} tools)"
+            )
+            print(
+                f"  {median_seconds(cand) * 1000:.0f} ms vs {median_seconds(base) * 1000:.0f} ms: ratio {ratio:.2f}x "
+                f"(goal <= 1.5x) {check('unknown', ratio, 1.5)}"
             )
             print(cpu_note(cand, base))
         if "help" in rows:

@@ -6,6 +6,9 @@ text it writes passes through ``inert()`` as the last step, so a step id, a spec
 name or a server's error text printed by any command shows its escape characters as
 ``\\x1b`` instead of sending them. Rich's own styling (colours, the live progress line) is
 not text but separate control segments and style codes, and is left as it is.
+
+This module is toolscope's one use of a Rich private name (``Console._render_buffer``, with
+Rich pinned exactly); ``tests/test_private_apis.py`` fails when it changes.
 """
 
 from __future__ import annotations

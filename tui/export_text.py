@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 
-from ..core.report.markdown import visible_format_chars
 from ..core.text.safe_text import inert
 
 _LINE_BREAKS = re.compile(r"[\r\n\t]+")
@@ -24,7 +23,7 @@ _BLOCK_START = re.compile(r"^(\d+)([.)])|^([#+\-=])")
 
 def _one_line(text: str) -> str:
     """Line breaks and tabs as single spaces; other control and format characters as escapes."""
-    return visible_format_chars(inert(_LINE_BREAKS.sub(" ", text), single_line=True))
+    return inert(_LINE_BREAKS.sub(" ", text), single_line=True)
 
 
 def md(text: str | None) -> str:

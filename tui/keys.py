@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.keys import _character_to_key
+from .textual_private import character_to_key
 
 # Key names of everything typed with a printable ASCII character ("q", "question_mark", "slash"…).
-TYPING_KEYS = frozenset(_character_to_key(chr(code)) for code in range(32, 127))
+TYPING_KEYS = frozenset(character_to_key(chr(code)) for code in range(32, 127))
 
 
 def types_into_box(key: str) -> bool:

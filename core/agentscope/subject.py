@@ -69,6 +69,7 @@ class ToolkitSubject:
         self.loaded = loaded
         self._collected: Collected | None = None
         self._rows: dict[tuple[Any, ...], list[ToolRow]] = {}
+        self._rows_groups: list[Any] = []  # the toolkit's groups when self._rows was computed
 
     # -- Subject protocol -----------------------------------------------------
     @property
@@ -114,16 +115,20 @@ class ToolkitSubject:
         """
         mode = self.resolve_mode(mode) or "default"
         groups = None if active_groups is None else tuple(_without_basic(active_groups))
-        # A script can register groups on the shared toolkit: the group list is part of the key.
-        key = (mode, groups, tuple(id(g) for g in self.toolkit.tool_groups))
+        # A script can register groups on the shared toolkit: rows of another group list are
+        # dropped. Compared by identity with the list kept (an id() of a freed group can recur).
+        current = list(self.toolkit.tool_groups)
+        if not _same_objects(current, self._rows_groups):
+            self._rows.clear()
+            self._rows_groups = current
+        key = (mode, groups)
         if key not in self._rows:
             self._rows[key] = run_sync(self._arows(mode, groups))
         return self._rows[key]
 
     async def _arows(self, mode: str, groups: tuple[str, ...] | None) -> list[ToolRow]:
         """Collect the tools once per group list (MCP clients asked live), then evaluate in this mode."""
-        current = [id(g) for g in self.toolkit.tool_groups]
-        if self._collected is None or [id(g) for g in self._collected.groups] != current:
+        if self._collected is None or not _same_objects(self._collected.groups, self.toolkit.tool_groups):
             self._collected = await acollect(self.toolkit)
         state = self.state
         if groups is not None:
@@ -277,3 +282,8 @@ def load_toolkit_subject(
         paths=paths,
     )
     return ToolkitSubject(built, loaded)
+
+
+def _same_objects(a: Sequence[Any], b: Sequence[Any]) -> bool:
+    """The same objects in the same order (identity, not equality)."""
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))

@@ -18,7 +18,7 @@ from ..model.verdicts import Checklist, ChecklistStep, ToolVerdict, VerdictList
 from ..text.shell import shell_join
 from ..text.suggest import did_you_mean
 from .filter_decisions import CODE_SERVER_NOT_SELECTED
-from .names import normalize_tool_name
+from .names import normalize_tool_name, normalize_tool_names
 from .pipeline import StepPipeline
 from .universe import ToolEntry
 
@@ -280,8 +280,10 @@ def _unknown(pipeline: StepPipeline, tool: str, mode: str | None, verdicts: Sequ
     short = tool.partition(":")[2] or tool
     if short in pipeline.universe.retired:
         return _retired(pipeline, tool, short, mode)
-    names = {v.name for v in verdicts}
-    candidates = did_you_mean(short, names, normalize=normalize_tool_name)
+    # A VerdictList's labels, not its verdicts: iterating it would build 50,000 ToolVerdicts.
+    labels = verdicts.entries if isinstance(verdicts, VerdictList) else verdicts
+    names = {v.name for v in labels}
+    candidates = did_you_mean(short, names, normalize=normalize_tool_name, normalize_all=normalize_tool_names)
     outages = dict(pipeline.universe.server_errors)
     evidence = [f"no tool named {tool!r} in {pipeline.universe.source}"]
     fix = None

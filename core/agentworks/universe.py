@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from itertools import repeat
 from typing import NamedTuple
 
@@ -34,11 +33,6 @@ class ToolEntry(NamedTuple):
     """For an MCP tool dropped because an earlier server has the same name: that server."""
     outage: str | None = None
     """For a tool expected from a server that failed discovery: the reason."""
-
-
-# ToolEntry from one (name, namespace, kind, description, duplicate_of, outage) tuple, without
-# the Python-level __new__ a named tuple call goes through (a 50,000-tool registry makes 50,000).
-_entry = partial(tuple.__new__, ToolEntry)
 
 
 @dataclass(frozen=True)
@@ -187,7 +181,9 @@ def build_universe(
         start = len(tools)
         described = map(descriptions.get, registered, repeat("")) if descriptions else repeat("")
         tools.extend(
-            map(_entry, zip(registered, repeat(namespace), repeat(kind), described, repeat(None), repeat(None)))
+            map(
+                ToolEntry._make, zip(registered, repeat(namespace), repeat(kind), described, repeat(None), repeat(None))
+            )
         )
         names.extend(registered)
         blocks.append((start, len(tools), namespace, kind, True))

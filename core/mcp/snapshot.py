@@ -39,6 +39,7 @@ from ..schemas.mcp_snapshot import (
     SnapshotServer,
     SnapshotTool,
 )
+from ..text.suggest import edit_distance
 from .results import (
     DiscoveryResult,
     Duplicate,
@@ -246,17 +247,6 @@ class Drift:
 def normalize_name(name: str) -> str:
     """``Get-Time`` → ``gettime``: the form in which cosmetic renames compare equal."""
     return re.sub(r"[^0-9a-z]", "", name.lower())
-
-
-def edit_distance(a: str, b: str) -> int:
-    """Levenshtein distance (small names; O(len(a)·len(b)))."""
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        previous = current
-    return previous[-1]
 
 
 def _rename_score(old: str, new: str) -> int | None:

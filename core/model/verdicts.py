@@ -106,10 +106,7 @@ class ToolVerdict:
     @property
     def verdict(self) -> Verdict:
         """visible when every stage passes; unknown when the first non-pass is unknown."""
-        stage = self.first_failing
-        if stage is None:
-            return Verdict.VISIBLE
-        return Verdict.HIDDEN if stage.passed is False else Verdict.UNKNOWN
+        return row_verdict(self.stages)
 
     def stage(self, name: str) -> Stage | None:
         """The stage with this id, if the pipeline has it."""

@@ -16,12 +16,12 @@ with two-space indentation for a terminal, so both carry exactly the same data.
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from json.encoder import encode_basestring  # type: ignore[attr-defined]  # the C escaper json.dumps uses
 from typing import Any
 
-from ..model.verdicts import Evaluation, Finding, Stage, Verdict, VerdictList, first_failing, row_verdict
+from ..model.verdicts import Evaluation, Finding, Stage, Verdict, VerdictList, first_failing
+from .json_text import compact, reindent
 
 SCHEMA = "toolscope.tools/2"
 """The document follows ``core.schemas.verdicts.ToolsEnvelope`` (see ``tests/test_contracts.py``)."""
@@ -32,10 +32,6 @@ _STAGE_FIELDS = tuple(f.name for f in dataclasses.fields(Stage))
 # Tools per written chunk: large enough that writes are few, small enough that the
 # document never exists as one string (memory stays flat in the number of tools).
 CHUNK_TOOLS = 4096
-
-
-def _compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _findings_json(findings: Iterable[Finding]) -> list[dict[str, Any]]:
@@ -51,7 +47,7 @@ class StageTable:
     """Distinct stage results numbered in order of first use; each row's verdict and indexes.
 
     Shared by the ``tools/2`` and ``report/2`` writers: call ``row`` once per distinct row
-    of stages (``VerdictList.rows``).
+    of stages (``VerdictList.rows``); its verdict is the list's ``row_verdicts()``.
     """
 
     def __init__(self) -> None:
@@ -59,8 +55,8 @@ class StageTable:
         self.results: list[dict[str, Any]] = []
         """Each distinct stage result's JSON object, in index order."""
 
-    def row(self, row: Sequence[Stage]) -> tuple[str, str | None, list[int]]:
-        """(verdict, first failing stage or None, the stages' indexes)."""
+    def row(self, row: Sequence[Stage]) -> tuple[str | None, list[int]]:
+        """(first failing stage or None, the stages' indexes)."""
         indexes = []
         for stage in row:
             index = self.index.get(stage)
@@ -69,13 +65,13 @@ class StageTable:
                 self.results.append({name: getattr(stage, name) for name in _STAGE_FIELDS})
             indexes.append(index)
         failing = first_failing(row)
-        return str(row_verdict(row)), None if failing is None else str(failing.name), indexes
+        return None if failing is None else str(failing.name), indexes
 
 
-def _tail(table: StageTable, row: Sequence[Stage]) -> str:
+def _tail(table: StageTable, row: Sequence[Stage], verdict: Verdict) -> str:
     """A row's compact JSON after the tool's labels: verdict, first failing stage, stage indexes."""
-    verdict, failing, indexes = table.row(row)
-    return f'"verdict":"{verdict}","first_failing_stage":{_compact(failing)},"stages":{_compact(indexes)}}}'
+    failing, indexes = table.row(row)
+    return f'"verdict":"{verdict}","first_failing_stage":{compact(failing)},"stages":{compact(indexes)}}}'
 
 
 def tools_document_chunks(
@@ -96,7 +92,7 @@ def tools_document_chunks(
     # By row number: the row's JSON tail, or None for a visible row left out by hidden_only.
     row_verdicts = tools.row_verdicts()
     tails: list[str | None] = [
-        None if hidden_only and verdict == Verdict.VISIBLE else _tail(table, row)
+        None if hidden_only and verdict == Verdict.VISIBLE else _tail(table, row, verdict)
         for row, verdict in zip(tools.rows, row_verdicts, strict=True)
     ]
     loaded = evaluation.loaded
@@ -110,7 +106,7 @@ def tools_document_chunks(
         "counts": evaluation.counts(),
         "config_findings": _findings_json(config_findings),
     }
-    yield _compact(head)[:-1] + ',"stage_results":' + _compact(table.results) + ',"tools":['
+    yield compact(head)[:-1] + ',"stage_results":' + compact(table.results) + ',"tools":['
     escape: Callable[[str], str] = encode_basestring
     # Namespaces and kinds repeat across thousands of tools: escaped once each.
     labels: dict[str, str] = {}
@@ -148,7 +144,7 @@ def write_tools_document(
         evaluation, hidden_only=hidden_only, config_findings=config_findings, capture=capture
     )
     if indent:
-        write(json.dumps(json.loads("".join(chunks)), indent=2, ensure_ascii=False) + "\n")
+        write(reindent("".join(chunks)) + "\n")
         return
     for piece in chunks:
         write(piece)

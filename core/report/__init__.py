@@ -8,8 +8,8 @@ Public API::
     summary.summary_lines(report) -> list[str]   # the plain-text summary every format starts with
     markdown.render_markdown(report) -> str      # GitHub-flavoured, ASCII, inert
     html.render_html(report) -> str              # one self-contained page
-    json_report.render_json(report) -> str       # "toolscope.report/2"
-    json_report.to_document(report) -> dict;  json_report.report_schema() -> dict
+    json_report.render_json(report) -> str       # "toolscope.report/2", its one writer
+    json_report.report_document(report) -> dict;  json_report.report_schema() -> dict
     redaction.secret_values_in_files(paths) -> set[str];  redaction.Redactor(secrets, public=())
     diff.mode_diff(sections) -> ModeDiff   # DiffRow / ModePair / ModeDiff
     adapters.run_transcript(subject, script) -> (Transcript, (name, sha256))

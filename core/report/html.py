@@ -17,7 +17,7 @@ from ..model.presentation import NOT_REACHED, STAGE_CLASS, STAGE_WORD, VERDICT_C
 from ..model.verdicts import STAGE_TITLES, Checklist, Stage
 from ..text.safe_text import inert
 from .data import ModeSection, ReportData, mode_label
-from .markdown import CODE_PATTERN, SPACES, visible_format_chars
+from .markdown import CODE_PATTERN, SPACES
 from .summary import summary_lines
 from .transcript import Transcript
 
@@ -26,7 +26,7 @@ FOLD_ROWS = 25
 
 def esc(text: str | None) -> str:
     """Untrusted text as inert HTML (escaped, quotes too; control characters visible)."""
-    return html.escape(visible_format_chars(inert(text or "")), quote=True)
+    return html.escape(inert(text or ""), quote=True)
 
 
 _BREAK_AFTER = re.compile(r"([_./:-])(?=\w)")

@@ -1,216 +1,36 @@
-"""The JSON form of a report: ``toolscope.report/2``, the model ``core.schemas.report.ReportEnvelope``.
+"""The JSON form of a report: ``toolscope.report/2``, its one writer.
 
 Version 2 shares stage results by reference, as ``tools --json`` (``toolscope.tools/2``)
 does: each mode section lists its distinct stage results once in ``stage_results`` and each
 tool's ``stages`` holds indexes into it. Version 1 repeated every tool's four rule
 sentences: 87 MB for 50,000 tools, most of the run spent encoding them.
 
-The text is indented, with each tool of a section on one line of its own: readable,
-diffable, and fast, because those lines (the bulk of a large report) are built from
-strings per distinct row instead of one model object per tool.
+The document is built as plain data here and written by ``core.outputs.json_text``:
+indented, with each tool of a section on one line of its own (readable, diffable, and
+fast: those lines, the bulk of a large report, are built from strings per distinct row).
+Its shape is the model ``core.schemas.report.ReportEnvelope``, whose generated schema is
+committed; the tests validate what this writes against that schema (not against the
+model: building the report's ~30 model classes would cost more than a small report).
 """
 
 from __future__ import annotations
 
-import os
 from json.encoder import encode_basestring  # type: ignore[attr-defined]  # the C escaper json.dumps uses
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .data import ModeSection, ReportData, mode_label
-from .json_data import report_data, section_tools
+from ..model.enums import StageId
+from ..model.verdicts import Checklist, Finding, Stage
+from ..outputs.json_text import OneLinePerItem, compact, indented
+from ..text.safe_text import inert_json
+from .data import SCHEMA, ModeSection, ReportData, mode_label
 from .summary import summary_lines
 from .transcript import Transcript, TurnSide
-
-if TYPE_CHECKING:
-    from ..schemas.report import ModeJson, ReportEnvelope, SideJson, TranscriptJson
-
-
-def _section(section: ModeSection) -> ModeJson:
-    from ..schemas.report import ModeJson, ReportToolJson
-    from ..schemas.verdicts import VerdictCounts
-
-    stage_results, lines = section_tools(section)
-    return ModeJson(
-        mode=section.mode,
-        stages=section.stage_names,
-        counts=VerdictCounts(**section.counts()),
-        notes=list(section.notes),
-        stage_results=stage_results,  # type: ignore[arg-type]  # validated into Stage
-        tools=[ReportToolJson.model_validate_json(line) for line in lines],
-    )
-
-
-def _side(side: TurnSide) -> SideJson:
-    from ..schemas.report import SideJson
-
-    return SideJson(visible=list(side.visible), outcome=side.outcome, active_groups=list(side.active_groups))
-
-
-def _transcript(transcript: Transcript) -> TranscriptJson:
-    from ..schemas.report import ReportSessionJson, SessionTranscriptJson, TranscriptJson, TurnJson
-
-    fields: dict[str, Any] = {
-        "script": transcript.script,
-        "turns": [
-            TurnJson(turn=t.index, call=t.call, stock=_side(t.stock), guarded=_side(t.guarded))
-            for t in transcript.turns
-        ],
-        "stock_final_groups": list(transcript.stock_final_groups),
-        "guarded_final_groups": list(transcript.guarded_final_groups),
-        "notes": list(transcript.notes),
-    }
-    session = transcript.session
-    if session is None:  # a --script report keeps the shape it always had
-        return TranscriptJson(**fields)
-    return SessionTranscriptJson(
-        **fields,
-        session=ReportSessionJson.model_validate(
-            {
-                "source": session.source,
-                "kind": session.kind,
-                "agentscope_version": session.agentscope_version,
-                "starting_groups": list(session.starting_groups),
-                "starting_from": session.starting_from,
-                "diverged_turns": list(session.diverged_turns),
-                "lost_tool_links": [{"summary": link.summary, "guarded": link.guarded} for link in session.links],
-            }
-        ),
-    )
-
-
-def to_model(report: ReportData) -> ReportEnvelope:
-    """The report as its typed JSON model (``render_json`` writes the same data without it: ``json_data``)."""
-    from ..schemas.report import (
-        AgentScopeJson,
-        ChangedJson,
-        DiffJson,
-        Fact,
-        FileJson,
-        PairJson,
-        ProvenanceJson,
-        ReportEnvelope,
-        ResetToolsFact,
-    )
-    from ..schemas.verdicts import ChecklistJson, FindingJson
-
-    sections = [_section(s) for s in report.sections]
-    prov = report.provenance
-    env = prov.environment
-    diff = report.diff
-    return ReportEnvelope(
-        generated_at=prov.generated_at,
-        summary=summary_lines(report),
-        provenance=ProvenanceJson(
-            kind=prov.kind,
-            label=prov.label,
-            files=[FileJson(name=f.name, sha256=f.sha256) for f in prov.files],
-            step=prov.step,
-            registry=prov.registry,
-            modes=list(prov.modes),
-            default_mode=prov.default_mode,
-            facts=[Fact(name=k, value=v) for k, v in prov.facts],
-            toolscope_version=env.toolscope_version,
-            python_version=env.python_version,
-            agentscope=None
-            if env.agentscope_version is None
-            else AgentScopeJson(
-                version=env.agentscope_version,
-                reset_tools=[ResetToolsFact(question=q, answer=a) for q, a in env.reset_tools],
-            ),
-        ),
-        modes=sections,
-        findings=[FindingJson.of(f) for f in report.findings],
-        checklists=[ChecklistJson.of(c) for c in report.checklists],
-        diff=None
-        if diff is None
-        else DiffJson(
-            modes=list(diff.modes),
-            changed=[
-                ChangedJson(
-                    tool=row.tool,
-                    namespace=row.namespace,
-                    verdicts={mode_label(m): v for m, v in zip(diff.modes, row.verdicts, strict=True)},
-                )
-                for row in diff.rows
-            ],
-            pairs=[PairJson(from_=p.before, to=p.after, gained=list(p.gained), lost=list(p.lost)) for p in diff.pairs],
-        ),
-        transcript=None if report.transcript is None else _transcript(report.transcript),
-    )
-
-
-def to_document(report: ReportData) -> dict[str, Any]:
-    """The report as plain JSON data, keys in a fixed order."""
-    document: dict[str, Any] = to_model(report).model_dump(mode="json")
-    return document
 
 
 def render_json(report: ReportData) -> str:
     """The JSON report text: indented (a section's tools one per line), UTF-8, ending with a
-    newline; as ``base.render`` writes every document (terminal-active characters escaped,
-    non-finite numbers as strings)."""
-    import json
-
-    from ..text.safe_text import finite, inert_json
-
-    data, sections = report_data(report)
-    # Markers no input can spell (random per render) hold the places of the large arrays,
-    # whose text is made here: the tools' lines, and the stage results and findings (flat
-    # objects) in the layout json.dumps(indent=2) gives them, without its Python encoder.
-    spliced: list[tuple[str, str, str, str]] = []
-
-    def hold(text: str, opening: str = "", closing: str = "") -> str:
-        # The opening and closing go around the text unless it is empty (an empty array: []).
-        marker = f"spliced {os.urandom(16).hex()}"
-        spliced.append((marker, opening, text, closing) if text else (marker, "", "[]", ""))
-        return marker
-
-    for mode, lines in zip(data["modes"], sections, strict=True):
-        # Sections are indented by 4 and their keys by 6: their arrays' items go at 8.
-        flat = _flat_objects(mode["stage_results"], 8)
-        if flat is not None:  # else json.dumps writes them where they are
-            mode["stage_results"] = hold(flat)
-        mode["tools"] = hold(",\n        ".join(lines) if lines else "", "[\n        ", "\n      ]")
-    flat = _flat_objects(data["findings"], 4)
-    if flat is not None:
-        data["findings"] = hold(flat)
-    text = json.dumps(finite(data), indent=2, ensure_ascii=False, allow_nan=False)
-    pieces = []
-    for marker, opening, piece, closing in spliced:
-        before, _, text = text.partition(f'"{marker}"')
-        # Each piece is made inert on its own (character by character, so the same as the
-        # whole): the tools' lines, most of a large report, are usually ASCII and need no regex pass.
-        pieces += [inert_json(before), opening, inert_json(piece), closing]
-    pieces += [inert_json(text), "\n"]
-    return "".join(pieces)
-
-
-def _flat_objects(items: list[dict[str, Any]], indent: int) -> str | None:
-    """A list of objects with scalar values as ``json.dumps(indent=2)`` writes it when the list's
-    items are indented by ``indent``; None when a value is not a string, int, bool or None."""
-    if not items:
-        return "[]"
-    inner = " " * (indent + 2)
-    objects = []
-    for item in items:
-        if not item:
-            objects.append(" " * indent + "{}")
-            continue
-        fields = []
-        for key, value in item.items():
-            if isinstance(value, str):
-                encoded = encode_basestring(value)
-            elif value is None:
-                encoded = "null"
-            elif isinstance(value, bool):
-                encoded = "true" if value else "false"
-            elif type(value) is int:
-                encoded = int.__repr__(value)
-            else:
-                return None
-            fields.append(f"{inner}{encode_basestring(key)}: {encoded}")
-        objects.append(" " * indent + "{\n" + ",\n".join(fields) + "\n" + " " * indent + "}")
-    return "[\n" + ",\n".join(objects) + "\n" + " " * (indent - 2) + "]"
+    newline, unsafe characters escaped (``inert_json``)."""
+    return indented(report_document(report), finish=inert_json) + "\n"
 
 
 def report_schema() -> dict[str, Any]:
@@ -218,3 +38,177 @@ def report_schema() -> dict[str, Any]:
     from ..schemas import committed_schema
 
     return committed_schema("toolscope.report/2")
+
+
+def section_tools(section: ModeSection) -> tuple[list[dict[str, Any]], OneLinePerItem]:
+    """The section's distinct stage results (JSON objects), and one JSON line per tool (stages by index).
+
+    Each distinct row of stages is encoded once, by its row number; a tool adds its labels.
+    """
+    from ..outputs.tools_json import StageTable
+
+    table = StageTable()
+    evaluated = section.evaluated
+    entries, row_of, verdicts = evaluated.entries, evaluated.row_of, evaluated.row_verdicts()
+    tails: list[str | None] = [None] * len(evaluated.rows)
+    lines = OneLinePerItem()
+    escape = encode_basestring
+    for index in section.order:
+        tool = entries[index]
+        row = row_of[index]
+        tail = tails[row]
+        if tail is None:
+            failing, indexes = table.row(evaluated.rows[row])
+            tail = tails[row] = (
+                f'"verdict": "{verdicts[row]}", "first_failing_stage": {compact(failing)}, "stages": {indexes}, '
+            )
+        lines.append(
+            f'{{"tool": {escape(tool.name)}, "namespace": {escape(tool.namespace)}, "kind": {escape(tool.kind)}, '
+            f'{tail}"description": {escape(tool.description)}}}'
+        )
+    return table.results, lines
+
+
+def _plain(value: Any) -> Any:
+    # Enum members (StrEnum) as their plain values, tuples as lists: what model_dump(mode="json") gives.
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
+
+
+def _stage(stage: Stage) -> dict[str, Any]:
+    return {
+        "name": str(stage.name),
+        "passed": stage.passed,
+        "code": str(stage.code),
+        "rule": stage.rule,
+        "entry": stage.entry,
+        "source": stage.source,
+    }
+
+
+def _finding(finding: Finding) -> dict[str, Any]:
+    return {
+        "kind": _plain(finding.kind),
+        "severity": _plain(finding.severity),
+        "message": finding.message,
+        "tool": finding.tool,
+        "entry": finding.entry,
+        "source": finding.source,
+    }
+
+
+def _checklist(checklist: Checklist) -> dict[str, Any]:
+    # The fields of ChecklistJson.fields_of, in its order.
+    verdict = checklist.verdict
+    failing = verdict.first_failing if verdict else None
+    return {
+        "tool": checklist.tool,
+        "mode": checklist.mode,
+        "verdict": _plain(checklist.outcome),
+        "namespace": verdict.namespace if verdict else None,
+        "kind": _plain(verdict.kind) if verdict else None,
+        "first_failing_stage": _plain(failing.name) if failing else (None if verdict else str(StageId.REGISTERED)),
+        "stages": [_stage(s) for s in verdict.stages] if verdict else [],
+        "checklist": [
+            {"question": s.question, "answer": s.answer, "passed": s.passed, "evidence": _plain(s.evidence)}
+            for s in checklist.steps
+        ],
+        "fix": checklist.fix,
+        "did_you_mean": _plain(checklist.did_you_mean),
+    }
+
+
+def _side(side: TurnSide) -> dict[str, Any]:
+    return {"visible": list(side.visible), "outcome": side.outcome, "active_groups": list(side.active_groups)}
+
+
+def _transcript(transcript: Transcript) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "script": transcript.script,
+        "turns": [
+            {"turn": t.index, "call": t.call, "stock": _side(t.stock), "guarded": _side(t.guarded)}
+            for t in transcript.turns
+        ],
+        "stock_final_groups": list(transcript.stock_final_groups),
+        "guarded_final_groups": list(transcript.guarded_final_groups),
+        "notes": list(transcript.notes),
+    }
+    session = transcript.session
+    if session is not None:  # a --script report keeps the shape it always had
+        data["session"] = {
+            "source": session.source,
+            "kind": _plain(session.kind),
+            "agentscope_version": session.agentscope_version,
+            "starting_groups": list(session.starting_groups),
+            "starting_from": _plain(session.starting_from),
+            "diverged_turns": list(session.diverged_turns),
+            "lost_tool_links": [{"summary": link.summary, "guarded": link.guarded} for link in session.links],
+        }
+    return data
+
+
+def report_document(report: ReportData) -> dict[str, Any]:
+    """The document as plain data, keys in the schema's order; each section's ``tools`` is
+    its JSON lines (``OneLinePerItem``)."""
+    sections = []
+    for section in report.sections:
+        stage_results, lines = section_tools(section)
+        sections.append(
+            {
+                "mode": section.mode,
+                "stages": _plain(section.stage_names),
+                "counts": section.counts(),
+                "notes": list(section.notes),
+                "stage_results": stage_results,
+                "tools": lines,
+            }
+        )
+    prov = report.provenance
+    env = prov.environment
+    diff = report.diff
+    return {
+        "schema": SCHEMA,
+        "generated_at": prov.generated_at,
+        "summary": summary_lines(report),
+        "provenance": {
+            "kind": _plain(prov.kind),
+            "label": prov.label,
+            "files": [{"name": f.name, "sha256": f.sha256} for f in prov.files],
+            "step": prov.step,
+            "registry": prov.registry,
+            "modes": list(prov.modes),
+            "default_mode": prov.default_mode,
+            "facts": [{"name": k, "value": v} for k, v in prov.facts],
+            "toolscope_version": env.toolscope_version,
+            "python_version": env.python_version,
+            "agentscope": None
+            if env.agentscope_version is None
+            else {
+                "version": env.agentscope_version,
+                "reset_tools": [{"question": q, "answer": a} for q, a in env.reset_tools],
+            },
+        },
+        "modes": sections,
+        "findings": [_finding(f) for f in report.findings],
+        "checklists": [_checklist(c) for c in report.checklists],
+        "diff": None
+        if diff is None
+        else {
+            "modes": list(diff.modes),
+            "changed": [
+                {
+                    "tool": row.tool,
+                    "namespace": row.namespace,
+                    "verdicts": {mode_label(m): _plain(v) for m, v in zip(diff.modes, row.verdicts, strict=True)},
+                }
+                for row in diff.rows
+            ],
+            "pairs": [
+                {"from": p.before, "to": p.after, "gained": list(p.gained), "lost": list(p.lost)} for p in diff.pairs
+            ],
+        },
+        "transcript": None if report.transcript is None else _transcript(report.transcript),
+    }

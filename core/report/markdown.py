@@ -31,8 +31,6 @@ _MD_PUNCT = re.compile(r"([\\`*_\[\]|~<>&])")
 # Block constructs only start a line, and only with a space (or nothing) after the marker:
 # ordered and bullet list items, headings, a setext underline.
 _BLOCK_START = re.compile(r"^(\d{1,9})([.)])(?=\s|$)|^(#{1,6}|[+\-*])(?=\s|$)|^(=+)(?=\s*$)")
-# Bidirectional and invisible formatting characters reorder or hide text on screen.
-_FORMAT_CHARS = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
 # What goes in a code span, verbatim: a suggested toolscope command (a whole line), and
 # the JSON arguments of a suggested call (``call reset_tools with {"web_search": true}``).
 CODE_PATTERN = re.compile(r"^toolscope [^\n]+$|\{\"[^{}\n]*\}")
@@ -45,7 +43,7 @@ def md(text: str | None) -> str:
     newline in it shows as ``\\n`` (a name must read as it is stored)."""
     if text is None:
         return ""
-    text = visible_format_chars(inert(text, single_line=True))
+    text = inert(text, single_line=True)
     text = _MD_PUNCT.sub(r"\\\1", text)
     text = _BLOCK_START.sub(_escape_block_start, text)
     return text.replace("@", "&#64;")
@@ -72,7 +70,7 @@ def code(text: str, *, cell: bool = False) -> str:
     """A code span that shows ``text`` verbatim (inert, one line): fenced with more
     backticks than any run inside it. In a table ``cell``, ``|`` is escaped (GFM tables
     undo that inside code); elsewhere it stays as is, so the command runs when copied."""
-    text = visible_format_chars(inert(text, single_line=True))
+    text = inert(text, single_line=True)
     if cell:
         text = text.replace("|", "\\|")
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
@@ -89,14 +87,9 @@ def _escape_block_start(match: re.Match[str]) -> str:
     return f"{match.group(1)}\\{match.group(2)}"
 
 
-def visible_format_chars(text: str) -> str:
-    """Bidi overrides and zero-width characters shown as ``\\uXXXX`` (they can disguise text)."""
-    return _FORMAT_CHARS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
 def html_inline(text: str | None) -> str:
     """Untrusted text for inside HTML elements (``<summary>``), where backslashes show."""
-    text = visible_format_chars(inert(text or "", single_line=True))
+    text = inert(text or "", single_line=True)
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("@", "&#64;")
 
 

@@ -1,16 +1,16 @@
 """Shell-quote the commands toolscope suggests, so that pasting one runs exactly that.
 
 A tool named ``$(touch /tmp/x)`` or a mode named ``run;rm -rf ~`` comes out as one quoted
-word. Words with control or invisible characters use bash's ``$'…'`` form with escapes:
+word. Words with an unsafe character (``core.text.safe_text``'s one definition, tabs and
+newlines included) use bash's ``$'…'`` form with escapes:
 the line stays inert on screen and still names the same tool when pasted into bash or zsh.
 """
 
 from __future__ import annotations
 
-import re
 import shlex
 
-_NEEDS_ANSI_C = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+from .safe_text import UNSAFE
 
 
 def _ansi_c(word: str) -> str:
@@ -19,8 +19,9 @@ def _ansi_c(word: str) -> str:
         code = ord(char)
         if char in "\\'":
             out.append("\\" + char)
-        elif _NEEDS_ANSI_C.match(char):
-            out.append(f"\\x{code:02x}" if code < 0x80 else f"\\u{code:04x}")  # \\u: a character, not a byte
+        elif UNSAFE.match(char):
+            # \u and \U escape a character; \x80 and up would be a raw byte to bash
+            out.append(f"\\x{code:02x}" if code < 0x80 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
         else:
             out.append(char)
     return "$'" + "".join(out) + "'"
@@ -28,7 +29,7 @@ def _ansi_c(word: str) -> str:
 
 def shell_quote(word: str) -> str:
     """One shell word for ``word``: unchanged when safe, else quoted."""
-    if _NEEDS_ANSI_C.search(word):
+    if UNSAFE.search(word):
         return _ansi_c(word)
     return shlex.quote(word)
 

@@ -214,8 +214,11 @@ def test_evaluate_in_another_activation_state_leaves_the_initial_one(subject) ->
             [{"register_group": {"name": "late", "description": "Late.", "tools": [{"name": "late_tool"}]}}], "s"
         )
     )
+    before = {t.name for t in subject.evaluate(None).tools}
     session.forward()
     assert "late_tool" in {t.name for t in subject.evaluate(None, active_groups=("late",)).tools}
+    # The initial state's rows, computed before the group existed, are not reused.
+    assert {t.name for t in subject.evaluate(None).tools} == before | {"late_tool"}
     session.back()
 
 

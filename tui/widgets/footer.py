@@ -13,7 +13,8 @@ from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.events import Resize
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+
+from ..textual_private import FooterKey
 
 HELP_ACTIONS = ("toggle_help", "app.toggle_help")
 STICKY_ACTIONS = (*HELP_ACTIONS, "quit", "app.quit")

@@ -33,8 +33,8 @@ class GroupToggle(Checkbox):
     def BUTTON_INNER(self) -> str:  # type: ignore[override]  # Textual's name
         return MARK[True] if self.value else " "
 
-    def _on_focus(self, event: Any) -> None:
-        super()._on_focus(event)
+    def on_focus(self, event: Any) -> None:
+        """Scroll the whole toggle into view (Textual's own focus handling runs first)."""
         # The whole toggle, box and name, in view: Textual's own scroll can leave it cut at an edge.
         if isinstance(self.parent, HorizontalScroll):
             self.call_after_refresh(self.parent.scroll_to_widget, self, animate=False, center=True)

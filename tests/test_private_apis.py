@@ -1,0 +1,76 @@
+"""Every private name of another package that toolscope uses, and the exact pin of that package.
+
+Each hook lives in one adapter module: Typer's in ``cli/plain_params.py``, Rich's in
+``cli/inert_console.py``, Textual's in ``tui/textual_private.py`` (the MCP SDK's are in
+``core/mcp``). A release that renames one fails here, not silently in a user's terminal.
+"""
+
+from __future__ import annotations
+
+import inspect
+import io
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("package", ["typer", "rich", "textual"])
+def test_each_package_with_a_private_hook_is_pinned_exactly(package: str) -> None:
+    dependencies = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]
+    pins = [d for d in dependencies if re.match(rf"{package}\b", d)]
+    assert len(pins) == 1 and re.fullmatch(rf"{package}==[\d.]+", pins[0]), pins
+
+
+def test_typer_still_converts_through_the_runtime_param_the_hook_replaces(monkeypatch: pytest.MonkeyPatch) -> None:
+    import typer
+    from typer import _coercion
+    from typer.testing import CliRunner
+
+    from toolscope.cli import plain_params
+
+    assert plain_params.RuntimeParam is _coercion.RuntimeParam  # the hook is active, not the fallback
+    app = typer.Typer(cls=plain_params.PlainGroup)
+
+    @app.command()
+    def show(name: str = typer.Option("x")) -> None:
+        print(f"name={name}")
+
+    @app.command()
+    def other() -> None:
+        pass
+
+    converted: list[object] = []
+    real = plain_params._PlainValue._coerce_value
+    monkeypatch.setattr(
+        plain_params._PlainValue,
+        "_coerce_value",
+        lambda self, value, *a, **k: (converted.append(value), real(self, value, *a, **k))[1],
+    )
+    result = CliRunner().invoke(app, ["show", "--name", "y"])
+    assert result.exit_code == 0 and "name=y" in result.output
+    assert "y" in converted  # Typer asked the hook's RuntimeParam, through _runtime_param
+
+
+def test_rich_still_renders_every_print_through_render_buffer() -> None:
+    from rich.console import Console
+    from rich.text import Text
+
+    from toolscope.cli.inert_console import InertConsole
+
+    assert list(inspect.signature(Console._render_buffer).parameters) == ["self", "buffer"]
+    out = io.StringIO()
+    InertConsole(file=out, force_terminal=False).print(Text("a\x1b[2Jb"))
+    assert out.getvalue() == "a\\x1b[2Jb\n"
+
+
+def test_textual_still_has_the_footer_key_and_the_key_names() -> None:
+    from toolscope.tui.textual_private import FooterKey, character_to_key
+
+    assert {"key_display", "description", "action"} <= set(inspect.signature(FooterKey.__init__).parameters) | set(
+        vars(FooterKey)
+    ) | {name for name in dir(FooterKey)}
+    assert character_to_key("?") == "question_mark" and character_to_key("a") == "a"
