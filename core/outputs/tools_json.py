@@ -127,7 +127,7 @@ def tools_document_chunks(
     if chunk:
         yield "".join(chunk)
     # ``--capture``: the capture block last (``schemas.with_capture.ToolsCaptureEnvelope``).
-    yield "]}" if capture is None else '],"capture":' + _compact(capture) + "}"
+    yield "]}" if capture is None else '],"capture":' + compact(capture) + "}"
 
 
 def write_tools_document(
