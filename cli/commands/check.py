@@ -11,8 +11,15 @@ from ...core.model.enums import FindingKind, Severity
 from ...core.model.errors import EXIT_NEGATIVE, InputError
 from ..output import handle_errors
 from .common import (
+    ClientArgsOpt,
+    ClientHomeOpt,
+    CodexConfigOpt,
+    CodexHomeOpt,
+    CodexSystemDirOpt,
     GroupsOpt,
+    HomeOpt,
     JsonOpt,
+    ManagedDirOpt,
     RegistryOpt,
     SnapshotOpt,
     StepOpt,
@@ -35,6 +42,13 @@ def check_command(
     registry: RegistryOpt = None,
     groups: GroupsOpt = None,
     snapshot: SnapshotOpt = None,
+    home: HomeOpt = None,
+    managed_dir: ManagedDirOpt = None,
+    client_args: ClientArgsOpt = None,
+    codex_home: CodexHomeOpt = None,
+    codex_system_dir: CodexSystemDirOpt = None,
+    codex_config: CodexConfigOpt = None,
+    client_home: ClientHomeOpt = None,
     drift_from: Annotated[
         Path | None,
         typer.Option(
@@ -48,11 +62,20 @@ def check_command(
     from rich.text import Text
 
     from ...core.model.expectations import check_expectations, parse_expectation
-    from ..inputs import open_subject
+    from ..inputs import ClientOptions, open_subject  # noqa: F401
     from ..output import print_document, print_findings, print_wrapped, stdout_console
 
     expectations = [parse_expectation(e) for e in expect or []]
-    subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
+    subject = open_subject(
+        config,
+        step=step,
+        registry=registry,
+        groups=split_groups(groups),
+        snapshot=snapshot,
+        client=ClientOptions(
+            home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
+        ),
+    )
     # Aliases of one mode (build, builder) are checked once.
     modes: list[str | None] = (
         list(dict.fromkeys(subject.resolve_mode(m) for m in mode)) if mode else [*subject.mode_names] or [None]

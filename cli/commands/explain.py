@@ -20,8 +20,15 @@ from ..output import (
 )
 from ..styles import STAGE_STYLE, VERDICT_STYLE
 from .common import (
+    ClientArgsOpt,
+    ClientHomeOpt,
+    CodexConfigOpt,
+    CodexHomeOpt,
+    CodexSystemDirOpt,
     GroupsOpt,
+    HomeOpt,
     JsonOpt,
+    ManagedDirOpt,
     ModeOpt,
     RegistryOpt,
     SnapshotOpt,
@@ -43,15 +50,31 @@ def explain_command(
     registry: RegistryOpt = None,
     groups: GroupsOpt = None,
     snapshot: SnapshotOpt = None,
+    home: HomeOpt = None,
+    managed_dir: ManagedDirOpt = None,
+    client_args: ClientArgsOpt = None,
+    codex_home: CodexHomeOpt = None,
+    codex_system_dir: CodexSystemDirOpt = None,
+    codex_config: CodexConfigOpt = None,
+    client_home: ClientHomeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Explain why TOOL is or is not usable, stage by stage, and print the fix.
 
     Exit 0 when the tool is visible, 1 when it is hidden or unknown.
     """
-    from ..inputs import open_subject
+    from ..inputs import ClientOptions, open_subject  # noqa: F401
 
-    subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
+    subject = open_subject(
+        config,
+        step=step,
+        registry=registry,
+        groups=split_groups(groups),
+        snapshot=snapshot,
+        client=ClientOptions(
+            home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
+        ),
+    )
     checklist = subject.checklist(tool, subject.resolve_mode(mode))
     from ...core.model.subject import RewritesSelection
 

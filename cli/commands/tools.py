@@ -10,8 +10,15 @@ import typer
 from ...core.model.presentation import verdict_counts_text
 from ..output import handle_errors
 from .common import (
+    ClientArgsOpt,
+    ClientHomeOpt,
+    CodexConfigOpt,
+    CodexHomeOpt,
+    CodexSystemDirOpt,
     GroupsOpt,
+    HomeOpt,
     JsonOpt,
+    ManagedDirOpt,
     ModeOpt,
     RegistryOpt,
     SnapshotOpt,
@@ -28,6 +35,13 @@ def tools_command(
     registry: RegistryOpt = None,
     groups: GroupsOpt = None,
     snapshot: SnapshotOpt = None,
+    home: HomeOpt = None,
+    managed_dir: ManagedDirOpt = None,
+    client_args: ClientArgsOpt = None,
+    codex_home: CodexHomeOpt = None,
+    codex_system_dir: CodexSystemDirOpt = None,
+    codex_config: CodexConfigOpt = None,
+    client_home: ClientHomeOpt = None,
     hidden_only: Annotated[bool, typer.Option("--hidden", help="Only tools that are not visible.")] = False,
     wide: Annotated[
         bool, typer.Option("--wide", help="Print each deciding rule whole, however long the line gets.")
@@ -35,9 +49,18 @@ def tools_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Print every tool of the config with one column per stage and the verdict."""
-    from ..inputs import open_subject
+    from ..inputs import ClientOptions, open_subject  # noqa: F401
 
-    subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
+    subject = open_subject(
+        config,
+        step=step,
+        registry=registry,
+        groups=split_groups(groups),
+        snapshot=snapshot,
+        client=ClientOptions(
+            home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
+        ),
+    )
     resolved = subject.resolve_mode(mode)
     evaluation = subject.evaluate(resolved)
     if as_json:
