@@ -1,4 +1,4 @@
-"""The Typer application: ``toolscope explain | tools | check | step | discover | inspect | report``.
+"""The Typer application: ``toolscope capture | explain | tools | check | step | discover | inspect | report``.
 
 Commands are thin: they open a ``Subject`` (see ``toolscope.cli.inputs``), ask it questions
 and print. Textual is imported only by ``inspect`` (and the SVG report), AgentScope
@@ -54,8 +54,11 @@ def _register_commands() -> None:
     The command modules never import this one (no cycle): each defines its function, and
     this is the one place that says which commands exist and what they are called.
     """
-    from .commands import check, discover, explain, filter, inspect, report, step, tools
+    from .commands import capture, check, discover, explain, filter, inspect, report, step, tools
 
+    app.command("capture", short_help="A local model endpoint that records what every request carried.")(
+        capture.capture_command
+    )
     app.command("check", short_help="Invariant checks and expectations, for CI.")(check.check_command)
     app.command("discover", short_help="Connect to every MCP server and list its tools.")(discover.discover_command)
     app.command("explain", short_help="Why one tool is or is not usable, and the fix.")(explain.explain_command)

@@ -10,6 +10,7 @@ toolscope.filter/1       filter.FilterEnvelope           ``filter --json``
 toolscope.step/1         step.StepDocument               ``step --json``
 toolscope.mcp-snapshot/1 mcp_snapshot.SnapshotEnvelope   ``discover --json`` / ``-o``
 toolscope.report/2       report.ReportEnvelope           ``report --format json``
+toolscope.capture/1      capture.CaptureRecord           each line of ``capture -o FILE``
 =======================  ==============================  =====================================
 
 Commands build these models and print ``base.render(model)``, except ``tools --json``:
@@ -59,6 +60,7 @@ ENVELOPES: dict[str, str] = {
     "toolscope.step/1": "step:StepDocument",
     "toolscope.mcp-snapshot/1": "mcp_snapshot:SnapshotEnvelope",
     "toolscope.report/2": "report:ReportEnvelope",
+    "toolscope.capture/1": "capture:CaptureRecord",
 }
 
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"

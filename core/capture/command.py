@@ -1,0 +1,128 @@
+"""``toolscope capture -- COMMAND``: the environment that points clients at the server, and running the command.
+
+The base-URL variables set (each read by the client named, checked in its source):
+
+* ``OPENAI_BASE_URL`` = ``URL/v1``: the official openai SDKs (Python, Node) and Codex CLI's
+  built-in ``openai`` provider (``codex-rs/core/src/model_provider_info.rs``);
+* ``OPENAI_API_BASE`` = ``URL/v1``: LangChain's ``ChatOpenAI`` and openai-python before 1.0;
+* ``ANTHROPIC_BASE_URL`` = ``URL``: the official anthropic SDKs and Claude Code.
+
+Without ``--upstream`` nothing leaves the machine, so a missing ``OPENAI_API_KEY`` /
+``ANTHROPIC_API_KEY`` is set to a placeholder (the SDKs refuse to start without one); with
+``--upstream`` the user's own keys pass through untouched.
+
+The command runs in toolscope's process group (so an interactive CLI keeps the terminal);
+Ctrl+C reaches it from the terminal, and a SIGTERM (or a Ctrl+C sent to toolscope alone)
+is passed on; a command still running ``GRACE_SECONDS`` later is killed with its children.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Mapping, Sequence
+
+from ..model.errors import InputError
+
+GRACE_SECONDS = 5.0
+PLACEHOLDER_KEY = "toolscope-capture-no-key"
+
+
+def client_environment(url: str, *, upstream: bool) -> dict[str, str]:
+    """The variables to set for clients to talk to the server at ``url`` (no trailing slash)."""
+    env = {"OPENAI_BASE_URL": f"{url}/v1", "OPENAI_API_BASE": f"{url}/v1", "ANTHROPIC_BASE_URL": url}
+    if not upstream:
+        for key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
+            if not os.environ.get(key):
+                env[key] = PLACEHOLDER_KEY
+    return env
+
+
+def exit_status(returncode: int) -> int:
+    """A child's status as a shell reports it: ``128 + N`` when signal N ended it."""
+    return 128 - returncode if returncode < 0 else returncode
+
+
+def run_command(
+    argv: Sequence[str], extra_env: Mapping[str, str], received: Callable[[], int | None] = lambda: None
+) -> int:
+    """Run ``argv`` with ``extra_env`` added; wait for it; its exit status (``exit_status``).
+
+    KeyboardInterrupt (Ctrl+C, or SIGTERM routed through ``cli.signals``) while waiting:
+    the command gets SIGINT/SIGTERM, up to ``GRACE_SECONDS`` to end, then SIGKILL (with
+    everything it started); its status is returned all the same. ``received`` names the
+    signal that caused the interrupt (the CLI's ``signals.received``; None: Ctrl+C).
+    """
+    env = {**os.environ, **extra_env}
+    try:
+        child = subprocess.Popen(list(argv), env=env)
+    except FileNotFoundError:
+        raise InputError(argv[0], "command not found") from None
+    except PermissionError:
+        raise InputError(argv[0], "is not executable") from None
+    except OSError as exc:
+        raise InputError(argv[0], f"cannot run it: {exc.strerror or exc}") from None
+    try:
+        return exit_status(child.wait())
+    except KeyboardInterrupt:
+        _end(child, received() or signal.SIGINT)
+        return exit_status(child.returncode)
+
+
+def _end(child: subprocess.Popen[bytes], signum: int) -> None:
+    deadline = time.monotonic() + GRACE_SECONDS
+    if signum == signal.SIGINT:
+        # A Ctrl+C at the terminal reached the command too: give it a moment before a second one.
+        try:
+            child.wait(timeout=1.0)
+        except (subprocess.TimeoutExpired, KeyboardInterrupt):
+            pass
+    while child.poll() is None and time.monotonic() < deadline:
+        try:
+            child.send_signal(signum)
+        except ProcessLookupError:
+            break
+        try:
+            child.wait(timeout=max(0.05, min(1.0, deadline - time.monotonic())))
+        except subprocess.TimeoutExpired:
+            continue
+        except KeyboardInterrupt:
+            continue  # a second Ctrl+C: keep ending the command, do not leave it behind
+    if child.poll() is None:
+        _kill_tree(child.pid)
+        child.wait(timeout=5)
+
+
+def _kill_tree(pid: int) -> None:
+    """SIGKILL ``pid`` and every process under it (read from /proc: no psutil needed)."""
+    for target in [*_descendants(pid), pid]:
+        try:
+            os.kill(target, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _descendants(pid: int, limit: int = 10_000) -> list[int]:
+    children: dict[int, list[int]] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for entry in entries[: limit * 10]:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+            children.setdefault(int(fields[1]), []).append(int(entry))
+        except (OSError, IndexError, ValueError):
+            continue
+    found: list[int] = []
+    stack = [pid]
+    while stack and len(found) < limit:
+        for child in children.get(stack.pop(), []):
+            found.append(child)
+            stack.append(child)
+    return found

@@ -1,0 +1,161 @@
+"""Proxy mode (``--upstream URL``): forward each request, stream the answer back unchanged, record both sides.
+
+The request body and headers go to the upstream as received (the client's credentials
+pass through and are never recorded: only the User-Agent is), except hop-by-hop headers
+and ``Accept-Encoding`` (asked as ``identity`` so the reply can be read for its tool calls).
+The reply's status, headers and bytes come back unchanged, chunk by chunk, while
+``upstream_reply.ReplyObserver`` reads the tool calls. An unreachable upstream is a 502 in
+the provider's error shape. ``--upstream`` is the provider's base URL; when it ends in
+``/v1`` the client's ``/v1`` is not repeated.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+
+from .app import BadRequest, CaptureSettings, error_response, parse_body
+from .request_facts import request_facts, system_and_messages
+from .upstream_reply import ReplyObserver
+from .writer import now_iso, record, reply_record
+
+_HOP_BY_HOP = {
+    "host",
+    "content-length",
+    "connection",
+    "keep-alive",
+    "transfer-encoding",
+    "te",
+    "trailer",
+    "upgrade",
+    "proxy-authorization",
+    "proxy-connection",
+    "accept-encoding",
+}
+_REPLY_DROPPED = {"content-length", "transfer-encoding", "connection", "keep-alive", "content-encoding"}
+TIMEOUT = httpx.Timeout(connect=15.0, read=600.0, write=60.0, pool=30.0)
+"""Model replies can take minutes (long generations); connecting may not."""
+
+
+class Proxy:
+    """Forwards requests of one capture run to ``settings.upstream``."""
+
+    def __init__(self, settings: CaptureSettings) -> None:
+        assert settings.upstream is not None
+        self.settings = settings
+        self.base = settings.upstream.rstrip("/")
+        self.strip_v1 = self.base.endswith("/v1")
+        self._client: httpx.AsyncClient | None = None
+
+    def _http(self) -> httpx.AsyncClient:
+        # Created inside the server's event loop, on first use; trust_env=False: the user's
+        # HTTP(S)_PROXY must not silently reroute what is being captured.
+        if self._client is None:
+            self._client = httpx.AsyncClient(
+                timeout=TIMEOUT,
+                follow_redirects=False,
+                trust_env=False,
+                limits=httpx.Limits(max_connections=100, max_keepalive_connections=20),
+            )
+        return self._client
+
+    def _url(self, request: Request) -> str:
+        path = request.url.path
+        if self.strip_v1 and path.startswith("/v1/"):
+            path = path[3:]
+        query = request.url.query
+        return f"{self.base}{path}" + (f"?{query}" if query else "")
+
+    async def forward(self, request: Request, protocol: str | None, raw: bytes) -> Response:
+        """Forward one request; model requests (``protocol`` set) are recorded."""
+        started = time.perf_counter()
+        received_at = now_iso()
+        index = self.settings.writer.next_index() if protocol else 0
+        body: dict[str, Any] = {}
+        body_error = None
+        if protocol:
+            try:
+                body = parse_body(raw)
+            except BadRequest as exc:
+                body_error = exc.message  # forwarded anyway: the upstream answers it its own way
+        headers = [(k, v) for k, v in request.headers.items() if k.lower() not in _HOP_BY_HOP]
+        headers.append(("accept-encoding", "identity"))
+        client = self._http()
+        try:
+            upstream = await client.send(
+                client.build_request(request.method, self._url(request), headers=headers, content=raw), stream=True
+            )
+        except httpx.HTTPError as exc:
+            message = f"the upstream {self.base} could not be reached: {type(exc).__name__}: {exc}"[:500]
+            if protocol:
+                self._write(
+                    request, protocol, index, received_at, started, body, 502, ReplyObserver(None, False), message
+                )
+            return error_response(request.url.path, 502, message)
+        streaming = upstream.headers.get("content-type", "").startswith("text/event-stream")
+        observer = ReplyObserver(protocol, streaming, keep_text=self.settings.keep_messages)
+        reply_headers = {k: v for k, v in upstream.headers.items() if k.lower() not in _REPLY_DROPPED}
+
+        async def relay() -> AsyncIterator[bytes]:
+            error: str | None = "the reply was cut off: the client disconnected or the server stopped"
+            try:
+                async for chunk in upstream.aiter_raw():
+                    observer.feed(chunk)
+                    yield chunk
+                error = body_error
+            except httpx.HTTPError as exc:
+                error = f"the upstream's reply broke off: {type(exc).__name__}: {exc}"[:500]
+            finally:
+                await upstream.aclose()
+                if protocol:
+                    self._write(
+                        request, protocol, index, received_at, started, body, upstream.status_code, observer, error
+                    )
+
+        return StreamingResponse(relay(), status_code=upstream.status_code, headers=reply_headers)
+
+    def _write(
+        self,
+        request: Request,
+        protocol: str,
+        index: int,
+        received_at: str,
+        started: float,
+        body: dict[str, Any],
+        status: int,
+        observer: ReplyObserver,
+        error: str | None,
+    ) -> None:
+        if not self.settings.record:
+            return
+        calls = observer.finish()
+        error = error or observer.error
+        kept = None
+        if self.settings.keep_messages:
+            system, messages = system_and_messages(protocol, body)
+            kept = {"system": system, "messages": messages, "reply_text": "".join(observer.text)}
+        facts = request_facts(protocol, body)
+        source = "upstream" if status < 500 or observer.protocol else "error"
+        self.settings.writer.write(
+            record(
+                index=index,
+                received_at=received_at,
+                protocol=protocol,
+                path=request.url.path,
+                mode="proxy",
+                user_agent=request.headers.get("user-agent"),
+                facts=facts,
+                reply=reply_record(source, status, calls, observer.text_bytes, observer.stop_reason, error),
+                started=started,
+                kept=kept,
+            )
+        )
+
+    async def close(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()

@@ -1,0 +1,99 @@
+"""Running the capture app under uvicorn in a background thread, on a port bound up front.
+
+``CaptureServer(settings, host, port)`` binds the socket itself (port 0: a free port,
+known before the server starts, so the command's environment can name it), serves in a
+daemon thread with its own event loop (uvicorn installs no signal handlers off the main
+thread: the main thread keeps Ctrl+C and SIGTERM), and ``stop()`` shuts it down within
+``STOP_SECONDS`` whatever the clients do. Loopback only unless a host is given.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+
+import uvicorn
+
+from .app import CaptureSettings, capture_app
+
+START_SECONDS = 15.0
+STOP_SECONDS = 5.0
+"""In-flight replies get this long to finish at shutdown; their records say they were cut off."""
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on host:port (IPv6 when the host is an IPv6 address)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(512)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(False)
+    return sock
+
+
+class CaptureServer:
+    """The capture server of one run (``start()`` / ``stop()``, or a ``with`` block)."""
+
+    def __init__(self, settings: CaptureSettings, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.settings = settings
+        self.host = host
+        self.socket = bind(host, port)
+        self.port: int = self.socket.getsockname()[1]
+        app = capture_app(settings)
+        config = uvicorn.Config(
+            app,
+            log_level="warning",
+            access_log=False,
+            lifespan="off",
+            timeout_graceful_shutdown=int(STOP_SECONDS),
+            timeout_keep_alive=30,
+            server_header=False,
+            date_header=True,
+        )
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._run, name="toolscope-capture", daemon=True)
+        self._error: BaseException | None = None
+
+    @property
+    def url(self) -> str:
+        """``http://127.0.0.1:PORT`` (IPv6 hosts in brackets)."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
+
+    def _run(self) -> None:
+        try:
+            asyncio.run(self._server.serve(sockets=[self.socket]))
+        except BaseException as exc:  # reported by start()/stop() in the main thread
+            self._error = exc
+
+    def start(self) -> CaptureServer:
+        self._thread.start()
+        deadline = time.monotonic() + START_SECONDS
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError(f"the capture server did not start: {self._error!r}")
+            time.sleep(0.005)
+        return self
+
+    def stop(self) -> None:
+        """Stop serving (in-flight replies get ``STOP_SECONDS``), close the socket and the capture file."""
+        self._server.should_exit = True
+        self._thread.join(STOP_SECONDS + 2)
+        if self._thread.is_alive():
+            self._server.force_exit = True
+            self._thread.join(2)
+        self.socket.close()
+        self.settings.writer.close()
+
+    def __enter__(self) -> CaptureServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

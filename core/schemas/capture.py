@@ -1,0 +1,116 @@
+"""``toolscope.capture/1``: one model request as ``toolscope capture`` saw it (one JSON line each).
+
+A capture file is JSON Lines: one ``CaptureRecord`` per request that reached the capture
+server, in arrival order, each written and flushed as soon as its reply is done. It holds
+the *facts about tools* (names in the order sent, sizes, deferral, ``tool_choice``, the
+tool calls of the reply), never an API key or an auth header, and no message text unless
+``--keep-messages`` was given (then ``kept`` holds the system prompt and the messages).
+
+Token estimates follow ``core.agentscope.turns``: ``ceil(bytes of compact JSON / 4)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from .base import Model
+
+CAPTURE_SCHEMA = "toolscope.capture/1"
+
+Protocol = Literal["openai-chat", "openai-responses", "anthropic-messages", "anthropic-count-tokens"]
+"""The wire protocol of the request: the endpoint it was sent to."""
+
+
+class CaptureTool(Model):
+    """One entry of the request's tool list, in the order sent (a namespace's tools flattened in place)."""
+
+    name: str
+    """The tool's name as the model sees it (for a Responses namespace member: the member's name)."""
+    namespace: str | None
+    """The Responses ``namespace`` tool that holds it (Codex: ``mcp__<server>``); null elsewhere."""
+    type: str
+    """The wire type: ``function``, ``custom``, ``tool_search``, ``web_search_20250305``, …"""
+    schema_bytes: int
+    """Bytes of the tool's entry as compact UTF-8 JSON (name, description, parameters, markers)."""
+    token_estimate: int
+    """``ceil(schema_bytes / 4)``: an estimate, not a tokenizer count."""
+    deferred: bool | None
+    """``defer_loading`` as sent (Anthropic tools, Responses function tools); null where the protocol has no such marker."""
+
+
+class CaptureToolCall(Model):
+    """A tool call in the reply the client received."""
+
+    name: str
+    namespace: str | None
+    """The Responses namespace of the call (Codex MCP tools), else null."""
+    arguments: Any
+    """The arguments, parsed when they are JSON (else the raw text)."""
+
+
+class CaptureReply(Model):
+    """What the client got back."""
+
+    source: Literal["scripted", "default", "upstream", "error"]
+    """``scripted``: an item of ``--replies``; ``default``: ``{"text": "ok"}`` after the list (or no list);
+    ``upstream``: the ``--upstream`` provider's answer; ``error``: an error the capture server answered."""
+    status: int
+    """The HTTP status sent to the client."""
+    tool_calls: list[CaptureToolCall]
+    text_bytes: int
+    """Bytes of the reply's text (the text itself only in ``kept``)."""
+    stop_reason: str | None
+    """``finish_reason`` / ``stop_reason`` / the Responses status, as sent; null when unknown."""
+    error: str | None
+    """The error message sent (or the upstream failure), else null."""
+
+
+class KeptText(Model):
+    """Message text, only with ``--keep-messages``."""
+
+    system: Any
+    """The system prompt / instructions as sent."""
+    messages: Any
+    """``messages`` (Chat, Anthropic) or ``input`` (Responses) as sent."""
+    reply_text: str
+    """The reply's text."""
+
+
+class CaptureRecord(Model):
+    """One model request: its tool list and the reply's tool calls."""
+
+    schema_: Literal["toolscope.capture/1"] = Field(CAPTURE_SCHEMA, alias="schema")
+    index: int
+    """1 for the first request the server received, in arrival order."""
+    received_at: str
+    """When the request arrived (UTC, ISO 8601 with milliseconds)."""
+    protocol: Protocol
+    path: str
+    """The request path without the query string, e.g. ``/v1/messages``."""
+    mode: Literal["scripted", "proxy"]
+    """``proxy``: forwarded to ``--upstream``; ``scripted``: answered from ``--replies``."""
+    model: str | None
+    stream: bool
+    """The client asked for server-sent events."""
+    user_agent: str | None
+    """The client's User-Agent header (which SDK or CLI sent it)."""
+    tools: list[CaptureTool]
+    deferred_names: list[str]
+    """Tool names a client announced in a system message as loadable by tool search but did not send
+    as tools (Claude Code's "The following deferred tools are now available via ToolSearch" list)."""
+    deferred_namespaces: list[str]
+    """Namespaces announced the same way (Codex's "Deferred tool namespaces:" in its developer message)."""
+    tool_choice: Any
+    """``tool_choice`` as sent, null when absent."""
+    system_bytes: int
+    """Bytes of the system prompt (Chat: system/developer messages; Responses: ``instructions``; Anthropic: ``system``)."""
+    system_token_estimate: int
+    messages: int
+    """How many messages (Chat, Anthropic) or input items (Responses) the request carried."""
+    reply: CaptureReply
+    duration_ms: float
+    """From the request's arrival to the reply's last byte."""
+    kept: KeptText | None
+    """The message text with ``--keep-messages``, else null."""
