@@ -111,8 +111,8 @@ def claude_checklist(subject: ClaudeCodeSubject, tool: str, mode: str) -> Checkl
         steps.append(
             ChecklistStep(
                 question.format(server=verdict.namespace, name=verdict.name, mode=mode),
-                ANSWER_WORD[passed],
-                passed,
+                word,
+                passed if stages else None,
                 evidence,
             )
         )
