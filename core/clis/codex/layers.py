@@ -8,6 +8,7 @@ Observed with 0.171.0 (reference §2 row 1): ``/etc/codex/config.toml`` < ``$COD
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,7 +51,9 @@ def read_toml(path: Path, shown: str, what: str) -> Layer | None:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        where = f"{exc.lineno}:{exc.colno}" if getattr(exc, "lineno", None) else ""
+        # Python 3.11's TOMLDecodeError has no lineno/colno: they are in the message.
+        found = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        where = f"line {found[1]}, column {found[2]}" if found else ""
         message = str(exc).split(" (at line")[0]
         raise InputError(str(path), "invalid TOML", [Problem(where, message)]) from None
     return Layer(what, shown, data, digest, path)
