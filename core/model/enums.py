@@ -173,6 +173,8 @@ class FindingKind(StrEnum):
     """Both CLIs: a server policy / requirements entry blocks a configured server (no trace in the CLI)."""
     NAME_COLLISION = "name_collision"
     """Both CLIs: two tools get the same model-facing name (Claude keeps one; Codex renames all)."""
+    BRIDGE_BLOCKED = "bridge_blocked"
+    """AgentWorks with a CLI provider: the CLI's own settings on the machine block the api-bridge."""
     TOOL_FILTER_MATCHES_NOTHING = "tool_filter_matches_nothing"
     """Codex: an enabled_tools / disabled_tools name the server does not list."""
 

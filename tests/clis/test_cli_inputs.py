@@ -130,3 +130,15 @@ def test_codex_enabled_tools_typo_hides_the_server(tmp_path: Path) -> None:
     assert answer["first_failing_stage"] == "tool_filter" and '"convert_time"' in answer["fix"]
     done = run("check", "codex:.", *common, "--json", cwd=tmp_path)
     assert "tool_filter_matches_nothing" in {f["kind"] for f in json.loads(done.stdout)["findings"]}
+
+
+def test_agentworks_claude_provider_bridge_denied_by_the_users_settings(tmp_path: Path) -> None:
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "settings.json").write_text(json.dumps({"permissions": {"deny": ["mcp__api-bridge__*"]}}))
+    repo = Path(__file__).resolve().parents[2]
+    config = str(repo / "sample_configs" / "seed" / "step_config.json")
+    done = run("check", config, "--mode", "build", "--client-home", str(tmp_path), "--json", cwd=tmp_path)
+    found = [f for f in json.loads(done.stdout)["findings"] if f["kind"] == "bridge_blocked"]
+    assert found and found[0]["entry"] == "mcp__api-bridge__*", done.stdout
+    clean = run("check", config, "--mode", "build", "--client-home", str(tmp_path / "nobody"), "--json", cwd=tmp_path)
+    assert not [f for f in json.loads(clean.stdout)["findings"] if f["kind"] == "bridge_blocked"]
