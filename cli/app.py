@@ -12,7 +12,7 @@ import sys
 
 import typer
 
-from .. import __version__
+from ..core import __version__
 from .plain_params import PlainGroup
 
 app = typer.Typer(

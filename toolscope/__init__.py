@@ -7,4 +7,6 @@ script: ``toolscope.cli.app:main``) and the one import users put in their own ag
 and the Textual app ``toolscope.tui``.
 """
 
-__version__ = "0.1.0"
+from toolscope.core import __version__
+
+__all__ = ["__version__"]

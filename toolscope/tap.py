@@ -4,6 +4,6 @@ from toolscope.tap import SessionTap
 agent = Agent(..., middlewares=[SessionTap("/tmp/agent.tap.jsonl")])
 """
 
-from .core.agentscope.tap import SessionTap
+from toolscope.core.agentscope.tap import SessionTap
 
 __all__ = ["SessionTap"]

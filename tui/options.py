@@ -27,7 +27,7 @@ class TuiOptions:
     """Start-up choices that are not part of the loaded input."""
 
     view: str = DEFAULT_VIEW
-    """The view shown first (``core.presentation.VIEWS``)."""
+    """The view shown first (``tui.views.VIEWS``)."""
     tool: str | None = None
     """Open the checklist on this tool at start."""
     deterministic: bool = False

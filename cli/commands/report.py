@@ -45,7 +45,7 @@ _SUFFIX_FORMAT = {
     ".png": "png",
 }
 STDOUT = "-"
-"""``-o -``: write to stdout (``core.output_file.STDOUT``)."""
+"""``-o -``: write to stdout (``core.outputs.output_file.STDOUT``)."""
 
 
 def parse_size(size: str) -> tuple[int, int]:

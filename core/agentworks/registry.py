@@ -25,7 +25,7 @@ REGISTRY_FILE_NAMES = ("toolscope.registry.yaml", "toolscope.registry.yml", "too
 ERA_A_EXECUTION_DENIAL = 'tool "{tool}" is not available in the current workshop mode'
 
 
-# The models are immutable records validated by pydantic-core (``core.validation``):
+# The models are immutable records validated by pydantic-core (``core.inputs.validation``):
 # unknown keys are errors, and pydantic's messages and error locations are kept.
 
 
@@ -119,7 +119,7 @@ class RegistryModel(NamedTuple):
     """The registry file."""
 
     name: str | None = None
-    __validation__ = {  # type: ignore[misc]  # read by core.validation, not a field
+    __validation__ = {  # type: ignore[misc]  # read by core.inputs.validation, not a field
         "mcp_servers": {"before": _tools_map},
         "custom_tools": {"before": _tools_map},
         "other_tools": {"before": _null_map},

@@ -2,7 +2,7 @@
 
 Two shapes load: ``{"steps": [...]}`` and a single step object (as in the seed). Unknown
 AgentWorks fields are kept, not rejected: real files carry two dozen of them. The models
-are immutable records validated by pydantic-core (``core.validation``).
+are immutable records validated by pydantic-core (``core.inputs.validation``).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ _LIST = {"before": _null_is_empty}
 class ExecutionLLM(NamedTuple):
     """``agent_configs.execution_llm``: which provider runs the step."""
 
-    __extra__ = "ignore"  # type: ignore[misc]  # read by core.validation, not a field
+    __extra__ = "ignore"  # type: ignore[misc]  # read by core.inputs.validation, not a field
 
     provider: str | None = None
     model_id: str | None = None
@@ -40,8 +40,8 @@ class ExecutionLLM(NamedTuple):
 class AgentConfigs(NamedTuple):
     """The tool fields of ``agent_configs``; other fields are kept in ``extra``."""
 
-    __extra__ = "allow"  # type: ignore[misc]  # read by core.validation, not a field
-    __validation__ = {  # type: ignore[misc]  # read by core.validation, not a field
+    __extra__ = "allow"  # type: ignore[misc]  # read by core.inputs.validation, not a field
+    __validation__ = {  # type: ignore[misc]  # read by core.inputs.validation, not a field
         "selected_servers": _LIST,
         "selected_tools": _LIST,
         "enabled_custom_tools": _LIST,
@@ -64,9 +64,9 @@ class AgentConfigs(NamedTuple):
 class Step(NamedTuple):
     """One step of the workflow."""
 
-    __extra__ = "ignore"  # type: ignore[misc]  # read by core.validation, not a field
+    __extra__ = "ignore"  # type: ignore[misc]  # read by core.inputs.validation, not a field
 
-    __validation__ = {"id": {"min_length": 1}, "agent_configs": {"before": _null_is_object}}  # type: ignore[misc]  # read by core.validation, not a field
+    __validation__ = {"id": {"min_length": 1}, "agent_configs": {"before": _null_is_object}}  # type: ignore[misc]  # read by core.inputs.validation, not a field
 
     id: str
     title: str | None = None
@@ -76,7 +76,7 @@ class Step(NamedTuple):
 class StepConfigFile(NamedTuple):
     """The ``{"steps": [...]}`` file."""
 
-    __extra__ = "ignore"  # type: ignore[misc]  # read by core.validation, not a field
+    __extra__ = "ignore"  # type: ignore[misc]  # read by core.inputs.validation, not a field
 
     steps: tuple[Step, ...]
 

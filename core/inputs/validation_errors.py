@@ -66,7 +66,7 @@ def _allowed_hint(model: type, loc: Sequence[int | str]) -> str:
 
 def allowed_keys(model: type, path: Sequence[int | str]) -> tuple[str, ...]:
     """The field names (aliases where set) of the object at ``path`` inside ``model`` (a pydantic
-    model or a ``core.validation`` record); () if unknown."""
+    model or a ``core.inputs.validation`` record); () if unknown."""
     import types
     import typing
 

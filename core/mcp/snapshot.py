@@ -51,7 +51,7 @@ SCHEMA = "toolscope.mcp-snapshot/1"
 
 def snapshot_document(result: DiscoveryResult) -> SnapshotEnvelope:
     """The snapshot document for a discovery result (already redacted)."""
-    from ... import __version__
+    from .. import __version__
 
     src = result.source
     return SnapshotEnvelope(

@@ -23,7 +23,7 @@ from .transcript import Transcript
 
 def current_environment(kind: str) -> Environment:
     """Versions of the running software; for toolkits also AgentScope and its reset_tools probe."""
-    from ... import __version__
+    from .. import __version__
 
     agentscope_version = None
     reset_tools: tuple[tuple[str, str], ...] = ()

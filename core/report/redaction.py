@@ -106,7 +106,7 @@ class Redactor:
     def _copy(self, obj: Any, memo: dict[int, Any]) -> Any:
         deep = lambda item: self._deep(item, memo)  # noqa: E731
         if isinstance(obj, Enum):
-            return obj  # a closed vocabulary (core.enums): never a secret, and it must stay a member
+            return obj  # a closed vocabulary (core.model.enums): never a secret, and it must stay a member
         if isinstance(obj, array):
             return obj  # numbers (a section's tool order): no text in them
         if isinstance(obj, VerdictList):

@@ -14,7 +14,7 @@ toolscope.capture/1      capture.CaptureRecord           each line of ``capture 
 =======================  ==============================  =====================================
 
 Commands build these models and print ``base.render(model)``, except ``tools --json``:
-``core.tools_json`` writes that document as text for speed, following its model (a test
+``core.outputs.tools_json`` writes that document as text for speed, following its model (a test
 reads the writer's output back through the model). Each schema is committed next to this file as
 ``<name>-<version>.schema.json`` (shipped as package data) and ``tests/test_contracts.py``
 fails when a committed schema differs from its model; the test suite validates every
@@ -23,7 +23,7 @@ fails when a committed schema differs from its model; the test suite validates e
 How to add a JSON field:
 
 1. Add the field to the model, in the position its key should appear (field order is key
-   order). Type it as precisely as you can: an enum from ``core.enums`` for a closed
+   order). Type it as precisely as you can: an enum from ``core.model.enums`` for a closed
    vocabulary, ``X | None`` for a key that can be null (every key is always written).
 2. Fill it where the builder (the model's ``of`` classmethod or the command) builds it.
 3. Regenerate the schemas: ``python -m toolscope.core.schemas`` and commit the changed
@@ -31,11 +31,11 @@ How to add a JSON field:
 4. Document it in the README's JSON section (``tests/test_contracts.py`` checks the
    field names listed there against the models).
 
-How to add a finding kind (or a stage id, tool kind, …): add it to ``core.enums``
+How to add a finding kind (or a stage id, tool kind, …): add it to ``core.model.enums``
 (see that module), emit the member, regenerate the schemas, list it in the README.
 
 Hot path: ``tools/2`` and ``report/2`` hold one object per tool. ``tools/2`` is written by
-``core.tools_json`` and ``report/2``'s tools by ``core.report.json_report`` as text, one
+``core.outputs.tools_json`` and ``report/2``'s tools by ``core.report.json_report`` as text, one
 line per tool (add a new per-tool field there too, and keep it cheap to fill).
 """
 

@@ -1,7 +1,7 @@
 """Per-tool JSON: ``toolscope.tools/2``, ``explain/1`` and ``check/1``, and the pieces
 ``report/2`` reuses (a tool with its stages, a checklist, a finding).
 
-A stage is ``core.verdicts.Stage`` itself (a dataclass pydantic serializes as it is), so a
+A stage is ``core.model.verdicts.Stage`` itself (a dataclass pydantic serializes as it is), so a
 50,000-tool document converts no stage objects.
 """
 
@@ -90,7 +90,7 @@ class ToolRefJson(Model):
 class ToolsEnvelope(Model):
     """``toolscope tools --json``: every tool of one input in one mode.
 
-    Written by ``core.tools_json`` as text for speed (50,000 tools); this model is the
+    Written by ``core.outputs.tools_json`` as text for speed (50,000 tools); this model is the
     contract that writer follows (``tests/test_contracts.py`` reads its output back
     through this model).
     """

@@ -120,7 +120,7 @@ def test_report_may_replace_a_look_alike_but_never_the_input(
 
 
 def test_no_front_end_probes_or_patches_a_subject() -> None:
-    """Subjects are typed (``core.subject``): no getattr/hasattr on them, no attributes set after load."""
+    """Subjects are typed (``core.model.subject``): no getattr/hasattr on them, no attributes set after load."""
     probe = re.compile(r"\b(getattr|hasattr)\(\s*(self\.)?\w*subject\b|\bsubject\.\w+\s*[-+|]?=(?!=)")
     offenders = [
         f"{path.relative_to(ROOT)}:{number}: {line.strip()}"

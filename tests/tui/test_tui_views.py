@@ -1,4 +1,4 @@
-"""The views the app offers come from ``core.presentation.VIEWS``: the palette and ``--view`` agree."""
+"""The views the app offers come from ``tui.views.VIEWS``: the palette and ``--view`` agree."""
 
 from __future__ import annotations
 

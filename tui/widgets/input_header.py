@@ -71,7 +71,7 @@ def header_text(
         text.append(inert(value, single_line=True))
         text.append("  ")
     if not deterministic:
-        from ... import __version__
+        from ...core import __version__
 
         text.append("toolscope ", style="dim")
         text.append(__version__)

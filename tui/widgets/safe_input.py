@@ -11,7 +11,7 @@ from typing import Any
 
 from textual.widgets import Input
 
-# Same set as ``core.safe_text``: C0 (except tab), DEL, C1, bidi and zero-width characters.
+# Same set as ``core.text.safe_text``: C0 (except tab), DEL, C1, bidi and zero-width characters.
 NO_CONTROL = r"[^\x00-\x08\x0a-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]*"
 
 

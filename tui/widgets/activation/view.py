@@ -8,8 +8,8 @@ feed them. After every change the view posts ``StateChanged`` so the screen can 
 followed lane's state in the Pipeline view.
 
 This module holds the layout, the composer's events and the focus keys; stepping the
-session and drawing the lanes from it is ``activation_stepping.ActivationStepping``, the
-Markdown export ``activation_export``.
+session and drawing the lanes from it is ``stepping.ActivationStepping``, the
+Markdown export ``export``.
 """
 
 from __future__ import annotations
