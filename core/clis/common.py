@@ -120,8 +120,8 @@ def list_servers(
             )
             continue
         servers[key] = converted
-    result = discover_sync(config_from_dict({"mcpServers": servers}, "<cli servers>"), timeout) if servers else None
-    found = {s.name: s for s in result.servers} if result else {}
+    live = discover_sync(config_from_dict({"mcpServers": servers}, "<cli servers>"), timeout) if servers else None
+    found = {s.name: s for s in live.servers} if live else {}
     found.update(failed)
     return found, "tools listed live"
 

@@ -90,7 +90,7 @@ def claude_checklist(subject: ClaudeCodeSubject, tool: str, mode: str) -> Checkl
         names = [t.name for t in evaluation.tools]
         close = did_you_mean(wanted, names, normalize=lambda n: claude_name_part(n).lower())
         servers = sorted({t.namespace for t in evaluation.tools})
-        evidence = (f"servers defined: {', '.join(servers) or '(none)'}", subject.where)
+        evidence: tuple[str, ...] = (f"servers defined: {', '.join(servers) or '(none)'}", subject.where)
         step = ChecklistStep(f"Is {tool} a tool of any server Claude Code would start?", "no", False, evidence)
         fix = (
             f"did you mean {close[0]}?"

@@ -99,7 +99,7 @@ def claude_findings(subject: ClaudeCodeSubject, modes: Sequence[str | None]) -> 
     if not files.trusted:
         for source in files.settings_in("project"):
             data = source.file.data
-            ignored = [k for k in ("enableAllProjectMcpServers", "enabledMcpjsonServers") if k in data]
+            ignored: list[str] = [k for k in ("enableAllProjectMcpServers", "enabledMcpjsonServers") if k in data]
             if isinstance(data.get("permissions"), dict) and data["permissions"].get("allow"):
                 ignored.append("permissions.allow")
             if ignored:

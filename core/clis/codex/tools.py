@@ -96,21 +96,21 @@ def server_stages(name: str, merged: Merged, requirements: dict[str, Any] | None
         )
     else:
         out.append(stage(StageId.REQUIREMENTS, True, "requirements.none", "no requirements.toml allowlist"))
-    enabled, where = value(server, "enabled")
+    enabled, set_at = value(server, "enabled")
     if enabled is False:
         out.append(
             stage(
                 StageId.ENABLED,
                 False,
                 "enabled.false",
-                f"enabled = false ({where}): not started",
+                f"enabled = false ({set_at}): not started",
                 "enabled = false",
-                where,
+                set_at,
             )
         )
     else:
         out.append(
-            stage(StageId.ENABLED, True, "enabled.true", f"enabled ({where})" if where else "enabled (the default)")
+            stage(StageId.ENABLED, True, "enabled.true", f"enabled ({set_at})" if set_at else "enabled (the default)")
         )
     return out
 
@@ -194,6 +194,7 @@ def approval_stage(
     """Would a call run under the approval policy (exec: never)?"""
     tools_table, t_where = value(server, "tools")
     mode = None
+    where: str | None = None
     if isinstance(tools_table, dict) and isinstance(tools_table.get(tool), dict):
         mode = tools_table[tool].get("approval_mode")
         where = f"{t_where}.{tool}.approval_mode"
