@@ -79,7 +79,7 @@ def run_captured(
     root: Path,
     env: dict[str, str],
     replies: list[Any] | None,
-    timeout: float = 150,
+    timeout: float = 420,
     port: int | None = None,
 ) -> Path:
     """``toolscope capture -o FILE [--replies R] --keep-messages -- COMMAND`` in ``root/proj``; the capture file."""

@@ -18,7 +18,7 @@ from toolscope.core.capture.reader import read_capture
 from toolscope.core.clis.claude_code.subject import load_claude_code_subject
 from toolscope.core.clis.offered import observed_offer, offer_disagreements, predicted_callable, predicted_offer
 
-pytestmark = pytest.mark.clis
+pytestmark = [pytest.mark.clis, pytest.mark.timeout(600)]  # one real CLI run takes 5-60 s, more on a loaded machine
 
 
 def _args(case: Case, root: Path) -> list[str]:
