@@ -144,14 +144,9 @@ def open_subject(
             raise InputError("--groups", "applies to AgentScope toolkits, not step configs")
         from ..core.agentworks.subject import load_agentworks_subject
 
-        subject = load_agentworks_subject(Path(target), step=step, registry=registry, snapshot=snapshot)
-        if client.client_home is not None:
-            # The AgentWorks link (issue 23): the CLI provider's own settings on this machine.
-            from ..core.clis.bridge import bridge_findings
-
-            llm = subject.pipeline.step.step.agent_configs.execution_llm
-            subject.config_findings += tuple(bridge_findings(llm.provider if llm else None, client.client_home))
-        return subject
+        return load_agentworks_subject(
+            Path(target), step=step, registry=registry, snapshot=snapshot, client_home=client.client_home
+        )
     if step is not None:
         raise InputError("--step", "applies to AgentWorks step configs, not toolkits")
     if registry is not None:

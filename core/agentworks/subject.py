@@ -192,6 +192,7 @@ def load_agentworks_subject(
     registry: Path | None = None,
     snapshot: Path | None = None,
     timeout: float = 10.0,
+    client_home: Path | None = None,
 ) -> AgentWorksSubject:
     """Load a step config and its registry (next to it, or ``--registry``), complete: every file it
     needs is read here, and its findings about the configuration itself are passed in."""
@@ -208,6 +209,11 @@ def load_agentworks_subject(
         from ..mcp.config import unknown_key_findings as unknown_server_key_findings
 
         findings += unknown_server_key_findings(registry_path.parent / model.mcp_config)
+    if client_home is not None:  # issue 23's link: the CLI provider's own settings (core.clis.bridge)
+        from ..clis.bridge import bridge_findings
+
+        llm = loaded_step.step.agent_configs.execution_llm
+        findings += bridge_findings(llm.provider if llm else None, client_home)
     return AgentWorksSubject(
         loaded_step, registry_doc, model, universe, mcp=mcp, config_findings=findings, registry_given=registry
     )

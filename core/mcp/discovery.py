@@ -310,7 +310,12 @@ def tool_hints(tool: Any) -> tuple[str, ...]:
     """The client-relevant hints a listed tool sets to true (see ``ServerResult.hints``)."""
     annotations = getattr(tool, "annotations", None)
     meta = getattr(tool, "meta", None) or {}
-    found = [h for h in _HINTS if getattr(annotations, h, None) is True]
+    # The SDK's models name fields in snake case (read_only_hint), the wire in camel case.
+    found = [
+        h
+        for h in _HINTS
+        if getattr(annotations, h, None) is True or getattr(annotations, "read_only_hint", None) is True
+    ]
     found += [h for h in _META_HINTS if isinstance(meta, dict) and meta.get(h) is True]
     return tuple(found)
 
