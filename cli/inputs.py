@@ -1,13 +1,15 @@
 """Decide what the user gave us and open it as a ``Subject``.
 
 ``CONFIG`` may be an AgentWorks step config (``{"steps": [...]}`` or one step), an
-AgentScope toolkit spec (YAML/JSON with ``groups``), or a toolkit factory
-(``package.module:function`` or ``path/to/file.py:function``).
+AgentScope toolkit spec (YAML/JSON with ``groups``), a toolkit factory
+(``package.module:function`` or ``path/to/file.py:function``), or a coding-agent CLI's
+project: ``claude-code:[PROJECT_DIR]`` or ``codex:[PROJECT_DIR]`` (default: the cwd).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,10 +22,43 @@ if TYPE_CHECKING:
     from ..core.agentworks.subject import AgentWorksSubject
 
 _FACTORY = re.compile(r"^(?P<target>[\w.]+|.+\.py):(?P<attr>[A-Za-z_][\w.]*)$")
+CLI_PREFIXES = {"claude-code:": InputKind.CLAUDE_CODE, "codex:": InputKind.CODEX}
+
+
+@dataclass(frozen=True)
+class ClientOptions:
+    """The options of the coding-agent CLI inputs (and of the AgentWorks link to them)."""
+
+    home: Path | None = None
+    managed_dir: Path | None = None
+    client_args: str | None = None
+    codex_home: Path | None = None
+    codex_system_dir: Path | None = None
+    codex_config: tuple[str, ...] = ()
+    client_home: Path | None = None
+
+    def given(self, *names: str) -> list[str]:
+        """The option flags among ``names`` (attribute names) that were given."""
+        return [
+            "--" + n.replace("_", "-") if n != "codex_config" else "-c"
+            for n in names
+            if getattr(self, n) not in (None, ())
+        ]
+
+
+def cli_target(target: str) -> tuple[InputKind, Path] | None:
+    """``claude-code:DIR`` / ``codex:DIR`` → (kind, DIR); None for every other CONFIG."""
+    for prefix, kind in CLI_PREFIXES.items():
+        if target.startswith(prefix):
+            return kind, Path(target[len(prefix) :] or ".")
+    return None
 
 
 def detect_kind(target: str) -> InputKind:
     """Classify the CONFIG argument without importing anything heavy."""
+    found = cli_target(target)
+    if found is not None:
+        return found[0]
     path = Path(target)
     if not path.exists() and _FACTORY.match(target):
         return InputKind.TOOLKIT_FACTORY
@@ -122,16 +157,32 @@ def open_subject(
     snapshot: Path | None = None,
     workflow: Path | None = None,
     origin: str | None = None,
+    client: ClientOptions | None = None,
 ) -> Subject:
     """Load CONFIG as a Subject; options that don't apply to its kind are rejected."""
+    client = client or ClientOptions()
     kind = detect_kind(target)
+    if kind in (InputKind.CLAUDE_CODE, InputKind.CODEX):
+        return _open_cli(target, kind, client, step=step, registry=registry, groups=groups, snapshot=snapshot)
+    for flag in client.given("home", "managed_dir", "client_args", "codex_home", "codex_system_dir", "codex_config"):
+        raise InputError(flag, "applies to claude-code:DIR / codex:DIR inputs")
+    if kind != InputKind.STEP_CONFIG and client.client_home is not None:
+        raise InputError(
+            "--client-home", "applies to AgentWorks step configs whose provider is claude-code or codex-cli"
+        )
     if kind == InputKind.STEP_CONFIG:
         if groups is not None:
             raise InputError("--groups", "applies to AgentScope toolkits, not step configs")
         from ..core.agentworks.subject import load_agentworks_subject
 
         return load_agentworks_subject(
-            Path(target), step=step, registry=registry, snapshot=snapshot, workflow=workflow, origin=origin
+            Path(target),
+            step=step,
+            registry=registry,
+            snapshot=snapshot,
+            workflow=workflow,
+            origin=origin,
+            client_home=client.client_home,
         )
     if workflow is not None:
         raise InputError("--workflow", "applies to AgentWorks step configs, not toolkits")
@@ -146,3 +197,50 @@ def open_subject(
     from ..core.agentscope.subject import load_toolkit_subject
 
     return load_toolkit_subject(target, kind=kind, groups=groups)
+
+
+def _open_cli(
+    target: str,
+    kind: InputKind,
+    client: ClientOptions,
+    *,
+    step: str | None,
+    registry: Path | None,
+    groups: list[str] | None,
+    snapshot: Path | None,
+) -> Subject:
+    """``claude-code:DIR`` or ``codex:DIR``; options of the other kinds are rejected."""
+    found = cli_target(target)
+    assert found is not None
+    directory = found[1]
+    for flag, value in (
+        ("--step", step),
+        ("--registry", registry),
+        ("--groups", groups),
+        ("--client-home", client.client_home),
+    ):
+        if value is not None:
+            raise InputError(flag, f"does not apply to {target.partition(':')[0]}: inputs")
+    if kind == InputKind.CLAUDE_CODE:
+        for flag in client.given("codex_home", "codex_system_dir", "codex_config"):
+            raise InputError(flag, "applies to codex:DIR, not claude-code:DIR")
+        from ..core.clis.claude_code.subject import load_claude_code_subject
+
+        return load_claude_code_subject(
+            directory,
+            home=client.home,
+            managed_dir=client.managed_dir,
+            client_args=client.client_args,
+            snapshot=snapshot,
+        )
+    for flag in client.given("home", "managed_dir", "client_args"):
+        raise InputError(flag, "applies to claude-code:DIR, not codex:DIR")
+    from ..core.clis.codex.subject import load_codex_subject
+
+    return load_codex_subject(
+        directory,
+        codex_home=client.codex_home,
+        system_dir=client.codex_system_dir,
+        overrides=client.codex_config,
+        snapshot=snapshot,
+    )

@@ -28,6 +28,19 @@ STAGE_SHORT = {
     "discoverable": "DISC",
     "callable": "CALL",
     "visible": "VIS",
+    "source": "SRC",
+    "precedence": "PREC",
+    "approval": "APPR",
+    "policy": "POL",
+    "connection": "CONN",
+    "naming": "NAME",
+    "deny": "DENY",
+    "in_context": "CTX",
+    "layer": "LAYER",
+    "requirements": "REQ",
+    "enabled": "ENAB",
+    "tool_filter": "FILT",
+    "approval_policy": "APPR",
 }
 # The deciding rule goes on the row only when at least this many cells are left for it.
 MIN_RULE = 40

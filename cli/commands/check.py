@@ -12,8 +12,15 @@ from ...core.model.errors import EXIT_NEGATIVE, InputError
 from ..output import handle_errors
 from .common import (
     CaptureOpt,
+    ClientArgsOpt,
+    ClientHomeOpt,
+    CodexConfigOpt,
+    CodexHomeOpt,
+    CodexSystemDirOpt,
     GroupsOpt,
+    HomeOpt,
     JsonOpt,
+    ManagedDirOpt,
     OriginOpt,
     RegistryOpt,
     SessionIdOpt,
@@ -42,6 +49,13 @@ def check_command(
     snapshot: SnapshotOpt = None,
     workflow: WorkflowOpt = None,
     origin: OriginOpt = None,
+    home: HomeOpt = None,
+    managed_dir: ManagedDirOpt = None,
+    client_args: ClientArgsOpt = None,
+    codex_home: CodexHomeOpt = None,
+    codex_system_dir: CodexSystemDirOpt = None,
+    codex_config: CodexConfigOpt = None,
+    client_home: ClientHomeOpt = None,
     drift_from: Annotated[
         Path | None,
         typer.Option(
@@ -58,10 +72,13 @@ def check_command(
     from rich.text import Text
 
     from ...core.model.expectations import check_expectations, parse_expectation
-    from ..inputs import open_subject, open_workflow
+    from ..inputs import ClientOptions, open_subject, open_workflow
     from ..output import era_sentence, print_document, print_findings, print_wrapped, stdout_console
 
     expectations = [parse_expectation(e) for e in expect or []]
+    client = ClientOptions(
+        home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
+    )
     opened = dict(registry=registry, groups=split_groups(groups), snapshot=snapshot, workflow=workflow, origin=origin)
     subjects = open_workflow(config, step=step, **opened)  # type: ignore[arg-type]
     if subjects is not None:
@@ -69,7 +86,7 @@ def check_command(
 
         check_workflow(subjects, mode, expectations, drift_from, warnings_fail, as_json)
         return
-    subject = open_subject(config, step=step, **opened)  # type: ignore[arg-type]
+    subject = open_subject(config, step=step, client=client, **opened)  # type: ignore[arg-type]
     # Aliases of one mode (build, builder) are checked once.
     modes: list[str | None] = (
         list(dict.fromkeys(subject.resolve_mode(m) for m in mode)) if mode else [*subject.mode_names] or [None]

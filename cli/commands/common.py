@@ -83,3 +83,39 @@ def split_groups(groups: str | None) -> list[str] | None:
     if groups is None:
         return None
     return [g.strip() for g in groups.split(",") if g.strip()]
+
+
+# Coding-agent CLI inputs (claude-code:DIR, codex:DIR) and the AgentWorks link to them.
+HomeOpt = Annotated[
+    Path | None,
+    typer.Option("--home", help="claude-code: the user's home (~/.claude.json, ~/.claude/). Default: $HOME."),
+]
+ManagedDirOpt = Annotated[
+    Path | None,
+    typer.Option("--managed-dir", help="claude-code: managed settings folder. Default: /etc/claude-code."),
+]
+ClientArgsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--client-args",
+        help='claude-code: the flags the session was started with, e.g. "-p --mcp-config f.json --allowedTools mcp__x".',
+    ),
+]
+CodexHomeOpt = Annotated[
+    Path | None, typer.Option("--codex-home", help="codex: CODEX_HOME (config.toml). Default: $CODEX_HOME or ~/.codex.")
+]
+CodexConfigOpt = Annotated[
+    list[str] | None,
+    typer.Option("--config", "-c", help="codex: a -c key=value override (value parsed as TOML); repeatable."),
+]
+CodexSystemDirOpt = Annotated[
+    Path | None, typer.Option("--codex-system-dir", help="codex: the system folder. Default: /etc/codex.")
+]
+ClientHomeOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--client-home",
+        help="Step configs with provider claude-code / codex-cli: also check the bridge against that CLI's "
+        "own settings in this home.",
+    ),
+]

@@ -22,8 +22,15 @@ from ..output import (
 from ..styles import STAGE_STYLE, VERDICT_STYLE
 from .common import (
     CaptureOpt,
+    ClientArgsOpt,
+    ClientHomeOpt,
+    CodexConfigOpt,
+    CodexHomeOpt,
+    CodexSystemDirOpt,
     GroupsOpt,
+    HomeOpt,
     JsonOpt,
+    ManagedDirOpt,
     ModeOpt,
     OriginOpt,
     RegistryOpt,
@@ -50,6 +57,13 @@ def explain_command(
     workflow: WorkflowOpt = None,
     origin: OriginOpt = None,
     capture: CaptureOpt = None,
+    home: HomeOpt = None,
+    managed_dir: ManagedDirOpt = None,
+    client_args: ClientArgsOpt = None,
+    codex_home: CodexHomeOpt = None,
+    codex_system_dir: CodexSystemDirOpt = None,
+    codex_config: CodexConfigOpt = None,
+    client_home: ClientHomeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Explain why TOOL is or is not usable, stage by stage, and print the fix.
@@ -57,8 +71,11 @@ def explain_command(
     Exit 0 when the tool is visible, 1 when it is hidden or unknown (in any step, when a
     step config with several steps is explained without --step: one row per step).
     """
-    from ..inputs import open_subject, open_workflow
+    from ..inputs import ClientOptions, open_subject, open_workflow
 
+    client = ClientOptions(
+        home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
+    )
     opened = dict(registry=registry, groups=split_groups(groups), snapshot=snapshot, workflow=workflow, origin=origin)
     subjects = open_workflow(config, step=step, **opened)  # type: ignore[arg-type]
     if subjects is not None:
@@ -66,7 +83,7 @@ def explain_command(
 
         explain_workflow(subjects, tool, mode, as_json)
         return
-    subject = open_subject(config, step=step, **opened)  # type: ignore[arg-type]
+    subject = open_subject(config, step=step, client=client, **opened)  # type: ignore[arg-type]
     resolved = subject.resolve_mode(mode)
     checklist = subject.checklist(tool, resolved)
     comparison = None

@@ -13,7 +13,14 @@ from ...core.model.errors import EXIT_INTERNAL, InputError, Problem
 from ...tui.views import DEFAULT_VIEW, VIEWS, View
 from ..output import handle_errors, plain, stdout_console
 from .common import (
+    ClientArgsOpt,
+    ClientHomeOpt,
+    CodexConfigOpt,
+    CodexHomeOpt,
+    CodexSystemDirOpt,
     GroupsOpt,
+    HomeOpt,
+    ManagedDirOpt,
     ModeOpt,
     RegistryOpt,
     SessionIdOpt,
@@ -37,6 +44,13 @@ def inspect_command(
     registry: RegistryOpt = None,
     groups: GroupsOpt = None,
     snapshot: SnapshotOpt = None,
+    home: HomeOpt = None,
+    managed_dir: ManagedDirOpt = None,
+    client_args: ClientArgsOpt = None,
+    codex_home: CodexHomeOpt = None,
+    codex_system_dir: CodexSystemDirOpt = None,
+    codex_config: CodexConfigOpt = None,
+    client_home: ClientHomeOpt = None,
     tool: Annotated[str | None, typer.Option("--tool", "-t", help="Open the checklist on this tool.")] = None,
     view: Annotated[
         str | None, typer.Option("--view", help=f"First view: {', '.join(VIEWS[:-1])} or {VIEWS[-1]}.")
@@ -77,7 +91,7 @@ def inspect_command(
     ] = None,
 ) -> None:
     """Open the interactive view: pipeline, live mode switching, checklist, export (F1 for keys)."""
-    from ..inputs import open_subject
+    from ..inputs import ClientOptions, open_subject  # noqa: F401
 
     if capture is not None:
         _run_capture(capture, config, screenshot)
@@ -103,7 +117,16 @@ def inspect_command(
                 picker,
             )
             return
-    subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
+    subject = open_subject(
+        config,
+        step=step,
+        registry=registry,
+        groups=split_groups(groups),
+        snapshot=snapshot,
+        client=ClientOptions(
+            home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
+        ),
+    )
     resolved_mode = subject.resolve_mode(mode)
     if (first_view == View.ACTIVATION or feeds) and subject.loaded.kind == InputKind.STEP_CONFIG:
         raise InputError(

@@ -9,9 +9,17 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ...core.model.errors import InputError
+from ..inputs import ClientOptions
 from ..output import handle_errors
 from .common import (
+    ClientArgsOpt,
+    ClientHomeOpt,
+    CodexConfigOpt,
+    CodexHomeOpt,
+    CodexSystemDirOpt,
     GroupsOpt,
+    HomeOpt,
+    ManagedDirOpt,
     RegistryOpt,
     SessionIdOpt,
     SessionOpt,
@@ -115,6 +123,7 @@ def make_report(
     registry: Path | None = None,
     groups: str | None = None,
     snapshot: Path | None = None,
+    client: ClientOptions | None = None,
     timestamp: bool = False,
     environment: Environment | None = None,
 ) -> tuple[ReportData, list[Path]]:
@@ -126,7 +135,9 @@ def make_report(
     from ...core.report.redaction import secret_values_in_files
     from ..inputs import open_subject
 
-    subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
+    subject = open_subject(
+        config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot, client=client
+    )
     inputs = input_files(config, subject, registry, snapshot, script, session)
     transcript = None
     extra_files: list[tuple[str, str]] = []
@@ -183,6 +194,13 @@ def report_command(
     registry: RegistryOpt = None,
     groups: GroupsOpt = None,
     snapshot: SnapshotOpt = None,
+    home: HomeOpt = None,
+    managed_dir: ManagedDirOpt = None,
+    client_args: ClientArgsOpt = None,
+    codex_home: CodexHomeOpt = None,
+    codex_system_dir: CodexSystemDirOpt = None,
+    codex_config: CodexConfigOpt = None,
+    client_home: ClientHomeOpt = None,
     fmt: Annotated[
         str | None,
         typer.Option(
@@ -240,7 +258,16 @@ def report_command(
             raise InputError(f"--format {kind}", "shows one mode; give a single --mode")
         from ..inputs import open_subject
 
-        subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
+        subject = open_subject(
+            config,
+            step=step,
+            registry=registry,
+            groups=split_groups(groups),
+            snapshot=snapshot,
+            client=ClientOptions(
+                home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
+            ),
+        )
         inputs = input_files(config, subject, registry, snapshot, script, session)
         check_output(output, force=force, inputs=inputs)
         assert columns_rows is not None
@@ -265,6 +292,9 @@ def report_command(
         registry=registry,
         groups=groups,
         snapshot=snapshot,
+        client=ClientOptions(
+            home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
+        ),
         timestamp=timestamp,
     )
     payload = render(report, kind).encode("utf-8")  # once: written, and its size said (10 MB for 50k tools)

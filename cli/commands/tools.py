@@ -11,8 +11,15 @@ from ...core.model.presentation import verdict_counts_text
 from ..output import handle_errors
 from .common import (
     CaptureOpt,
+    ClientArgsOpt,
+    ClientHomeOpt,
+    CodexConfigOpt,
+    CodexHomeOpt,
+    CodexSystemDirOpt,
     GroupsOpt,
+    HomeOpt,
     JsonOpt,
+    ManagedDirOpt,
     ModeOpt,
     OriginOpt,
     RegistryOpt,
@@ -33,6 +40,13 @@ def tools_command(
     snapshot: SnapshotOpt = None,
     workflow: WorkflowOpt = None,
     origin: OriginOpt = None,
+    home: HomeOpt = None,
+    managed_dir: ManagedDirOpt = None,
+    client_args: ClientArgsOpt = None,
+    codex_home: CodexHomeOpt = None,
+    codex_system_dir: CodexSystemDirOpt = None,
+    codex_config: CodexConfigOpt = None,
+    client_home: ClientHomeOpt = None,
     hidden_only: Annotated[bool, typer.Option("--hidden", help="Only tools that are not visible.")] = False,
     wide: Annotated[
         bool, typer.Option("--wide", help="Print each deciding rule whole, however long the line gets.")
@@ -41,8 +55,11 @@ def tools_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Print every tool of the config with one column per stage and the verdict."""
-    from ..inputs import open_subject, open_workflow
+    from ..inputs import ClientOptions, open_subject, open_workflow
 
+    client = ClientOptions(
+        home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
+    )
     opened = dict(registry=registry, groups=split_groups(groups), snapshot=snapshot, workflow=workflow, origin=origin)
     subjects = open_workflow(config, step=step, **opened)  # type: ignore[arg-type]
     if subjects is not None:
@@ -50,7 +67,7 @@ def tools_command(
 
         tools_workflow(subjects, mode, hidden_only=hidden_only, wide=wide, as_json=as_json)
         return
-    subject = open_subject(config, step=step, **opened)  # type: ignore[arg-type]
+    subject = open_subject(config, step=step, client=client, **opened)  # type: ignore[arg-type]
     resolved = subject.resolve_mode(mode)
     evaluation = subject.evaluate(resolved)
     comparison = None

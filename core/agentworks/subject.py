@@ -35,7 +35,14 @@ if TYPE_CHECKING:
 class AgentWorksSubject:
     """A step of a step config, evaluated against a registry."""
 
-    def __init__(self, step: LoadedStep, world: World, *, registry_given: Path | None = None) -> None:
+    def __init__(
+        self,
+        step: LoadedStep,
+        world: World,
+        *,
+        registry_given: Path | None = None,
+        extra_findings: tuple[Finding, ...] = (),
+    ) -> None:
         """Everything the subject answers from is passed in: ``load_agentworks_subject`` reads the files."""
         self.world = world
         step, overridden = workflow_override(step, world)
@@ -58,7 +65,7 @@ class AgentWorksSubject:
         enabled = effective_enabled_entries(step, registry.profile, registry_doc.name)
         rewrite = rewrite_selection(step, world.workflow_servers, registry_doc.name)
         self.pipeline = StepPipeline(universe, step, enabled, registry.denial_texts, rewrite)
-        findings = [*world.findings, *unknown_key_findings(step), *overridden]
+        findings = [*world.findings, *unknown_key_findings(step), *overridden, *extra_findings]
         if registry.mcp_config is not None:
             from ..mcp.config import unknown_key_findings as unknown_server_key_findings
 
@@ -210,12 +217,19 @@ def load_agentworks_subject(
     timeout: float = 10.0,
     workflow: Path | None = None,
     origin: str | None = None,
+    client_home: Path | None = None,
 ) -> AgentWorksSubject:
     """Load a step config and its registry (next to it, or ``--registry``), complete: every file it
     needs is read here, and its findings about the configuration itself are passed in."""
     loaded_step = load_step_config(path, step)
     world = load_world(path, [loaded_step], registry, snapshot, timeout, workflow, origin)
-    return AgentWorksSubject(loaded_step, world, registry_given=registry)
+    extra: tuple[Finding, ...] = ()
+    if client_home is not None:  # issue 23's link: the CLI provider's own settings (core.clis.bridge)
+        from ..clis.bridge import bridge_findings
+
+        llm = loaded_step.step.agent_configs.execution_llm
+        extra = tuple(bridge_findings(llm.provider if llm else None, client_home))
+    return AgentWorksSubject(loaded_step, world, registry_given=registry, extra_findings=extra)
 
 
 def load_workflow_subjects(

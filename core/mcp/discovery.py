@@ -312,12 +312,33 @@ async def discover_server(name: str, server: ServerConfig, timeout: float) -> Se
         return common(ok=False, error=scrub(error or "unknown failure", secrets, always))
     names: list[str] = []
     descriptions: dict[str, str] = {}
+    hints: dict[str, tuple[str, ...]] = {}
     for tool in listed:
         if tool.name in descriptions:
             continue
         names.append(tool.name)
         descriptions[tool.name] = scrub(tool.description or "", secrets, always)
-    return common(ok=True, tools=tuple(names), descriptions=descriptions)
+        if found := tool_hints(tool):
+            hints[tool.name] = found
+    return common(ok=True, tools=tuple(names), descriptions=descriptions, hints=hints)
+
+
+_HINTS = ("readOnlyHint",)
+_META_HINTS = ("anthropic/alwaysLoad",)
+
+
+def tool_hints(tool: Any) -> tuple[str, ...]:
+    """The client-relevant hints a listed tool sets to true (see ``ServerResult.hints``)."""
+    annotations = getattr(tool, "annotations", None)
+    meta = getattr(tool, "meta", None) or {}
+    # The SDK's models name fields in snake case (read_only_hint), the wire in camel case.
+    found = [
+        h
+        for h in _HINTS
+        if getattr(annotations, h, None) is True or getattr(annotations, "read_only_hint", None) is True
+    ]
+    found += [h for h in _META_HINTS if isinstance(meta, dict) and meta.get(h) is True]
+    return tuple(found)
 
 
 async def discover(

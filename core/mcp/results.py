@@ -29,6 +29,9 @@ class ServerResult:
     elapsed: float = 0.0
     launch: dict[str, Any] = field(default_factory=dict)
     """How it was started, secrets already redacted (command, args, env keys, url, headers)."""
+    hints: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Per tool, the hints it set that clients act on: ``readOnlyHint`` (annotations) and
+    ``anthropic/alwaysLoad`` (``_meta``). Live discovery only (snapshots do not keep them)."""
     pid: int | None = None
     """PID of the stdio server process (live discovery only; never serialized)."""
 

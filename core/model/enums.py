@@ -36,6 +36,34 @@ class StageId(StrEnum):
     """Both systems: a call reaches it."""
     VISIBLE = "visible"
     """AgentScope: its group is active."""
+    # Claude Code (core/clis/claude_code), in the CLI's own order
+    SOURCE = "source"
+    """Claude Code: a file Claude reads defines the server (scope)."""
+    PRECEDENCE = "precedence"
+    """Claude Code: this definition wins over same-name ones in other scopes."""
+    APPROVAL = "approval"
+    """Claude Code: a .mcp.json server is approved (-p and interactive answers differ)."""
+    POLICY = "policy"
+    """Claude Code: allowedMcpServers / deniedMcpServers let the server start."""
+    CONNECTION = "connection"
+    """Both CLIs: the server started and listed its tools."""
+    NAMING = "naming"
+    """Both CLIs: the model-facing name, and collisions."""
+    DENY = "deny"
+    """Claude Code: no permissions.deny rule removes the tool."""
+    IN_CONTEXT = "in_context"
+    """Both CLIs: the tool reaches the model, in full or deferred behind tool search."""
+    # Codex (core/clis/codex)
+    LAYER = "layer"
+    """Codex: a config layer Codex reads defines the server (project layers need trust)."""
+    REQUIREMENTS = "requirements"
+    """Codex: /etc/codex/requirements.toml admits the server."""
+    ENABLED = "enabled"
+    """Codex: the server's ``enabled`` key."""
+    TOOL_FILTER = "tool_filter"
+    """Codex: enabled_tools / disabled_tools keep the tool."""
+    APPROVAL_POLICY = "approval_policy"
+    """Codex: a call runs under the approval policy (the callable stage of Codex)."""
 
 
 AGENTWORKS_STAGES: tuple[StageId, ...] = (
@@ -45,6 +73,27 @@ AGENTWORKS_STAGES: tuple[StageId, ...] = (
     StageId.CALLABLE,
 )
 AGENTSCOPE_STAGES: tuple[StageId, ...] = (StageId.REGISTERED, StageId.VISIBLE, StageId.CALLABLE)
+CLAUDE_CODE_STAGES: tuple[StageId, ...] = (
+    StageId.SOURCE,
+    StageId.PRECEDENCE,
+    StageId.APPROVAL,
+    StageId.POLICY,
+    StageId.CONNECTION,
+    StageId.NAMING,
+    StageId.DENY,
+    StageId.IN_CONTEXT,
+    StageId.CALLABLE,
+)
+CODEX_STAGES: tuple[StageId, ...] = (
+    StageId.LAYER,
+    StageId.REQUIREMENTS,
+    StageId.ENABLED,
+    StageId.CONNECTION,
+    StageId.TOOL_FILTER,
+    StageId.NAMING,
+    StageId.IN_CONTEXT,
+    StageId.APPROVAL_POLICY,
+)
 
 
 class Verdict(StrEnum):
@@ -122,6 +171,27 @@ class FindingKind(StrEnum):
     """Groups start inactive and reset_equipped_tools is not registered: nobody can reach them."""
     UNKNOWN_GROUP_ACTIVATED = "unknown_group_activated"
     """A recorded reset_equipped_tools call activated a group that does not exist (1.x claimed success)."""
+    # Coding-agent CLIs (Claude Code, Codex): the traps of reference/coding-agent-clis.md §3
+    UNREAD_SERVERS = "unread_servers"
+    """Claude Code: mcpServers in a file Claude never reads (settings.json, ~/.mcp.json)."""
+    RULE_MATCHES_NOTHING = "rule_matches_nothing"
+    """Claude Code: a permission rule (or server policy entry) in a form that matches no tool."""
+    UNTRUSTED_IGNORED = "untrusted_ignored"
+    """Both CLIs: project keys ignored because the project is not trusted."""
+    DISABLED_BY_DIALOG = "disabled_by_dialog"
+    """Claude Code: disabledMcpjsonServers (what the approval dialog writes) hides a .mcp.json server."""
+    APPROVAL_DIFFERS = "approval_differs"
+    """Claude Code: a .mcp.json server -p connects but the interactive app leaves pending."""
+    MANAGED_EXCLUSIVE = "managed_exclusive"
+    """Claude Code: managed-mcp.json drops every other server."""
+    SERVER_BLOCKED = "server_blocked"
+    """Both CLIs: a server policy / requirements entry blocks a configured server (no trace in the CLI)."""
+    NAME_COLLISION = "name_collision"
+    """Both CLIs: two tools get the same model-facing name (Claude keeps one; Codex renames all)."""
+    BRIDGE_BLOCKED = "bridge_blocked"
+    """AgentWorks with a CLI provider: the CLI's own settings on the machine block the api-bridge."""
+    TOOL_FILTER_MATCHES_NOTHING = "tool_filter_matches_nothing"
+    """Codex: an enabled_tools / disabled_tools name the server does not list."""
 
 
 class RuleFamily(StrEnum):
@@ -171,6 +241,8 @@ class InputKind(StrEnum):
     STEP_CONFIG = "step_config"
     TOOLKIT_SPEC = "toolkit_spec"
     TOOLKIT_FACTORY = "toolkit_factory"
+    CLAUDE_CODE = "claude_code"
+    CODEX = "codex"
 
 
 class Lane(StrEnum):

@@ -54,6 +54,19 @@ STAGE_TITLES: dict[str, str] = {
     StageId.DISCOVERABLE: "discoverable",
     StageId.CALLABLE: "callable",
     StageId.VISIBLE: "visible",
+    StageId.SOURCE: "source",
+    StageId.PRECEDENCE: "precedence",
+    StageId.APPROVAL: "approval",
+    StageId.POLICY: "policy",
+    StageId.CONNECTION: "connection",
+    StageId.NAMING: "naming",
+    StageId.DENY: "deny",
+    StageId.IN_CONTEXT: "in context",
+    StageId.LAYER: "layer",
+    StageId.REQUIREMENTS: "requirements",
+    StageId.ENABLED: "enabled",
+    StageId.TOOL_FILTER: "tool filter",
+    StageId.APPROVAL_POLICY: "approval",
 }
 
 

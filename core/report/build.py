@@ -27,7 +27,7 @@ def current_environment(kind: str) -> Environment:
 
     agentscope_version = None
     reset_tools: tuple[tuple[str, str], ...] = ()
-    if kind != InputKind.STEP_CONFIG:
+    if kind in (InputKind.TOOLKIT_SPEC, InputKind.TOOLKIT_FACTORY):
         from importlib.metadata import PackageNotFoundError, version
 
         try:

@@ -41,6 +41,19 @@ SHORT_TITLE = {
     "discoverable": "disc",
     "callable": "call",
     "visible": "vis",
+    "source": "src",
+    "precedence": "prec",
+    "approval": "appr",
+    "policy": "pol",
+    "connection": "conn",
+    "naming": "name",
+    "deny": "deny",
+    "in_context": "ctx",
+    "layer": "layer",
+    "requirements": "req",
+    "enabled": "enab",
+    "tool_filter": "filt",
+    "approval_policy": "appr",
 }
 _DIM = Style(dim=True)
 _BOLD = Style(bold=True)

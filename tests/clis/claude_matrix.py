@@ -1,0 +1,245 @@
+"""The Claude Code capture matrix: one configuration per row of the reference's stage table (§1).
+
+Each case is files to write (paths under a fresh root: ``home/``, ``proj/``, ``etc/`` for the
+managed folder), the session's flags, extra environment, and optionally a tool to call (the
+scripted model calls it; the next request shows whether it ran). Used by the real-binary
+tests (``test_claude_code_real.py``) and the drift check (``benchmarks/cli_drift.py``).
+``$D`` is the root, ``$PY`` this Python, ``$RAW`` the stdlib MCP server ``rawmcp.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+U = "home/.claude.json"
+US = "home/.claude/settings.json"
+PS = "proj/.claude/settings.json"
+LS = "proj/.claude/settings.local.json"
+MS = "etc/claude-code/managed-settings.json"
+
+
+def raw(*tools: str, **extra: Any) -> dict[str, Any]:
+    """A server entry starting rawmcp.py with these tools."""
+    return {"command": "$PY", "args": ["$RAW", *tools], **extra}
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    files: dict[str, Any]
+    args: tuple[str, ...] = ()
+    env: dict[str, str] = field(default_factory=dict)
+    call: str | None = None
+    """A tool the scripted model calls in its first reply."""
+
+    @property
+    def managed(self) -> bool:
+        """Needs the managed folder /etc/claude-code (run in a private mount namespace)."""
+        return any(path.startswith("etc/") for path in self.files)
+
+
+TRUST = {"$D/proj": {"hasTrustDialogAccepted": True}}
+
+CASES: tuple[Case, ...] = (
+    # 1. sources and scopes
+    Case(
+        "real_time_server",
+        {
+            "proj/.mcp.json": {
+                "mcpServers": {"time": {"command": "$PY", "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"]}}
+            }
+        },
+    ),
+    Case("user_scope", {U: {"mcpServers": {"t": raw("x", "y")}}}),
+    Case("local_scope", {U: {"projects": {"$D/proj": {"mcpServers": {"l": raw("x")}}}}}),
+    Case("project_scope", {"proj/.mcp.json": {"mcpServers": {"p": raw("x")}}}),
+    Case("dynamic_scope", {"cfg.json": {"mcpServers": {"d": raw("x")}}}, ("--mcp-config", "$D/cfg.json")),
+    Case(
+        "strict_mcp_config",
+        {U: {"mcpServers": {"u": raw("x")}}, "cfg.json": {"mcpServers": {"d": raw("y")}}},
+        ("--strict-mcp-config", "--mcp-config", "$D/cfg.json"),
+    ),
+    Case(
+        "settings_servers_unread",
+        {
+            US: {"mcpServers": {"s": raw("x")}},
+            PS: {"mcpServers": {"s2": raw("x")}},
+            "home/.mcp.json": {"mcpServers": {"s3": raw("x")}},
+        },
+    ),
+    Case(
+        "managed_mcp_exclusive",
+        {
+            U: {"mcpServers": {"u": raw("x")}},
+            "proj/.mcp.json": {"mcpServers": {"p": raw("x")}},
+            "etc/claude-code/managed-mcp.json": {"mcpServers": {"m": raw("x")}},
+        },
+    ),
+    # 2. precedence
+    Case(
+        "local_beats_project_and_user",
+        {
+            U: {"mcpServers": {"t": raw("user")}, "projects": {"$D/proj": {"mcpServers": {"t": raw("local")}}}},
+            "proj/.mcp.json": {"mcpServers": {"t": raw("project")}},
+        },
+    ),
+    Case(
+        "project_beats_user",
+        {U: {"mcpServers": {"t": raw("user")}}, "proj/.mcp.json": {"mcpServers": {"t": raw("project")}}},
+    ),
+    Case(
+        "dynamic_beats_project",
+        {"proj/.mcp.json": {"mcpServers": {"t": raw("project")}}, "cfg.json": {"mcpServers": {"t": raw("dynamic")}}},
+        ("--mcp-config", "$D/cfg.json"),
+    ),
+    # 3. approval
+    Case(
+        "disabled_mcpjson_local",
+        {"proj/.mcp.json": {"mcpServers": {"p": raw("x"), "q": raw("y")}}, LS: {"disabledMcpjsonServers": ["p"]}},
+    ),
+    Case(
+        "disabled_beats_enabled",
+        {
+            "proj/.mcp.json": {"mcpServers": {"p": raw("x")}},
+            US: {"disabledMcpjsonServers": ["p"], "enabledMcpjsonServers": ["p"]},
+        },
+    ),
+    # 4. server policy
+    Case(
+        "denied_server_user",
+        {U: {"mcpServers": {"a": raw("x"), "b": raw("x")}}, US: {"deniedMcpServers": [{"serverName": "a"}]}},
+    ),
+    Case(
+        "allowed_servers_project",
+        {U: {"mcpServers": {"a": raw("x"), "b": raw("x")}}, PS: {"allowedMcpServers": [{"serverName": "a"}]}},
+    ),
+    Case("allowed_servers_empty", {U: {"mcpServers": {"a": raw("x")}}, US: {"allowedMcpServers": []}}),
+    Case(
+        "denied_server_command_managed",
+        {
+            U: {"mcpServers": {"a": raw("x"), "b": raw("y")}},
+            MS: {"deniedMcpServers": [{"serverCommand": ["$PY", "$RAW", "x"]}]},
+        },
+    ),
+    # 5. connection
+    Case("failed_server", {U: {"mcpServers": {"f": raw("--fail"), "ok": raw("x")}}}),
+    # 6. naming and collisions
+    Case("naming_normalised", {U: {"mcpServers": {"my.srv": raw("get-time", "a.b", "café")}}}),
+    Case("collision_servers", {U: {"mcpServers": {"a.b": raw("x"), "a_b": raw("x")}}}),
+    Case("collision_tools", {U: {"mcpServers": {"s": raw("a.b", "a_b")}}}),
+    # 7. deny
+    Case(
+        "deny_forms",
+        {
+            U: {
+                "mcpServers": {
+                    "a": raw("x"),
+                    "b": raw("x"),
+                    "c": raw("x"),
+                    "d": raw("get-time"),
+                    "e": raw("x"),
+                    "f.g": raw("x"),
+                }
+            },
+            US: {
+                "permissions": {"deny": ["mcp__a", "mcp__b__*", "mcp__c__x(*)", "mcp__d__get-time", "x", "mcp__f.g__x"]}
+            },
+        },
+    ),
+    Case("deny_flag", {U: {"mcpServers": {"t": raw("x", "y")}}}, ("--disallowedTools", "mcp__t__x")),
+    Case(
+        "deny_untrusted_project",
+        {U: {"mcpServers": {"t": raw("x", "y")}}, PS: {"permissions": {"deny": ["mcp__t__x"]}}},
+    ),
+    Case(
+        "managed_rules_only",
+        {
+            U: {"mcpServers": {"t": raw("x", "y")}},
+            US: {"permissions": {"deny": ["mcp__t__y"], "allow": ["mcp__t__x"]}},
+            MS: {"allowManagedPermissionRulesOnly": True},
+        },
+        call="mcp__t__x",
+    ),
+    # 8. deferred or in full
+    Case("tool_search_false_env", {U: {"mcpServers": {"t": raw("x")}}}, env={"ENABLE_TOOL_SEARCH": "false"}),
+    Case(
+        "tool_search_false_settings", {U: {"mcpServers": {"t": raw("x")}}, US: {"env": {"ENABLE_TOOL_SEARCH": "false"}}}
+    ),
+    Case("tool_search_auto_100", {U: {"mcpServers": {"t": raw("x")}}}, env={"ENABLE_TOOL_SEARCH": "auto:100"}),
+    Case("tool_search_auto_0", {U: {"mcpServers": {"t": raw("x")}}}, env={"ENABLE_TOOL_SEARCH": "auto:0"}),
+    Case("always_load_server", {U: {"mcpServers": {"t": raw("x", alwaysLoad=True), "u": raw("y")}}}),
+    Case("always_load_tool_meta", {U: {"mcpServers": {"t": raw("x:always", "y")}}}),
+    Case("tool_search_denied", {U: {"mcpServers": {"t": raw("x")}}, US: {"permissions": {"deny": ["ToolSearch"]}}}),
+    Case("tools_flag_without_tool_search", {U: {"mcpServers": {"t": raw("x")}}}, ("--tools", "Bash")),
+    Case("claude3_model_in_full", {U: {"mcpServers": {"t": raw("x")}}}, ("--model", "claude-3-5-haiku-20241022")),
+    # 10. call time
+    Case("call_default_refused", {U: {"mcpServers": {"t": raw("x")}}}, call="mcp__t__x"),
+    Case(
+        "call_allowed_user",
+        {U: {"mcpServers": {"t": raw("x")}}, US: {"permissions": {"allow": ["mcp__t__x"]}}},
+        call="mcp__t__x",
+    ),
+    Case(
+        "call_allowed_flag_glob",
+        {U: {"mcpServers": {"t": raw("x")}}},
+        ("--allowedTools", "mcp__t__*"),
+        call="mcp__t__x",
+    ),
+    Case(
+        "call_ask_beats_allow",
+        {U: {"mcpServers": {"t": raw("x")}}, US: {"permissions": {"ask": ["mcp__t__x"]}}},
+        ("--allowedTools", "mcp__t__x"),
+        call="mcp__t__x",
+    ),
+    Case(
+        "call_allow_untrusted_project",
+        {U: {"mcpServers": {"t": raw("x")}}, PS: {"permissions": {"allow": ["mcp__t__x"]}}},
+        call="mcp__t__x",
+    ),
+    Case(
+        "call_allow_trusted_project",
+        {U: {"mcpServers": {"t": raw("x")}, "projects": TRUST}, PS: {"permissions": {"allow": ["mcp__t__x"]}}},
+        call="mcp__t__x",
+    ),
+    Case(
+        "call_allow_local_untrusted",
+        {U: {"mcpServers": {"t": raw("x")}}, LS: {"permissions": {"allow": ["mcp__t__x"]}}},
+        call="mcp__t__x",
+    ),
+    Case("call_dont_ask", {U: {"mcpServers": {"t": raw("x")}}}, ("--permission-mode", "dontAsk"), call="mcp__t__x"),
+    Case("call_plan", {U: {"mcpServers": {"t": raw("x")}}}, ("--permission-mode", "plan"), call="mcp__t__x"),
+    Case(
+        "call_bypass",
+        {U: {"mcpServers": {"t": raw("x")}}},
+        ("--permission-mode", "bypassPermissions"),
+        {"IS_SANDBOX": "1"},
+        call="mcp__t__x",
+    ),
+    Case(
+        "call_bypass_disabled_managed",
+        {U: {"mcpServers": {"t": raw("x")}}, MS: {"permissions": {"disableBypassPermissionsMode": "disable"}}},
+        ("--permission-mode", "bypassPermissions"),
+        {"IS_SANDBOX": "1"},
+        call="mcp__t__x",
+    ),
+    Case(
+        "call_project_default_mode_bypass_ignored",
+        {U: {"mcpServers": {"t": raw("x")}}, PS: {"permissions": {"defaultMode": "bypassPermissions"}}},
+        env={"IS_SANDBOX": "1"},
+        call="mcp__t__x",
+    ),
+    Case(
+        "call_user_default_mode_bypass",
+        {U: {"mcpServers": {"t": raw("x")}}, US: {"permissions": {"defaultMode": "bypassPermissions"}}},
+        env={"IS_SANDBOX": "1"},
+        call="mcp__t__x",
+    ),
+    Case(
+        "call_denied_even_bypass",
+        {U: {"mcpServers": {"t": raw("x")}}, US: {"permissions": {"deny": ["mcp__t__x"]}}},
+        ("--permission-mode", "bypassPermissions"),
+        {"IS_SANDBOX": "1"},
+        call="mcp__t__x",
+    ),
+)

@@ -1,0 +1,115 @@
+"""Run the real Claude Code under ``toolscope capture`` for one matrix case, and toolscope on the same files.
+
+The binary comes from ``$CLIS_NPM_DIR/node_modules/.bin`` (``.ci/clis.sh`` installs the
+pinned versions there). Each run gets a fresh root with ``home/`` (HOME), ``proj/`` (the cwd)
+and, for managed cases, ``etc/`` mounted over /etc in a private mount namespace (``unshare``,
+root only), so the machine's /etc/claude-code is never touched.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).parent
+RAW = HERE / "rawmcp.py"
+CLAUDE_VERSION = "2.1.332"
+CODEX_VERSION = "0.171.0"
+
+
+def bin_path(name: str) -> Path | None:
+    """The installed CLI binary, or None when the lane's folder is not set up."""
+    root = os.environ.get("CLIS_NPM_DIR")
+    if not root:
+        return None
+    path = Path(root) / "node_modules" / ".bin" / name
+    return path if path.exists() else None
+
+
+def can_overlay_etc() -> bool:
+    """A private mount namespace with /etc overlaid works here (root with unshare)."""
+    return os.geteuid() == 0 and shutil.which("unshare") is not None
+
+
+def _subst(value: Any, root: Path) -> Any:
+    text = json.dumps(value, ensure_ascii=False)
+    text = text.replace("$D", str(root)).replace("$PY", sys.executable).replace("$RAW", str(RAW))
+    return json.loads(text)
+
+
+def write_case(files: dict[str, Any], root: Path) -> None:
+    """Write the case's files under ``root`` (``$D``/``$PY``/``$RAW`` substituted)."""
+    for sub in ("home", "proj"):
+        (root / sub).mkdir(parents=True, exist_ok=True)
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content if isinstance(content, str) else json.dumps(_subst(content, root)), encoding="utf-8")
+
+
+def overlay_prefix(root: Path) -> list[str]:
+    """Run the rest of the command with ``root/etc`` laid over /etc (private mount namespace)."""
+    (root / "ovw").mkdir(exist_ok=True)
+    script = f'mount -t overlay overlay -o lowerdir=/etc,upperdir={root}/etc,workdir={root}/ovw /etc && exec "$@"'
+    return ["unshare", "-m", "--propagation", "private", "sh", "-c", script, "sh"]
+
+
+def claude_env(root: Path, extra: dict[str, str]) -> dict[str, str]:
+    """The environment of a captured Claude Code run: fresh HOME, dummy key, no telemetry, wait for servers."""
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(root / "home"),
+        "ANTHROPIC_API_KEY": "sk-test",
+        "DISABLE_TELEMETRY": "1",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        # Without it the first request leaves ~150 ms after start, before slower servers list their tools.
+        "CLAUDE_CODE_MCP_STARTUP_WAIT_MS": "20000",
+    }
+    env.update(extra)
+    return env
+
+
+def run_captured(
+    command: list[str],
+    root: Path,
+    env: dict[str, str],
+    replies: list[Any] | None,
+    timeout: float = 420,
+    port: int | None = None,
+) -> Path:
+    """``toolscope capture -o FILE [--replies R] --keep-messages -- COMMAND`` in ``root/proj``; the capture file."""
+    capture = root / "capture.jsonl"
+    args = [sys.executable, "-m", "toolscope", "capture", "-o", str(capture), "--keep-messages"]
+    if port is not None:
+        args += ["--port", str(port)]
+    if replies:
+        (root / "replies.json").write_text(json.dumps(replies), encoding="utf-8")
+        args += ["--replies", str(root / "replies.json")]
+    if (root / "etc").is_dir():
+        command = [*overlay_prefix(root), *command]
+    full_env = dict(env, PYTHONPATH=os.environ.get("PYTHONPATH", ""))
+    full_env["PATH"] = f"{Path(sys.executable).parent}:{full_env['PATH']}"
+    done = subprocess.run(
+        [*args, "--", *command],
+        cwd=root / "proj",
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )
+    (root / "client.out").write_text(done.stdout + "\n--- stderr ---\n" + done.stderr, encoding="utf-8")
+    return capture
+
+
+def message_text(record: Any) -> str:
+    """Everything kept of a captured request's messages, as one string (tool results included)."""
+    kept = getattr(record, "kept", None)
+    if kept is None:
+        return ""
+    return json.dumps(kept.model_dump() if hasattr(kept, "model_dump") else kept, ensure_ascii=False)

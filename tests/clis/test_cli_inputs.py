@@ -1,0 +1,144 @@
+"""claude-code:DIR and codex:DIR through the real CLI (subprocess), with real stdio MCP servers
+(rawmcp.py, standard library only): bad files name file and line:column, wrong options are
+refused, the traps give their finding and fix, and the CLI's files are never written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from cli_runner import RAW
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "toolscope", *args], cwd=cwd, capture_output=True, text=True, timeout=60
+    )
+
+
+def claude_home(tmp_path: Path, claude_json: object, settings: object | None = None) -> tuple[Path, Path]:
+    home, proj = tmp_path / "home", tmp_path / "proj"
+    (home / ".claude").mkdir(parents=True)
+    proj.mkdir()
+    (home / ".claude.json").write_text(claude_json if isinstance(claude_json, str) else json.dumps(claude_json))
+    if settings is not None:
+        (home / ".claude" / "settings.json").write_text(json.dumps(settings))
+    return home, proj
+
+
+def server(*tools: str) -> dict[str, object]:
+    return {"command": sys.executable, "args": [str(RAW), *tools]}
+
+
+def test_malformed_claude_json_names_file_and_line_column(tmp_path: Path) -> None:
+    home, proj = claude_home(tmp_path, '{"mcpServers": {\n  "t": {"command": "x",}\n}}')
+    done = run("tools", "claude-code:.", "--home", str(home), "--managed-dir", str(tmp_path / "none"), cwd=proj)
+    assert done.returncode == 2
+    assert ".claude.json" in done.stderr and "line 2, column" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_malformed_config_toml_names_file_and_line_column(tmp_path: Path) -> None:
+    (tmp_path / "cx").mkdir()
+    (tmp_path / "cx" / "config.toml").write_text('model = "gpt-4.1"\n[mcp_servers.t\ncommand = "x"\n')
+    done = run(
+        "tools",
+        "codex:.",
+        "--codex-home",
+        str(tmp_path / "cx"),
+        "--codex-system-dir",
+        str(tmp_path / "none"),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2
+    assert "config.toml" in done.stderr and "line 2, column" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_options_of_the_other_cli_are_refused(tmp_path: Path) -> None:
+    done = run("tools", "claude-code:.", "--codex-home", str(tmp_path), cwd=tmp_path)
+    assert done.returncode == 2 and "--codex-home" in done.stderr
+    done = run("tools", "codex:.", "--client-args", "-p", cwd=tmp_path)
+    assert done.returncode == 2 and "--client-args" in done.stderr
+
+
+def test_deny_in_wrong_form_is_a_finding_with_the_normalised_form(tmp_path: Path) -> None:
+    home, proj = claude_home(
+        tmp_path,
+        {"mcpServers": {"t": server("get-time", "convert_time")}},
+        {"permissions": {"deny": ["mcp__t__convert-time"]}},
+    )
+    before = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in home.rglob("*") if p.is_file()}
+    done = run(
+        "check", "claude-code:.", "--home", str(home), "--managed-dir", str(tmp_path / "none"), "--json", cwd=proj
+    )
+    assert done.returncode == 1, done.stderr
+    kinds = {f["kind"]: f for f in json.loads(done.stdout)["findings"]}
+    assert kinds["rule_matches_nothing"]["tool"] == "mcp__t__convert_time"
+    assert {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in home.rglob("*") if p.is_file()} == before
+
+
+def test_explain_walks_to_the_fix_for_servers_in_settings_json(tmp_path: Path) -> None:
+    home, proj = claude_home(tmp_path, {}, {"mcpServers": {"t": server("x")}})
+    done = run(
+        "explain",
+        "claude-code:.",
+        "mcp__t__x",
+        "--home",
+        str(home),
+        "--managed-dir",
+        str(tmp_path / "none"),
+        "--json",
+        cwd=proj,
+    )
+    assert done.returncode == 1, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["first_failing_stage"] == "source"
+    assert ".mcp.json" in answer["fix"] and "claude mcp add" in answer["fix"]
+
+
+def test_explain_allowed_tool_is_visible_in_print_mode(tmp_path: Path) -> None:
+    home, proj = claude_home(tmp_path, {"mcpServers": {"t": server("x")}}, {"permissions": {"allow": ["mcp__t__*"]}})
+    done = run(
+        "explain",
+        "claude-code:.",
+        "mcp__t__x",
+        "--home",
+        str(home),
+        "--managed-dir",
+        str(tmp_path / "none"),
+        "--client-args",
+        "-p",
+        cwd=proj,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "VISIBLE" in done.stdout and "deferred behind ToolSearch" in done.stdout
+
+
+def test_codex_enabled_tools_typo_hides_the_server(tmp_path: Path) -> None:
+    (tmp_path / "cx").mkdir()
+    args = json.dumps([str(RAW), "convert_time"])
+    (tmp_path / "cx" / "config.toml").write_text(
+        f'model = "gpt-5.5"\n[mcp_servers.time]\ncommand = {json.dumps(sys.executable)}\nargs = {args}\nenabled_tools = ["mcp__time__convert_time"]\n'
+    )
+    common = ("--codex-home", str(tmp_path / "cx"), "--codex-system-dir", str(tmp_path / "none"))
+    done = run("explain", "codex:.", "mcp__time__convert_time", *common, "--json", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["first_failing_stage"] == "tool_filter" and '"convert_time"' in answer["fix"]
+    done = run("check", "codex:.", *common, "--json", cwd=tmp_path)
+    assert "tool_filter_matches_nothing" in {f["kind"] for f in json.loads(done.stdout)["findings"]}
+
+
+def test_agentworks_claude_provider_bridge_denied_by_the_users_settings(tmp_path: Path) -> None:
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "settings.json").write_text(json.dumps({"permissions": {"deny": ["mcp__api-bridge__*"]}}))
+    repo = Path(__file__).resolve().parents[2]
+    config = str(repo / "sample_configs" / "seed" / "step_config.json")
+    done = run("check", config, "--mode", "build", "--client-home", str(tmp_path), "--json", cwd=tmp_path)
+    found = [f for f in json.loads(done.stdout)["findings"] if f["kind"] == "bridge_blocked"]
+    assert found and found[0]["entry"] == "mcp__api-bridge__*", done.stdout
+    clean = run("check", config, "--mode", "build", "--client-home", str(tmp_path / "nobody"), "--json", cwd=tmp_path)
+    assert not [f for f in json.loads(clean.stdout)["findings"] if f["kind"] == "bridge_blocked"]
