@@ -127,8 +127,13 @@ def protect_stdout() -> None:
     sys.stdout = guarded = _MainThreadStdout(real)
 
     def restore() -> None:
-        # Back to fd 1 (the real stdout again) so the last flushes and the closed-reader
-        # check at exit see the descriptor the shell gave us.
+        # Back to fd 1 (the real stdout again) so the last flushes see the descriptor the shell
+        # gave us. Not while a thread the user's code started is still alive: it may print
+        # after the command's answer, and that must still land on stderr (the guard stays for
+        # the rest of the process then; the closed-reader check asks sys.stdout's descriptor).
+        if any(t is not threading.main_thread() and not t.daemon for t in threading.enumerate()):
+            _RESTORE.append(restore)  # a later release() (a long-lived process) tries again
+            return
         try:
             guarded.flush()
         finally:
@@ -143,5 +148,7 @@ def protect_stdout() -> None:
 
 def release() -> None:
     """Undo ``protect_stdout`` and ``guard_process_exit`` (idempotent); the calls recorded stay."""
-    while _RESTORE:
-        _RESTORE.pop()()
+    pending = _RESTORE[::-1]
+    _RESTORE.clear()
+    for restore in pending:  # newest first; a restore that must wait puts itself back
+        restore()
