@@ -15,6 +15,18 @@ from click.testing import Result
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "sample_configs"
 
+SLOW_LANE = ("tests/browser/", "tests/integration/", "tests/test_benchmarks.py", "tests/hostile/test_hostile_sizes.py")
+"""Tests of the ``lane`` step (``pytest -m lane``, run by .ci/run after the README's command): real
+Chromium, the end-to-end integrations, the benchmark scripts and the timing-based size checks.
+They take about a fifth of the suite's time; the README's ``pytest`` leaves them out to stay fast."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        where = Path(str(item.fspath)).relative_to(REPO).as_posix()
+        if where.startswith(SLOW_LANE):
+            item.add_marker(pytest.mark.lane)
+
 
 @pytest.fixture(autouse=True)
 def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
