@@ -18,13 +18,14 @@ from ..output import print_document, print_wrapped, stdout_console
 
 if TYPE_CHECKING:
     from ...core.agentscope.subject import ToolkitSubject
+    from ...core.agentscope.v1.subject import ToolkitSubjectV1
     from ...core.capture.predict import SubjectComparison
     from ...core.model.enums import InputKind
 
 
 def open_capture_replay(
     toolkit: str, kind: InputKind, capture: Path, groups: list[str] | None
-) -> tuple[ToolkitSubject, SubjectComparison]:
+) -> tuple[ToolkitSubject | ToolkitSubjectV1, SubjectComparison]:
     """Load the capture (first: a bad file fails before the toolkit is built) and the toolkit; compare."""
     from ...core.agentscope.subject import load_toolkit_subject
     from ...core.capture.observed_file import load_capture
@@ -35,7 +36,7 @@ def open_capture_replay(
     return subject, compare_subject(subject, observed, None)
 
 
-def print_capture_json(subject: ToolkitSubject, result: SubjectComparison, probe: Any) -> None:
+def print_capture_json(subject: ToolkitSubject | ToolkitSubjectV1, result: SubjectComparison, probe: Any) -> None:
     """``toolscope.step/1`` with the ``capture`` block."""
     from ...core.schemas.step import CaptureStepEnvelope
 
@@ -63,7 +64,7 @@ def print_capture_json(subject: ToolkitSubject, result: SubjectComparison, probe
     )
 
 
-def print_capture_human(subject: ToolkitSubject, result: SubjectComparison, probe: Any) -> None:
+def print_capture_human(subject: ToolkitSubject | ToolkitSubjectV1, result: SubjectComparison, probe: Any) -> None:
     """Disagreements first, then the header, a block per request, and the verdict."""
     console = stdout_console()
     comparison = result.comparison
