@@ -56,7 +56,51 @@ from .turns import (
 __all__ = ["LANES", "Lane", "LaneTurn", "StepSession", "Turn", "estimate_tokens"]
 
 
-class StepSession:
+class SessionRunner:
+    """What both sessions (2.x ``StepSession``, 1.x ``v1.session.StepSessionV1``) build on their
+    async steps: running to the end, the sync wrappers the CLI uses, and the ``step --json`` body."""
+
+    @property
+    def history(self) -> list[Turn]:  # pragma: no cover - each session defines it
+        raise NotImplementedError
+
+    async def aforward(self) -> Turn | None:  # pragma: no cover - each session defines it
+        raise NotImplementedError
+
+    async def acall(self, value: str | Mapping[str, Any], label: str | None = None) -> Turn:  # pragma: no cover
+        raise NotImplementedError
+
+    async def avisible(self, lane: str) -> tuple[tuple[str, ...], int]:  # pragma: no cover
+        raise NotImplementedError
+
+    async def arun_all(self) -> list[Turn]:
+        """Run (or redo) every remaining step; returns the history."""
+        while await self.aforward() is not None:
+            pass
+        return self.history
+
+    def call(self, value: str | Mapping[str, Any], label: str | None = None) -> Turn:
+        """Sync ``acall``: an ad-hoc reset_tools call on both lanes."""
+        return run_sync(self.acall(value, label))
+
+    def forward(self) -> Turn | None:
+        """Sync ``aforward``: redo a turn or run the next script step; None at the end."""
+        return run_sync(self.aforward())
+
+    def run_all(self) -> list[Turn]:
+        """Sync ``arun_all``: run every remaining step; returns the history."""
+        return run_sync(self.arun_all())
+
+    def visible(self, lane: str) -> tuple[tuple[str, ...], int]:
+        """Sync ``avisible``: the lane's offered tool names and their token estimate."""
+        return run_sync(self.avisible(lane))
+
+    def to_json(self) -> dict[str, Any]:
+        """Lanes as lists of call turns plus the registration events (``step --json`` body)."""
+        return session_json(self.history)
+
+
+class StepSession(SessionRunner):
     """The toolkit, two lanes, the script and the history of executed turns."""
 
     lanes = LANES
@@ -253,33 +297,6 @@ class StepSession:
         for lane, lane_turn in turn.lanes.items():
             snapshot = lane_turn.state_before if side == "before" else lane_turn.state_after
             self.states[lane] = snapshot.model_copy(deep=True)
-
-    async def arun_all(self) -> list[Turn]:
-        """Run (or redo) every remaining step; returns the history."""
-        while await self.aforward() is not None:
-            pass
-        return self.history
-
-    # -- sync wrappers (CLI) ---------------------------------------------------
-    def call(self, value: str | Mapping[str, Any], label: str | None = None) -> Turn:
-        """Sync ``acall``: an ad-hoc reset_tools call on both lanes."""
-        return run_sync(self.acall(value, label))
-
-    def forward(self) -> Turn | None:
-        """Sync ``aforward``: redo a turn or run the next script step; None at the end."""
-        return run_sync(self.aforward())
-
-    def run_all(self) -> list[Turn]:
-        """Sync ``arun_all``: run every remaining step; returns the history."""
-        return run_sync(self.arun_all())
-
-    def visible(self, lane: str) -> tuple[tuple[str, ...], int]:
-        """Sync ``avisible``: the lane's offered tool names and their token estimate."""
-        return run_sync(self.avisible(lane))
-
-    def to_json(self) -> dict[str, Any]:
-        """Lanes as lists of call turns plus the registration events (``step --json`` body)."""
-        return session_json(self.history)
 
 
 def _repaired(args: dict[str, Any] | None, raw: str, received: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -30,10 +30,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from ...model.errors import InputError, Problem
-from ..aio import run_sync
 from ..planner import ActivationPlan
 from ..script import CallStep, RegisterGroupStep, Step, call_step
-from ..turns import LANES, Lane, LaneTurn, Turn, estimate_tokens, session_json
+from ..session import SessionRunner
+from ..turns import LANES, Lane, LaneTurn, Turn, estimate_tokens
 from .build import META, BuiltToolkitV1, make_spec_function, v1_api
 from .guard import GroupGuardV1, can_install, guard_unavailable_note
 
@@ -66,7 +66,7 @@ def describe(step: Step) -> str:
     return step.describe()
 
 
-class StepSessionV1:
+class StepSessionV1(SessionRunner):
     """One 1.x Toolkit, two lanes of ``state_dict``s, the script and the turn history."""
 
     lanes = LANES
@@ -276,29 +276,3 @@ class StepSessionV1:
             return
         for lane, lane_turn in turn.lanes.items():
             self.states[lane] = lane_turn.groups_before if side == "before" else lane_turn.groups_after
-
-    async def arun_all(self) -> list[Turn]:
-        """Run (or redo) every remaining step; returns the history."""
-        while await self.aforward() is not None:
-            pass
-        return self.history
-
-    def call(self, value: str | Mapping[str, Any], label: str | None = None) -> Turn:
-        """Sync ``acall``."""
-        return run_sync(self.acall(value, label))
-
-    def forward(self) -> Turn | None:
-        """Sync ``aforward``."""
-        return run_sync(self.aforward())
-
-    def run_all(self) -> list[Turn]:
-        """Sync ``arun_all``."""
-        return run_sync(self.arun_all())
-
-    def visible(self, lane: str) -> tuple[tuple[str, ...], int]:
-        """Sync ``avisible``."""
-        return run_sync(self.avisible(lane))
-
-    def to_json(self) -> dict[str, Any]:
-        """Lanes as lists of call turns plus the registration events (``step --json`` body)."""
-        return session_json(self.history)
