@@ -108,6 +108,9 @@ def _slow_parse(raw: bytes, first: orjson.JSONDecodeError) -> Any:
 
 def warm_up() -> None:
     """Import the wire modules and the SDK types they build on (seconds on a busy machine)."""
+    from anthropic.types import ModelInfo  # noqa: F401 - models_listing's
+    from openai.types import Model  # noqa: F401
+
     from . import scripted, wire_errors
 
     wire_errors.error_body(True, 404, "warm-up")
