@@ -82,6 +82,8 @@ class CaptureServer:
         # on a first (error) reply: there the import held the event loop for over 5 s on a
         # busy machine, and every client waited (measured: ``benchmarks/capture_start_bench.py``).
         # A client that connects meanwhile waits in the listen backlog.
+        if self.settings.record:
+            self.settings.writer.start_worker()  # starts while the SDK types load
         started = time.perf_counter()
         warm_up()
         self.warm_up_seconds = time.perf_counter() - started
