@@ -52,7 +52,7 @@ class _Collected:
             self.requests.append(request_from_record(record, len(self.requests) + 1))
 
     def capture(self) -> ObservedCapture:
-        skipped = (f"{self.counts:,} count_tokens request(s): not model turns",) if self.counts else ()
+        skipped: tuple[str, ...] = (f"{self.counts:,} count_tokens request(s): not model turns",) if self.counts else ()
         if self.refused:
             kinds = ", ".join(f"{count:,} {kind}" for kind, count in sorted(self.refused.items()))
             skipped += (f"{sum(self.refused.values()):,} refused request(s) ({kinds}): not model turns",)

@@ -213,7 +213,7 @@ def _fast_facts(protocol: str, raw: bytes) -> RequestFacts:
 
 def _input_items(raw: msgspec.Raw) -> list[_Message]:
     # ``input`` is a list of items, or one string (a single user turn), or absent.
-    if memoryview(raw)[:1] == b"[":
+    if bytes(memoryview(raw)[:1]) == b"[":
         return _MESSAGES.decode(raw)
     items = _ANY.decode(raw)
     if isinstance(items, dict):
@@ -307,6 +307,6 @@ def _responses_entries(body: bytes, tools: list[msgspec.Raw], compact: bool) -> 
             out.append(_entry(tool.name, None, kind, _size(raw, compact), tool.defer_loading is True))
         else:
             name = tool.name or tool.server_label or kind
-            deferred = (tool.defer_loading is True) if deferred_marker else None
-            out.append(_entry(name, None, kind, _size(raw, compact), deferred))
+            marked = (tool.defer_loading is True) if deferred_marker else None
+            out.append(_entry(name, None, kind, _size(raw, compact), marked))
     return out
