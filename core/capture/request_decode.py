@@ -258,8 +258,9 @@ def _typed(decoder: msgspec.json.Decoder[Any], raw: bytes, count: int) -> list[A
 
 
 def _chat_entries(body: bytes, tools: list[msgspec.Raw], compact: bool) -> list[dict[str, Any]]:
-    out = []
-    for raw, tool in zip(tools, _typed(_CHAT_TOOLS, body, len(tools)), strict=True):
+    typed = _typed(_CHAT_TOOLS, body, len(tools))
+    names = []
+    for tool in typed:
         kind = tool.type
         # The slow path reads the name from tool[type] for any type; here only the two typed ones.
         if kind == "function":
@@ -268,19 +269,21 @@ def _chat_entries(body: bytes, tools: list[msgspec.Raw], compact: bool) -> list[
             inner = tool.custom
         else:
             raise Unusual(f"a chat tool of type {kind!r}")
-        size = len(raw) if compact else _size(raw, compact)
         name = inner.name if inner is not None else tool.name
-        out.append(
-            {
-                "name": name if isinstance(name, str) else "",
-                "namespace": None,
-                "type": kind,
-                "schema_bytes": size,
-                "token_estimate": (size + 3) // 4,
-                "deferred": None,
-            }
-        )
-    return out
+        names.append(name if isinstance(name, str) else "")
+    sizes = [len(raw) for raw in tools] if compact else [_size(raw, compact) for raw in tools]
+    # One comprehension: the hot loop of a 1,000-tool request.
+    return [
+        {
+            "name": name,
+            "namespace": None,
+            "type": tool.type,
+            "schema_bytes": size,
+            "token_estimate": (size + 3) // 4,
+            "deferred": None,
+        }
+        for name, tool, size in zip(names, typed, sizes, strict=True)
+    ]
 
 
 def _anthropic_entries(body: bytes, tools: list[msgspec.Raw], compact: bool) -> list[dict[str, Any]]:
