@@ -115,7 +115,7 @@ class CaptureRecord(Model):
     received_at: str
     """When the request arrived (UTC, ISO 8601 with milliseconds)."""
     protocol: Protocol | None
-    """The endpoint's protocol; null only for a refused request to an unknown path (``error``)."""
+    """The endpoint's protocol; null only for a refused request (``error``) to a path that is not a model endpoint."""
     path: str
     """The request path without the query string, e.g. ``/v1/messages`` (at most 200 characters, then ``…``)."""
     mode: Literal["scripted", "proxy"]
