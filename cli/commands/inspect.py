@@ -10,6 +10,7 @@ import typer
 
 from ...core.model.enums import InputKind
 from ...core.model.errors import EXIT_INTERNAL, InputError, Problem
+from ...core.model.presentation import MARK
 from ...tui.views import DEFAULT_VIEW, VIEWS, View
 from ..output import handle_errors, plain, stdout_console
 from .common import (
@@ -87,7 +88,8 @@ def inspect_command(
         typer.Option(
             "--capture",
             help="A toolscope capture file: the model requests in order, each one's tools and what changed, "
-            "followed live as the file grows; with CONFIG, each marked ✓ or ≠ against toolscope's prediction.",
+            f"followed live as the file grows; with CONFIG, each marked {MARK[True]} or ≠ against toolscope's "
+            "prediction.",
         ),
     ] = None,
 ) -> None:

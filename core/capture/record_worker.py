@@ -49,6 +49,10 @@ class RecordWorker:
             [sys.executable, "-m", "toolscope.core.capture.record_worker", str(fd)],
             stdin=subprocess.PIPE,
             pass_fds=(fd,),
+            # Its own process group: a Ctrl+C at the terminal (sent to the whole foreground
+            # group) does not reach it; it ends when the server closes its input, or when
+            # the server dies (end of input too), after writing what it was sent.
+            process_group=0,
         )
         self._pipe: IO[bytes] = self.process.stdin  # type: ignore[assignment]
         self._frames: deque[tuple[dict[str, Any], bytes, bytes]] = deque()
@@ -119,8 +123,8 @@ def _exactly(stream: IO[bytes], size: int) -> bytes | None:
 
 def main(argv: list[str]) -> int:
     """Read frames from stdin until it ends; append each record to the file descriptor given."""
-    # Ctrl+C at a terminal reaches the whole process group: the worker still writes every
-    # record it was sent, and ends when the server closes its input.
+    # Not in the terminal's process group (``process_group=0``), and a SIGINT sent to it
+    # anyway is ignored: it writes every record it was sent and ends with its input.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     from .record_job import complete_record
 

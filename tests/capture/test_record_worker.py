@@ -1,5 +1,5 @@
-"""The record worker process: it writes every record it is sent, survives a Ctrl+C to the
-process group, ends with the server, and a worker that dies does not stop the capture."""
+"""The record worker process: it writes every record it is sent, is out of the terminal's
+Ctrl+C, ends with the server, and a worker that dies does not stop the capture."""
 
 from __future__ import annotations
 
@@ -20,10 +20,13 @@ def _ask(server, model: str) -> None:  # noqa: ANN001 - a CaptureServer
 def test_the_worker_writes_the_records_and_ends_with_the_server(start_server) -> None:
     server = start_server()
     worker = server.settings.writer._worker.process
-    # Ctrl+C at a terminal reaches the whole process group: the worker keeps going.
-    os.kill(worker.pid, signal.SIGINT)
-    for n in range(3):
+    # A Ctrl+C at a terminal goes to the foreground process group: not the worker's.
+    assert os.getpgid(worker.pid) == worker.pid != os.getpgid(0)
+    for n in range(2):
         _ask(server, f"m{n}")
+    wait_records(server, 2)
+    os.kill(worker.pid, signal.SIGINT)  # sent to it anyway (once it runs): ignored
+    _ask(server, "m2")
     found = wait_records(server, 3)
     assert [(r.model, [t.name for t in r.tools]) for r in found] == [(f"m{n}", ["t0", "t1", "t2"]) for n in range(3)]
     assert worker.poll() is None

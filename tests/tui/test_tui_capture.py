@@ -127,7 +127,7 @@ async def test_received_but_not_predicted_is_listed_too(tmp_path: Path) -> None:
 
     app = CaptureApp(str(CAPTURE), lambda capture: compare_subject(subject, capture, "build").comparison, "s.json")
     async with app.run_test(size=(200, 60)) as pilot:
-        await _until(pilot, lambda: len(app.screen.steps) == 4, timeout=30)
+        await _until(pilot, lambda: len(app.screen.steps) == 4 and app.screen.selected == 3, timeout=30)
         await pilot.press("home")
         await _until(pilot, lambda: app.screen.selected == 0)
         detail = app.screen.query_one(RequestDetail).render().plain

@@ -35,6 +35,7 @@ from ...core.capture.compare import CaptureComparison, RequestComparison
 from ...core.capture.observed import ObservedCapture
 from ...core.capture.observed_file import ObservedFollower
 from ...core.capture.timeline import Step, describe_calls, timeline
+from ...core.model.presentation import MARK
 from ...core.text.safe_text import inert
 
 POLL_SECONDS = 0.25
@@ -52,7 +53,7 @@ def _name(text: str) -> str:
 def _mark(check: RequestComparison) -> Text:
     # Appended with its style (a Text's own style would colour the whole row).
     mark = Text()
-    mark.append(*(("✓ ", "green") if check.agrees else ("≠ ", "bold red")))
+    mark.append(*((f"{MARK[True]} ", "green") if check.agrees else ("≠ ", "bold red")))
     return mark
 
 
@@ -252,7 +253,8 @@ class CaptureScreen(Screen[None]):
             self.call_after_refresh(self._select_newest)
 
     def _select_newest(self) -> None:
-        if self.steps:
+        # Checked again when it runs: a key pressed since the rows arrived stopped following.
+        if self.following and self.steps:
             self.query_one(RequestList).highlighted = len(self.steps) - 1
 
     def watch_status(self, status: str) -> None:
