@@ -86,7 +86,10 @@ class LiveFollow:
         if self.session is None:
             self.session = self._start()
         if self._group_of is None:
+            from . import meta_tool_cache
             from .stages import acollect
+
+            meta_tool_cache.install()
 
             self._group_of = {e.name: e.group for e in (await acollect(self.built.toolkit)).entries}
         while await self.session.aforward() is not None:  # back at the newest turn before adding one

@@ -203,8 +203,10 @@ async def areplay_session(
         from .v1.replay import areplay_session_v1
 
         return await areplay_session_v1(built, recorded, starting_from)
+    from . import meta_tool_cache
     from .stages import acollect
 
+    meta_tool_cache.install()  # a replay calls the meta tool once per turn: compile its template once
     collected = await acollect(built.toolkit)
     group_of = {e.name: e.group for e in collected.entries}
     starting = tuple(built.state.tool_context.activated_groups)
