@@ -98,7 +98,7 @@ class LiveFollow:
         for call in calls:
             before = self.real_groups or ()
             if call.is_reset:
-                label = f"turn {call.model_turn}: reset_tools {call.raw_input}  [{agent_outcome(call)}]"
+                label = f"turn {call.model_turn}: reset_tools {call.shown_input}  [{agent_outcome(call)}]"
                 turn = await self.session.acall(call.raw_input or "", label=label)
                 self._resets.append((call, before))
                 events.append(FollowEvent(call, turn=turn))

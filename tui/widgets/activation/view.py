@@ -440,7 +440,7 @@ class ActivationView(Vertical):
         if self.replay is not None:
             # A replay is numbered by model turns alone: the next call by the turn that made it.
             coming = self.replay.turns[session.cursor] if session.cursor < len(self.replay.turns) else None
-            upcoming = f"turn {coming.call.model_turn} reset_tools {coming.call.raw_input}" if coming else None
+            upcoming = f"turn {coming.call.model_turn} reset_tools {coming.call.shown_input}" if coming else None
         position = None if self.replay is not None else session.script_position
         noun = "session" if self.replay is not None else "script"
         self.query_one(ScriptBox).show_script(self.script_name, position, len(session.steps), upcoming, noun)
