@@ -101,9 +101,14 @@ class FollowFeed:
         self._polling = True
         try:
             events = await on_shared_loop(self.live.apoll())
+            view = self.view
+            left_out = len(self.live.follower.other_runs)
+            if left_out != view.runs_left_out:
+                self._say_runs_left_out(left_out)
+                if not events and view.session is not None:
+                    await view.refresh_lanes()
             if not events:
                 return
-            view = self.view
             view.session = self.live.session
             for event in events:
                 if event.lost:
@@ -113,6 +118,24 @@ class FollowFeed:
                 view.post_message(view.AgentGroupsChanged(tuple(self.live.real_groups)))
         finally:
             self._polling = False
+
+    def _say_runs_left_out(self, count: int) -> None:
+        """Other agents write to this tap too: the view follows the first run; say how to see the rest."""
+        view = self.view
+        before, view.runs_left_out = view.runs_left_out, count
+        if before or not count:
+            return
+        ids = ", ".join(list(self.live.follower.other_runs)[:5])
+        view.notify(
+            inert(
+                f"another agent writes to this tap too: following the first run only. Replay another run with "
+                f"toolscope inspect TOOLKIT --session {self.path} --session-id RUN (runs: {ids})"
+            ),
+            title="several runs",
+            severity="warning",
+            markup=False,
+            timeout=30,
+        )
 
 
 def feed_for(options: TuiOptions) -> SessionFeed | FollowFeed | None:

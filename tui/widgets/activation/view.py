@@ -153,6 +153,8 @@ class ActivationView(Vertical):
         self.config_dir = Path(config_dir) if config_dir else None
         self.session = subject.session(())
         self.script_name: str | None = None
+        self.runs_left_out = 0
+        """Following a tap several agents write: how many other runs the turn list leaves out."""
         self.probe_summary: str | None = None
         self.initial: dict[str, LaneState] = {}
         """Each lane before any turn."""
@@ -425,6 +427,9 @@ class ActivationView(Vertical):
         else:
             script = f" · script {name} {self.session.script_position}/{len(self.session.steps)}" if name else ""
             title = f"turns {len(history)}{script}"
+            if self.runs_left_out:
+                others = f"{self.runs_left_out} other run{'s' if self.runs_left_out > 1 else ''}"
+                title += f" · first run only, {others} left out (replay one: --session FILE --session-id RUN)"
         turns.border_title = Content(title)  # Content: never markup
         self.show_selected()
         self._show_script_status()
