@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from .options import TuiOptions
 
 POLL_SECONDS = 0.25
+PROGRESS_SECONDS = 0.2
+"""How often a long replay's progress is redrawn."""
 
 
 class SessionFeed:
@@ -42,6 +44,11 @@ class SessionFeed:
         self.session_id = session_id
         self.run_all = run_all
         self.replay: Any = None
+        self.progress = (0, 0)
+        """(turns replayed, turns) while the replay runs; written on the shared loop's thread."""
+
+    def _progressed(self, done: int, total: int) -> None:
+        self.progress = (done, total)
 
     async def start(self, view: Any) -> None:
         """Replay the session on both lanes, hand it to the view, say the headline."""
@@ -64,7 +71,16 @@ class SessionFeed:
             view.notify(inert(failed.error.render()), title="session", severity="error", markup=False)
             return
         built, starting_from = starting_point(view.subject.built, recorded, groups_given=False)
-        self.replay = await on_shared_loop(areplay_session(built, recorded, starting_from))
+        view.script_name = Path(self.path).name
+        self.progress = (0, len(recorded.resets))
+        view.show_replay_progress(*self.progress)
+        shown = view.set_interval(PROGRESS_SECONDS, lambda: view.show_replay_progress(*self.progress))
+        try:
+            self.replay = await on_shared_loop(
+                areplay_session(built, recorded, starting_from, progress=self._progressed)
+            )
+        finally:
+            shown.stop()
         if not self.run_all:
             self.replay.session.reset()  # start at the beginning; n redoes each recorded turn
         view.session = self.replay.session

@@ -107,9 +107,9 @@ async def test_session_in_the_activation_view_steps_through_the_recorded_calls()
     app = make_app(TOOLKIT, view="activation", session=str(SAMPLES / "session_typo.json"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
         view = app.screen.query_one(ActivationView)
+        await asyncio.wait_for(view.loaded.wait(), 60)
+        await pilot.pause()
         assert view.session.cursor == 0 and len(view.feed.replay.turns) == 2
         await pilot.press("n", "n")
         await pilot.pause()

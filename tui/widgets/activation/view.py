@@ -15,6 +15,7 @@ file is read in a worker thread; the Markdown export is ``export``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -153,6 +154,8 @@ class ActivationView(Vertical):
         self.config_dir = Path(config_dir) if config_dir else None
         self.session = subject.session(())
         self.script_name: str | None = None
+        self.loaded = asyncio.Event()
+        """Set once the view has started and its feed (a recorded session) has been read and replayed."""
         self.runs_left_out = 0
         """Following a tap several agents write: how many other runs the turn list leaves out."""
         self.probe_summary: str | None = None
@@ -195,9 +198,19 @@ class ActivationView(Vertical):
             await self.load_script(self.start_script)
             if self.run_start_script:
                 await self._run(on_shared_loop(self.session.arun_all()))
-        if self.feed is not None:
-            await self.feed.start(self)
         await self.refresh_lanes()
+        if self.feed is not None:
+            # A worker, not awaited here: a long session replays while the view is painted and
+            # shows its progress, and quitting cancels it between two turns.
+            self.run_worker(self._start_feed(), exclusive=True, group="feed")
+        else:
+            self.loaded.set()
+
+    async def _start_feed(self) -> None:
+        try:
+            await self.feed.start(self)
+        finally:
+            self.loaded.set()
 
     def on_resize(self, event: Resize) -> None:
         """Tiny terminals get a sentence instead of bare borders; short ones compact lanes."""
@@ -372,6 +385,8 @@ class ActivationView(Vertical):
     def lane_state(self, lane: str, index: int | None) -> LaneState:
         """What ``lane`` shows for turn ``index`` of the history (None: before any turn)."""
         if lane == RECORDED:
+            if self.replay is None:  # the session is still being read and replayed
+                return LaneState(RECORDED, (), (), 0)
             initial, states = recorded_states(self.replay)
             return initial if index is None or index >= len(states) else states[index]
         return LaneHistory(self.session.history, self.initial).state(lane, index)
@@ -438,6 +453,13 @@ class ActivationView(Vertical):
         )
         self._follow_guarded_lane()
         self._post_state()
+
+    def show_replay_progress(self, done: int, total: int) -> None:
+        """A recorded session is being replayed: how far, in the turn list's title."""
+        name = inert(self.script_name or "", single_line=True)
+        self.query_one(TurnList).border_title = Content(
+            f"session {name} · replaying {done:,} of {total:,} reset_tools calls (q quits)"
+        )
 
     def _show_script_status(self) -> None:
         session = self.session
