@@ -2,11 +2,12 @@
 
 The format (JSONL, one object per line, appended by the running agent):
 
-- a header when the tap opens the file:
-  ``{"toolscope_tap": 1, "agentscope": "2.0.11", "session_id": "...", "groups": [...], "pid": 123}``
-  (``groups``: the agent's active groups when the tap first saw it);
+- a header when the tap first sees an agent:
+  ``{"toolscope_tap": 1, "run": "3f2a…", "agentscope": "2.0.11", "session_id": "...", "agent": "name",
+  "groups": [...], "pid": 123}`` (``groups``: the agent's active groups when the tap first saw it;
+  ``run``: this agent's run id, also in each of its records; taps written before run ids lack it);
 - one record per finished tool call:
-  ``{"call": 3, "turn": 2, "tool": "reset_tools", "state": "success", "args": {"web_search": true}, "groups": [...]}``
+  ``{"run": "3f2a…", "call": 3, "turn": 2, "tool": "reset_tools", "state": "success", "args": {...}, "groups": [...]}``
   where ``groups`` are the agent's real active groups after the call. ``reset_tools``
   records carry ``args`` (group flags: booleans kept, any other value recorded as null and
   its name listed in ``redacted``; ``unparseable: true`` when the text was no JSON object);
@@ -16,7 +17,8 @@ Pure (no AgentScope import): the TUI polls it while the agent runs.
 
 Public API::
 
-    session_from_tap_records(source, items) -> RecordedSession
+    session_from_tap_records(source, items, cut=None, run=None) -> RecordedSession
+    split_runs(source, items) -> (list[TapRun], notes)
     TapFollower(path).poll() -> list[RecordedCall]   (new complete records since the last poll)
     TapFollower.header -> dict | None
 """
