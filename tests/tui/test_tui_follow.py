@@ -178,5 +178,5 @@ async def test_follow_of_a_tap_two_real_agents_wrote_follows_the_first_and_says_
             'turn 3: reset_tools {"scraping": true}',
         ]
         title = str(view.query_one(TurnList).border_title)
-        assert "first run only, 1 other run left out" in title and "--session-id RUN" in title
+        assert title.startswith("turns 2 · 1 of 2 runs followed (replay another: --session-id RUN)"), title
         assert view.feed.live.lost  # the first run's lost page_fetch, not merged with the other agent

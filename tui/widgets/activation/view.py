@@ -441,10 +441,13 @@ class ActivationView(Vertical):
             title = f"session {name} · {len(history)} of {len(replayed)} reset_tools calls replayed"
         else:
             script = f" · script {name} {self.session.script_position}/{len(self.session.steps)}" if name else ""
-            title = f"turns {len(history)}{script}"
-            if self.runs_left_out:
-                others = f"{self.runs_left_out} other run{'s' if self.runs_left_out > 1 else ''}"
-                title += f" · first run only, {others} left out (replay one: --session FILE --session-id RUN)"
+            # Several agents write the followed tap: first, so that it fits in 80 columns.
+            runs = (
+                f" · 1 of {self.runs_left_out + 1:,} runs followed (replay another: --session-id RUN)"
+                if self.runs_left_out
+                else ""
+            )
+            title = f"turns {len(history)}{runs}{script}"
         turns.border_title = Content(title)  # Content: never markup
         self.show_selected()
         self._show_script_status()
