@@ -14,12 +14,15 @@ from toolscope.tui.widgets.tool_detail import ToolDetail
 
 
 async def test_a_mode_switch_never_changes_the_view_or_the_focus() -> None:
-    """With an unknown name in the checklist, m used to jump into the checklist's candidate list."""
+    """With an unknown name in the checklist, m used to jump into the checklist's candidate list.
+
+    The typo has its letters out of order, so nothing completes it and Enter asks for it as typed
+    (a typo that completes, such as ``notify_usr``, now opens its top match: issue 22 item 4)."""
     app = make_app(mode="build")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = app.screen
-        await pilot.press("2", *"notify_usr", "enter")
+        await pilot.press("2", *"notify_usre", "enter")
         await pilot.pause()
         assert screen.checklist is not None and screen.checklist.did_you_mean
         await pilot.press("1")
@@ -72,14 +75,16 @@ async def test_the_grouped_cursor_never_lands_on_a_group_header() -> None:
 
 
 async def test_did_you_mean_down_enter_opens_the_highlighted_suggestion() -> None:
+    """``get_isuse`` completes nothing (its letters are not in order in any name), so Enter asks
+    for it as typed and the did-you-mean list takes ↓ Enter (``get_isue`` now completes)."""
     app = make_app(mode="build")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = app.screen
-        await pilot.press("2", *"get_isue", "enter")
+        await pilot.press("2", *"get_isuse", "enter")
         await pilot.pause()
         suggestions = screen.checklist.did_you_mean
-        assert suggestions[:2] == ("get_issue", "get_resource")  # 7 of 8 letters in order, as get_api_spec
+        assert suggestions[:2] == ("get_issue", "get_resource")
         options = screen.checklist_view.query_one("#candidates", OptionList)
         assert app.focused is options
         await pilot.press("down")  # the hint: ↓ Enter
