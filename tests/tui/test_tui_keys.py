@@ -240,3 +240,30 @@ async def test_help_and_quit_stay_in_the_footer_when_a_mode_switch_adds_keys() -
     assert "] Next Δ" in footer, footer
     assert "? Help" in footer and "q Quit" in footer, footer
     assert footer.rstrip().endswith("▏^p palette"), footer
+
+
+async def test_the_help_panel_lists_the_keys_that_work_everywhere_first() -> None:
+    """Issue 22 item 10: at 80x24 ``?`` opened on the list's Home/End/PgUp/j/k and the keys that
+    work everywhere (mode, views, export, quit) were below the fold. Now: the screen's, the
+    app's, the view's, the list's last, each from the live bindings."""
+    import io
+
+    from rich.console import Console
+
+    from toolscope.tui.widgets.help_panel import GlobalFirstKeys
+
+    app = make_app(mode="build")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        table = app.screen.query_one(GlobalFirstKeys).render()
+        console = Console(width=300, file=io.StringIO(), color_system=None, record=True)  # one row a line
+        console.print(table)
+        keys = [line.split()[0] for line in console.export_text().splitlines() if line.strip()]
+        keys = [key for key in keys if not key.startswith("─")]
+        assert keys[:2] == ["m", "M"], keys
+        for everywhere, list_key in (("e", "j"), ("q", "k"), ("1", "home"), ("f", "pgup")):
+            if everywhere in keys:
+                assert keys.index(everywhere) < keys.index(list_key), keys
+        assert keys.index("/") < keys.index("j")  # the view's filter before the list's moves
