@@ -7,6 +7,7 @@ toggle is always scrolled into view, ← → move between toggles, the wheel scr
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,17 +21,28 @@ from textual.widgets import Checkbox, Static
 from ....core.model.presentation import MARK
 from ....core.text.safe_text import inert
 
+NOT_A_BOOLEAN = "?"
+"""A toggle whose group the raw JSON sets to something else than true or false ("maybe")."""
+
 
 class GroupToggle(Checkbox):
-    """A group's on/off toggle whose state reads without colour: ``✓`` on, blank off."""
+    """A group's on/off toggle whose state reads without colour: ``✓`` on, blank off, ``?``
+    when the raw JSON gives the group a value that is not a boolean."""
 
     BINDINGS = [
+        # Shown in the footer: a toggle is the first thing focused and nothing else says how to flip it.
+        Binding("space,enter", "toggle_button", "Toggle group", id="activation-toggle-group"),
         Binding("left", "neighbour(-1)", "Previous group", show=False),
         Binding("right", "neighbour(1)", "Next group", show=False),
     ]
 
+    not_a_boolean = False
+    """The raw JSON gives this group a value that is neither true nor false."""
+
     @property
     def BUTTON_INNER(self) -> str:  # type: ignore[override]  # Textual's name
+        if self.not_a_boolean:
+            return NOT_A_BOOLEAN
         return MARK[True] if self.value else " "
 
     def on_focus(self, event: Any) -> None:
@@ -128,6 +140,37 @@ class GroupBar(Horizontal):
         with self.prevent(Checkbox.Changed):
             for box in self.toggles:
                 box.value = box.name in on
+                box.not_a_boolean = False
+                box.refresh()
+        self.update_markers()
+
+    def forget_arguments(self) -> None:
+        """A toggle was flipped: the call is the toggles' again, all booleans."""
+        for box in self.toggles:
+            if box.not_a_boolean:
+                box.not_a_boolean = False
+                box.refresh()
+
+    def show_raw_arguments(self, text: str) -> None:
+        """Mirror hand-typed reset_tools arguments: true ✓, false blank, anything else ``?``.
+
+        Groups the arguments leave out keep their toggle; text that is not a JSON object
+        changes nothing (the call itself says what is wrong with it when fired).
+        """
+        try:
+            arguments = json.loads(text)
+        except (ValueError, RecursionError):  # not JSON (yet), or nested past Python's limit
+            return
+        if not isinstance(arguments, dict):
+            return
+        with self.prevent(Checkbox.Changed):
+            for box in self.toggles:
+                if box.name not in arguments:
+                    continue
+                given = arguments[box.name]
+                box.not_a_boolean = not isinstance(given, bool)
+                box.value = given is True
+                box.refresh()
         self.update_markers()
 
     def update_markers(self) -> None:
