@@ -133,6 +133,23 @@ def test_activation_snapshot_after_the_typo_script(snap_compare) -> None:
     assert snap_compare(app, run_before=run_script, terminal_size=SIZE)
 
 
+@pytest.mark.skipif(metadata.version("agentscope") != "2.0.11", reason="the stock lane's text is 2.0.11's")
+def test_activation_snapshot_after_the_typo_script_80x24(snap_compare) -> None:
+    """The same at 80x24 (issue 22 item 7): the guard's did-you-mean on its outcome line, whole
+    turn rows (an outcome both lanes share said once)."""
+    app = make_app(TOOLKIT, view="activation")
+
+    async def run_script(pilot) -> None:
+        await pilot.pause()
+        await view_of(pilot.app).load_script(str(SCRIPTS / "typo.json"))
+        pilot.app.screen.query_one(Checkbox).focus()
+        await pilot.press("n", "n", "n")
+        pilot.app.clear_notifications()
+        await pilot.pause()
+
+    assert snap_compare(app, run_before=run_script, terminal_size=(80, 24))
+
+
 AT_2_0_11 = pytest.mark.skipif(
     metadata.version("agentscope") != "2.0.11", reason="the stock lane's picture is that of AgentScope 2.0.11"
 )

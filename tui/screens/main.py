@@ -227,10 +227,9 @@ class MainScreen(Screen[None]):
         if evaluation is None:
             return None
         old_mode, self.mode = self.mode, mode
-        change = self._put(evaluation, lambda change: change.summary(old_mode, mode))
-        # Mode names come from the config: inert before they reach the terminal.
-        self.notify(inert(change.summary(old_mode, mode), single_line=True), title="mode switched", markup=False)
-        return change
+        # No toast: it covered the trace pane's Fix line at 80x24. The header shows the mode, the
+        # Pipeline's summary lines say what changed (until the next change), the checklist its mode.
+        return self._put(evaluation, lambda change: change.summary(old_mode, mode))
 
     async def _cycle_mode(self, step: int) -> None:
         modes = self.subject.mode_names

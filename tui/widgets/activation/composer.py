@@ -54,7 +54,13 @@ class GroupToggle(Checkbox):
     def action_neighbour(self, step: int) -> None:
         """Focus the toggle to the left or right (wrapping)."""
         boxes = list(self.parent.query(GroupToggle)) if self.parent else [self]
-        boxes[(boxes.index(self) + step) % len(boxes)].focus()
+        boxes[(boxes.index(self) + step) % len(boxes)].take_focus()
+
+    def take_focus(self) -> None:
+        """Focus this toggle even while it is out of sight (not drawn): focusing scrolls it in."""
+        # Textual never focuses a hidden widget; the markers hide it again once it is out of sight.
+        self.styles.visibility = "visible"
+        self.focus()
 
 
 def _toggles(groups: Sequence[str], on: set[str]) -> list[GroupToggle]:
@@ -84,6 +90,11 @@ class ToggleStrip(HorizontalScroll):
         if isinstance(self.parent, GroupBar):
             self.parent.update_markers()
 
+    def on_resize(self) -> None:
+        """Laid out (first paint) or resized: recount what is out of sight."""
+        if isinstance(self.parent, GroupBar):
+            self.call_after_refresh(self.parent.update_markers)
+
 
 class GroupBar(Horizontal):
     """``groups 2/12 on ‹ 3 [✓] a [ ] b … 4 ›``: the toggles plus what is out of sight."""
@@ -100,6 +111,7 @@ class GroupBar(Horizontal):
     def __init__(self, groups: Sequence[str], on: set[str], *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._initial = (tuple(groups), set(on))
+        self._spans: dict[GroupToggle, tuple[int, int]] = {}
 
     def compose(self) -> ComposeResult:
         yield Static(id="group-count")
@@ -129,6 +141,7 @@ class GroupBar(Horizontal):
         focused_name = self.app.focused.name if self.app.focused in boxes else None
         strip = self.query_one(ToggleStrip)
         await strip.remove_children()
+        self._spans.clear()
         toggles = _toggles(groups, on)
         await strip.mount_all(toggles)
         if focused_name is not None and toggles:
@@ -173,6 +186,14 @@ class GroupBar(Horizontal):
                 box.refresh()
         self.update_markers()
 
+    def _span(self, box: GroupToggle) -> tuple[int, int]:
+        """Where ``box`` sits in the strip's scrolled content, from its last visible layout: a
+        hidden widget leaves the layout map, and its region with it (labels never change)."""
+        if box.styles.visibility != "hidden" and box.outer_size.width:
+            start = box.virtual_region.x
+            self._spans[box] = (start, start + box.outer_size.width)
+        return self._spans.get(box, (0, 0))
+
     def update_markers(self) -> None:
         """Recount the toggles that are on, and those scrolled out of sight on each side."""
         boxes = self.toggles
@@ -181,11 +202,13 @@ class GroupBar(Horizontal):
         if strip.size.width:
             view_left, view_right = strip.scroll_x, strip.scroll_x + strip.size.width
             for box in boxes:
-                start = box.virtual_region.x
-                end = start + box.outer_size.width
-                # A toggle cut at an edge counts as out of sight: its name cannot be read.
+                start, end = self._span(box)
+                # A toggle cut at an edge counts as out of sight: its name cannot be read. It is
+                # not drawn either: a fragment ("abases" of databases) reads as another name.
+                cut = start < view_left or end > view_right
                 left += start < view_left
                 right += end > view_right
+                box.styles.visibility = "hidden" if cut else "visible"
         on = sum(box.value for box in boxes)
         self.query_one("#group-count", Static).update(f"groups {on}/{len(boxes)} on" if boxes else "no groups")
         self.query_one("#more-left", Static).update(f"‹{left}" if left else "")

@@ -233,7 +233,7 @@ class ActivationView(Vertical):
     def focus_main(self) -> None:
         """Focus the first toggle (not a box: an Input swallows the view's letter keys)."""
         toggles = self.query_one(GroupBar).toggles
-        (toggles[0] if toggles else self.query_one(TurnList)).focus()
+        toggles[0].take_focus() if toggles else self.query_one(TurnList).focus()
 
     def _sync_raw_from_toggles(self) -> None:
         self._generated_raw = json.dumps(self.query_one(GroupBar).values())
