@@ -255,7 +255,10 @@ class ActivationView(Vertical):
 
     @on(Input.Changed, "#raw")
     def _raw_edited(self, event: Input.Changed) -> None:
-        if event.value != self._generated_raw:
+        # Typed by the user only: a Changed from the toggles' own sync can arrive after a later
+        # sync (a script run in one go), and must not put an old call back on the toggles.
+        raw = event.input
+        if raw.has_focus and event.value == raw.value and event.value != self._generated_raw:
             self.query_one(GroupBar).show_raw_arguments(event.value)
 
     @on(Checkbox.Changed)
