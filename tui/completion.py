@@ -28,6 +28,8 @@ def complete(query: str, names: Sequence[str], limit: int = 8) -> list[str]:
     words = [re.escape(word) for word in needle.split("_") if word]
     # Each typed word at the start of a name's word, in order, anything between.
     word_starts = re.compile(r"(?:^|_)" + r".*?_".join(words)) if words else None
+    # One typed word: a plain substring test does it (the regex costs as much again per name).
+    one_word_start = "_" + needle if len(words) == 1 and not needle.startswith("_") else ""
     # Letters in order with anything between.
     subsequence = re.compile(".*?".join(re.escape(ch) for ch in needle))
     tiers: list[list[tuple[str, str]]] = [[], [], [], [], []]
@@ -40,7 +42,7 @@ def complete(query: str, names: Sequence[str], limit: int = 8) -> list[str]:
             tier = 0
         elif folded.startswith(needle):
             tier = 1
-        elif word_starts is not None and word_starts.search(folded):
+        elif one_word_start in folded if one_word_start else word_starts is not None and word_starts.search(folded):
             tier = 2
         elif needle in folded:
             tier = 3
