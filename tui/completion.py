@@ -53,17 +53,17 @@ def complete(query: str, names: Sequence[str], limit: int = 8) -> list[str]:
         seen.add(name)
         tiers[tier].append((folded, name))
     chosen: list[str] = []
-    for tier in tiers:
+    for bucket in tiers:
         wanted = limit - len(chosen)
         if wanted <= 0:
             break
-        if not tier:
+        if not bucket:
             continue
         # Scored in one rapidfuzz batch, and only the tiers that fill the list: 50,000 names
         # with the same prefix cost one C call, not 50,000 Python ones. Equal scores keep the
         # names' order (the box's names are sorted).
-        best = process.extract(needle, [folded for folded, _ in tier], scorer=fuzz.WRatio, limit=wanted)
-        chosen += [tier[at][1] for _, _, at in best]
+        best = process.extract(needle, [folded for folded, _ in bucket], scorer=fuzz.WRatio, limit=wanted)
+        chosen += [bucket[at][1] for _, _, at in best]
     return chosen
 
 
