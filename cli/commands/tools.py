@@ -94,7 +94,7 @@ def tools_command(
     from rich.text import Text
 
     from ..output import era_sentence, mode_sentence, print_findings, print_lines, print_wrapped, stdout_console
-    from ..verdict_table import verdict_layout
+    from ..verdict_table import marks_legend, verdict_layout
 
     console = stdout_console()
     if comparison is not None:
@@ -113,6 +113,9 @@ def tools_command(
     print_lines(console, layout.lines)
     counts = evaluation.counts()
     console.print(Text(verdict_counts_text(counts)))
+    legend = marks_legend(layout.marks, "toolscope explain CONFIG TOOL")
+    if legend:
+        print_wrapped(console, Text(""), legend, "dim")
     if layout.shortened:
         print_wrapped(
             console,

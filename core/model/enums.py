@@ -233,6 +233,7 @@ class RuleCode(StrEnum):
     DISCOVERY_SERVER_EXCLUDED = "discovery.server_excluded"
     DISCOVERY_VIRTUAL_CUT = "discovery.virtual_cut"
     EXECUTION_DENIED = "execution.denied"
+    GROUP_INACTIVE = "group.inactive"
 
 
 class InputKind(StrEnum):

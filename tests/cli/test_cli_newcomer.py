@@ -1,0 +1,39 @@
+"""What a new user reads at 80 columns (#22): marks, words, did-you-means and wrapped errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from toolscope.cli.app import app
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_configs"
+SEED = str(SAMPLES / "seed" / "step_config.json")
+REALISTIC = str(SAMPLES / "realistic" / "step_config.json")
+TOOLKIT = str(SAMPLES / "agentscope" / "toolkit.yaml")
+
+
+def run(*args: str, width: int = 80):
+    return CliRunner().invoke(app, list(args), env={"COLUMNS": str(width)})
+
+
+def row(out: str, tool: str) -> str:
+    return next(line for line in out.splitlines() if line[2:].startswith(tool + " "))
+
+
+def test_tools_hidden_marks_rows_as_the_tui_does() -> None:
+    """``!`` for a registered tool a later gate blocks (with a fix), ``·`` for one hidden by design,
+    and a legend saying which is which."""
+    out = run("tools", REALISTIC, "--step", "pulse-check", "--hidden").stdout
+    assert row(out, "record_run_concern").startswith("! ")
+    assert row(out, "get_prompt").startswith("· ")
+    assert row(out, "create_issue").startswith("  ")
+    legend = " ".join(out.split())
+    assert "! registered, then blocked by a later gate" in legend and "· hidden by design" in legend
+
+
+def test_tools_marks_an_inactive_group_as_by_design() -> None:
+    out = run("tools", TOOLKIT).stdout
+    assert row(out, "web_search").startswith("· ")
+    assert "!" not in out
