@@ -222,15 +222,23 @@ def _run_capture(capture: Path, config: str | None, screenshot: Path | None) -> 
         raise InputError("--screenshot", "is not available with --capture (the view follows a growing file)")
     if capture.exists() and not capture.is_file():
         raise InputError(str(capture), "is not a file; --capture takes the file toolscope capture -o writes")
-    if not sys.stdout.isatty():
+    if not has_display():
         raise InputError("stdout", "is not a terminal: toolscope inspect is interactive")
     from ...tui.capture.app import CaptureApp
 
     CaptureApp(str(capture)).run()
 
 
+def has_display() -> bool:
+    """A terminal on stdout, or a browser page: ``toolscope serve`` runs each page's app with
+    Textual's web driver (``TEXTUAL_DRIVER``), which talks to the page through stdin/stdout."""
+    import os
+
+    return sys.stdout.isatty() or os.environ.get("TEXTUAL_DRIVER", "").startswith("textual.drivers.web_driver:")
+
+
 def _run_app(subject: Subject | None, mode: str | None, options: Any, picker: Any) -> None:
-    if not sys.stdout.isatty():
+    if not has_display():
         # A full-screen app on a pipe or a file only writes escape codes until it is killed.
         raise InputError(
             "stdout",

@@ -37,3 +37,17 @@ def test_tools_marks_an_inactive_group_as_by_design() -> None:
     out = run("tools", TOOLKIT).stdout
     assert row(out, "web_search").startswith("· ")
     assert "!" not in out
+
+
+def test_serve_refuses_bad_input_before_it_listens(tmp_path: Path) -> None:
+    """#22 item 11: a typo is exit 2 in the terminal, not a page that closes at once."""
+    result = run("serve", str(tmp_path / "nope.json"), "--port", "0")
+    assert result.exit_code == 2 and "nope.json" in result.output
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run("serve", SEED, "--port", str(port))
+    assert result.exit_code == 2 and "cannot listen there" in result.output
