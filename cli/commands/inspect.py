@@ -137,11 +137,11 @@ def inspect_command(
         what = "a folder" if follow.is_dir() else "not a regular file (a named pipe or a device)"
         raise InputError(str(follow), f"is {what}; --follow takes the tap file the agent writes (SessionTap(path))")
     if script is not None:  # like --session: a missing or malformed script is exit 2, not a blank view
-        from ...core.agentscope.script import load_script, resolve_script_path
+        from ...core.agentscope.script import load_script, script_for_config
 
         # Resolved here (beside the config when not found from the current folder) so that a
         # --screenshot finds the same file the interactive view does.
-        script = resolve_script_path(script, Path(config).parent if Path(config).is_file() else None)
+        script = script_for_config(script, config)
         load_script(script)
     if session is not None:  # bad input is exit 2 here, not a notification inside the app
         from ...core.agentscope.session_source import load_session

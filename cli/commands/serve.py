@@ -45,9 +45,9 @@ def serve_command(
     subject = open_subject(config, step=step, registry=registry)
     subject.resolve_mode(mode)
     if script is not None:
-        from ...core.agentscope.script import load_script, resolve_script_path
+        from ...core.agentscope.script import load_script, script_for_config
 
-        script = resolve_script_path(script, Path(config).parent if Path(config).is_file() else None)
+        script = script_for_config(script, config)
         load_script(script)
     args = [sys.executable, "-m", "toolscope", "inspect", config]
     for flag, value in (("--mode", mode), ("--step", step), ("--registry", registry), ("--tool", tool)):

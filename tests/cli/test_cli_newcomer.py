@@ -51,3 +51,39 @@ def test_serve_refuses_bad_input_before_it_listens(tmp_path: Path) -> None:
         port = taken.getsockname()[1]
         result = run("serve", SEED, "--port", str(port))
     assert result.exit_code == 2 and "cannot listen there" in result.output
+
+
+def test_step_finds_a_script_beside_the_config_as_the_tui_does(tmp_path: Path, monkeypatch) -> None:
+    """#22 item 8: ``step -s typo.json`` from anywhere finds the script next to the toolkit,
+    like the TUI's ``l typo.json``; a near miss gets a did-you-mean naming the file there."""
+    monkeypatch.chdir(tmp_path)
+    found = run("step", TOOLKIT, "-s", "typo.json")
+    assert found.exit_code == 0, found.output
+    assert "script typo.json" in found.output
+    missing = run("step", TOOLKIT, "-s", "typ.json")
+    assert missing.exit_code == 2
+    assert "did you mean " + str(SAMPLES / "agentscope" / "typo.json") in " ".join(missing.output.split())
+
+
+def test_missing_files_and_directories_get_a_did_you_mean(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(SAMPLES.parent)
+    typo = run("tools", "sample_configs/sed/step_confg.json")
+    assert typo.exit_code == 2
+    assert "did you mean sample_configs/seed/step_config.json?" in typo.output
+    folder = run("tools", "codex:sample_configs/realistc")
+    assert folder.exit_code == 2 and "did you mean codex:sample_configs/realistic?" in folder.output
+    far = run("tools", "nothing/like/this.json")
+    assert far.exit_code == 2 and "did you mean" not in far.output
+
+
+def test_a_wrong_mode_gets_a_did_you_mean() -> None:
+    result = run("tools", SEED, "--mode", "biuld")
+    assert result.exit_code == 2 and "unknown mode 'biuld' (did you mean build?)" in result.output
+
+
+def test_a_registry_given_as_the_config_is_recognised() -> None:
+    result = run("tools", str(SAMPLES / "seed" / "toolscope.registry.yaml"))
+    assert result.exit_code == 2
+    text = " ".join(result.output.split())
+    assert "is a toolscope registry, not a config" in text
+    assert "did you mean " + SEED + "?" in text
