@@ -87,3 +87,40 @@ def test_a_registry_given_as_the_config_is_recognised() -> None:
     text = " ".join(result.output.split())
     assert "is a toolscope registry, not a config" in text
     assert "did you mean " + SEED + "?" in text
+
+
+def test_explain_is_short_and_says_each_rule_once() -> None:
+    """#22 item 9: at 80 columns explain printed every stage's rule twice (the stages, then the
+    checklist quoting them) in about 50 lines. Now: a mark per stage, each rule once."""
+    import json
+
+    data = json.loads(run("explain", SEED, "notify_user", "--json").stdout)
+    out = run("explain", SEED, "notify_user").stdout
+    assert len(out.splitlines()) <= 40, out
+    flat = " ".join(out.split())
+    for stage in data["stages"]:
+        sentence = " ".join(stage["rule"].split())
+        assert flat.count(sentence) <= 1, sentence
+    assert "✓ registered ✗ allow-listed ✗ discoverable ✗ callable" in flat
+    assert "(unchanged)" not in out  # the app's rewrite is shown when it changes a list
+
+
+def test_error_lines_are_word_wrapped_at_the_terminal_width() -> None:
+    """#22 item 9: the README promises no word broken in the middle; errors were one long line
+    that the terminal broke anywhere ("bui|ld")."""
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-m", "toolscope", "tools", SEED, "--mode", "biuld"],
+        capture_output=True,
+        text=True,
+        env={**__import__("os").environ, "COLUMNS": "60"},
+        timeout=60,
+    )
+    assert result.returncode == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) > 2
+    assert all(len(line) <= 60 for line in lines), lines
+    assert all(line.startswith("  ") for line in lines[1:])  # under the error line
+    assert " ".join(result.stderr.split()).count("build") >= 3  # whole words, never split
