@@ -27,7 +27,7 @@ STAGE_SHORT = {
     "allow_listed": "ALLOW",
     "discoverable": "DISC",
     "callable": "CALL",
-    "visible": "VIS",
+    "visible": "OFFER",
     "source": "SRC",
     "precedence": "PREC",
     "approval": "APPR",

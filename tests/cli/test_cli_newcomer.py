@@ -124,3 +124,24 @@ def test_error_lines_are_word_wrapped_at_the_terminal_width() -> None:
     assert all(len(line) <= 60 for line in lines), lines
     assert all(line.startswith("  ") for line in lines[1:])  # under the error line
     assert " ".join(result.stderr.split()).count("build") >= 3  # whole words, never split
+
+
+LARGE = str(SAMPLES / "agentscope" / "large_toolkit.yaml")
+
+
+def test_offered_and_visible_are_two_words_for_two_counts() -> None:
+    """#22 item 2: the toolkit stage the model's schemas come from is *offered*; the verdict
+    *visible* means usable. file_delete is offered but denied: 19 offered, 18 visible."""
+    import json
+
+    out = run("tools", LARGE, width=120).stdout
+    assert "OFFERED" in out.splitlines()[out.splitlines().index(next(ln for ln in out.splitlines() if "TOOL" in ln))]
+    assert "18 visible, 74 hidden, 0 unknown · 19 offered" in out
+    explained = " ".join(run("explain", LARGE, "file_delete").stdout.split())
+    assert "✓ registered ✓ offered ✗ callable" in explained and "HIDDEN" in explained
+    # JSON values are unchanged: the stage id stays "visible"; the schema says what it means.
+    data = json.loads(run("tools", LARGE, "--json").stdout)
+    assert data["stages"] == ["registered", "visible", "callable"]
+    schema = json.loads((SAMPLES.parent / "core" / "schemas" / "tools-2.schema.json").read_text())
+    assert "offered" in schema["$defs"]["StageId"]["description"]
+    assert "usable" in schema["$defs"]["Verdict"]["description"]

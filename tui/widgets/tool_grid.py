@@ -42,7 +42,7 @@ SHORT_TITLE = {
     "allow_listed": "allow",
     "discoverable": "disc",
     "callable": "call",
-    "visible": "vis",
+    "visible": "offer",
     "source": "src",
     "precedence": "prec",
     "approval": "appr",
