@@ -38,7 +38,7 @@ def trace_renderable(
     if is_registered_but_hidden(tool):
         head.append(f"  {ALERT_MARK} registered but not usable: a later gate hides it", style=palette.failed)
     elif is_hidden_by_design(tool):
-        head.append(f"  {BY_DESIGN_MARK} hidden by design: nothing in the config is wrong", style="dim")
+        head.append(f"  {BY_DESIGN_MARK} hidden by design, not a config mistake", style="dim")
     if tool.description:
         head.append("\n")
         head.append_text(plain(tool.description.strip().splitlines()[0], "dim"))
