@@ -171,12 +171,12 @@ def print_checklist(
         quoted = "\n".join(evidence for item in checklist.steps for evidence in item.evidence)
         marks = Text("  ")
         for stage in verdict.stages:
-            item = f"{MARK[stage.passed]} {STAGE_TITLES.get(stage.name, stage.name)}"
-            if marks.plain.strip() and len(marks.plain) + 2 + len(item) > console.width:
+            stage_mark = f"{MARK[stage.passed]} {STAGE_TITLES.get(stage.name, stage.name)}"
+            if marks.plain.strip() and len(marks.plain) + 2 + len(stage_mark) > console.width:
                 console.print(marks, soft_wrap=True, crop=False)  # nine Claude Code stages take two lines
                 marks = Text("  ")
             marks.append("  " if marks.plain.strip() else "")
-            marks.append(item, STAGE_STYLE[stage.passed])
+            marks.append(stage_mark, STAGE_STYLE[stage.passed])
         console.print(marks, soft_wrap=True, crop=False)
         for stage in verdict.stages:
             # "a call is refused with: <denial text>" is quoted when the denial text is.
