@@ -146,5 +146,7 @@ def marks_legend(marks: frozenset[str], explain: str) -> str:
     if "!" in marks:
         parts.append(f"! registered, then blocked by a later gate ({explain} gives the fix)")
     if "·" in marks:
-        parts.append("· hidden by design, not a config mistake (a group not active yet, a virtual tool reached through the bridge)")
+        parts.append(
+            "· hidden by design, not a config mistake (a group not active yet, a virtual tool reached through the bridge)"
+        )
     return "; ".join(parts)
