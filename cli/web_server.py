@@ -6,9 +6,10 @@ added here, through its public handlers and attributes only:
 
 - the listening socket is made first, so ``--port 0`` gets a free port and the page's
   websocket URL names that port (textual-serve would build it from the port it was given);
-- Ctrl+C and SIGTERM stop it promptly with pages open: open websockets get
-  ``SHUTDOWN_SECONDS`` to close, then every app process still running is terminated, and
-  killed ``SHUTDOWN_SECONDS`` later (textual-serve waits for each app without a bound).
+- Ctrl+C and SIGTERM stop it promptly with pages open: every app process gets SIGINT (as from
+  a terminal's Ctrl+C), open websockets get ``SHUTDOWN_SECONDS`` to close, then any app still
+  running is terminated, and killed ``SHUTDOWN_SECONDS`` later (textual-serve waits for each
+  app without a bound).
 """
 
 from __future__ import annotations
@@ -101,6 +102,14 @@ class ToolscopeWebServer(Server):
 
     def _stop(self, signum: int) -> None:
         self.stopped_by = signum
+        # What Ctrl+C in a terminal does to the whole process group: each page's app ends at
+        # once and closes its page, so the server need not wait for open websockets (a SIGTERM
+        # sent to the server alone took 6 s that way, 0.2 s this way).
+        for child in psutil.Process().children(recursive=True):
+            try:
+                child.send_signal(signal.SIGINT)
+            except psutil.NoSuchProcess:
+                pass
         self.request_exit()
 
 

@@ -25,6 +25,9 @@ SEED = REPO / "sample_configs" / "seed" / "step_config.json"
 # A loaded 2-core machine may take several seconds to start the server and then the app.
 START_SECONDS = 60
 STOP_SECONDS = 15
+# Measured 0.2 s for both signals; the margin is for a loaded 2-core machine. Without the apps
+# interrupted at once, SIGTERM took 6 s (the websocket grace, then terminate and kill).
+QUICK_STOP_SECONDS = 4
 ESCAPES = re.compile(
     r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[PX^_].*?\x1b\\|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][0-9A-B]"
 )
@@ -142,7 +145,7 @@ def test_the_server_stops_cleanly_with_the_page_open(browser: Any, served: Serve
     took = time.monotonic() - started
     # Ended by the signal it got, after its cleanups (the CLI's convention, README "Bounds").
     assert status == -stop, (status, served.process.stderr.read() if served.process.stderr else "")
-    assert took < STOP_SECONDS
+    assert took < QUICK_STOP_SECONDS, took
     assert served.process.stdout is not None and "stopped" in served.process.stdout.read()
     stderr = served.process.stderr.read() if served.process.stderr else ""
     assert "Traceback" not in stderr, stderr
