@@ -205,7 +205,7 @@ def test_step_session_reads_at_width(width: int) -> None:
         if raw:
             assert tokens(raw) <= tokens(out)
     assert '{"web_serch":' in out and "│" not in out  # the call whole, no table folding it
-    assert re.search(r"^ +5 +page_fetch +error doesn't exist +visible \(web_search\) +turn 4$", out, re.M)
+    assert re.search(r"^ +5 +page_fetch +error doesn't exist +offered \(web_search\) +turn 4$", out, re.M)
 
 
 @pytest.mark.parametrize("width", [80, 120])
