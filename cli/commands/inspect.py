@@ -154,11 +154,11 @@ def inspect_command(
         what = "a folder" if follow.is_dir() else "not a regular file (a named pipe or a device)"
         raise InputError(str(follow), f"is {what}; --follow takes the tap file the agent writes (SessionTap(path))")
     if script is not None:  # like --session: a missing or malformed script is exit 2, not a blank view
-        from ...core.agentscope.script import load_script, resolve_script_path
+        from ...core.agentscope.script import load_script, script_for_config
 
         # Resolved here (beside the config when not found from the current folder) so that a
         # --screenshot finds the same file the interactive view does.
-        script = resolve_script_path(script, Path(config).parent if Path(config).is_file() else None)
+        script = script_for_config(script, config)
         load_script(script)
     if session is not None:  # bad input is exit 2 here, not a notification inside the app
         from ...core.agentscope.session_source import load_session
@@ -262,12 +262,20 @@ def _check_capture(capture: Path, screenshot: Path | None) -> None:
         raise InputError("--screenshot", "is not available with --capture (the view follows a growing file)")
     if capture.exists() and not capture.is_file():
         raise InputError(str(capture), "is not a file; --capture takes the file toolscope capture -o writes")
-    if not sys.stdout.isatty():
+    if not has_display():
         raise InputError("stdout", "is not a terminal: toolscope inspect is interactive")
 
 
+def has_display() -> bool:
+    """A terminal on stdout, or a browser page: ``toolscope serve`` runs each page's app with
+    Textual's web driver (``TEXTUAL_DRIVER``), which talks to the page through stdin/stdout."""
+    import os
+
+    return sys.stdout.isatty() or os.environ.get("TEXTUAL_DRIVER", "").startswith("textual.drivers.web_driver:")
+
+
 def _run_app(subject: Subject | None, mode: str | None, options: Any, picker: Any) -> None:
-    if not sys.stdout.isatty():
+    if not has_display():
         # A full-screen app on a pipe or a file only writes escape codes until it is killed.
         raise InputError(
             "stdout",
