@@ -223,13 +223,19 @@ def load_agentworks_subject(
     needs is read here, and its findings about the configuration itself are passed in."""
     loaded_step = load_step_config(path, step)
     world = load_world(path, [loaded_step], registry, snapshot, timeout, workflow, origin)
-    extra: tuple[Finding, ...] = ()
-    if client_home is not None:  # issue 23's link: the CLI provider's own settings (core.clis.bridge)
-        from ..clis.bridge import bridge_findings
-
-        llm = loaded_step.step.agent_configs.execution_llm
-        extra = tuple(bridge_findings(llm.provider if llm else None, client_home))
+    extra = _client_findings(loaded_step, client_home)
     return AgentWorksSubject(loaded_step, world, registry_given=registry, extra_findings=extra)
+
+
+def _client_findings(step: LoadedStep, client_home: Path | None) -> tuple[Finding, ...]:
+    """The step's CLI provider's own settings in ``client_home`` (issue 23's link, ``core.clis.bridge``):
+    each step has its own provider, so each step is checked on its own."""
+    if client_home is None:
+        return ()
+    from ..clis.bridge import bridge_findings
+
+    llm = step.step.agent_configs.execution_llm
+    return tuple(bridge_findings(llm.provider if llm else None, client_home))
 
 
 def load_workflow_subjects(
@@ -239,11 +245,15 @@ def load_workflow_subjects(
     timeout: float = 10.0,
     workflow: Path | None = None,
     origin: str | None = None,
+    client_home: Path | None = None,
 ) -> list[AgentWorksSubject]:
     """Every step of a step config, each a subject, all sharing one world (one universe)."""
     steps = load_all_steps(path)
     world = load_world(path, steps, registry, snapshot, timeout, workflow, origin)
-    return [AgentWorksSubject(step, world, registry_given=registry) for step in steps]
+    return [
+        AgentWorksSubject(step, world, registry_given=registry, extra_findings=_client_findings(step, client_home))
+        for step in steps
+    ]
 
 
 @dataclass(frozen=True)

@@ -89,7 +89,7 @@ def _stage(stage: Stage) -> dict[str, Any]:
     }
 
 
-def _finding(finding: Finding) -> dict[str, Any]:
+def finding_json(finding: Finding) -> dict[str, Any]:
     return {
         "kind": _plain(finding.kind),
         "severity": _plain(finding.severity),
@@ -192,7 +192,7 @@ def report_document(report: ReportData) -> dict[str, Any]:
             },
         },
         "modes": sections,
-        "findings": [_finding(f) for f in report.findings],
+        "findings": [finding_json(f) for f in report.findings],
         "checklists": [_checklist(c) for c in report.checklists],
         "diff": None
         if diff is None
