@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..model.enums import FindingKind, InputKind, RuleCode
+from ..model.enums import FindingKind, InputKind, RuleCode, Severity
 from ..model.errors import InputError, Problem
 from ..model.subject import resolved_paths
 from ..model.verdicts import (
@@ -184,9 +184,17 @@ class AgentWorksSubject:
 
         if self.discovery is None or self.discovery.source.kind != "live":
             raise InputError("--drift-from", "needs live discovery: a registry with mcp_config, and no --snapshot")
-        drift = diff_snapshots(load_snapshot(snapshot), self.discovery)
+        before = load_snapshot(snapshot)
+        drift = diff_snapshots(before, self.discovery)
         findings = []
+        unknown = []
         for server in drift.servers:
+            then = before.server(server.server)
+            if then is not None and not then.ok:
+                # The snapshot holds no tools for it: nothing to compare with, whatever it lists now.
+                now = self.discovery.server(server.server)
+                unknown.append((server.server, then.error, now is not None and not now.ok))
+                continue
             if not server.changed:
                 continue
             parts = [server.status] if server.status else []
@@ -201,6 +209,18 @@ class AgentWorksSubject:
                     source=snapshot.name,
                 )
             )
+        findings += [
+            Finding(
+                FindingKind.MCP_OUTAGE,
+                f'drift of MCP server "{server}" since {snapshot.name} is unknown: it failed when the snapshot '
+                + ("was taken and fails now" if still else f"was taken ({error or 'failed'})")
+                + ", so there are no tools to compare",
+                entry=server,
+                source=snapshot.name,
+                severity=Severity.WARNING,
+            )
+            for server, error, still in unknown
+        ]
         return findings
 
 
@@ -274,17 +294,25 @@ class McpTools:
 
 
 def _expected_tools(step: LoadedStep, failed: dict[str, str]) -> dict[str, tuple[str, ...]]:
-    """Tools the step names for each failed server (``server:tool`` entries)."""
+    """Tools the step names for each failed server: ``server:tool`` entries by name, and ``*`` for a
+    ``server:*`` entry or a ``selected_servers`` entry that no ``server:tool`` entry narrows (all of
+    its tools, whose names nobody knows while it is down). Each becomes a row whose verdict is
+    unknown, so a dead server's configured entries are shown, never silently absent."""
     from .names import normalize_server_name
 
     by_norm = {normalize_server_name(s): s for s in failed}
+    configs = step.step.agent_configs
     out: dict[str, list[str]] = {}
-    for entry in step.step.agent_configs.selected_tools:
+    for entry in configs.selected_tools:
         namespace, sep, tool = entry.partition(":")
         server = by_norm.get(normalize_server_name(namespace)) if sep else None
-        if server is not None and tool and tool != "*":
+        if server is not None and tool:
             out.setdefault(server, []).append(tool)
-    return {k: tuple(v) for k, v in out.items()}
+    for entry in configs.selected_servers:
+        server = by_norm.get(normalize_server_name(entry))
+        if server is not None and server not in out:
+            out[server] = ["*"]
+    return {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
 
 
 def _discover(registry_path: Path, model: RegistryModel, snapshot: Path | None, timeout: float) -> McpTools | None:
