@@ -110,6 +110,7 @@ def build_report(
         facts=tuple(redactor.pair(k, v) for k, v in loaded.extra),
         environment=env,
         generated_at=generated_at,
+        era=loaded.era,
     )
     checklists = tuple(subject.checklist(tool, mode) for tool in tools for mode in resolved)
     report = ReportData(

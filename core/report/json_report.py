@@ -179,6 +179,7 @@ def report_document(report: ReportData) -> dict[str, Any]:
             "files": [{"name": f.name, "sha256": f.sha256} for f in prov.files],
             "step": prov.step,
             "registry": prov.registry,
+            "era": prov.era,
             "modes": list(prov.modes),
             "default_mode": prov.default_mode,
             "facts": [{"name": k, "value": v} for k, v in prov.facts],

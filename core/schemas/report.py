@@ -57,6 +57,9 @@ class ProvenanceJson(Model):
     files: list[FileJson]
     step: str | None
     registry: str | None
+    era: str | None
+    """AgentWorks: the era of layer 2 the registry models (``allow_list``, ``registration_only``,
+    ``product_manifest``); null for other inputs."""
     modes: list[str | None] = Field(min_length=1)
     default_mode: str | None
     facts: list[Fact]
