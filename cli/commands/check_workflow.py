@@ -38,7 +38,9 @@ def step_findings(
 
     shared = set(subject.world.findings)
     own = [f for f in subject.findings(modes) if f not in shared]
-    return own + check_expectations(subject, modes, expectations)
+    found = own + check_expectations(subject, modes, expectations)
+    subject.release()  # answered: its verdicts are not needed again
+    return found
 
 
 def check_workflow(

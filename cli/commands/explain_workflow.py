@@ -41,7 +41,10 @@ def explain_workflow(subjects: list[AgentWorksSubject], tool: str, mode: str | N
     """Answer for ``tool`` in every step, in one mode."""
     first = subjects[0]
     resolved = first.resolve_mode(mode)
-    answers = [(subject, subject.checklist(tool, resolved)) for subject in subjects]
+    answers = []
+    for subject in subjects:
+        answers.append((subject, subject.checklist(tool, resolved)))
+        subject.release()  # the checklist holds what the answer needs
     if as_json:
         from ...core.schemas.verdicts import FindingJson, StepExplainJson, WorkflowExplainEnvelope
         from ..output import print_document
