@@ -47,8 +47,23 @@ def yaml_positions(text: str) -> dict[Path_, tuple[int, int]]:
 
 def json_positions(text: str) -> dict[Path_, tuple[int, int]]:
     """1-based (line, column) of every value of a JSON document that ``parse_json`` accepted."""
-    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    offsets, _repeated = _json_offsets(text)
+    return _lines_and_columns(text, offsets)
+
+
+def json_repeated_key(text: str) -> tuple[Path_, tuple[int, int]] | None:
+    """The path and 1-based (line, column) of the value of the first key that repeats in its object
+    (where ``parse_json`` refuses it: the message can then say where); None when no key repeats."""
+    offsets, repeated = _json_offsets(text)
+    if repeated is None:
+        return None
+    return repeated[0], _lines_and_columns(text, {repeated[0]: repeated[1]})[repeated[0]]
+
+
+def _json_offsets(text: str) -> tuple[dict[Path_, int], tuple[Path_, int] | None]:
+    """Offsets of every value, and the first value whose key repeats in its object."""
     offsets: dict[Path_, int] = {}
+    repeated: tuple[Path_, int] | None = None
     scan = json.decoder.scanstring  # type: ignore[attr-defined]
 
     def skip(i: int) -> int:
@@ -63,6 +78,9 @@ def json_positions(text: str) -> dict[Path_, tuple[int, int]]:
     steps = 0
     while i < len(text) and len(offsets) < MAX_POSITIONS and steps < 4 * len(text) + 8:
         steps += 1
+        # Each value is met once, at its own path; a path met again is a key its object repeats.
+        if path in offsets and repeated is None and path:
+            repeated = (path, i)
         offsets.setdefault(path, i)
         char = text[i]
         if char == "{" or char == "[":
@@ -107,9 +125,14 @@ def json_positions(text: str) -> dict[Path_, tuple[int, int]]:
             path = parent
         else:
             break
-    out = {}
+    return offsets, repeated
+
+
+def _lines_and_columns(text: str, offsets: Mapping[Path_, int]) -> dict[Path_, tuple[int, int]]:
     import bisect
 
+    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    out = {}
     for key, offset in offsets.items():
         line = bisect.bisect_right(line_starts, offset)
         out[key] = (line, offset - line_starts[line - 1] + 1)

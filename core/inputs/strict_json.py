@@ -49,10 +49,22 @@ def parse_json(text: str, source: str) -> Any:
         raise _json_error(exc, source) from None
     except _DuplicateKey as exc:
         raise InputError(
-            source, "invalid JSON", [Problem("", f"key {str(exc)!r} appears twice in one object")]
+            source, "invalid JSON", [Problem(_repeated_place(text), f"key {str(exc)!r} appears twice in one object")]
         ) from None
     except RecursionError:
         raise InputError(source, "is nested too deeply to read (thousands of levels)") from None
+
+
+def _repeated_place(text: str) -> str:
+    """Where the repeated key's second value starts (``capabilities (line 3, column 19)``); only
+    on this error path, so reading valid JSON never pays for it."""
+    from .positions import json_repeated_key, place
+
+    found = json_repeated_key(text)
+    if found is None:
+        return ""
+    path, position = found
+    return place({path: position}, path)
 
 
 MAX_NESTING = 128
