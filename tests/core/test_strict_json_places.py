@@ -48,3 +48,16 @@ def test_workflow_json_with_a_repeated_key_names_file_line_and_column(tmp_path: 
     assert result.exit_code == 2
     assert "workflow.json: invalid JSON" in result.output
     assert "capabilities.selected_servers (line 2, column 22): key 'selected_servers' appears twice" in result.output
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "word"),
+    [
+        ('{"a": [1,\n NaN]}', "a[1] (line 2, column 2)", "NaN"),
+        ('{"a": {"b": -Infinity}}', "a.b (line 1, column 13)", "-Infinity"),
+    ],
+)
+def test_nan_and_infinity_are_placed(text: str, where: str, word: str) -> None:
+    with pytest.raises(InputError) as caught:
+        parse_json(text, "f.json")
+    assert [(p.location, p.message.split(" ")[0]) for p in caught.value.problems] == [(where, word)]
