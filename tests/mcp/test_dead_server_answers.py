@@ -111,3 +111,20 @@ def test_a_server_that_failed_in_the_snapshot_and_works_now_has_unknown_drift_no
     text = toolscope("check", str(sample), "--drift-from", str(snapshot), cwd=sample.parent).stdout
     # Both failed when the snapshot was taken (tracker fails now too): nothing could be compared.
     assert "MCP tools: drift since snap.json is unknown: every server failed when it was taken" in text
+
+
+def test_a_whole_workflow_says_drift_is_unknown_once(sample: Path) -> None:
+    step = json.loads(sample.read_text("utf-8"))
+    workflow = sample.parent / "steps.json"
+    workflow.write_text(json.dumps({"steps": [step, {**step, "id": "second"}]}))
+    snapshot = sample.parent / "snap.json"
+    toolscope("discover", str(sample.parent / "mcp.json"), "-o", str(snapshot), cwd=sample.parent)
+    text = toolscope("check", str(workflow), "--drift-from", str(snapshot), cwd=sample.parent).stdout
+    assert "MCP tools: drift since snap.json is unknown: every server failed when it was taken" in text
+    assert "dead_rule" not in text and text.count("drift of MCP server") == 2  # time and tracker, once each
+    document = validated(
+        toolscope("check", str(workflow), "--drift-from", str(snapshot), "--json", cwd=sample.parent).stdout
+    )
+    assert {f["entry"] for f in document["findings"] if f["source"] == "snap.json"} == {"time", "tracker"}
+    for found in document["steps"].values():
+        assert ("mcp_outage", "time:*") in [(f["kind"], f["entry"]) for f in found["findings"]]
