@@ -128,3 +128,12 @@ def test_a_whole_workflow_says_drift_is_unknown_once(sample: Path) -> None:
     assert {f["entry"] for f in document["findings"] if f["source"] == "snap.json"} == {"time", "tracker"}
     for found in document["steps"].values():
         assert ("mcp_outage", "time:*") in [(f["kind"], f["entry"]) for f in found["findings"]]
+
+
+def test_a_dead_server_selected_only_in_selected_servers_is_one_star_row(sample: Path) -> None:
+    step = json.loads(sample.read_text("utf-8"))
+    step["agent_configs"]["selected_tools"] = ["tracker:create_ticket"]  # nothing names time's tools
+    sample.write_text(json.dumps(step))
+    rows = validated(toolscope("tools", str(sample), "--json", cwd=sample.parent).stdout)["tools"]
+    dead = [(t["namespace"], t["tool"], t["verdict"]) for t in rows if t["namespace"] in ("time", "tracker")]
+    assert dead == [("time", "*", "unknown"), ("tracker", "create_ticket", "unknown")]
