@@ -162,20 +162,46 @@ def open_workflow(
     snapshot: Path | None = None,
     workflow: Path | None = None,
     origin: str | None = None,
+    client: ClientOptions | None = None,
+    capture: Path | None = None,
+    one_step: tuple[str, str] | None = None,
 ) -> list[AgentWorksSubject] | None:
     """Every step of a step config with several steps, when no --step picks one; None otherwise
-    (then ``open_subject`` answers for one step or one toolkit)."""
+    (then ``open_subject`` answers for one step or one toolkit).
+
+    ``one_step`` is (flag, why) for an option that answers for one step only (``--format svg``):
+    with it, a config with several steps and no ``--step`` is exit 2 before anything is loaded."""
     if step is not None or detect_kind(target) != InputKind.STEP_CONFIG:
         return None
     from ..core.agentworks.step_config import steps_to_choose
 
-    if not steps_to_choose(Path(target)):
+    steps = steps_to_choose(Path(target))
+    if not steps:
         return None
     if groups is not None:
         raise InputError("--groups", "applies to AgentScope toolkits, not step configs")
+    ids = [Problem("", "step ids: " + ", ".join(s.id for s in steps))]
+    if one_step is not None:
+        raise InputError(one_step[0], f"{one_step[1]}: give --step ID", ids)
+    client = client or ClientOptions()
+    for flag in client.given("home", "managed_dir", "client_args", "codex_home", "codex_system_dir", "codex_config"):
+        raise InputError(flag, "applies to claude-code:DIR / codex:DIR inputs")
+    if capture is not None:
+        # A capture records one agent's requests, and one step is one agent: comparing it with
+        # every step would report every other step as a disagreement.
+        raise InputError(
+            "--capture", "compares one step's prediction with what its model received: give --step ID", ids
+        )
     from ..core.agentworks.subject import load_workflow_subjects
 
-    return load_workflow_subjects(Path(target), registry=registry, snapshot=snapshot, workflow=workflow, origin=origin)
+    return load_workflow_subjects(
+        Path(target),
+        registry=registry,
+        snapshot=snapshot,
+        workflow=workflow,
+        origin=origin,
+        client_home=client.client_home,
+    )
 
 
 def open_subject(

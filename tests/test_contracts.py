@@ -144,3 +144,25 @@ def test_readme_stage_ids_and_exit_codes_match_the_code() -> None:
     table = README.split("### Exit codes")[1].split("###")[0]
     documented = {int(code) for code in re.findall(r"^\| (\d+) \|", table, flags=re.MULTILINE)}
     assert documented == {value for name, value in vars(errors).items() if name.startswith("EXIT_")}
+
+
+@pytest.mark.parametrize(
+    ("schema_id", "model_path"),
+    [
+        ("toolscope.workflow-check/1", "verdicts:WorkflowCheckEnvelope"),
+        ("toolscope.workflow-tools/1", "verdicts:WorkflowToolsEnvelope"),
+        ("toolscope.workflow-explain/1", "verdicts:WorkflowExplainEnvelope"),
+        ("toolscope.workflow-report/1", "report:WorkflowReportEnvelope"),
+    ],
+)
+def test_readme_lists_every_workflow_json_field(schema_id: str, model_path: str) -> None:
+    """The README's whole-workflow line names each key of each workflow document, after its id."""
+    import importlib
+
+    module_name, _, class_name = model_path.partition(":")
+    model = getattr(importlib.import_module(f"toolscope.core.schemas.{module_name}"), class_name)
+    (line,) = [x for x in README.splitlines() if x.startswith("- Whole workflows")]
+    part = line.split(f"`{schema_id}`")[1].split("`toolscope.")[0]
+    keys = {field.alias or name for name, field in model.model_fields.items()} - {"schema"}
+    missing = sorted(k for k in keys if f"`{k}`" not in part)
+    assert not missing, f"README's {schema_id} part does not name {missing}"

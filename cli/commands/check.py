@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ...core.model.enums import FindingKind, Severity
 from ...core.model.errors import EXIT_NEGATIVE, InputError
 from ..output import handle_errors
+
+if TYPE_CHECKING:
+    from ...core.model.verdicts import Finding
+
 from .common import (
     CaptureOpt,
     ClientArgsOpt,
@@ -71,6 +75,7 @@ def check_command(
     """Run the invariant checks and expectations; exit 1 when one fails."""
     from rich.text import Text
 
+    from ...core.agentworks.subject import AgentWorksSubject
     from ...core.model.expectations import check_expectations, parse_expectation
     from ..inputs import ClientOptions, open_subject, open_workflow
     from ..output import era_sentence, print_document, print_findings, print_wrapped, stdout_console
@@ -80,7 +85,7 @@ def check_command(
         home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
     )
     opened = dict(registry=registry, groups=split_groups(groups), snapshot=snapshot, workflow=workflow, origin=origin)
-    subjects = open_workflow(config, step=step, **opened)  # type: ignore[arg-type]
+    subjects = open_workflow(config, step=step, client=client, capture=capture, **opened)  # type: ignore[arg-type]
     if subjects is not None:
         from .check_workflow import check_workflow
 
@@ -137,7 +142,8 @@ def check_command(
         shown = ", ".join(str(m) if m is not None else "(none: no permission modes)" for m in modes)
         print_wrapped(console, Text(""), "modes checked: " + shown, "dim")
         if drift_from is not None and not any(f.kind == FindingKind.MCP_DRIFT for f in findings):
-            print_wrapped(console, Text(""), f"MCP tools: no drift since {drift_from.name}", "dim")
+            live = subject.discovery.servers if isinstance(subject, AgentWorksSubject) and subject.discovery else ()
+            print_wrapped(console, Text(""), no_drift_sentence(drift_findings, drift_from.name, len(live)), "dim")
         print_findings(findings, console)
         if comparison is not None:
             from ..capture_output import capture_source, print_totals
@@ -147,6 +153,20 @@ def check_command(
         console.print(Text("ok" if ok else f"{failing_count} failing", style="green" if ok else "bold red"))
     if not ok:
         raise typer.Exit(EXIT_NEGATIVE)
+
+
+def no_drift_sentence(drift_findings: list[Finding], snapshot: str, servers: int) -> str:
+    """What ``--drift-from`` found when no server drifted: "no drift" only when every server could be
+    compared; a server that failed in the snapshot leaves its drift unknown (never "no drift")."""
+    unknown = [f.entry for f in drift_findings if f.kind == FindingKind.MCP_OUTAGE and f.entry]
+    if not unknown:
+        return f"MCP tools: no drift since {snapshot}"
+    if len(unknown) >= servers:
+        return f"MCP tools: drift since {snapshot} is unknown: every server failed when it was taken"
+    return (
+        f"MCP tools: drift since {snapshot} is unknown for {', '.join(unknown)} (failed when it was taken); "
+        f"no drift in the other {servers - len(unknown)}"
+    )
 
 
 def _session_findings(subject: object, session: Path, session_id: str | None, groups_given: bool) -> list:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from ...core.model.enums import Severity
+from ...core.model.enums import FindingKind, Severity
 from ...core.model.errors import EXIT_NEGATIVE, InputError
 
 if TYPE_CHECKING:
@@ -38,7 +38,9 @@ def step_findings(
 
     shared = set(subject.world.findings)
     own = [f for f in subject.findings(modes) if f not in shared]
-    return own + check_expectations(subject, modes, expectations)
+    found = own + check_expectations(subject, modes, expectations)
+    subject.release()  # answered: its verdicts are not needed again
+    return found
 
 
 def check_workflow(
@@ -59,10 +61,12 @@ def check_workflow(
         list(dict.fromkeys(first.resolve_mode(m) for m in mode)) if mode else [*first.mode_names] or [None]
     )
     shared: list[Finding] = list(first.world.findings)
+    drift: list[Finding] = []
     if drift_from is not None:
         if first.discovery is None:
             raise InputError("--drift-from", "applies to step configs whose registry has mcp_config")
-        shared += first.drift_findings(drift_from)
+        drift = first.drift_findings(drift_from)
+        shared += drift
 
     def fails(finding: Finding) -> bool:
         return finding.severity == Severity.ERROR or warnings_fail
@@ -93,6 +97,11 @@ def check_workflow(
         print_wrapped(console, Text(""), workflow_label(subjects), "dim")
         print_wrapped(console, Text(""), first.era_sentence, "dim")
         print_wrapped(console, Text(""), "modes checked: " + ", ".join(str(m) for m in modes), "dim")
+        if drift_from is not None and not any(f.kind == FindingKind.MCP_DRIFT for f in drift):
+            from .check import no_drift_sentence
+
+            live = first.discovery.servers if first.discovery is not None else ()
+            print_wrapped(console, Text(""), no_drift_sentence(drift, drift_from.name, len(live)), "dim")
         if shared:
             console.print(Text("workflow", style="bold underline"))
             print_findings(shared, console)

@@ -77,7 +77,7 @@ def explain_command(
         home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
     )
     opened = dict(registry=registry, groups=split_groups(groups), snapshot=snapshot, workflow=workflow, origin=origin)
-    subjects = open_workflow(config, step=step, **opened)  # type: ignore[arg-type]
+    subjects = open_workflow(config, step=step, client=client, capture=capture, **opened)  # type: ignore[arg-type]
     if subjects is not None:
         from .explain_workflow import explain_workflow
 

@@ -16,7 +16,7 @@ from ...core.model.errors import EXIT_NEGATIVE
 
 if TYPE_CHECKING:
     from ...core.agentworks.subject import AgentWorksSubject
-    from ...core.model.verdicts import Checklist
+    from ...core.model.verdicts import Checklist, Finding
 
 
 def _why(checklist: Checklist) -> str:
@@ -31,11 +31,20 @@ def _why(checklist: Checklist) -> str:
     return verdict.stages[0].rule
 
 
+def _own(subject: AgentWorksSubject) -> list[Finding]:
+    """The step's config findings that are not the workflow's (those are printed once)."""
+    shared = set(subject.world.findings)
+    return [f for f in subject.config_findings if f not in shared]
+
+
 def explain_workflow(subjects: list[AgentWorksSubject], tool: str, mode: str | None, as_json: bool) -> None:
     """Answer for ``tool`` in every step, in one mode."""
     first = subjects[0]
     resolved = first.resolve_mode(mode)
-    answers = [(subject, subject.checklist(tool, resolved)) for subject in subjects]
+    answers = []
+    for subject in subjects:
+        answers.append((subject, subject.checklist(tool, resolved)))
+        subject.release()  # the checklist holds what the answer needs
     if as_json:
         from ...core.schemas.verdicts import FindingJson, StepExplainJson, WorkflowExplainEnvelope
         from ..output import print_document
@@ -46,7 +55,12 @@ def explain_workflow(subjects: list[AgentWorksSubject], tool: str, mode: str | N
                 mode=resolved,
                 era=first.loaded.era,
                 config_findings=[FindingJson.of(f) for f in first.world.findings],
-                steps={s.step.step.id: StepExplainJson(**StepExplainJson.fields_of(c)) for s, c in answers},
+                steps={
+                    s.step.step.id: StepExplainJson(
+                        **StepExplainJson.fields_of(c), config_findings=[FindingJson.of(f) for f in _own(s)]
+                    )
+                    for s, c in answers
+                },
             )
         )
     else:
@@ -60,6 +74,11 @@ def explain_workflow(subjects: list[AgentWorksSubject], tool: str, mode: str | N
 
         console = stdout_console()
         print_findings(first.world.findings, console)
+        for subject, _checklist in answers:
+            own = _own(subject)
+            if own:
+                console.print(Text(f"step {subject.step.step.id}", style="bold underline"), soft_wrap=True, crop=False)
+                print_findings(own, console)
         print_wrapped(console, Text(""), workflow_label(subjects), "dim")
         print_wrapped(console, Text(""), first.era_sentence, "dim")
         head = Text(f"tool {tool}" + (f" in mode {resolved}" if resolved else "") + ", step by step")

@@ -23,11 +23,13 @@ from .common import (
     HomeOpt,
     ManagedDirOpt,
     ModeOpt,
+    OriginOpt,
     RegistryOpt,
     SessionIdOpt,
     SessionOpt,
     SnapshotOpt,
     StepOpt,
+    WorkflowOpt,
     split_groups,
 )
 
@@ -53,6 +55,8 @@ def inspect_command(
     codex_system_dir: CodexSystemDirOpt = None,
     codex_config: CodexConfigOpt = None,
     client_home: ClientHomeOpt = None,
+    workflow: WorkflowOpt = None,
+    origin: OriginOpt = None,
     tool: Annotated[str | None, typer.Option("--tool", "-t", help="Open the checklist on this tool.")] = None,
     view: Annotated[
         str | None, typer.Option("--view", help=f"First view: {', '.join(VIEWS[:-1])} or {VIEWS[-1]}.")
@@ -94,7 +98,7 @@ def inspect_command(
     ] = None,
 ) -> None:
     """Open the interactive view: pipeline, live mode switching, checklist, export (F1 for keys)."""
-    from ..inputs import ClientOptions, open_subject  # noqa: F401
+    from ..inputs import ClientOptions, open_subject
 
     if capture is not None:
         _check_capture(capture, screenshot)
@@ -124,8 +128,12 @@ def inspect_command(
     first_view = view or (View.CHECKLIST if tool else View.ACTIVATION if feeds else DEFAULT_VIEW)
     if first_view not in VIEWS:
         raise InputError("--view", f"unknown view {first_view!r}", [Problem("", "expected " + ", ".join(VIEWS))])
+    client = ClientOptions(
+        home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
+    )
+    opened = {"registry": registry, "snapshot": snapshot, "workflow": workflow, "origin": origin, "client": client}
     if step is None and screenshot is None:
-        picker = _step_picker(config, mode, registry, snapshot, groups, first_view, feeds)
+        picker = _step_picker(config, mode, opened, groups, first_view, feeds)
         if picker is not None:
             _run_app(
                 None,
@@ -134,16 +142,7 @@ def inspect_command(
                 picker,
             )
             return
-    subject = open_subject(
-        config,
-        step=step,
-        registry=registry,
-        groups=split_groups(groups),
-        snapshot=snapshot,
-        client=ClientOptions(
-            home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
-        ),
-    )
+    subject = open_subject(config, step=step, groups=split_groups(groups), **opened)  # type: ignore[arg-type]
     resolved_mode = subject.resolve_mode(mode)
     if (first_view == View.ACTIVATION or feeds) and subject.loaded.kind == InputKind.STEP_CONFIG:
         raise InputError(
@@ -305,8 +304,7 @@ def _run_app(subject: Subject | None, mode: str | None, options: Any, picker: An
 def _step_picker(
     config: str,
     mode: str | None,
-    registry: Path | None,
-    snapshot: Path | None,
+    opened: dict[str, Any],
     groups: str | None,
     first_view: str,
     feeds: list[str],
@@ -315,7 +313,8 @@ def _step_picker(
 
     What can be refused before a step is chosen is refused here, as without the picker
     (options of the other input kind, the activation view); what needs a step (an unknown
-    --mode, a broken registry) is said in the picker when the step is opened.
+    --mode, a broken registry) is said in the picker when the step is opened. ``opened`` are
+    open_subject's options (registry, snapshot, workflow, origin, client): every step gets them.
     """
     from ..inputs import detect_kind, open_subject
 
@@ -328,6 +327,9 @@ def _step_picker(
         return None
     if groups is not None:
         raise InputError("--groups", "applies to AgentScope toolkits, not step configs")
+    client = opened["client"]
+    for flag in client.given("home", "managed_dir", "client_args", "codex_home", "codex_system_dir", "codex_config"):
+        raise InputError(flag, "applies to claude-code:DIR / codex:DIR inputs")
     if first_view == View.ACTIVATION or feeds:
         raise InputError(
             feeds[0] if feeds else "--view activation",
@@ -336,7 +338,7 @@ def _step_picker(
     from ...tui.screens.step_picker import StepChoice, StepPicker
 
     def load(step_id: str) -> tuple[Any, str | None]:
-        subject = open_subject(config, step=step_id, registry=registry, snapshot=snapshot)
+        subject = open_subject(config, step=step_id, **opened)
         return subject, subject.resolve_mode(mode)
 
     return StepPicker(Path(config).name, [StepChoice.of(s) for s in steps], load)

@@ -20,11 +20,13 @@ from .common import (
     GroupsOpt,
     HomeOpt,
     ManagedDirOpt,
+    OriginOpt,
     RegistryOpt,
     SessionIdOpt,
     SessionOpt,
     SnapshotOpt,
     StepOpt,
+    WorkflowOpt,
     split_groups,
 )
 
@@ -124,6 +126,8 @@ def make_report(
     groups: str | None = None,
     snapshot: Path | None = None,
     client: ClientOptions | None = None,
+    workflow: Path | None = None,
+    origin: str | None = None,
     timestamp: bool = False,
     environment: Environment | None = None,
 ) -> tuple[ReportData, list[Path]]:
@@ -136,9 +140,16 @@ def make_report(
     from ..inputs import open_subject
 
     subject = open_subject(
-        config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot, client=client
+        config,
+        step=step,
+        registry=registry,
+        groups=split_groups(groups),
+        snapshot=snapshot,
+        workflow=workflow,
+        origin=origin,
+        client=client,
     )
-    inputs = input_files(config, subject, registry, snapshot, script, session)
+    inputs = input_files(config, subject, registry, snapshot, script, session, workflow)
     transcript = None
     extra_files: list[tuple[str, str]] = []
     if script is not None:
@@ -201,6 +212,8 @@ def report_command(
     codex_system_dir: CodexSystemDirOpt = None,
     codex_config: CodexConfigOpt = None,
     client_home: ClientHomeOpt = None,
+    workflow: WorkflowOpt = None,
+    origin: OriginOpt = None,
     fmt: Annotated[
         str | None,
         typer.Option(
@@ -247,12 +260,38 @@ def report_command(
     columns_rows = parse_size(size) if picture else None
     # Fail fast on the output before loading anything; checked again once the subject
     # has said which files it read (e.g. a registry found next to the config).
-    check_output(output, force=force, inputs=input_files(config, None, registry, snapshot, script, session))
+    check_output(output, force=force, inputs=input_files(config, None, registry, snapshot, script, session, workflow))
 
     if script is not None and session is not None:
         raise InputError("--session", "give one of --script or --session, not both")
     if session_id is not None and session is None:
         raise InputError("--session-id", "--session-id goes with --session (a database, or a tap holding several runs)")
+    client = ClientOptions(
+        home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
+    )
+    from ..inputs import open_workflow
+
+    subjects = open_workflow(
+        config,
+        step=step,
+        registry=registry,
+        groups=split_groups(groups),
+        snapshot=snapshot,
+        workflow=workflow,
+        origin=origin,
+        client=client,
+        # A screenshot shows one step's pipeline view; the other formats cover every step.
+        one_step=(f"--format {kind}", "is a screenshot of one step's pipeline view") if picture else None,
+    )
+    if subjects is not None:
+        if script is not None or session is not None:
+            raise InputError("--script" if script is not None else "--session", "applies to AgentScope toolkits")
+        from .report_workflow import write_workflow_report
+
+        write_workflow_report(
+            subjects, config, kind, output, force, mode, tool, (registry, snapshot, workflow), timestamp
+        )
+        return
     if picture:
         if script is not None or session is not None or tool:
             raise InputError(
@@ -268,11 +307,11 @@ def report_command(
             registry=registry,
             groups=split_groups(groups),
             snapshot=snapshot,
-            client=ClientOptions(
-                home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
-            ),
+            workflow=workflow,
+            origin=origin,
+            client=client,
         )
-        inputs = input_files(config, subject, registry, snapshot, script, session)
+        inputs = input_files(config, subject, registry, snapshot, script, session, workflow)
         check_output(output, force=force, inputs=inputs)
         assert columns_rows is not None
         svg = _render_svg(subject, subject.resolve_mode(mode[0] if mode else None), columns_rows)
@@ -280,9 +319,9 @@ def report_command(
             from ...core.report.png import svg_to_png
 
             png = svg_to_png(svg, what="--format png")
-            _say_written(write_output(png, output, force=force, inputs=inputs), kind, png)
+            say_written(write_output(png, output, force=force, inputs=inputs), kind, png)
             return
-        _say_written(write_output(svg, output, force=force, inputs=inputs), kind, svg)
+        say_written(write_output(svg, output, force=force, inputs=inputs), kind, svg)
         return
 
     report, inputs = make_report(
@@ -296,9 +335,9 @@ def report_command(
         registry=registry,
         groups=groups,
         snapshot=snapshot,
-        client=ClientOptions(
-            home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
-        ),
+        client=client,
+        workflow=workflow,
+        origin=origin,
         timestamp=timestamp,
     )
     payload = render(report, kind).encode("utf-8")  # once: written, and its size said (10 MB for 50k tools)
@@ -306,13 +345,13 @@ def report_command(
 
     used = ", ".join(mode_label(section.mode) for section in report.sections)
     default = " (the default)" if not mode and report.provenance.default_mode is not None else ""
-    _say_written(write_output(payload, output, force=force, inputs=inputs), kind, payload, f"mode {used}{default}")
+    say_written(write_output(payload, output, force=force, inputs=inputs), kind, payload, f"mode {used}{default}")
 
 
 FORMAT_NAMES = {"md": "Markdown", "html": "HTML", "json": "JSON", "svg": "SVG", "png": "PNG"}
 
 
-def _say_written(path: Path | None, kind: str, payload: str | bytes, modes: str = "") -> None:
+def say_written(path: Path | None, kind: str, payload: str | bytes, modes: str = "") -> None:
     # Like inspect --screenshot and discover -o: a file written is named (never when the
     # report itself went to stdout).
     if path is None:

@@ -25,7 +25,7 @@ def write_capture_report(
     from ...core.capture.observed_file import load_capture
     from ...core.outputs.output_file import check_output, write_output
     from ...core.report.capture_report import CaptureReport, render_capture
-    from .report import _say_written, input_files
+    from .report import input_files, say_written
 
     if kind not in ("md", "html", "json"):
         raise InputError(f"--format {kind}", "a capture report is md, html or json")
@@ -48,4 +48,4 @@ def write_capture_report(
         label = subject.loaded.label
     report = CaptureReport.of(observed, comparison, label, __version__)
     payload = render_capture(report, kind).encode("utf-8")
-    _say_written(write_output(payload, output, force=force, inputs=inputs), kind, payload, "capture report")
+    say_written(write_output(payload, output, force=force, inputs=inputs), kind, payload, "capture report")

@@ -54,6 +54,7 @@ def tools_workflow(
         marks |= layout.marks
         print_lines(console, layout.lines)
         console.print(Text(verdict_counts_text(evaluation.counts())))
+        subject.release()  # printed: its verdicts are not needed again
     legend = marks_legend(marks, "toolscope explain CONFIG TOOL --step ID")
     if legend:
         print_wrapped(console, Text(""), legend, "dim")
@@ -80,6 +81,7 @@ def _write_json(subjects: list[AgentWorksSubject], mode: str | None, hidden_only
             yield ("," if index else "") + json.dumps(subject.step.step.id, ensure_ascii=False) + ":"
             findings = [f for f in subject.config_findings if f not in shared] if index else subject.config_findings
             yield from tools_document_chunks(subject.evaluate(mode), hidden_only=hidden_only, config_findings=findings)
+            subject.release()
         yield "}}"
 
     if sys.stdout.isatty():

@@ -162,6 +162,7 @@ def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
     configs = step.step.agent_configs
     servers = {normalize_server_name(s) for s in configs.selected_servers} | set(configs.selected_servers)
     by_namespace = _ToolsByNamespace(pipeline)
+    failed_servers = {normalize_server_name(s): s for s in pipeline.universe.server_errors}
     out = []
     for index, entry in enumerate(configs.selected_tools):
         where = step.where("selected_tools", index)
@@ -188,10 +189,26 @@ def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
             )
             continue
         namespace, _, tool = entry.partition(":")
-        retired = None if _matches(by_namespace, namespace, tool) else _retired(pipeline, tool, entry, where)
+        failed = failed_servers.get(normalize_server_name(namespace))
+        if failed is not None:
+            # Its tools are unknown while it is down: whether the entry matches any cannot be said
+            # (a dead_rule here would send the user hunting for a typo that is not there).
+            if tool == "*":
+                out.append(
+                    Finding(
+                        FindingKind.MCP_OUTAGE,
+                        f'selected_tools entry "{entry}" selects every tool of server "{failed}", which failed: '
+                        "its tools are unknown, so whether the entry matches any is unknown (shown as one row, *)",
+                        entry=entry,
+                        source=where,
+                        severity=Severity.WARNING,
+                    )
+                )
+        matches = failed is not None or _matches(by_namespace, namespace, tool)
+        retired = None if matches else _retired(pipeline, tool, entry, where)
         if retired is not None:
             out.append(retired)
-        elif not _matches(by_namespace, namespace, tool):
+        elif not matches:
             out.append(
                 Finding(
                     FindingKind.DEAD_RULE,

@@ -104,9 +104,10 @@ def load_workflow_manifest(path: Path) -> WorkflowManifest:
     _expect(
         isinstance(data, dict), source, positions, (), "expected an object with capabilities and execution_defaults"
     )
-    capabilities = data.get("capabilities") or {}
+    # null is an absent section to Go's encoding/json; any other non-object (even [] or "") fails to load.
+    capabilities = {} if data.get("capabilities") is None else data["capabilities"]
     _expect(isinstance(capabilities, dict), source, positions, ("capabilities",), "expected an object")
-    defaults = data.get("execution_defaults") or {}
+    defaults = {} if data.get("execution_defaults") is None else data["execution_defaults"]
     _expect(isinstance(defaults, dict), source, positions, ("execution_defaults",), "expected an object")
     servers = _strings(capabilities, "selected_servers", ("capabilities",), source, positions)
     tools = _strings(capabilities, "selected_tools", ("capabilities",), source, positions) or ()

@@ -47,8 +47,34 @@ def yaml_positions(text: str) -> dict[Path_, tuple[int, int]]:
 
 def json_positions(text: str) -> dict[Path_, tuple[int, int]]:
     """1-based (line, column) of every value of a JSON document that ``parse_json`` accepted."""
-    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    offsets, _repeated, _stopped = _json_offsets(text)
+    return _lines_and_columns(text, offsets)
+
+
+def json_repeated_key(text: str) -> tuple[Path_, tuple[int, int]] | None:
+    """The path and 1-based (line, column) of the value of the first key that repeats in its object
+    (where ``parse_json`` refuses it: the message can then say where); None when no key repeats."""
+    _offsets, repeated, _stopped = _json_offsets(text)
+    if repeated is None:
+        return None
+    return repeated[0], _lines_and_columns(text, {repeated[0]: repeated[1]})[repeated[0]]
+
+
+def json_constant_value(text: str) -> tuple[Path_, tuple[int, int]] | None:
+    """The path and 1-based (line, column) of the first value that is not JSON although Python's
+    parser reads it (``NaN``, ``Infinity``, ``-Infinity``); None when there is none."""
+    _offsets, _repeated, stopped = _json_offsets(text)
+    if stopped is None:
+        return None
+    return stopped[0], _lines_and_columns(text, {stopped[0]: stopped[1]})[stopped[0]]
+
+
+def _json_offsets(text: str) -> tuple[dict[Path_, int], tuple[Path_, int] | None, tuple[Path_, int] | None]:
+    """Offsets of every value, the first value whose key repeats in its object, and the value the
+    walk stopped at (one that is not JSON)."""
     offsets: dict[Path_, int] = {}
+    repeated: tuple[Path_, int] | None = None
+    stopped: tuple[Path_, int] | None = None
     scan = json.decoder.scanstring  # type: ignore[attr-defined]
 
     def skip(i: int) -> int:
@@ -63,6 +89,9 @@ def json_positions(text: str) -> dict[Path_, tuple[int, int]]:
     steps = 0
     while i < len(text) and len(offsets) < MAX_POSITIONS and steps < 4 * len(text) + 8:
         steps += 1
+        # Each value is met once, at its own path; a path met again is a key its object repeats.
+        if path in offsets and repeated is None and path:
+            repeated = (path, i)
         offsets.setdefault(path, i)
         char = text[i]
         if char == "{" or char == "[":
@@ -86,6 +115,7 @@ def json_positions(text: str) -> dict[Path_, tuple[int, int]]:
         else:
             match = _NUMBER.match(text, i)
             if match is None:
+                stopped = (path, i)
                 break
             i = match.end()
         # After a value: a comma continues the container, a bracket closes it.
@@ -107,9 +137,14 @@ def json_positions(text: str) -> dict[Path_, tuple[int, int]]:
             path = parent
         else:
             break
-    out = {}
+    return offsets, repeated, stopped
+
+
+def _lines_and_columns(text: str, offsets: Mapping[Path_, int]) -> dict[Path_, tuple[int, int]]:
     import bisect
 
+    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    out = {}
     for key, offset in offsets.items():
         line = bisect.bisect_right(line_starts, offset)
         out[key] = (line, offset - line_starts[line - 1] + 1)

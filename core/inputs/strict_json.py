@@ -41,7 +41,7 @@ def parse_json(text: str, source: str) -> Any:
     try:
         return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants)
     except _NotJson as exc:
-        raise InputError(source, "invalid JSON", [Problem("", str(exc))]) from None
+        raise InputError(source, "invalid JSON", [Problem(_constant_place(text), str(exc))]) from None
     except ValueError as exc:
         if not isinstance(exc, json.JSONDecodeError):
             # int() over Python's digit limit: a number of thousands of digits.
@@ -49,10 +49,30 @@ def parse_json(text: str, source: str) -> Any:
         raise _json_error(exc, source) from None
     except _DuplicateKey as exc:
         raise InputError(
-            source, "invalid JSON", [Problem("", f"key {str(exc)!r} appears twice in one object")]
+            source, "invalid JSON", [Problem(_repeated_place(text), f"key {str(exc)!r} appears twice in one object")]
         ) from None
     except RecursionError:
         raise InputError(source, "is nested too deeply to read (thousands of levels)") from None
+
+
+def _constant_place(text: str) -> str:
+    """Where a NaN or Infinity stands (``a.b (line 2, column 7)``), on that error path only."""
+    from .positions import json_constant_value, place
+
+    found = json_constant_value(text)
+    return place({found[0]: found[1]}, found[0]) if found is not None else ""
+
+
+def _repeated_place(text: str) -> str:
+    """Where the repeated key's second value starts (``capabilities (line 3, column 19)``); only
+    on this error path, so reading valid JSON never pays for it."""
+    from .positions import json_repeated_key, place
+
+    found = json_repeated_key(text)
+    if found is None:
+        return ""
+    path, position = found
+    return place({path: position}, path)
 
 
 MAX_NESTING = 128

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import platform
 from array import array
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from ..model.enums import InputKind
 from ..model.subject import Subject
-from ..model.verdicts import Evaluation, VerdictList
+from ..model.verdicts import Evaluation, Finding, VerdictList
 from .data import Environment, FileRef, ModeSection, Provenance, ReportData, shown_name
 from .diff import mode_diff, tool_label
 from .redaction import Redactor
@@ -75,13 +75,15 @@ def build_report(
     environment: Environment | None = None,
     secrets: Sequence[str] = (),
     generated_at: str | None = None,
+    leave_out: Collection[Finding] = (),
 ) -> ReportData:
     """Build the report for these modes (default: the subject's) and these ``--tool`` names.
 
     ``extra_files`` are (name, sha256) of inputs the subject did not read itself (the
     script); ``secrets`` are values to mask wherever they appear (the rule of
     ``redaction``: secret-looking values only, never inside tool, namespace or mode
-    names); ``environment`` defaults to the running software (tests pass a fixed one).
+    names); ``environment`` defaults to the running software (tests pass a fixed one);
+    ``leave_out`` are findings reported elsewhere (a whole workflow's own, reported once).
     """
     resolved: list[str | None] = []
     for mode in modes or (subject.default_mode,):
@@ -108,12 +110,13 @@ def build_report(
         facts=tuple(redactor.pair(k, v) for k, v in loaded.extra),
         environment=env,
         generated_at=generated_at,
+        era=loaded.era,
     )
     checklists = tuple(subject.checklist(tool, mode) for tool in tools for mode in resolved)
     report = ReportData(
         provenance=provenance,
         sections=tuple(sections),
-        findings=tuple(subject.findings(resolved)),
+        findings=tuple(f for f in subject.findings(resolved) if f not in leave_out),
         checklists=checklists,
         diff=mode_diff(sections) if len(sections) >= 2 else None,
         transcript=transcript,

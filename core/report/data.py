@@ -55,6 +55,8 @@ class Provenance:
     facts: tuple[tuple[str, str], ...]
     environment: Environment
     generated_at: str | None = None
+    era: str | None = None
+    """AgentWorks: the era of layer 2 the registry models (``allow_list``, …); None for other inputs."""
 
     def rows(self) -> list[tuple[str, str]]:
         """The provenance table as (key, value) rows, untrusted text unescaped: each key
@@ -68,6 +70,10 @@ class Provenance:
             rows["step"] = self.step
         if self.registry:
             rows["registry"] = self.registry
+        if self.era:
+            from ..agentworks.era import Era  # every AgentWorks answer names its era
+
+            rows["era"] = Era(self.era).label
         rows["mode(s)"] = ", ".join(mode_label(m) for m in self.modes)
         rows["default mode"] = mode_label(self.default_mode)
         rows.update(facts)

@@ -89,7 +89,7 @@ def _stage(stage: Stage) -> dict[str, Any]:
     }
 
 
-def _finding(finding: Finding) -> dict[str, Any]:
+def finding_json(finding: Finding) -> dict[str, Any]:
     return {
         "kind": _plain(finding.kind),
         "severity": _plain(finding.severity),
@@ -179,6 +179,7 @@ def report_document(report: ReportData) -> dict[str, Any]:
             "files": [{"name": f.name, "sha256": f.sha256} for f in prov.files],
             "step": prov.step,
             "registry": prov.registry,
+            "era": prov.era,
             "modes": list(prov.modes),
             "default_mode": prov.default_mode,
             "facts": [{"name": k, "value": v} for k, v in prov.facts],
@@ -192,7 +193,7 @@ def report_document(report: ReportData) -> dict[str, Any]:
             },
         },
         "modes": sections,
-        "findings": [_finding(f) for f in report.findings],
+        "findings": [finding_json(f) for f in report.findings],
         "checklists": [_checklist(c) for c in report.checklists],
         "diff": None
         if diff is None

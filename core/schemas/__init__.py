@@ -10,6 +10,7 @@ toolscope.filter/1       filter.FilterEnvelope           ``filter --json``
 toolscope.step/1         step.StepDocument               ``step --json``
 toolscope.mcp-snapshot/1 mcp_snapshot.SnapshotEnvelope   ``discover --json`` / ``-o``
 toolscope.report/2       report.ReportEnvelope           ``report --format json``
+toolscope.workflow-report/1  report.WorkflowReportEnvelope    ``report --format json``, every step
 toolscope.workflow-check/1   verdicts.WorkflowCheckEnvelope   ``check --json``, every step
 toolscope.workflow-explain/1 verdicts.WorkflowExplainEnvelope ``explain --json``, every step
 toolscope.workflow-tools/1   verdicts.WorkflowToolsEnvelope   ``tools --json``, every step
@@ -65,6 +66,7 @@ ENVELOPES: dict[str, str] = {
     "toolscope.step/1": "step:StepDocument",
     "toolscope.mcp-snapshot/1": "mcp_snapshot:SnapshotEnvelope",
     "toolscope.report/2": "report:ReportEnvelope",
+    "toolscope.workflow-report/1": "report:WorkflowReportEnvelope",
     "toolscope.workflow-check/1": "verdicts:WorkflowCheckEnvelope",
     "toolscope.workflow-explain/1": "verdicts:WorkflowExplainEnvelope",
     "toolscope.workflow-tools/1": "verdicts:WorkflowToolsEnvelope",

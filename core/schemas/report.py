@@ -57,6 +57,9 @@ class ProvenanceJson(Model):
     files: list[FileJson]
     step: str | None
     registry: str | None
+    era: str | None
+    """AgentWorks: the era of layer 2 the registry models (``allow_list``, ``registration_only``,
+    ``product_manifest``); null for other inputs."""
     modes: list[str | None] = Field(min_length=1)
     default_mode: str | None
     facts: list[Fact]
@@ -176,3 +179,23 @@ class ReportEnvelope(Model):
     diff: DiffJson | None
     transcript: SessionTranscriptJson | TranscriptJson | None
     """A --script step-through, or a --session replay (with ``session``); None without either."""
+
+
+class WorkflowReportEnvelope(Model):
+    """``toolscope report --format json`` without ``--step`` on a step config with several steps.
+
+    ``findings`` are the workflow's own (the registry's era, product.yaml, workflow.json), once;
+    ``steps`` holds a ``toolscope.report/2`` document per step, keyed by step id, in file order,
+    each without the workflow's findings."""
+
+    schema_: Literal["toolscope.workflow-report/1"] = Field("toolscope.workflow-report/1", alias="schema")
+    generated_at: str | None
+    """UTC time, only with --timestamp."""
+    label: str
+    """``AgentWorks step config steps.json · 3 steps · registry toolscope.registry.yaml``."""
+    era: str | None
+    """The era of layer 2 the registry models: ``allow_list``, ``registration_only``, ``product_manifest``."""
+    summary: list[str]
+    """The era, the workflow's findings, then a line per step (its modes' counts and findings)."""
+    findings: list[FindingJson]
+    steps: dict[str, ReportEnvelope]

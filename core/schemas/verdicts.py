@@ -269,6 +269,10 @@ class WorkflowCheckEnvelope(Model):
 class StepExplainJson(ChecklistJson):
     """One step's answer in a whole-workflow explain."""
 
+    config_findings: list[FindingJson]
+    """The step's own findings about its configuration (unknown keys, workflow.json overrides, the CLI
+    provider's own settings with ``--client-home``); the workflow's are the envelope's."""
+
 
 class WorkflowExplainEnvelope(Model):
     """``toolscope explain --json`` without ``--step`` on a step config with several steps: one

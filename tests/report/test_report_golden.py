@@ -13,6 +13,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from json_contracts import validate_document
 from report_helpers import GOLDEN, SAMPLE_CASES, golden_environment, golden_stem
 
 from toolscope.cli.commands.report import make_report, render
@@ -47,12 +48,20 @@ def test_golden(case: str, fmt: str, in_repo: Path) -> None:
 
 
 def test_golden_json_files_match_the_schema() -> None:
-    """Every committed JSON golden is a valid toolscope.report/2 document."""
+    """Every committed JSON golden is a valid toolscope.report/2 document (a whole workflow's:
+    toolscope.workflow-report/1, whose steps are report/2 documents)."""
     files = sorted(GOLDEN.glob("*.json"))
     assert len(files) >= 2
     schema = report_schema()
     for path in files:
-        jsonschema.validate(json.loads(path.read_text("utf-8")), schema)
+        document = json.loads(path.read_text("utf-8"))
+        if document["schema"] == "toolscope.workflow-report/1":
+            validate_document(document)
+            reports = list(document["steps"].values())
+        else:
+            reports = [document]
+        for report in reports:
+            jsonschema.validate(report, schema)
 
 
 def test_seed_report_says_what_the_seed_incident_is(in_repo: Path) -> None:

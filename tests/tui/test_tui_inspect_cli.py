@@ -92,3 +92,37 @@ def test_stdout_not_a_terminal_exits_2_at_once(tmp_path: Path) -> None:
     shot = subprocess.run([*command, "--screenshot", str(out)], capture_output=True, text=True, timeout=60)
     assert shot.returncode == 0, shot.stderr
     assert out.read_text().startswith("<svg")
+
+
+def test_the_step_picker_opens_every_step_with_the_workflow_options(tmp_path: Path) -> None:
+    """--client-home (and --workflow, --origin) reach the step the picker opens, as with --step."""
+    import json
+
+    from toolscope.cli.commands.inspect import _step_picker
+    from toolscope.cli.inputs import ClientOptions
+
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "settings.json").write_text(json.dumps({"permissions": {"deny": ["mcp__api-bridge__*"]}}))
+    steps = str(SEED.parent / "steps.json")
+    opened = {
+        "registry": None,
+        "snapshot": None,
+        "workflow": None,
+        "origin": None,
+        "client": ClientOptions(client_home=tmp_path),
+    }
+    picker = _step_picker(steps, None, opened, None, "pipeline", [])
+    claude_step, _mode = picker.load("triage")
+    openai_step, _mode = picker.load("sheets-report")
+    assert "bridge_blocked" in [f.kind for f in claude_step.config_findings]
+    assert "bridge_blocked" not in [f.kind for f in openai_step.config_findings]
+
+
+def test_inspect_takes_origin_and_workflow_for_a_product_manifest_registry(tmp_path: Path) -> None:
+    config = Path(__file__).resolve().parents[1] / "core" / "agentworks" / "eras" / "product_manifest" / "planning"
+    out = tmp_path / "external.svg"
+    args = ["inspect", str(config / "step_config.json"), "--step", "report", "--origin", "external"]
+    result = runner.invoke(app, [*args, "--workflow", str(config.parent / "workflow.json"), "--screenshot", str(out)])
+    assert result.exit_code == 0, result.output
+    svg = out.read_text()
+    assert "origin&#160;" in svg and "external" in svg and "&#160;run&#160;" in svg  # an external caller: mode run

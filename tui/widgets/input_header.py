@@ -33,7 +33,7 @@ def installed_version(distribution: str) -> str | None:
 def header_text(
     loaded: LoadedInput, mode: str | None, *, deterministic: bool, findings: Sequence[Finding] = ()
 ) -> Text:
-    """Two lines: the mode and the input; then files and versions.
+    """Two lines: the mode and the input; then the era (AgentWorks), files and versions.
 
     The mode comes first so a narrow terminal never cuts it off; each line ends with an
     ellipsis when it does not fit (``no_wrap`` + ``overflow="ellipsis"``).
@@ -57,6 +57,12 @@ def header_text(
         registry = PurePath(loaded.registry).name if deterministic else loaded.registry
         text.append(inert(registry, single_line=True))
     text.append("\n")
+    if loaded.era:
+        # AgentWorks: which era of layer 2 the answers are true for. First on the second line, so
+        # 80 columns show it (the first line is the mode and the input, and may be cut).
+        text.append("era ", style="dim")
+        text.append(inert(loaded.era.replace("_", "-"), single_line=True), style="bold")
+        text.append("  ")
     files = [PurePath(name).name if deterministic else name for name, _sha in loaded.files]
     if files:
         text.append("files ", style="dim")

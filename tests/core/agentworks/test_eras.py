@@ -223,6 +223,23 @@ def test_bad_workflow_json_is_file_line_column(tmp_path):
     assert "capabilities.selected_servers[1] (line 2, column 46): expected a name (text)" in result.output
 
 
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [
+        ('{"capabilities": [],\n "execution_defaults": null}', "capabilities (line 1, column 18)"),
+        ('{"capabilities": {},\n "execution_defaults": ""}', "execution_defaults (line 2, column 24)"),
+        ('{"capabilities": false}', "capabilities (line 1, column 18)"),
+    ],
+)
+def test_a_workflow_json_section_of_the_wrong_shape_is_bad_input_even_when_empty(tmp_path, text, place):
+    # Go's encoding/json refuses [] or "" for a struct: AgentWorks cannot load such a workflow.json.
+    folder = _copy_c(tmp_path)
+    (folder / "workflow.json").write_text(text)
+    result = run("check", str(folder / "planning" / "step_config.json"), "--step", "report")
+    assert result.exit_code == 2, result.output
+    assert f"{place}: expected an object" in result.output and "Traceback" not in result.output
+
+
 # -- whole workflows -----------------------------------------------------------------
 
 

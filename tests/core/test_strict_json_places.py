@@ -1,0 +1,63 @@
+"""A key repeated in a JSON input is refused with the place of its second value (line:column),
+like every other syntax error; the CLI says it for workflow.json as for any JSON input."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from toolscope.cli.app import app
+from toolscope.core.inputs.positions import json_repeated_key
+from toolscope.core.inputs.strict_json import parse_json
+from toolscope.core.model.errors import InputError
+
+ERA_C = Path(__file__).resolve().parent / "agentworks" / "eras" / "product_manifest"
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "key"),
+    [
+        ('{"a": 1,\n "a": 2}', "a (line 2, column 7)", "a"),
+        ('{"x": {"b": [1, {"k": 0, "k": 1}]}, "x": 2}', "x.b[1].k (line 1, column 31)", "k"),
+        ('[{"a": {}}, {"a": 1, "b": 2, "a": 3}]', "[1].a (line 1, column 35)", "a"),
+    ],
+)
+def test_the_repeated_key_is_placed(text: str, where: str, key: str) -> None:
+    with pytest.raises(InputError) as caught:
+        parse_json(text, "f.json")
+    assert [(p.location, p.message) for p in caught.value.problems] == [
+        (where, f"key {key!r} appears twice in one object")
+    ]
+
+
+def test_no_repeated_key_in_valid_json() -> None:
+    assert json_repeated_key('{"a": {"a": [{"a": 1}, {"a": 2}]}, "b": {"a": 3}}') is None
+
+
+def test_workflow_json_with_a_repeated_key_names_file_line_and_column(tmp_path: Path) -> None:
+    shutil.copytree(ERA_C, tmp_path / "c")
+    (tmp_path / "c" / "workflow.json").write_text(
+        '{"capabilities": {"selected_servers": ["a"],\n "selected_servers": []}}'
+    )
+    result = CliRunner().invoke(
+        app, ["check", str(tmp_path / "c" / "planning" / "step_config.json"), "--step", "report"]
+    )
+    assert result.exit_code == 2
+    assert "workflow.json: invalid JSON" in result.output
+    assert "capabilities.selected_servers (line 2, column 22): key 'selected_servers' appears twice" in result.output
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "word"),
+    [
+        ('{"a": [1,\n NaN]}', "a[1] (line 2, column 2)", "NaN"),
+        ('{"a": {"b": -Infinity}}', "a.b (line 1, column 13)", "-Infinity"),
+    ],
+)
+def test_nan_and_infinity_are_placed(text: str, where: str, word: str) -> None:
+    with pytest.raises(InputError) as caught:
+        parse_json(text, "f.json")
+    assert [(p.location, p.message.split(" ")[0]) for p in caught.value.problems] == [(where, word)]
