@@ -34,6 +34,40 @@ class ServerResult:
     ``anthropic/alwaysLoad`` (``_meta``). Live discovery only (snapshots do not keep them)."""
     pid: int | None = None
     """PID of the stdio server process (live discovery only; never serialized)."""
+    era: str | None = None
+    """How the server spoke: ``modern`` (2026-07-28+: ``server/discover``, stateless) or
+    ``legacy`` (the ``initialize`` handshake); None when it did not connect or is unknown."""
+    protocol_version: str | None = None
+    """The protocol version agreed on (``2025-11-25``, ``2026-07-28``)."""
+    ttl_ms: int | None = None
+    """How long the server said its tool listing stays fresh (``ttlMs``, modern servers only;
+    0: stale at once). None when it said nothing."""
+    cache_scope: str | None = None
+    """``public`` or ``private`` (``cacheScope``): who may share a cached listing."""
+
+    def stale_at(self, taken_at: str) -> float | None:
+        """When the listing taken at ``taken_at`` (ISO 8601) goes stale, as a POSIX time; None
+        when the server gave no ttl (a legacy server: no expiry is promised or implied)."""
+        if self.ttl_ms is None:
+            return None
+        from datetime import datetime
+
+        try:
+            when = datetime.fromisoformat(taken_at).timestamp()
+        except ValueError:
+            return None
+        return when + self.ttl_ms / 1000
+
+    def is_stale(self, taken_at: str, now: float | None = None) -> bool:
+        """True when the server's own ttl for this listing has passed (``ttlMs`` 0: at once)."""
+        import time
+
+        expiry = self.stale_at(taken_at)
+        if expiry is None:
+            return False
+        if self.ttl_ms == 0:
+            return True
+        return (time.time() if now is None else now) >= expiry
 
     @property
     def zero_tools(self) -> bool:
@@ -92,6 +126,11 @@ class DiscoveryResult:
     def outage_servers(self) -> tuple[str, ...]:
         """Servers with zero registered tools (failed, or connected with none): §6.4's outage list."""
         return tuple(s.name for s in self.servers if s.zero_tools)
+
+    @property
+    def stale_servers(self) -> tuple[ServerResult, ...]:
+        """Servers whose listing is past the ttl they gave (see ``ServerResult.is_stale``)."""
+        return tuple(s for s in self.servers if s.ok and s.is_stale(self.source.taken_at))
 
     def server(self, name: str) -> ServerResult | None:
         """The result for one server name (exact), or None."""
