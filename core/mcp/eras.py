@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from .protocol_errors import ProtocolViolation
 
@@ -30,19 +30,19 @@ class Listing:
     """Every tool a server listed, and how it spoke."""
 
     tools: list[Any]
-    era: str
+    era: Literal["modern", "legacy"]
     """``modern`` (server/discover) or ``legacy`` (initialize)."""
     protocol_version: str | None
     ttl_ms: int | None = None
     """The smallest ``ttlMs`` of the tools/list pages; None when the server sent none (legacy)."""
-    cache_scope: str | None = None
+    cache_scope: Literal["public", "private"] | None = None
     """``private`` when any page said so, else ``public``; None when the server sent none."""
 
 
 def modern_sdk() -> bool:
     """True when the installed SDK can probe ``server/discover`` (mcp >= 2: ``Client(mode=...)``)."""
     try:
-        from mcp.client.client import Client
+        from mcp import Client
     except ImportError:
         return False
     return dataclasses.is_dataclass(Client) and any(f.name == "mode" for f in dataclasses.fields(Client))
@@ -84,23 +84,24 @@ async def _all_pages(fetch: Any) -> tuple[list[Any], list[Any]]:
     raise ProtocolViolation(f"more than {MAX_PAGES} pages")
 
 
-def _cache_hints(pages: list[Any]) -> tuple[int | None, str | None]:
+def _cache_hints(pages: list[Any]) -> tuple[int | None, Literal["public", "private"] | None]:
     """The hints a listing carries: the smallest ttl and the narrowest scope of its pages,
     counted only where the server sent them (the SDK's models default them otherwise)."""
     sent = [p for p in pages if "ttl_ms" in getattr(p, "model_fields_set", ())]
     ttl = min((p.ttl_ms for p in sent), default=None)
     scoped = [p.cache_scope for p in pages if "cache_scope" in getattr(p, "model_fields_set", ())]
-    scope = None if not scoped else ("private" if "private" in scoped else "public")
-    return ttl, scope
+    if not scoped:
+        return ttl, None
+    return ttl, "private" if "private" in scoped else "public"
 
 
 async def open_and_list(read: Any, write: Any) -> Listing:
     """Connect over the given streams in whichever era the server speaks, and list every tool."""
     if modern_sdk():
-        from mcp.client.client import Client
+        from mcp import Client
 
         async with Client(_GivenStreams(read, write), mode="auto", cache=None) as client:
-            era = "modern" if client.session.discover_result is not None else "legacy"
+            era: Literal["modern", "legacy"] = "modern" if client.session.discover_result is not None else "legacy"
             tools, pages = await _all_pages(lambda cursor: client.list_tools(cursor=cursor))
             ttl, scope = _cache_hints(pages) if era == "modern" else (None, None)
             return Listing(tools, era, client.protocol_version, ttl, scope)

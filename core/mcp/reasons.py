@@ -71,8 +71,12 @@ def stray_reason(phase: str, seen: Observed, tail: str) -> str:
 
 def classify(exc: BaseException, seen: Observed, exit_code: int | None, server: ServerConfig, tail: str) -> str:
     """Turn the exception that ended an attempt into the reason users read."""
-    from mcp.shared.exceptions import MCPError  # mcp 1.x names it McpError, an alias
     from pydantic import ValidationError
+
+    try:
+        from mcp.shared.exceptions import MCPError
+    except ImportError:  # pragma: no cover - mcp < 2 (the AgentScope 2.0.6 and 1.x lanes)
+        from mcp.shared.exceptions import McpError as MCPError  # type: ignore[attr-defined,no-redef]
 
     found = leaf(exc)
     phase = phase_of(seen)

@@ -12,6 +12,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from ...core.mcp.results import STALE_KEY
 from ...core.model.verdicts import Finding, LoadedInput
 from ...core.text.safe_text import inert
 
@@ -57,13 +58,20 @@ def header_text(
         registry = PurePath(loaded.registry).name if deterministic else loaded.registry
         text.append(inert(registry, single_line=True))
     text.append("\n")
+    extra = list(loaded.extra)
+    stale = [value for key, value in extra if key == STALE_KEY]
+    if stale:
+        # First on the line, so a narrow terminal never cuts it: the tools below may be out of date.
+        text.append(f"⚠ MCP listing stale: {inert(stale[0], single_line=True)}", style="bold yellow")
+        text.append("  ")
+        extra = [(key, value) for key, value in extra if key != STALE_KEY]
     files = [PurePath(name).name if deterministic else name for name, _sha in loaded.files]
     if files:
         text.append("files ", style="dim")
         text.append(inert(", ".join(files), single_line=True))
         text.append("  ")
     has_agentscope = False
-    for key, value in loaded.extra:
+    for key, value in extra:
         is_version = "version" in key.lower() or key.lower() == "agentscope"
         has_agentscope = has_agentscope or key.lower() == "agentscope"
         if deterministic and is_version:
