@@ -94,19 +94,39 @@ def test_a_stderr_flood_keeps_the_timeout_and_bounded_memory_and_disk(tmp_path: 
     flood = errors_of(out)["flood"]
     assert flood["error"].startswith(f"timed out after 2s waiting for {HANDSHAKE} (stderr: xxx")
     assert len(flood["error"]) < 400  # the last line's end, not the flood
-    # The server's own time is the timeout plus teardown: a pipe has nothing to read back.
-    assert flood["elapsed"] < 3.0, flood["elapsed"]
-    # The whole CLI, Python start-up included, on a loaded 2-core machine.
-    assert wall < 12, wall
+    # The server's own time is the timeout plus teardown (2.1 s on a quiet machine); the room
+    # above that is for a 2-core machine shared by many test workers (load 16 seen), where the
+    # reader thread draining gigabytes competes for the CPU.
+    assert flood["elapsed"] < 4.0, flood["elapsed"]
+    # The whole CLI, Python start-up included (about 3 s of it under that load).
+    assert wall < 20, wall
     assert usage.ru_maxrss < 250 * 1024, f"peak RSS {usage.ru_maxrss / 1024:.0f} MiB"  # type: ignore[attr-defined]
     # No temporary file swallows the flood (it was gigabytes): under 16 MiB dirtied on disk.
     assert usage.ru_oublock * 512 < 16 * 1024 * 1024, usage.ru_oublock  # type: ignore[attr-defined]
     assert "Traceback" not in err
 
 
+ENDLESS = {
+    # A JSON answer that never closes its list of tools.
+    "json": (
+        b"application/json",
+        b'{"jsonrpc": "2.0", "id": 0, "result": {"tools": [',
+        b'{"name": "t", "inputSchema": {"type": "object"}},' * 1024,
+    ),
+    # An event stream of small, valid notifications that never gets to the answer.
+    "sse": (
+        b"text/event-stream",
+        b"",
+        b'event: message\ndata: {"jsonrpc": "2.0", "method": "notifications/message", '
+        b'"params": {"level": "info", "data": "still working"}}\n\n' * 256,
+    ),
+}
+
+
 @contextmanager
-def endless_json_server() -> Iterator[int]:
-    """A socket on 127.0.0.1 answering every HTTP request with a JSON body that never ends."""
+def endless_server(kind: str = "json") -> Iterator[int]:
+    """A socket on 127.0.0.1 answering every HTTP request with a body that never ends."""
+    content_type, head, item = ENDLESS[kind]
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(8)
@@ -123,11 +143,7 @@ def endless_json_server() -> Iterator[int]:
                 if not chunk:
                     return
                 data += chunk
-            conn.sendall(
-                b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n"
-                b'{"jsonrpc": "2.0", "id": 0, "result": {"tools": ['
-            )
-            item = b'{"name": "t", "inputSchema": {"type": "object"}},' * 1024
+            conn.sendall(b"HTTP/1.0 200 OK\r\nContent-Type: " + content_type + b"\r\n\r\n" + head)
             sent = 0
             try:
                 while not stop.is_set():
@@ -157,19 +173,26 @@ def endless_json_server() -> Iterator[int]:
         thread.join(5)
 
 
-@pytest.mark.parametrize(("cap", "shown"), [(None, "64 MiB"), ("2", "2 MiB")])
-def test_an_http_body_that_never_ends_is_cut_at_the_cap(tmp_path: Path, cap: str | None, shown: str) -> None:
-    """The issue: a JSON body that never ends was buffered at 700 MB/s until the timeout."""
+@pytest.mark.parametrize(
+    ("kind", "cap", "shown"), [("json", None, "64 MiB"), ("json", "2", "2 MiB"), ("sse", "1", "1 MiB")]
+)
+def test_an_http_body_that_never_ends_is_cut_at_the_cap(tmp_path: Path, kind: str, cap: str | None, shown: str) -> None:
+    """The issue: a JSON body that never ends was buffered at 700 MB/s until the timeout. An
+    event stream of small events (each under the SDK's 1 MiB event cap) is cut the same way."""
     env = {"TOOLSCOPE_MCP_MAX_BODY_MIB": cap} if cap else {}
-    with endless_json_server() as port:
+    with endless_server(kind) as port:
         path = config(tmp_path, {"endless": {"url": f"http://127.0.0.1:{port}/mcp"}})
         code, out, err, wall, usage = run_cli("discover", str(path), "--json", "--timeout", "60", env=env)
     assert code == 1, err
     endless = errors_of(out)["endless"]
-    assert endless["error"] == (
-        f"{HANDSHAKE} failed: the server's answer is larger than {shown} (the cap; TOOLSCOPE_MCP_MAX_BODY_MIB sets it)"
-    )
-    assert endless["elapsed"] < 30, endless["elapsed"]  # cut at the cap, long before the 60 s timeout
+    # The SDK handles each small event (about 1,500 a second here), so its 10 s server/discover
+    # probe may give up first: then the cap is met while it waits for initialize.
+    phases = (HANDSHAKE, "initialize") if kind == "sse" else (HANDSHAKE,)
+    assert endless["error"] in [
+        f"{phase} failed: the server's answer is larger than {shown} (the cap; TOOLSCOPE_MCP_MAX_BODY_MIB sets it)"
+        for phase in phases
+    ]
+    assert endless["elapsed"] < 45, endless["elapsed"]  # cut at the cap, before the 60 s timeout
     assert usage.ru_maxrss < 500 * 1024, f"peak RSS {usage.ru_maxrss / 1024:.0f} MiB"  # type: ignore[attr-defined]
     assert "Traceback" not in err
 
