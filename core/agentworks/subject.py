@@ -207,10 +207,10 @@ class AgentWorksSubject:
 
 def _stale_header(discovery: DiscoveryResult | None) -> tuple[tuple[str, str], ...]:
     """The header's word on MCP listings past the ttl their servers gave (none when fresh)."""
-    from ..mcp.results import STALE_KEY
-
     if discovery is None or not (stale := discovery.stale_servers):
         return ()
+    from ..mcp.results import STALE_KEY
+
     return ((STALE_KEY, ", ".join(s.name for s in stale)),)
 
 

@@ -109,7 +109,9 @@ async def open_and_list(read: Any, write: Any) -> Listing:
 
     async with ClientSession(read, write) as session:  # pragma: no cover
         init = await session.initialize()
-        tools, _pages = await _all_pages(lambda cursor: session.list_tools(cursor=cursor))
+        # mcp 1.x's list_tools takes the cursor itself (the installed 2.x types do not say so).
+        legacy: Any = session
+        tools, _pages = await _all_pages(lambda cursor: legacy.list_tools(cursor=cursor))
         version = getattr(init, "protocolVersion", None) or getattr(init, "protocol_version", None)
         return Listing(tools, "legacy", str(version) if version else None)
 
