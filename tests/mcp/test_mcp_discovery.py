@@ -166,6 +166,10 @@ def test_streamable_http_with_headers() -> None:
     assert server.ok, server.error
     assert server.tools == ("web_one", "web_two")
     assert server.launch["headers"] == {"Authorization": "***"}
+    # The SDK's streamable HTTP server speaks both eras: the server/discover probe gets the newer one.
+    assert (server.era, server.protocol_version) == (
+        ("modern", "2026-07-28") if modern_sdk() else ("legacy", server.protocol_version)
+    )
 
 
 def test_sse_transport() -> None:
@@ -174,6 +178,8 @@ def test_sse_transport() -> None:
     assert server.protocol == "sse"
     assert server.ok, server.error
     assert server.tools == ("legacy_tool",)
+    if modern_sdk():  # the SDK's SSE server speaks both eras too, over the older transport
+        assert (server.era, server.protocol_version) == ("modern", "2026-07-28")
 
 
 def test_unreachable_http_server_is_failed_to_connect() -> None:
