@@ -29,7 +29,8 @@ class ServerResult:
     descriptions: dict[str, str] = field(default_factory=dict)
     error: str | None = None
     """Why it failed: ``failed to start: …``, ``crashed: …``, ``timed out after Ns …``,
-    ``initialize failed: …``, ``tools/list failed: …``, ``failed to connect: …``."""
+    ``server/discover failed: …``, ``initialize failed: …``, ``tools/list failed: …``,
+    ``failed to connect: …`` (``core.mcp.reasons``: an exit code quoted is the server's own)."""
     elapsed: float = 0.0
     launch: dict[str, Any] = field(default_factory=dict)
     """How it was started, secrets already redacted (command, args, env keys, url, headers)."""
