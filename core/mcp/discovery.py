@@ -162,7 +162,8 @@ async def discover_server(
                 watched = WatchedRead(read, seen, lambda: attempt.process)
                 listing = await open_and_list(watched, WatchedWrite(write, seen))
         except Exception as exc:  # every failure becomes a reason
-            error = classify(exc, seen, attempt.exit_code or seen.exit_code, server, tail())
+            own = attempt.exit_code if attempt.exit_code is not None else seen.exit_code
+            error = classify(exc, seen, own, server, tail())
 
     finished = anyio.Event()
     token = SPAWNED.set(attempt.processes)
