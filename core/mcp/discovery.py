@@ -185,11 +185,14 @@ async def discover_server(
                     if seen.running_at_close:
                         ended_early = kept_running_reason(phase_of(seen), tail())
                         break
-                    if seen.bad_output or seen.stray_ids:
+                    if not seen.stuck_on_oddity:
+                        stuck_since = None
+                    else:
                         # Unparsable output (the SDK skips it: a banner on stdout is common) or an
-                        # answer to no request of ours: give the server a moment to answer anyway.
-                        if stuck_since is None or stuck_at != seen.answers:
-                            stuck_since, stuck_at = anyio.current_time(), seen.answers
+                        # answer to no request of ours, and no real answer since: give the server
+                        # a moment to answer anyway.
+                        if stuck_since is None or stuck_at != seen.answers_at_oddity:
+                            stuck_since, stuck_at = anyio.current_time(), seen.answers_at_oddity
                         elif anyio.current_time() - stuck_since > (
                             _STRAY_GRACE if seen.stray_ids and not seen.bad_output else _BAD_OUTPUT_GRACE
                         ):
@@ -234,9 +237,9 @@ async def discover_server(
             elif ended_early is not None:
                 error = ended_early
             elif error is None or attempt.timed_out:
-                if seen.bad_output:
+                if seen.stuck_on_oddity and seen.bad_output:
                     error = bad_output_reason(phase, seen.bad_output, tail())
-                elif seen.stray_ids:
+                elif seen.stuck_on_oddity:
                     error = stray_reason(phase, seen, tail())
                 elif attempt.timed_out:
                     error = describe_timeout(timeout, phase, tail())

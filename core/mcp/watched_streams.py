@@ -24,6 +24,11 @@ MAX_NOTED = 8
 class Observed:
     """What crossed the transport during one attempt."""
 
+    @property
+    def stuck_on_oddity(self) -> bool:
+        """An unparsable line or a stray answer came, and no real answer since."""
+        return (bool(self.bad_output) or bool(self.stray_ids)) and self.answers == self.answers_at_oddity
+
     bad_output: list[Exception] = field(default_factory=list)
     """Lines the SDK could not parse, as the exceptions it passes on (first ``MAX_NOTED``)."""
     bad_count: int = 0
@@ -35,6 +40,9 @@ class Observed:
     """The method of the last request sent: what we are waiting for."""
     answers: int = 0
     """Answers to our own requests (progress)."""
+    answers_at_oddity: int = -1
+    """``answers`` when the last unparsable line or stray answer came: equal to ``answers`` while
+    the server has not answered since (an oddity followed by real answers is forgiven)."""
     stdout_closed: bool = False
     running_at_close: bool | None = None
     """When stdout ended: was the server process still running (None: not known, not stdio)?"""
@@ -121,6 +129,7 @@ class WatchedRead:
     def _note(self, item: Any) -> None:
         seen = self._seen
         if isinstance(item, Exception):
+            seen.answers_at_oddity = seen.answers
             seen.bad_count += 1
             if len(seen.bad_output) < MAX_NOTED:
                 seen.bad_output.append(item)
@@ -131,7 +140,9 @@ class WatchedRead:
         answer_id = "null" if message.id is None else str(message.id)
         if answer_id in seen.sent_ids:
             seen.answers += 1
-        elif len(seen.stray_ids) < MAX_NOTED:
+            return
+        seen.answers_at_oddity = seen.answers
+        if len(seen.stray_ids) < MAX_NOTED:
             seen.stray_ids.append(answer_id)
 
 

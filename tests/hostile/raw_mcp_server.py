@@ -12,6 +12,7 @@ Usage: ``python raw_mcp_server.py MODE`` with MODE one of
   closeout  closes its stdout at start and keeps running (ignoring SIGTERM)
   sigkill   kills itself with SIGKILL when asked for ``tools/list``
   sigterm   kills itself with SIGTERM when asked for ``tools/list`` (its own -15, not ours)
+  strayonce one stray answer (id 999) at start, then correct but slow answers (``tools/list``: 3 s)
 
 It speaks only the handshake era: ``server/discover`` gets "method not found", as from any
 server older than the 2026-07-28 protocol.
@@ -41,6 +42,8 @@ if mode == "closeout":
 if mode == "banner":
     out.write(b"Starting server v1.0 ...\n")
     out.flush()
+if mode == "strayonce":
+    send({"jsonrpc": "2.0", "id": 999, "result": {}})
 if mode == "notjson":
     out.write(b"Starting \x1b[31mserver\x1b[0m on port 8080\n")
     out.flush()
@@ -63,6 +66,8 @@ for raw in sys.stdin.buffer:
         send({"jsonrpc": "2.0", "id": answer_id, "result": result})
     elif request["method"] == "tools/list":
         tools = [{"name": "t", "inputSchema": {"type": "object"}}]
+        if mode == "strayonce":
+            time.sleep(3)  # longer than the 2 s grace a stray answer gets: forgiven, it answered since
         if mode == "sigkill":
             os.kill(os.getpid(), signal.SIGKILL)
         if mode == "sigterm":
