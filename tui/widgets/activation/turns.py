@@ -77,7 +77,7 @@ def replayed_prompt(turn: Any, replayed: Any) -> Text:
             MARK[True] if lane_turn.accepted else MARK[False], style="green" if lane_turn.accepted else "bold red"
         )
         text.append(f" {_names(lane_turn.groups_after)}  ", style="cyan")
-    text.append(inert(call.raw_input or "", single_line=True))
+    text.append(inert(call.shown_input, single_line=True))
     return text
 
 
