@@ -45,4 +45,5 @@ PY
 cd "$repo"
 exec "$venv/bin/python" -m pytest tests/agentscope/test_as1x_toolkit.py tests/agentscope/test_as1x_step.py \
     tests/agentscope/test_as1x_sessions.py tests/agentscope/test_as1x_version.py tests/agentscope/test_as_planner.py \
+    tests/mcp/test_mcp_eras.py \
     -q -p no:cacheprovider

@@ -142,6 +142,8 @@ def _print_human(result, output: Path | None) -> None:  # DiscoveryResult, impor
         if server.ok:
             shown = ", ".join(server.tools[:8]) + (f", … (+{len(server.tools) - 8})" if len(server.tools) > 8 else "")
             print_wrapped(console, Text("    "), shown or "(no tools advertised)", "dim" if server.tools else "yellow")
+            if (spoke := server.freshness()) is not None:
+                print_wrapped(console, Text("    "), inert(spoke, single_line=True), "dim")
         else:
             print_wrapped(console, Text("    "), server.error or "", "red")
     for dup in result.duplicates:

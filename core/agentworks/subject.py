@@ -90,6 +90,7 @@ class AgentWorksSubject:
             extra=(
                 ("execution", self.pipeline.execution.why),
                 *((("origin", world.origin),) if world.origin else ()),
+                *_stale_header(self.discovery),
             ),
             paths=resolved_paths(step.document.path, registry_doc.path, *world.paths, *(mcp.paths if mcp else ())),
             era=world.era.value,
@@ -235,6 +236,15 @@ class AgentWorksSubject:
         return findings
 
 
+def _stale_header(discovery: DiscoveryResult | None) -> tuple[tuple[str, str], ...]:
+    """The header's word on MCP listings past the ttl their servers gave (none when fresh)."""
+    if discovery is None or not (stale := discovery.stale_servers):
+        return ()
+    from ..mcp.results import STALE_KEY
+
+    return ((STALE_KEY, ", ".join(s.name for s in stale)),)
+
+
 def _modes_problem(table) -> Problem:  # type: ignore[no-untyped-def]
     aliases = ", ".join(f"{a} → {t}" for a, t in table.aliases.items()) or "none"
     return Problem("", f"modes: {', '.join(table.modes)}; aliases: {aliases}")
@@ -372,7 +382,11 @@ def _discover(registry_path: Path, model: RegistryModel, snapshot: Path | None, 
     how = f"MCP tools from snapshot {snapshot.name}" if snapshot is not None else "MCP tools discovered live"
     servers = len(result.servers)
     failed = f"; {len(errors)} failed" if errors else ""
-    notes = (f"{how} ({servers} server{'' if servers == 1 else 's'}{failed})", *tuple(source.notes or ()))
+    notes = (
+        f"{how} ({servers} server{'' if servers == 1 else 's'}{failed})",
+        *tuple(source.notes or ()),
+        *result.stale_notes(),
+    )
     from ..mcp.config import user_override_path
 
     existing = [p for p in (config_path, user_override_path(config_path) if config_path else None) if p and p.is_file()]

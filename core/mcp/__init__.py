@@ -17,6 +17,11 @@ Modules (``mcp`` itself is imported only inside the functions that talk to serve
 * ``outage``: ``unknown_reason(server)`` (``unknown: server X failed: <reason>``) and
   ``get_api_spec_outage_text(result, blamed, requested, not_allowed)`` (§6.4's text).
 * ``processes``: PID capture of SDK-spawned servers and process-group reaping.
+* ``eras``: both protocol eras through the SDK (``Client(mode="auto")``: ``server/discover``,
+  falling back to ``initialize``); ``Listing`` with the era, version and cache hints.
+* ``stderr_ring`` (a stdio server's stderr: its last 64 KiB, from a pipe), ``http_limits``
+  (HTTP bodies capped at 64 MiB), ``watched_streams`` (what the SDK skips: unparsable lines,
+  stray ids, stdout's end) and ``reasons`` (a truthful reason for each failure).
 * ``agentscope_clients``: ``async check_toolkit_mcp_clients(toolkit)`` lists every
   AgentScope ``MCPClient`` in a toolkit's groups itself and reports failures.
 
@@ -26,7 +31,8 @@ Modules (``mcp`` itself is imported only inside the functions that talk to serve
   ``ok: bool``, ``tools: tuple[str, ...]`` (as advertised), ``descriptions: dict[str, str]``,
   ``error: str | None`` (``failed to start: …``, ``crashed: …``, ``timed out after Ns …``,
   ``initialize failed: …``, ``tools/list failed: …``, ``failed to connect: …``),
-  ``elapsed: float`` seconds, ``launch`` (redacted command line / URL), ``zero_tools``.
+  ``elapsed: float`` seconds, ``launch`` (redacted command line / URL), ``zero_tools``,
+  ``era`` (``modern``/``legacy``), ``protocol_version``, ``ttl_ms``, ``cache_scope``.
 * ``duplicates``: tuple of ``Duplicate(tool, kept_server, dropped_server)``: first server
   in config order wins (reference §7.2); ``tool_to_server`` / ``registered_tools`` give
   the registered set with duplicates already dropped.

@@ -1,18 +1,21 @@
 """Live discovery: connect to every configured MCP server in parallel and list its tools.
 
 ``discover(config, timeout)`` uses the official ``mcp`` SDK (``stdio_client``,
-``streamable_http_client``, ``sse_client`` and ``ClientSession``: the legacy ``initialize``
-handshake every server speaks, then ``tools/list`` following ``nextCursor``).
+``streamable_http_client``, ``sse_client``; then ``eras.open_and_list``: with mcp >= 2 the
+SDK's ``Client(mode="auto")``, which probes ``server/discover`` and falls back to the
+``initialize`` handshake, then ``tools/list`` following ``nextCursor``).
 
 Guarantees:
 
-* Each server gets ``timeout`` seconds for start + initialize + every tools/list page.
+* Each server gets ``timeout`` seconds for start + handshake + every tools/list page.
   Servers run concurrently, so the whole discovery takes about the slowest server,
   bounded by ``timeout`` plus teardown (a fraction of a second for a hung stdio server).
 * No process survives: a stdio server is started by the SDK in its own process group;
   we learn its PID, SIGKILL the whole group the moment its timeout expires (instead of
   the SDK's 2 s + 2 s polite shutdown), and SIGKILL the group again after the SDK has
   stopped the server, which also removes grandchildren whose parent already exited.
+* Bounded memory: a stdio server's stderr is kept as its last 64 KiB (``stderr_ring``), an
+  HTTP body is cut at 64 MiB (``http_limits``), at most 10,000 tools/list pages are read.
 * A failure is a result, never an exception: ``ServerResult.ok`` is False and
   ``error`` says why. Secret values from the config never appear in any text we return.
 """
@@ -22,13 +25,14 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import tempfile
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 from .config import McpConfig, ServerConfig
+from .eras import Listing, open_and_list
+from .http_limits import BodyLimit, capped_client, max_body_bytes
 from .processes import (
     SPAWNED,
     Attempt,
@@ -38,11 +42,14 @@ from .processes import (
     own_children,
     wait_group_dead,
 )
-from .protocol_errors import (
-    ProtocolViolation,
-    WatchedStream,
-    bad_output_reason,
-    first_problem,
+from .protocol_errors import bad_output_reason
+from .reasons import (
+    classify,
+    describe_timeout,
+    exit_reason,
+    kept_running_reason,
+    phase_of,
+    stray_reason,
 )
 from .redact import (
     env_values,
@@ -59,12 +66,13 @@ from .results import (
     ServerResult,
     find_duplicates,
 )
+from .stderr_ring import StderrRing
+from .watched_streams import Observed, WatchedRead, WatchedWrite
 
-MAX_PAGES = 10_000
-_STDERR_TAIL = 300
 _POLL = 0.05  # how often the watchdog checks the server process and the clock
 _EXIT_GRACE = 0.5  # after the server process exits: time for the session to finish on its own
 _BAD_OUTPUT_GRACE = 1.0  # after unparsable output: time for the server to answer anyway
+_STRAY_GRACE = 2.0  # after an answer to a request we never sent: time for the real answer
 
 
 def launch_summary(server: ServerConfig) -> dict[str, Any]:
@@ -82,97 +90,8 @@ def launch_summary(server: ServerConfig) -> dict[str, Any]:
     return {"protocol": protocol, "url": redact_url(server.url), "headers": redact_mapping(server.headers)}
 
 
-def _leaf(exc: BaseException) -> BaseException:
-    """The first real exception inside (nested) exception groups."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    return exc
-
-
-_STDERR_READ = 64 * 1024
-"""How much of the end of a server's stderr log is read back for its failure reason."""
-
-
-def _stderr_tail(errlog: Any) -> str:
-    if errlog is None:
-        return ""
-    with contextlib.suppress(OSError, ValueError):
-        errlog.flush()
-        # Only the end: a server flooding stderr wrote gigabytes, and the reason needs one line.
-        size = os.fstat(errlog.fileno()).st_size
-        with open(errlog.fileno(), "rb", closefd=False) as raw:
-            raw.seek(max(0, size - _STDERR_READ))
-            text = raw.read(_STDERR_READ).decode("utf-8", "replace")
-        lines = [line.strip() for line in text.splitlines() if line.strip()]
-        if lines:
-            return lines[-1][-_STDERR_TAIL:]
-    return ""
-
-
-def _exit_reason(exited: str, phase: str, tail: str) -> str:
-    """The reason for a server process that went away before its tools were listed."""
-    suffix = f" (stderr: {tail})" if tail else ""
-    if phase in {"start", "initialize"}:
-        return f"failed to start: process {exited} before answering initialize{suffix}"
-    return f"crashed: process {exited} during {phase}{suffix}"
-
-
-def _classify(exc: BaseException, attempt: Attempt, server: ServerConfig, errlog: Any) -> str:
-    """Turn what went wrong into the reason users read."""
-    from mcp.shared.exceptions import MCPError
-    from pydantic import ValidationError
-
-    leaf = _leaf(exc)
-    tail = _stderr_tail(errlog)
-    suffix = f" (stderr: {tail})" if tail else ""
-    process = attempt.process
-    code = process.returncode if process is not None else None
-    closed = isinstance(leaf, MCPError) and "closed" in str(leaf).lower()
-    # What the server said, before how its process ended: after a bad answer we close the
-    # session ourselves, and the server then exits 0 — which is not a crash.
-    if isinstance(leaf, ProtocolViolation):
-        return f"{attempt.phase} failed: {leaf}{suffix}"
-    if isinstance(leaf, ValidationError):
-        return f"{attempt.phase} failed: the server's answer is not valid MCP ({first_problem(leaf)}){suffix}"
-    if isinstance(leaf, OSError) and attempt.phase == "start" and process is None:
-        what = leaf.strerror or str(leaf)
-        if server.directory and not os.path.isdir(server.directory):
-            return f"failed to start: working directory {server.directory!r} does not exist"
-        if server.effective_protocol == "stdio":
-            return f"failed to start: {what}: {server.command!r}"
-        return f"failed to connect: {what}"
-    if isinstance(leaf, MCPError) and not closed:
-        return f"{attempt.phase} failed: {leaf}"
-    if closed or (process is not None and code is not None):
-        exited = f"exited with code {code}" if code is not None else "closed the connection"
-        return _exit_reason(exited, attempt.phase, tail)
-    if server.effective_protocol != "stdio" and attempt.phase in {"start", "initialize"}:
-        return f"failed to connect: {type(leaf).__name__}: {leaf}"
-    return f"{attempt.phase} failed: {type(leaf).__name__}: {leaf}{suffix}"
-
-
-async def _list_all_tools(session: Any) -> list[Any]:
-    """Every page of tools/list; a cursor seen twice is a server bug, not an endless loop."""
-    import mcp_types as types
-
-    tools: list[Any] = []
-    cursor: str | None = None
-    seen: set[str] = set()
-    for _ in range(MAX_PAGES):
-        params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
-        page = await session.list_tools(params=params)
-        tools.extend(page.tools)
-        cursor = page.next_cursor
-        if not cursor:
-            return tools
-        if cursor in seen:
-            raise ProtocolViolation(f"pagination loop: cursor {cursor!r} returned twice")
-        seen.add(cursor)
-    raise ProtocolViolation(f"more than {MAX_PAGES} pages")
-
-
 @contextlib.asynccontextmanager
-async def _transport(server: ServerConfig, errlog: Any, timeout: float):
+async def _transport(server: ServerConfig, errlog: Any, timeout: float, limit: BodyLimit):
     """The SDK transport for one server, yielding (read_stream, write_stream)."""
     protocol = server.effective_protocol
     if protocol == "stdio":
@@ -193,56 +112,58 @@ async def _transport(server: ServerConfig, errlog: Any, timeout: float):
     elif protocol == "http":
         from mcp.client.streamable_http import streamable_http_client
 
-        async with _http_client(dict(server.headers)) as http:
+        # Passing our own client is the SDK's documented way to set headers; it also caps bodies.
+        async with capped_client(dict(server.headers), limit) as http:
             async with streamable_http_client(server.url or "", http_client=http) as streams:
                 yield streams[0], streams[1]
     else:
         from mcp.client.sse import sse_client
 
-        async with sse_client(server.url or "", headers=dict(server.headers), timeout=timeout) as streams:
+        def factory(headers: dict[str, str] | None = None, timeout: Any = None, auth: Any = None) -> Any:
+            client = capped_client(dict(headers or {}), limit)
+            if timeout is not None:
+                client.timeout = timeout
+            if auth is not None:
+                client.auth = auth
+            return client
+
+        async with sse_client(
+            server.url or "", headers=dict(server.headers), timeout=timeout, httpx_client_factory=factory
+        ) as streams:
             yield streams[0], streams[1]
 
 
-def _http_client(headers: dict[str, str]) -> Any:
-    """The HTTP client for a streamable HTTP server: the SDK's documented way to set headers
-    (pass your own client), with the timeouts the SDK's default client uses (30 s, reading 300 s).
-
-    mcp 2.x speaks httpx2, mcp 1.x httpx; both have this API.
-    """
-    try:
-        import httpx2 as httpx
-    except ImportError:  # pragma: no cover - mcp 1.x (the AgentScope 2.0.6 lane)
-        import httpx  # type: ignore[no-redef]
-
-    return httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(30.0, read=300.0))
-
-
-async def discover_server(name: str, server: ServerConfig, timeout: float) -> ServerResult:
+async def discover_server(
+    name: str, server: ServerConfig, timeout: float, body_limit: int | None = None
+) -> ServerResult:
     """Connect to one server, list all its tools, and always clean up; never raises."""
     import anyio
-    from mcp import ClientSession
 
     install_spawn_hook()
     attempt = Attempt()
+    seen = Observed()
     secrets = secret_values(server)
     always = env_values(server)
     started = time.monotonic()
-    listed: list[Any] | None = None
+    listing: Listing | None = None
     error: str | None = None
-    errlog = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
-    bad_output: list[Exception] = []
+    ended_early: str | None = None
+    limit = BodyLimit(body_limit if body_limit is not None else max_body_bytes(), lambda: phase_of(seen))
+    # The stderr of a stdio server: its last 64 KiB, read from a pipe (never stored whole).
+    ring = StderrRing() if server.effective_protocol == "stdio" else None
+
+    def tail() -> str:
+        return ring.tail() if ring is not None else ""
 
     async def work() -> None:
-        nonlocal listed, error
+        nonlocal listing, error
         try:
-            async with _transport(server, errlog, timeout) as (read, write):
-                async with ClientSession(WatchedStream(read, bad_output), write) as session:
-                    attempt.phase = "initialize"
-                    await session.initialize()
-                    attempt.phase = "tools/list"
-                    listed = await _list_all_tools(session)
+            async with _transport(server, ring.file if ring else None, timeout, limit) as (read, write):
+                watched = WatchedRead(read, seen, lambda: attempt.process)
+                listing = await open_and_list(watched, WatchedWrite(write, seen))
         except Exception as exc:  # every failure becomes a reason
-            error = _classify(exc, attempt, server, errlog)
+            own = attempt.exit_code if attempt.exit_code is not None else seen.exit_code
+            error = classify(exc, seen, own, server, tail())
 
     finished = anyio.Event()
     token = SPAWNED.set(attempt.processes)
@@ -252,22 +173,39 @@ async def discover_server(name: str, server: ServerConfig, timeout: float) -> Se
             async def watchdog() -> None:
                 # Polls instead of one long sleep: a server whose process died while a
                 # grandchild keeps its stdout open would otherwise look alive until the timeout.
+                nonlocal ended_early
                 deadline = anyio.current_time() + timeout
                 stuck_since: float | None = None
-                stuck_phase = ""
+                stuck_at = -1
                 while anyio.current_time() < deadline:
                     await anyio.sleep(_POLL)
                     attempt.track()
-                    if bad_output and listed is None:
-                        # Unparsable output. The SDK skips it (a banner on stdout is common),
-                        # so give the server a moment to answer anyway; no progress: end it.
-                        if stuck_since is None or stuck_phase != attempt.phase:
-                            stuck_since, stuck_phase = anyio.current_time(), attempt.phase
-                        elif anyio.current_time() - stuck_since > _BAD_OUTPUT_GRACE:
+                    if listing is not None:
+                        continue
+                    if seen.running_at_close:
+                        ended_early = kept_running_reason(phase_of(seen), tail())
+                        break
+                    if not seen.stuck_on_oddity:
+                        stuck_since = None
+                    else:
+                        # Unparsable output (the SDK skips it: a banner on stdout is common) or an
+                        # answer to no request of ours, and no real answer since: give the server
+                        # a moment to answer anyway.
+                        if stuck_since is None or stuck_at != seen.answers_at_oddity:
+                            stuck_since, stuck_at = anyio.current_time(), seen.answers_at_oddity
+                        elif anyio.current_time() - stuck_since > (
+                            _STRAY_GRACE if seen.stray_ids and not seen.bad_output else _BAD_OUTPUT_GRACE
+                        ):
+                            phase = phase_of(seen)
+                            if seen.bad_output:
+                                ended_early = bad_output_reason(phase, seen.bad_output, tail())
+                            else:
+                                ended_early = stray_reason(phase, seen, tail())
                             break
                     process = attempt.process
-                    if process is not None and process.returncode is not None and listed is None:
-                        attempt.exit_code = process.returncode
+                    if process is not None and process.returncode is not None:
+                        if not seen.closing:  # the server's own end, not the SDK's SIGTERM after we closed
+                            attempt.exit_code = process.returncode
                         # Let the session read what the server wrote before dying.
                         with anyio.move_on_after(_EXIT_GRACE):
                             await finished.wait()
@@ -289,16 +227,24 @@ async def discover_server(name: str, server: ServerConfig, timeout: float) -> Se
         attempt.kill_all()  # grandchildren whose parent already exited, in any session
         if attempt.process is not None:
             await wait_group_dead(attempt.process.pid)
-        if bad_output and listed is None and (error is None or attempt.timed_out):
-            error = bad_output_reason(attempt.phase, bad_output, _stderr_tail(errlog))
-        elif listed is None and (error is None or attempt.timed_out):
-            tail = _stderr_tail(errlog)
-            if attempt.timed_out:
-                phase = "the process to start" if attempt.phase == "start" else attempt.phase
-                error = f"timed out after {timeout:g}s waiting for {phase}" + (f" (stderr: {tail})" if tail else "")
-            elif attempt.exit_code is not None:
-                error = _exit_reason(f"exited with code {attempt.exit_code}", attempt.phase, tail)
-        errlog.close()
+        if ring is not None:
+            ring.close()
+        if listing is None:
+            phase = phase_of(seen)
+            code = attempt.exit_code if attempt.exit_code is not None else seen.exit_code
+            if limit.tripped:
+                error = f"{limit.tripped_in or phase} failed: {limit.tripped}"
+            elif ended_early is not None:
+                error = ended_early
+            elif error is None or attempt.timed_out:
+                if seen.stuck_on_oddity and seen.bad_output:
+                    error = bad_output_reason(phase, seen.bad_output, tail())
+                elif seen.stuck_on_oddity:
+                    error = stray_reason(phase, seen, tail())
+                elif attempt.timed_out:
+                    error = describe_timeout(timeout, phase, tail())
+                elif code is not None:
+                    error = exit_reason(code, phase, tail())
     elapsed = time.monotonic() - started
     common = functools.partial(
         ServerResult,
@@ -308,19 +254,28 @@ async def discover_server(name: str, server: ServerConfig, timeout: float) -> Se
         launch=launch_summary(server),
         pid=attempt.process.pid if attempt.process is not None else None,
     )
-    if listed is None:
+    if listing is None:
         return common(ok=False, error=scrub(error or "unknown failure", secrets, always))
     names: list[str] = []
     descriptions: dict[str, str] = {}
     hints: dict[str, tuple[str, ...]] = {}
-    for tool in listed:
+    for tool in listing.tools:
         if tool.name in descriptions:
             continue
         names.append(tool.name)
         descriptions[tool.name] = scrub(tool.description or "", secrets, always)
         if found := tool_hints(tool):
             hints[tool.name] = found
-    return common(ok=True, tools=tuple(names), descriptions=descriptions, hints=hints)
+    return common(
+        ok=True,
+        tools=tuple(names),
+        descriptions=descriptions,
+        hints=hints,
+        era=listing.era,
+        protocol_version=listing.protocol_version,
+        ttl_ms=listing.ttl_ms,
+        cache_scope=listing.cache_scope,
+    )
 
 
 _HINTS = ("readOnlyHint",)
@@ -352,9 +307,10 @@ async def discover(
     started = time.monotonic()
     taken_at = datetime.now(UTC).isoformat(timespec="seconds")
     results: dict[str, ServerResult] = {}
+    body_limit = max_body_bytes()  # a bad TOOLSCOPE_MCP_MAX_BODY_MIB is refused before any server starts
 
     async def one(name: str, server: ServerConfig) -> None:
-        results[name] = await discover_server(name, server, timeout)
+        results[name] = await discover_server(name, server, timeout, body_limit)
         if on_result is not None:
             on_result(results[name])
 

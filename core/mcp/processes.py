@@ -118,10 +118,10 @@ class Attempt:
     """Mutable state of one server's attempt, read by the watchdog and the classifier."""
 
     def __init__(self) -> None:
-        self.phase = "start"
         self.processes: list[Any] = []
         self.timed_out = False
         self.exit_code: int | None = None
+        """The server's own exit code, seen before the client started to close (never the SDK's SIGTERM)."""
         self.seen: set[tuple[int, float]] = set()
         """Every descendant of the server seen while it ran (a grandchild in a session of its own too)."""
 

@@ -9,6 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+STALE_KEY = "MCP stale"
+"""The ``LoadedInput.extra`` key naming servers whose listing is past its ttl; the TUI header
+shows it first on its second line, so an 80-column terminal never cuts it."""
+
 
 @dataclass(frozen=True)
 class ServerResult:
@@ -25,7 +29,8 @@ class ServerResult:
     descriptions: dict[str, str] = field(default_factory=dict)
     error: str | None = None
     """Why it failed: ``failed to start: …``, ``crashed: …``, ``timed out after Ns …``,
-    ``initialize failed: …``, ``tools/list failed: …``, ``failed to connect: …``."""
+    ``server/discover failed: …``, ``initialize failed: …``, ``tools/list failed: …``,
+    ``failed to connect: …`` (``core.mcp.reasons``: an exit code quoted is the server's own)."""
     elapsed: float = 0.0
     launch: dict[str, Any] = field(default_factory=dict)
     """How it was started, secrets already redacted (command, args, env keys, url, headers)."""
@@ -34,6 +39,50 @@ class ServerResult:
     ``anthropic/alwaysLoad`` (``_meta``). Live discovery only (snapshots do not keep them)."""
     pid: int | None = None
     """PID of the stdio server process (live discovery only; never serialized)."""
+    era: Literal["modern", "legacy"] | None = None
+    """How the server spoke: ``modern`` (2026-07-28+: ``server/discover``, stateless) or
+    ``legacy`` (the ``initialize`` handshake); None when it did not connect or is unknown."""
+    protocol_version: str | None = None
+    """The protocol version agreed on (``2025-11-25``, ``2026-07-28``)."""
+    ttl_ms: int | None = None
+    """How long the server said its tool listing stays fresh (``ttlMs``, modern servers only;
+    0: stale at once). None when it said nothing."""
+    cache_scope: Literal["public", "private"] | None = None
+    """``public`` or ``private`` (``cacheScope``): who may share a cached listing."""
+
+    def stale_at(self, taken_at: str) -> float | None:
+        """When the listing taken at ``taken_at`` (ISO 8601) goes stale, as a POSIX time; None
+        when the server gave no ttl (a legacy server: no expiry is promised or implied)."""
+        if self.ttl_ms is None:
+            return None
+        from datetime import datetime
+
+        try:
+            when = datetime.fromisoformat(taken_at).timestamp()
+        except ValueError:
+            return None
+        return when + self.ttl_ms / 1000
+
+    def freshness(self) -> str | None:
+        """How the server spoke and what it said about keeping its listing, in words (None: unknown)."""
+        if self.era is None:
+            return None
+        words = f"{self.era} MCP {self.protocol_version or '?'}"
+        if self.ttl_ms is not None:
+            keep = "stale at once (ttlMs 0)" if self.ttl_ms == 0 else f"fresh for {self.ttl_ms / 1000:g} s"
+            words += f" · listing {keep}" + (f", {self.cache_scope}" if self.cache_scope else "")
+        return words
+
+    def is_stale(self, taken_at: str, now: float | None = None) -> bool:
+        """True when the server's own ttl for this listing has passed (``ttlMs`` 0: at once)."""
+        import time
+
+        expiry = self.stale_at(taken_at)
+        if expiry is None:
+            return False
+        if self.ttl_ms == 0:
+            return True
+        return (time.time() if now is None else now) >= expiry
 
     @property
     def zero_tools(self) -> bool:
@@ -92,6 +141,36 @@ class DiscoveryResult:
     def outage_servers(self) -> tuple[str, ...]:
         """Servers with zero registered tools (failed, or connected with none): §6.4's outage list."""
         return tuple(s.name for s in self.servers if s.zero_tools)
+
+    @property
+    def stale_servers(self) -> tuple[ServerResult, ...]:
+        """Servers whose saved listing is past the ttl they gave (see ``ServerResult.is_stale``).
+
+        Only a snapshot can be stale: a live listing is what the server says now, whatever its
+        ttl (0 included) says about keeping it."""
+        if self.source.kind != "snapshot":
+            return ()
+        return tuple(s for s in self.servers if s.ok and s.is_stale(self.source.taken_at))
+
+    def stale_notes(self, now: float | None = None) -> tuple[str, ...]:
+        """One sentence per stale listing: whose, the ttl it gave, and since when it is stale."""
+        from datetime import UTC, datetime
+
+        notes = []
+        for server in self.servers:
+            if self.source.kind != "snapshot" or not (server.ok and server.is_stale(self.source.taken_at, now)):
+                continue
+            expiry = server.stale_at(self.source.taken_at)
+            since = (
+                "stale at once (ttlMs 0: the server asks for a fresh listing every time)"
+                if server.ttl_ms == 0 or expiry is None
+                else f"stale since {datetime.fromtimestamp(expiry, UTC).isoformat(timespec='seconds')} "
+                f"(its ttl: {server.ttl_ms} ms from {self.source.taken_at})"
+            )
+            notes.append(
+                f"MCP listing of server {server.name!r} in the snapshot is {since}; run toolscope discover again"
+            )
+        return tuple(notes)
 
     def server(self, name: str) -> ServerResult | None:
         """The result for one server name (exact), or None."""

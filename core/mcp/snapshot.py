@@ -5,8 +5,13 @@ Snapshot document (``"schema": "toolscope.mcp-snapshot/1"``)::
     {"schema": ..., "taken_at": ISO-8601 UTC, "toolscope_version": ...,
      "config": {"file", "sha256", "user_file", "user_sha256"}, "timeout": s, "elapsed": s,
      "servers": [{"name", "protocol", "ok", "error", "elapsed", "launch": {...redacted...},
-                  "tools": [{"name", "description"}]}],
+                  "tools": [{"name", "description"}],
+                  "era", "protocol_version", "ttl_ms", "cache_scope"}],
      "duplicates": [{"tool", "kept_server", "dropped_server"}]}
+
+``era`` is ``modern`` (MCP 2026-07-28+: ``server/discover``) or ``legacy`` (``initialize``);
+``ttl_ms``/``cache_scope`` are the server's own cache hints for the listing (modern only), so a
+snapshot older than ``taken_at + ttl_ms`` is flagged stale (``ServerResult.is_stale``).
 
 ``launch`` holds the server's command line (or URL) with secrets masked (see ``redact``);
 descriptions and errors were scrubbed of secret values during discovery.
@@ -24,7 +29,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -75,6 +80,10 @@ def snapshot_document(result: DiscoveryResult) -> SnapshotEnvelope:
                 elapsed=s.elapsed,
                 launch=s.launch,
                 tools=[SnapshotTool(name=t, description=s.descriptions.get(t, "")) for t in s.tools],
+                era=s.era,
+                protocol_version=s.protocol_version,
+                ttl_ms=s.ttl_ms,
+                cache_scope=s.cache_scope,
             )
             for s in result.servers
         ],
@@ -111,6 +120,10 @@ class _SnapshotServer(_Strict):
     elapsed: float = Field(default=0.0, ge=0)
     launch: dict[str, Any] | None = None
     tools: list[_SnapshotTool] = []
+    era: Literal["modern", "legacy"] | None = None
+    protocol_version: str | None = None
+    ttl_ms: int | None = Field(default=None, ge=0)
+    cache_scope: Literal["public", "private"] | None = None
 
 
 class _SnapshotDuplicate(_Strict):
@@ -154,6 +167,10 @@ def snapshot_from_json(data: Any, source: str, snapshot_file: str | None = None)
             error=s.error,
             elapsed=s.elapsed,
             launch=dict(s.launch or {}),
+            era=s.era,
+            protocol_version=s.protocol_version,
+            ttl_ms=s.ttl_ms,
+            cache_scope=s.cache_scope,
         )
         for s in document.servers
     )

@@ -36,6 +36,17 @@ class SnapshotServer(Model):
     launch: dict[str, Any]
     """The command line or URL, secrets masked."""
     tools: list[SnapshotTool]
+    era: Literal["modern", "legacy"] | None = None
+    """How the server spoke: ``modern`` (MCP 2026-07-28+, stateless: ``server/discover``) or
+    ``legacy`` (the ``initialize`` handshake). Null when it did not connect; absent in
+    snapshots from before this field."""
+    protocol_version: str | None = None
+    """The protocol version agreed on, e.g. ``2025-11-25`` or ``2026-07-28``."""
+    ttl_ms: int | None = Field(default=None, ge=0)
+    """How long the server said this tool listing stays fresh, in ms (``ttlMs``), counted from
+    ``taken_at``; 0 means stale at once. Null: the server gave no ttl (legacy servers)."""
+    cache_scope: Literal["public", "private"] | None = None
+    """The server's ``cacheScope`` for the listing: ``public`` (shareable) or ``private``."""
 
 
 class SnapshotDuplicate(Model):

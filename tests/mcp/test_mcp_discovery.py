@@ -16,7 +16,9 @@ from mcpdisc_helpers import children_of, fixture, http_fixture, is_running
 
 from toolscope.core.mcp.config import config_from_dict
 from toolscope.core.mcp.discovery import discover, discover_sync
+from toolscope.core.mcp.eras import modern_sdk
 
+HANDSHAKE = "server/discover" if modern_sdk() else "initialize"
 GENEROUS = 20.0  # for servers that should succeed: only a hang should ever reach a timeout
 
 
@@ -46,7 +48,8 @@ def test_real_time_and_git_servers(tmp_path: Path) -> None:
 def test_exit_at_start_is_failed_to_start_with_exit_code_and_stderr() -> None:
     (server,) = run({"broken": fixture("--mode", "exit")}).servers
     assert not server.ok and server.tools == ()
-    assert server.error.startswith("failed to start: process exited with code 3 before answering initialize")
+    # The first request is the SDK's server/discover probe (mcp >= 2) or initialize (mcp < 2).
+    assert server.error.startswith(f"failed to start: process exited with code 3 before answering {HANDSHAKE}")
     assert "exiting at start on purpose" in server.error
 
 
@@ -124,7 +127,7 @@ def test_hanging_server_bounded_others_present_and_every_process_reaped(tmp_path
     wall = time.monotonic() - started
     ok, hang, crash = result.servers
     assert ok.ok and ok.tools == ("alpha", "beta")
-    assert not hang.ok and hang.error == "timed out after 4s waiting for initialize"
+    assert not hang.ok and hang.error == f"timed out after 4s waiting for {HANDSHAKE}"
     assert crash.error.startswith("crashed: ")
     # Killed at its deadline: the SDK's polite shutdown it replaces (2 s + 2 s) would add 4 s.
     # 3 s of room for a busy shared machine still tells the two apart.
@@ -163,6 +166,10 @@ def test_streamable_http_with_headers() -> None:
     assert server.ok, server.error
     assert server.tools == ("web_one", "web_two")
     assert server.launch["headers"] == {"Authorization": "***"}
+    # The SDK's streamable HTTP server speaks both eras: the server/discover probe gets the newer one.
+    assert (server.era, server.protocol_version) == (
+        ("modern", "2026-07-28") if modern_sdk() else ("legacy", server.protocol_version)
+    )
 
 
 def test_sse_transport() -> None:
@@ -171,6 +178,8 @@ def test_sse_transport() -> None:
     assert server.protocol == "sse"
     assert server.ok, server.error
     assert server.tools == ("legacy_tool",)
+    if modern_sdk():  # the SDK's SSE server speaks both eras too, over the older transport
+        assert (server.era, server.protocol_version) == ("modern", "2026-07-28")
 
 
 def test_unreachable_http_server_is_failed_to_connect() -> None:

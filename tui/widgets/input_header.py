@@ -12,6 +12,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from ...core.mcp.results import STALE_KEY
 from ...core.model.verdicts import Finding, LoadedInput
 from ...core.text.safe_text import inert
 
@@ -57,9 +58,16 @@ def header_text(
         registry = PurePath(loaded.registry).name if deterministic else loaded.registry
         text.append(inert(registry, single_line=True))
     text.append("\n")
+    extra = list(loaded.extra)
+    stale = [value for key, value in extra if key == STALE_KEY]
+    if stale:
+        # First on the line, so a narrow terminal never cuts it: the tools below may be out of date.
+        text.append(f"⚠ MCP listing stale: {inert(stale[0], single_line=True)}", style="bold yellow")
+        text.append("  ")
+        extra = [(key, value) for key, value in extra if key != STALE_KEY]
     if loaded.era:
-        # AgentWorks: which era of layer 2 the answers are true for. First on the second line, so
-        # 80 columns show it (the first line is the mode and the input, and may be cut).
+        # AgentWorks: which era of layer 2 the answers are true for. Early on the second line (after
+        # a stale-listing warning only), so 80 columns show it: the first line may be cut.
         text.append("era ", style="dim")
         text.append(inert(loaded.era.replace("_", "-"), single_line=True), style="bold")
         text.append("  ")
@@ -69,7 +77,7 @@ def header_text(
         text.append(inert(", ".join(files), single_line=True))
         text.append("  ")
     has_agentscope = False
-    for key, value in loaded.extra:
+    for key, value in extra:
         is_version = "version" in key.lower() or key.lower() == "agentscope"
         has_agentscope = has_agentscope or key.lower() == "agentscope"
         if deterministic and is_version:
