@@ -68,11 +68,31 @@ def print_disagreements(console: Console, comparison: CaptureComparison, source:
     console.print()
 
 
+def _offer_lines(item: RequestComparison) -> list[tuple[str, str]]:
+    """A CLI input's own differences: (label, sentence) for forms and call outcomes."""
+    offer = item.offer.to_json() if item.offer is not None else None
+    if offer is None:
+        return []
+    lines = [("offer", d) for d in offer["differences"] if " offers it " in d]
+    for checked in offer["calls"]:
+        if checked["agrees"] is False:
+            word = "callable" if checked["predicted_callable"] else "not callable"
+            lines.append(
+                (
+                    "call",
+                    f"{checked['tool']}: toolscope says {word}, the binary {checked['outcome']} it "
+                    f"({checked['evidence'][:120]})",
+                )  # fmt: skip
+            )
+    return lines
+
+
 def _same(a: RequestComparison, b: RequestComparison) -> bool:
-    return (a.main.missing, a.main.unexpected, a.prediction.basis) == (
+    return (a.main.missing, a.main.unexpected, a.prediction.basis, _offer_lines(a)) == (
         b.main.missing,
         b.main.unexpected,
         b.prediction.basis,
+        _offer_lines(b),
     )
 
 
@@ -94,6 +114,8 @@ def _print_difference(console: Console, run: list[RequestComparison]) -> None:
             _names(item.foreign) + " (no tool of the input has these names: the client's own tools, or a layer "
             "toolscope does not model)",
         )
+    for label, sentence in _offer_lines(item):
+        print_wrapped(console, Text(f"{pad}{label:<12}", style="red"), sentence)
     for other, lane_cmp in item.others.items():
         verdict = "agrees" if lane_cmp.agrees else "differs too"
         print_wrapped(console, Text(pad), f"the {other} lane {verdict} at this request", "dim")
