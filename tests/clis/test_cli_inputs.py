@@ -57,6 +57,28 @@ def test_malformed_config_toml_names_file_and_line_column(tmp_path: Path) -> Non
     assert "config.toml" in done.stderr and "line 2, column" in done.stderr and "Traceback" not in done.stderr
 
 
+def test_files_cut_short_name_the_end_of_the_file(tmp_path: Path) -> None:
+    (tmp_path / "cx").mkdir()
+    (tmp_path / "cx" / "config.toml").write_text('model = "gpt-4.1"\n[mcp_servers.t]\nargs = ["a", ')
+    done = run(
+        "tools",
+        "codex:.",
+        "--codex-home",
+        str(tmp_path / "cx"),
+        "--codex-system-dir",
+        str(tmp_path / "none"),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "config.toml" in done.stderr and "line 3, column 14 (the end of the file)" in done.stderr, done.stderr
+    home, proj = claude_home(tmp_path, '{"mcpServers": {"t": {"command": "x')
+    done = run("tools", "claude-code:.", "--home", str(home), "--managed-dir", str(tmp_path / "none"), cwd=proj)
+    assert done.returncode == 2 and ".claude.json" in done.stderr, done.stderr
+    assert (
+        "line 1, column 34: a string starts here and is never closed; the file ends at line 1, column 36" in done.stderr
+    )
+
+
 def test_options_of_the_other_cli_are_refused(tmp_path: Path) -> None:
     done = run("tools", "claude-code:.", "--codex-home", str(tmp_path), cwd=tmp_path)
     assert done.returncode == 2 and "--codex-home" in done.stderr
