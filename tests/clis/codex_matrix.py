@@ -67,6 +67,12 @@ CASES: tuple[CodexCase, ...] = (
     CodexCase(
         "call_approve_mode_runs", srv("t", "x", extra='default_tools_approval_mode = "approve"'), call=("mcp__t", "x")
     ),
+    # The key toolscope's fix names for a refused call: raw server and tool names, quoted.
+    CodexCase(
+        "call_tool_approval_quoted_raw_names",
+        srv("my.srv", "get-time", extra='[mcp_servers."my.srv".tools."get-time"]\napproval_mode = "approve"'),
+        call=("mcp__my_srv", "get_time"),
+    ),
     CodexCase(
         "call_tool_approval_auto_refused",
         srv("t", "x", extra='[mcp_servers.t.tools.x]\napproval_mode = "auto"'),

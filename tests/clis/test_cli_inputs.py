@@ -154,6 +154,22 @@ def test_codex_enabled_tools_typo_hides_the_server(tmp_path: Path) -> None:
     assert "tool_filter_matches_nothing" in {f["kind"] for f in json.loads(done.stdout)["findings"]}
 
 
+def test_codex_fixes_name_the_raw_server_and_tool(tmp_path: Path) -> None:
+    # Codex's keys take the raw names ("my.srv", "get-time"), never the model's (mcp__my_srv, get_time).
+    (tmp_path / "cx").mkdir()
+    args = json.dumps([str(RAW), "get-time", "other"])
+    (tmp_path / "cx" / "config.toml").write_text(
+        f'model = "gpt-4.1"\n[mcp_servers."my.srv"]\ncommand = {json.dumps(sys.executable)}\nargs = {args}\n'
+        'enabled_tools = ["mcp__my_srv__get_time", "other"]\n'
+    )
+    common = ("--codex-home", str(tmp_path / "cx"), "--codex-system-dir", str(tmp_path / "none"), "--json")
+    hidden = json.loads(run("explain", "codex:.", "mcp__my_srv__get_time", *common, cwd=tmp_path).stdout)
+    assert hidden["first_failing_stage"] == "tool_filter" and 'raw tool name "get-time"' in hidden["fix"]
+    refused = json.loads(run("explain", "codex:.", "mcp__my_srv:other", *common, cwd=tmp_path).stdout)
+    assert refused["first_failing_stage"] == "approval_policy", refused
+    assert '[mcp_servers."my.srv".tools.other] approval_mode = "approve"' in refused["fix"]
+
+
 def test_agentworks_claude_provider_bridge_denied_by_the_users_settings(tmp_path: Path) -> None:
     (tmp_path / ".claude").mkdir()
     (tmp_path / ".claude" / "settings.json").write_text(json.dumps({"permissions": {"deny": ["mcp__api-bridge__*"]}}))

@@ -13,10 +13,13 @@ Public API::
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from ...mcp.results import ServerResult
 from ...model.enums import CODEX_STAGES, FindingKind, InputKind, StageId, ToolKind
@@ -61,6 +64,8 @@ class CodexSubject:
         self.layers, self.merged, self.requirements, self.results = layers, merged, requirements, results
         self.where, self.loaded, self.project = where, loaded, project
         self._cache: dict[str, Evaluation] = {}
+        self.raw_names: dict[tuple[str, str], tuple[str, str]] = {}
+        """(namespace, function) → (server, raw tool name): the names Codex's keys take."""
 
     @property
     def mode_names(self) -> tuple[str, ...]:
@@ -146,10 +151,12 @@ class CodexSubject:
                     )
                     listed.append((name, result))
             if not (result and result.ok and result.tools) or not all(s.passed for s in stages):
+                self.raw_names[(namespace_of(name, prefixed), "*")] = (name, "*")
                 rows.append(ToolVerdict("*", namespace_of(name, prefixed), ToolKind.MCP, tuple(stages)))
                 continue
             server = self.merged.servers[name]
             for tool in result.tools:
+                self.raw_names[(namespace_of(name, prefixed), function_of(tool))] = (name, tool)
                 row = [*stages, filter_stage(tool, server, result.tools)]
                 if row[-1].passed:
                     row.append(naming_stage(name, tool, self._collides(name, tool, listed, prefixed), prefixed))
@@ -235,7 +242,13 @@ class CodexSubject:
                 (f"toolscope check codex:{self.project} --expect visible:{verdict.namespace}:{verdict.name}",),
             )
         )
-        return Checklist(tool, mode, verdict, tuple(steps), _fix(verdict))
+        return Checklist(tool, mode, verdict, tuple(steps), self.fix_for(verdict))
+
+    def fix_for(self, verdict: ToolVerdict) -> str | None:
+        """The concrete change for the first failing stage, in Codex's own keys (raw server and tool names)."""
+        server, raw = self.raw_names.get((verdict.namespace, verdict.name), (verdict.namespace, verdict.name))
+        command = value(self.merged.servers.get(server, {}), "command")[0]
+        return _fix(verdict, server, raw, self.project, command)
 
     def findings(self, modes: Sequence[str | None]) -> list[Finding]:
         """Traps: untrusted project config, requirements blocks, enabled_tools typos, collisions, outages."""
@@ -300,23 +313,30 @@ class CodexSubject:
         return tuple(f"{t.namespace}:{t.name}" for t in self.evaluate(None).tools)
 
 
-def _fix(verdict: ToolVerdict) -> str | None:
+def _key(name: str) -> str:
+    """A TOML key as written in a table header (quoted unless bare)."""
+    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name, ensure_ascii=False)
+
+
+def _fix(verdict: ToolVerdict, server: str, raw: str, project: Path, command: Any) -> str | None:
     failing = verdict.first_failing
     if failing is None:
         return None
+    table = f"mcp_servers.{_key(server)}"
+    identity = f" command = {json.dumps(command)}" if isinstance(command, str) else ' command = "…"'
     fixes = {
-        "layer.untrusted": f'trust the project (`codex exec --trust`, or [projects."<abs path>"] trust_level = "trusted" in $CODEX_HOME/config.toml), or move the server to $CODEX_HOME/config.toml ({failing.source})',
-        "requirements.not_listed": f"add [mcp_servers.<name>.identity] for it to {failing.source} (the organisation's allowlist)",
-        "requirements.mismatch": f"make the server's command/url match {failing.source} exactly",
-        "enabled.false": f"set enabled = true ({failing.source})",
-        "filter.not_enabled": f'put the raw tool name "{failing.rule.split(chr(34))[1] if chr(34) in failing.rule else verdict.name}" in enabled_tools ({failing.source}), not the mcp__ name',
-        "filter.disabled": f"remove it from disabled_tools ({failing.source})",
-        "approval.refused": f'set [mcp_servers.<server>.tools.{verdict.name}] approval_mode = "approve" (or default_tools_approval_mode = "approve"), or run with another approval policy',
-        "connection.bad_name": "rename the server to match ^[a-zA-Z0-9_:@/.-]+$ (no spaces)",
+        "layer.untrusted": f'trust the project: `codex exec --trust`, or [projects.{json.dumps(str(project))}] trust_level = "trusted" '
+        f"in $CODEX_HOME/config.toml; or move [{table}] from {failing.source} to $CODEX_HOME/config.toml",
+        "requirements.not_listed": f"add [{table}.identity]{identity} to {failing.source} (the organisation's allowlist)",
+        "requirements.mismatch": f"make [{table}]'s command/url match {failing.source} exactly",
+        "enabled.false": f"set enabled = true in [{table}] ({failing.source})",
+        "filter.not_enabled": f'add the raw tool name "{raw}" to enabled_tools ({failing.source}): Codex matches the '
+        "server's own names, not mcp__… names",
+        "filter.disabled": f'remove "{raw}" from disabled_tools ({failing.source})',
+        "approval.refused": f'add [{table}.tools.{_key(raw)}] approval_mode = "approve" (or default_tools_approval_mode = '
+        f'"approve" in [{table}]) to $CODEX_HOME/config.toml, or run with another approval policy',
+        "connection.bad_name": f"rename the server {json.dumps(server)} to match ^[a-zA-Z0-9_:@/.-]+$ (no spaces)",
     }
-    if failing.code == "filter.not_enabled":
-        raw = next((t for t in [verdict.name]), verdict.name)
-        return f'add the raw tool name "{raw}" to enabled_tools ({failing.source}): Codex matches the server\'s own names, not mcp__… names'
     return fixes.get(failing.code, failing.rule)
 
 
