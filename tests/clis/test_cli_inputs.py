@@ -121,6 +121,17 @@ def test_explain_walks_to_the_fix_for_servers_in_settings_json(tmp_path: Path) -
     assert ".mcp.json" in answer["fix"] and "claude mcp add" in answer["fix"]
 
 
+def test_explain_tool_of_a_failed_server_walks_to_its_start(tmp_path: Path) -> None:
+    # The server never listed its tools: its one row (mcp__t__*) answers for mcp__t__x, not a did-you-mean.
+    home, proj = claude_home(tmp_path, {"mcpServers": {"t": {"command": sys.executable, "args": [str(RAW), "--fail"]}}})
+    common = ("--home", str(home), "--managed-dir", str(tmp_path / "none"))
+    done = run("explain", "claude-code:.", "mcp__t__x", *common, "--json", cwd=proj)
+    answer = json.loads(done.stdout)
+    assert answer["first_failing_stage"] == "connection", answer
+    assert answer["fix"].startswith('make the server "t" start') and not answer["did_you_mean"]
+    assert any("--expect visible:mcp__t__x" in e for s in answer["checklist"] for e in s["evidence"]), answer
+
+
 def test_explain_allowed_tool_is_visible_in_print_mode(tmp_path: Path) -> None:
     home, proj = claude_home(tmp_path, {"mcpServers": {"t": server("x")}}, {"permissions": {"allow": ["mcp__t__*"]}})
     done = run(

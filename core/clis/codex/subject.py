@@ -49,6 +49,11 @@ class CodexSubject:
     """The merged layers, the servers' listings, and the verdicts per approval policy."""
 
     config_findings: tuple[Finding, ...] = ()
+    codex_home: Path = Path("~/.codex")
+    """The folders read and the ``-c`` overrides, for the ``toolscope check`` command the checklist suggests."""
+    default_home: Path = Path("~/.codex")
+    system_dir: Path = Path("/etc/codex")
+    overrides: tuple[str, ...] = ()
 
     def __init__(
         self,
@@ -189,6 +194,8 @@ class CodexSubject:
         mode = self.resolve_mode(mode) or "never"
         tools = self.evaluate(mode).tools
         matches = [t for t in tools if tool in (f"{t.namespace}:{t.name}", f"{t.namespace}__{t.name}", t.name)]
+        if not matches:  # a server that never listed its tools: its one row (namespace:*) explains them all
+            matches = [t for t in tools if t.name == "*" and tool.startswith((f"{t.namespace}:", f"{t.namespace}__"))]
         if not matches:
             close = did_you_mean(tool, [f"{t.namespace}__{t.name}" for t in tools], normalize=str.lower)
             step = ChecklistStep(f"Is {tool} a tool of any server Codex would start?", "no", False, (self.where,))
@@ -239,10 +246,23 @@ class CodexSubject:
                 "Will a test catch it if it disappears again?",
                 "add one",
                 None,
-                (f"toolscope check codex:{self.project} --expect visible:{verdict.namespace}:{verdict.name}",),
+                (self._check_command(tool if verdict.name == "*" else f"{verdict.namespace}:{verdict.name}"),),
             )
         )
         return Checklist(tool, mode, verdict, tuple(steps), self.fix_for(verdict))
+
+    def _check_command(self, tool: str) -> str:
+        """``toolscope check`` on the same files (non-default folders and ``-c`` overrides kept)."""
+        import shlex
+
+        parts = ["toolscope", "check", f"codex:{self.project}"]
+        if self.codex_home != self.default_home:
+            parts += ["--codex-home", str(self.codex_home)]
+        if self.system_dir != Path("/etc/codex"):
+            parts += ["--codex-system-dir", str(self.system_dir)]
+        for override in self.overrides:
+            parts += ["-c", override]
+        return shlex.join([*parts, "--expect", f"visible:{tool}"])
 
     def fix_for(self, verdict: ToolVerdict) -> str | None:
         """The concrete change for the first failing stage, in Codex's own keys (raw server and tool names)."""
@@ -376,4 +396,8 @@ def load_codex_subject(
         extra=(("input", "codex"), ("codex_model", "0.171.0")),
         paths=resolved_paths(*(la.path for la in read)),
     )
-    return CodexSubject(layers, merged, requirements, results, where, loaded, project)
+    subject = CodexSubject(layers, merged, requirements, results, where, loaded, project)
+    default_home = Path(environ.get("CODEX_HOME") or Path(environ.get("HOME") or Path.home()) / ".codex")
+    subject.codex_home, subject.default_home = home, default_home.expanduser().resolve()
+    subject.system_dir, subject.overrides = Path(system_dir), tuple(overrides)
+    return subject
