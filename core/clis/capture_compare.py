@@ -25,7 +25,14 @@ from typing import TYPE_CHECKING, Any
 
 from ..capture.compare import CaptureComparison, NameRule, Prediction, compare
 from ..model.enums import InputKind
-from .offered import observed_offer, offer_differences, predicted_callable, predicted_offer, tool_key
+from .offered import (
+    observed_offer,
+    offer_differences,
+    predicted_callable,
+    predicted_offer,
+    resolve_hashes,
+    tool_key,
+)
 
 if TYPE_CHECKING:
     from ..capture.observed import ObservedCall, ObservedCapture, ObservedRequest
@@ -178,20 +185,24 @@ def compare_cli_subject(subject: Subject, capture: ObservedCapture, mode: str | 
     mcp_namespaces = {t.namespace for t in evaluation.tools} if codex else set()
     known = {tool_key(codex, t.namespace, t.name) for t in evaluation.tools}
     known |= {f"{ns}:*" for ns in mcp_namespaces}
-    offers, received, unknown_outcomes = [], [], False
+    where = f"mode {evaluation.loaded.mode}" if evaluation.loaded.mode else "the default mode"
+    basis = f"{where}: the MCP tools toolscope says pass every stage up to in context"
+    offers, received, predictions, unknown_outcomes = [], [], [], False
     requests = capture.requests
     for position, request in enumerate(requests):
         following = requests[position + 1] if position + 1 < len(requests) else None
         observed, left_out = observed_offer(request, codex, mcp_namespaces)
-        calls = _call_checks(request, following, codex, callable_tools, mcp_namespaces)
+        # Codex's collision suffixes: the predicted placeholder takes the name the request shows.
+        hashes = resolve_hashes(predicted, observed)
+        expected = {hashes.get(name, name): form for name, form in predicted.items()}
+        callable_here = {hashes.get(name, name) for name in callable_tools}
+        calls = _call_checks(request, following, codex, callable_here, mcp_namespaces)
         unknown_outcomes |= any(c.outcome == "unknown" for c in calls)
         offers.append(
-            OfferComparison(observed, predicted, tuple(offer_differences(predicted, observed)), calls, left_out)
+            OfferComparison(observed, expected, tuple(offer_differences(expected, observed)), calls, left_out)
         )
         received.append(tuple(observed))
-    where = f"mode {evaluation.loaded.mode}" if evaluation.loaded.mode else "the default mode"
-    basis = f"{where}: the MCP tools toolscope says pass every stage up to in context"
-    prediction = Prediction(tuple(predicted), basis)
+        predictions.append(Prediction(tuple(expected), basis))
     builtin = "Codex's own tools and namespaces" if codex else "Claude Code's own tools (Bash, Read, ToolSearch…)"
     notes = [f"{builtin} are not modelled and not compared: each request's offer.left_out lists them"]
     if "either" in predicted.values():
@@ -204,7 +215,7 @@ def compare_cli_subject(subject: Subject, capture: ObservedCapture, mode: str | 
         )
     return compare(
         capture,
-        [prediction for _ in requests],
+        predictions,
         _CODEX_RULE if codex else _CLAUDE_RULE,
         known=known.__contains__,
         notes=notes,

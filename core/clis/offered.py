@@ -16,18 +16,27 @@ Public API::
     predicted_callable(evaluation) -> {name}
     tool_key(evaluation_kind, namespace, name) -> str
     observed_offer(request, codex, mcp_namespaces) -> ({name: form}, left_out)
+    resolve_hashes(names, observed) -> {placeholder name: observed name}
     offer_differences(predicted, observed) -> [sentence]
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import re
+from collections.abc import Collection, Iterable
 
 from ..capture.observed import ObservedRequest
 from ..model.enums import InputKind, StageId
 from ..model.verdicts import Evaluation, ToolVerdict
 
-__all__ = ["observed_offer", "offer_differences", "predicted_callable", "predicted_offer", "tool_key"]
+__all__ = [
+    "observed_offer",
+    "offer_differences",
+    "predicted_callable",
+    "predicted_offer",
+    "resolve_hashes",
+    "tool_key",
+]
 
 
 def _is_codex(evaluation: Evaluation) -> bool:
@@ -48,6 +57,14 @@ def _offered_form(tool: ToolVerdict) -> str | None:
     return "either" if form == "auto" else form
 
 
+def _key(tool: ToolVerdict, codex: bool) -> str:
+    """The offer name; a Codex collision's carries a ``<hash RAW>`` placeholder (``resolve_hashes``)."""
+    naming = tool.stage(StageId.NAMING)
+    if codex and naming is not None and naming.code == "naming.collision" and naming.entry:
+        return naming.entry
+    return tool_key(codex, tool.namespace, tool.name)
+
+
 def predicted_offer(evaluation: Evaluation) -> dict[str, str]:
     """The MCP tools toolscope says the model is offered, and how (a deferred Codex namespace as ``ns:*``)."""
     codex = _is_codex(evaluation)
@@ -57,20 +74,37 @@ def predicted_offer(evaluation: Evaluation) -> dict[str, str]:
         if form is None:
             continue
         if codex and form == "deferred":
-            out[f"{tool.namespace}:*"] = "deferred"
+            out[_key(tool, codex).rpartition(":")[0] + ":*"] = "deferred"
         else:
-            out[tool_key(codex, tool.namespace, tool.name)] = form
+            out[_key(tool, codex)] = form
     return out
 
 
 def predicted_callable(evaluation: Evaluation) -> set[str]:
     """Offered tools whose last stage (callable / approval) passes too."""
     codex = _is_codex(evaluation)
-    return {
-        tool_key(codex, t.namespace, t.name)
-        for t in evaluation.tools
-        if t.first_failing is None and _offered_form(t) is not None
-    }
+    return {_key(t, codex) for t in evaluation.tools if t.first_failing is None and _offered_form(t) is not None}
+
+
+_PLACEHOLDER = re.compile(r"<hash [^>]*>")
+
+
+def resolve_hashes(names: Iterable[str], observed: Collection[str]) -> dict[str, str]:
+    """Each name with a ``<hash …>`` placeholder → the observed name it stands for (``_<12 hex>``), each used once.
+
+    Codex's collision suffix cannot be predicted; any 12 hex digits in its place match.
+    """
+    out: dict[str, str] = {}
+    taken = set(names)
+    for name in names:
+        if "<hash " not in name:
+            continue
+        pattern = re.compile("[0-9a-f]{12}".join(re.escape(part) for part in _PLACEHOLDER.split(name)))
+        match = next((seen for seen in observed if seen not in taken and pattern.fullmatch(seen)), None)
+        if match is not None:
+            out[name] = match
+            taken.add(match)
+    return out
 
 
 def _is_mcp_namespace(namespace: str | None, mcp_namespaces: Collection[str]) -> bool:

@@ -179,3 +179,14 @@ def test_other_inputs_have_no_offer_block() -> None:
     requests = validated(done.stdout)["capture"]["requests"]
     assert requests and all(r["offer"] is None for r in requests)
     assert json.dumps(requests)
+
+
+def test_codex_collision_suffixes_match_any_hash_once() -> None:
+    # Names as Codex 0.171.0 sent them for tools "a.b" and "a_b" of one server (the collision_tools case).
+    from toolscope.core.clis.offered import resolve_hashes
+
+    predicted = ["mcp__t:a_b_<hash a.b>", "mcp__t:a_b_<hash a_b>", "mcp__t:c"]
+    observed = ["mcp__t:a_b_3e13e8cfee91", "mcp__t:a_b_fa65a2c3cf86", "mcp__t:c"]
+    resolved = resolve_hashes(predicted, observed)
+    assert sorted(resolved.values()) == observed[:2] and len(set(resolved.values())) == 2
+    assert resolve_hashes(predicted, ["mcp__t:a_b", "mcp__t:a_b_xyz"]) == {}

@@ -26,7 +26,7 @@ from ...model.enums import CODEX_STAGES, FindingKind, InputKind, StageId, ToolKi
 from ...model.errors import InputError, Problem
 from ...model.presentation import ANSWER_WORD
 from ...model.subject import resolved_paths
-from ...model.verdicts import Checklist, ChecklistStep, Evaluation, Finding, LoadedInput, ToolVerdict
+from ...model.verdicts import Checklist, ChecklistStep, Evaluation, Finding, LoadedInput, Stage, ToolVerdict
 from ...text.suggest import did_you_mean
 from ..common import list_servers, stage
 from .layers import Layer, Merged, load_layers, merge, read_toml
@@ -112,6 +112,7 @@ class CodexSubject:
         req = self.requirements
         rows: list[ToolVerdict] = []
         listed: list[tuple[str, ServerResult]] = []
+        decided: list[tuple[str, list[Stage], ServerResult | None]] = []
         for name in self._names():
             stages = server_stages(name, self.merged, req.data if req else None, req.shown if req else "")
             result = self.results.get(name)
@@ -155,6 +156,9 @@ class CodexSubject:
                         )
                     )
                     listed.append((name, result))
+            decided.append((name, stages, result))
+        # Tools after every server: a collision with a server listed later counts too.
+        for name, stages, result in decided:
             if not (result and result.ok and result.tools) or not all(s.passed for s in stages):
                 self.raw_names[(namespace_of(name, prefixed), "*")] = (name, "*")
                 rows.append(ToolVerdict("*", namespace_of(name, prefixed), ToolKind.MCP, tuple(stages)))
@@ -183,11 +187,13 @@ class CodexSubject:
         )
         return self._cache[mode]
 
-    def _collides(self, name: str, tool: str, listed: list[tuple[str, ServerResult]], prefixed: bool) -> bool:
+    def _collides(self, name: str, tool: str, listed: list[tuple[str, ServerResult]], prefixed: bool) -> str | None:
+        """Which of the tool's names clashes with another's after sanitising: "namespace", "function" or None."""
         namespace = namespace_of(name, prefixed)
-        others = [n for n, _ in listed if n != name and namespace_of(n, prefixed) == namespace]
+        if any(n != name and namespace_of(n, prefixed) == namespace for n, _ in listed):
+            return "namespace"
         same = [t for n, r in listed if n == name for t in r.tools if t != tool and function_of(t) == function_of(tool)]
-        return bool(others or same)
+        return "function" if same else None
 
     def checklist(self, tool: str, mode: str | None) -> Checklist:
         """The four questions for one tool (``namespace:function`` or ``mcp__server__function``)."""
@@ -308,7 +314,8 @@ class CodexSubject:
                     )
         seen = set()
         for verdict in self.evaluate(modes[0] if modes else None).tools:
-            failing = verdict.first_failing
+            naming = verdict.stage(StageId.NAMING)
+            failing = naming if naming is not None and naming.code == "naming.collision" else verdict.first_failing
             kinds = {
                 "requirements.not_listed": FindingKind.SERVER_BLOCKED,
                 "requirements.mismatch": FindingKind.SERVER_BLOCKED,
