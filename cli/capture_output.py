@@ -69,22 +69,8 @@ def print_disagreements(console: Console, comparison: CaptureComparison, source:
 
 
 def _offer_lines(item: RequestComparison) -> list[tuple[str, str]]:
-    """A CLI input's own differences: (label, sentence) for forms and call outcomes."""
-    offer = item.offer.to_json() if item.offer is not None else None
-    if offer is None:
-        return []
-    lines = [("offer", d) for d in offer["differences"] if " offers it " in d]
-    for checked in offer["calls"]:
-        if checked["agrees"] is False:
-            word = "callable" if checked["predicted_callable"] else "not callable"
-            lines.append(
-                (
-                    "call",
-                    f"{checked['tool']}: toolscope says {word}, the binary {checked['outcome']} it "
-                    f"({checked['evidence'][:120]})",
-                )  # fmt: skip
-            )
-    return lines
+    """A CLI input's own differences: how a tool is offered, what a call did."""
+    return item.offer.sentences() if item.offer is not None else []
 
 
 def _same(a: RequestComparison, b: RequestComparison) -> bool:

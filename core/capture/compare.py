@@ -56,6 +56,10 @@ class OfferCheck(Protocol):
         """The request's ``offer`` block."""
         ...
 
+    def sentences(self) -> list[tuple[str, str]]:
+        """(label, sentence) for each difference beyond the names: how a tool is offered, what a call did."""
+        ...
+
 
 @dataclass(frozen=True)
 class NameRule:

@@ -119,6 +119,21 @@ class OfferComparison:
         """No offer difference and no compared call that disagrees."""
         return not self.differences and all(c.agrees is not False for c in self.calls)
 
+    def sentences(self) -> list[tuple[str, str]]:
+        """(label, sentence): a tool offered in another form, a call the binary treated otherwise."""
+        lines = [("offer", d) for d in self.differences if " offers it " in d]
+        for checked in self.calls:
+            if checked.agrees is False:
+                word = "callable" if checked.predicted_callable else "not callable"
+                lines.append(
+                    (
+                        "call",
+                        f"{checked.tool}: toolscope says {word}, the binary {checked.outcome} it "
+                        f"({checked.evidence[:120]})",
+                    )
+                )
+        return lines
+
     def to_json(self) -> dict[str, Any]:
         """The request's ``offer`` block."""
         return {

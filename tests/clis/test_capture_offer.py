@@ -167,6 +167,11 @@ def test_cli_json_carries_the_offer_and_the_human_form_leads_with_the_call(tmp_p
     assert done.returncode == 1, done.stderr
     first = done.stdout.split("\n\n")[0]
     assert "≠" in first and "call" in first and "the binary refused it" in first, done.stdout
+    # report --capture reads the same files (--home, --client-args …), and says the same.
+    report = tmp_path / "report.md"
+    done = run("report", *common, "-o", str(report))
+    assert done.returncode == 0, done.stderr
+    assert "request 1, call: mcp\\_\\_t\\_\\_x: toolscope says callable, the binary refused it" in report.read_text()
 
 
 def test_other_inputs_have_no_offer_block() -> None:
