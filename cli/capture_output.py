@@ -161,10 +161,17 @@ def print_totals(console: Console, comparison: CaptureComparison, source: str) -
         print_wrapped(console, Text("  skipped: ", style="dim"), "; ".join(cap.skipped[:3]), "dim")
 
 
-def print_tool_in_capture(console: Console, comparison: CaptureComparison, tool: str, source: str) -> None:
-    """explain: in which requests the tool reached the model, and in which toolscope predicted it."""
-    received = [r.request.index for r in comparison.requests if tool in r.received]
-    predicted = [r.request.index for r in comparison.requests if tool in r.main.predicted]
+def print_tool_in_capture(
+    console: Console, comparison: CaptureComparison, tool: str, source: str, aliases: tuple[str, ...] = ()
+) -> None:
+    """explain: in which requests the tool reached the model, and in which toolscope predicted it.
+
+    ``aliases``: the tool's names in the comparison (Codex: ``namespace:function``, or ``namespace:*``
+    when the namespace is deferred).
+    """
+    names = {tool, *aliases}
+    received = [r.request.index for r in comparison.requests if names & set(r.received)]
+    predicted = [r.request.index for r in comparison.requests if names & set(r.main.predicted)]
     total = len(comparison.requests)
     console.print()
     mark, style = ("=", "bold green") if received == predicted else ("≠", "bold red")

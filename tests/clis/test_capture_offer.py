@@ -195,3 +195,18 @@ def test_codex_collision_suffixes_match_any_hash_once() -> None:
     resolved = resolve_hashes(predicted, observed)
     assert sorted(resolved.values()) == observed[:2] and len(set(resolved.values())) == 2
     assert resolve_hashes(predicted, ["mcp__t:a_b", "mcp__t:a_b_xyz"]) == {}
+
+
+def test_codex_explain_finds_the_tool_in_a_deferred_namespace(tmp_path: Path) -> None:
+    # explain takes mcp__t__x; the capture names only the deferred namespace (mcp__t:*).
+    case = next(c for c in CODEX_CASES if c.id == "catalog_model_deferred")
+    (tmp_path / "cx").mkdir()
+    (tmp_path / "cx" / "config.toml").write_text(f'model = "{case.model}"\n' + _subst(case.config, tmp_path))
+    done = subprocess.run(
+        [sys.executable, "-m", "toolscope", "explain", "codex:.", "mcp__t__x", "--codex-home", str(tmp_path / "cx"),
+         "--codex-system-dir", str(tmp_path / "none"), "--capture", str(FIXTURES / "codex.catalog_model_deferred.capture.jsonl")],
+        cwd=tmp_path, capture_output=True, text=True, timeout=90,
+    )  # fmt: skip
+    assert "mcp__t__x reached the model in 1 of 1 requests (1); toolscope predicted it in 1 (1)" in done.stdout, (
+        done.stdout + done.stderr
+    )
