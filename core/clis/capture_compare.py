@@ -178,14 +178,16 @@ def _call_checks(
     out = []
     used: set[int] = set()
     for call in request.calls:
+        # Codex: a flat mcp__server__tool call (no namespace) is an MCP call too, and never callable (§2.8).
+        flat = codex and not call.namespace and call.name.startswith("mcp__")
         is_mcp = (
-            (call.namespace or "").startswith("mcp__") or call.namespace in mcp_namespaces
+            flat or (call.namespace or "").startswith("mcp__") or call.namespace in mcp_namespaces
             if codex
             else call.name.startswith("mcp__")
         )
         if not is_mcp:
             continue
-        key = tool_key(codex, call.namespace, call.name)
+        key = call.name if flat else tool_key(codex, call.namespace, call.name)
         outcome, evidence = _outcome(call, key, following, used, codex)
         out.append(CallCheck(key, key in callable_tools, outcome, evidence))
     return tuple(out)

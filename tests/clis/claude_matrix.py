@@ -139,6 +139,7 @@ CASES: tuple[Case, ...] = (
     Case("failed_server", {U: {"mcpServers": {"f": raw("--fail"), "ok": raw("x")}}}),
     # 6. naming and collisions
     Case("naming_normalised", {U: {"mcpServers": {"my.srv": raw("get-time", "a.b", "café")}}}),
+    Case("long_names_kept", {U: {"mcpServers": {"s" * 40: raw("t" * 70)}}}),
     Case("collision_servers", {U: {"mcpServers": {"a.b": raw("x"), "a_b": raw("x")}}}),
     Case("collision_tools", {U: {"mcpServers": {"s": raw("a.b", "a_b")}}}),
     # 7. deny

@@ -77,6 +77,11 @@ CASES: tuple[CodexCase, ...] = (
         files={"etc/codex/requirements.toml": '[mcp_servers.a.identity]\ncommand = "/bin/false"\n'},
     ),
     CodexCase("call_needs_approval", srv("t", "x"), call=("mcp__t", "x")),
+    CodexCase(
+        "call_flat_name_unsupported",
+        srv("t", "x", extra='default_tools_approval_mode = "approve"'),
+        call=("", "mcp__t__x"),
+    ),
     CodexCase("call_read_only_runs", srv("t", "x:ro"), call=("mcp__t", "x")),
     CodexCase(
         "call_approve_mode_runs", srv("t", "x", extra='default_tools_approval_mode = "approve"'), call=("mcp__t", "x")
