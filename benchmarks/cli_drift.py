@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "tests" / "clis"))
+sys.path[:0] = [str(HERE.parent / "tests" / "clis"), str(HERE.parent / "tests")]  # the matrices, json_contracts
 
 
 def main() -> int:

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+sys.path[:0] = [str(HERE), str(HERE.parent)]  # the matrices, json_contracts
 
 RECORDED = {
     "claude-code": ("call_default_refused", "call_allowed_user"),

@@ -50,8 +50,10 @@ def run_codex_case(case: CodexCase, root: Path) -> tuple[list[str], dict[str, An
     (home / "config.toml").write_text(config, encoding="utf-8")
     env = {"PATH": "/usr/bin:/bin", "HOME": str(root / "home"), "CODEX_HOME": str(home), "CAPTURE_KEY": "sk-test"}
     # A call without a namespace ("" in the case) is sent flat, as a model that ignores namespaces would.
-    call = {"name": case.call[1], **({"namespace": case.call[0]} if case.call and case.call[0] else {})}
-    replies = [{"tool_calls": [call]}, {"text": "done"}] if case.call else None
+    replies = None
+    if case.call:
+        call = {"name": case.call[1], **({"namespace": case.call[0]} if case.call[0] else {})}
+        replies = [{"tool_calls": [call]}, {"text": "done"}]
     command = [str(codex), "exec", "--skip-git-repo-check", *[a for o in case.overrides for a in ("-c", o)], "hi"]
     capture = run_captured(command, root, env, replies, port=port)
     records = [r for r in read_capture(capture).records if r.protocol == "openai-responses"]
