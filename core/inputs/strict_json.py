@@ -48,11 +48,52 @@ def parse_json(text: str, source: str) -> Any:
             raise InputError(source, "invalid JSON", [Problem("", digit_limit_message(exc))]) from None
         raise _json_error(exc, source) from None
     except _DuplicateKey as exc:
+        where = duplicate_key_place(text, str(exc))
         raise InputError(
-            source, "invalid JSON", [Problem("", f"key {str(exc)!r} appears twice in one object")]
+            source, "invalid JSON", [Problem(where, f"key {str(exc)!r} appears twice in one object")]
         ) from None
     except RecursionError:
         raise InputError(source, "is nested too deeply to read (thousands of levels)") from None
+
+
+def duplicate_key_place(text: str, key: str) -> str:
+    """``line L, column C`` of the second ``key`` in one object ("" when not found).
+
+    Only called on the error path, over text that is otherwise valid JSON: a small scan of
+    strings, braces, commas and colons, with the keys seen per open object.
+    """
+    objects: list[set[str] | None] = []  # None: an array
+    expect_key = False
+    position, size = 0, len(text)
+    while position < size:
+        char = text[position]
+        if char == '"':
+            end = position + 1
+            while end < size and text[end] != '"':
+                end += 2 if text[end] == "\\" else 1
+            if expect_key and objects and objects[-1] is not None:
+                try:
+                    name = json.loads(text[position : end + 1])
+                except ValueError:
+                    return ""
+                if name == key and name in objects[-1]:
+                    line = text.count("\n", 0, position) + 1
+                    return f"line {line}, column {position - (text.rfind(chr(10), 0, position) + 1) + 1}"
+                objects[-1].add(name)
+                expect_key = False
+            position = end + 1
+            continue
+        if char == "{":
+            objects.append(set())
+            expect_key = True
+        elif char == "[":
+            objects.append(None)
+        elif char in "]}" and objects:
+            objects.pop()
+        elif char == ",":
+            expect_key = bool(objects) and objects[-1] is not None
+        position += 1
+    return ""
 
 
 MAX_NESTING = 128
