@@ -64,10 +64,13 @@ class CodexSubject:
         where: str,
         loaded: LoadedInput,
         project: Path,
+        read_from: tuple[Path, Path, Path, tuple[str, ...]] | None = None,
     ) -> None:
-        """Wrap what was read."""
+        """Wrap what was read; ``read_from``: (CODEX_HOME, its default, the system folder, the -c overrides)."""
         self.layers, self.merged, self.requirements, self.results = layers, merged, requirements, results
         self.where, self.loaded, self.project = where, loaded, project
+        if read_from is not None:
+            self.codex_home, self.default_home, self.system_dir, self.overrides = read_from
         self._cache: dict[str, Evaluation] = {}
         self.raw_names: dict[tuple[str, str], tuple[str, str]] = {}
         """(namespace, function) → (server, raw tool name): the names Codex's keys take."""
@@ -403,8 +406,6 @@ def load_codex_subject(
         extra=(("input", "codex"), ("codex_model", "0.171.0")),
         paths=resolved_paths(*(la.path for la in read)),
     )
-    subject = CodexSubject(layers, merged, requirements, results, where, loaded, project)
     default_home = Path(environ.get("CODEX_HOME") or Path(environ.get("HOME") or Path.home()) / ".codex")
-    subject.codex_home, subject.default_home = home, default_home.expanduser().resolve()
-    subject.system_dir, subject.overrides = Path(system_dir), tuple(overrides)
-    return subject
+    read_from = (home, default_home.expanduser().resolve(), Path(system_dir), tuple(overrides))
+    return CodexSubject(layers, merged, requirements, results, where, loaded, project, read_from)
