@@ -61,7 +61,7 @@ class MainScreen(Screen[None]):
             "escape",
             "back",
             "Back",
-            tooltip="Close the help; else clear the filter; else leave the text box",
+            tooltip="Close the help; else clear the filter; else leave the text box; else back to the step list",
             id="back",
         ),
     ]
@@ -77,10 +77,12 @@ class MainScreen(Screen[None]):
     followed: var[ActivationView.StateChanged | None] = var(None)
     """The activation lane the Pipeline view follows (toolkits), once the view reported it."""
 
-    def __init__(self, subject: Subject, mode: str | None, options: TuiOptions) -> None:
+    def __init__(self, subject: Subject, mode: str | None, options: TuiOptions, *, picked: bool = False) -> None:
         super().__init__()
         self.subject = subject
         self.options = options
+        self.picked = picked
+        """Opened from the step picker: Escape, with nothing else to leave, goes back to it."""
         self.evaluator = Evaluator(subject)
         start = subject.resolve_mode(mode) if mode is not None else subject.default_mode
         # Before the first paint there is nothing to keep responsive: the first evaluation
@@ -225,10 +227,9 @@ class MainScreen(Screen[None]):
         if evaluation is None:
             return None
         old_mode, self.mode = self.mode, mode
-        change = self._put(evaluation, lambda change: change.summary(old_mode, mode))
-        # Mode names come from the config: inert before they reach the terminal.
-        self.notify(inert(change.summary(old_mode, mode), single_line=True), title="mode switched", markup=False)
-        return change
+        # No toast: it covered the trace pane's Fix line at 80x24. The header shows the mode, the
+        # Pipeline's summary lines say what changed (until the next change), the checklist its mode.
+        return self._put(evaluation, lambda change: change.summary(old_mode, mode))
 
     async def _cycle_mode(self, step: int) -> None:
         modes = self.subject.mode_names
@@ -309,7 +310,8 @@ class MainScreen(Screen[None]):
         if action == "back":
             # Escape only means something when there is something to leave, close or clear.
             return bool(
-                self.query(HelpPanel)
+                self.picked
+                or self.query(HelpPanel)
                 or isinstance(self.focused, (Input, OptionList))
                 or (self.current_view == View.PIPELINE and self.pipeline.query_state.text)
             )
@@ -327,7 +329,8 @@ class MainScreen(Screen[None]):
 
     def action_back(self) -> None:
         """Escape: close the help panel; else clear the pipeline's filter (and leave its box);
-        else leave a text box for the view's main widget (the walk area in the checklist view)."""
+        else leave a text box for the view's main widget (the walk area in the checklist view);
+        else, when the step was picked from a list, back to that list (k9s's Escape goes up)."""
         if self.query(HelpPanel):
             self.app.action_hide_help_panel()
             return
@@ -336,6 +339,9 @@ class MainScreen(Screen[None]):
         ):
             self.pipeline.clear_filter_text()
             self._focus_view(View.PIPELINE)
+            return
+        if self.picked and not isinstance(self.focused, (Input, OptionList)):
+            self.dismiss()
             return
         if self.current_view == View.CHECKLIST:
             # Not ``_focus_view``: before a tool is picked that is the name box itself.

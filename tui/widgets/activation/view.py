@@ -15,6 +15,7 @@ file is read in a worker thread; the Markdown export is ``export``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -80,16 +81,33 @@ class ActivationView(Vertical):
     BINDINGS = [
         Binding("f", "fire", "Fire", id="activation-fire"),
         Binding("n", "next_step", "Next", id="activation-next"),
-        Binding("p", "previous_step", "Back", show=False, id="activation-back"),
-        Binding("r", "restart", "Restart", show=False, id="activation-restart"),
+        # All shown: the fitted footer keeps those that fit (all at 200 columns); ? lists every one.
+        Binding("p", "previous_step", "Back", tooltip="Undo the last turn on every lane", id="activation-back"),
+        Binding("r", "restart", "Restart", tooltip="Back to the state before any turn", id="activation-restart"),
         Binding("l", "focus_script", "Script", id="activation-load"),
-        Binding("i", "focus_raw", "Edit raw JSON", show=False, id="activation-edit-json"),
-        Binding("t", "focus_turns", "Turn list", show=False, id="activation-turns"),
+        Binding(
+            "i",
+            "focus_raw",
+            "Raw JSON",
+            tooltip="Edit the raw reset_tools arguments (Enter fires)",
+            id="activation-edit-json",
+        ),
+        Binding(
+            "t",
+            "focus_turns",
+            "Turns",
+            tooltip="Focus the turn list (↑ ↓ pick the turn the lanes show)",
+            id="activation-turns",
+        ),
         Binding(
             "d", "toggle_details", "Details", tooltip="Long texts in full, or one line each", id="activation-details"
         ),
         Binding(
-            "v", "switch_followed_lane", "Pipeline follows the other lane", show=False, id="activation-pipeline-lane"
+            "v",
+            "switch_followed_lane",
+            "Other lane",
+            tooltip="The Pipeline view follows the other lane's groups",
+            id="activation-pipeline-lane",
         ),
     ]
 
@@ -153,6 +171,10 @@ class ActivationView(Vertical):
         self.config_dir = Path(config_dir) if config_dir else None
         self.session = subject.session(())
         self.script_name: str | None = None
+        self.loaded = asyncio.Event()
+        """Set once the view has started and its feed (a recorded session) has been read and replayed."""
+        self.runs_left_out = 0
+        """Following a tap several agents write: how many other runs the turn list leaves out."""
         self.probe_summary: str | None = None
         self.initial: dict[str, LaneState] = {}
         """Each lane before any turn."""
@@ -193,9 +215,19 @@ class ActivationView(Vertical):
             await self.load_script(self.start_script)
             if self.run_start_script:
                 await self._run(on_shared_loop(self.session.arun_all()))
-        if self.feed is not None:
-            await self.feed.start(self)
         await self.refresh_lanes()
+        if self.feed is not None:
+            # A worker, not awaited here: a long session replays while the view is painted and
+            # shows its progress, and quitting cancels it between two turns.
+            self.run_worker(self._start_feed(), exclusive=True, group="feed")
+        else:
+            self.loaded.set()
+
+    async def _start_feed(self) -> None:
+        try:
+            await self.feed.start(self)
+        finally:
+            self.loaded.set()
 
     def on_resize(self, event: Resize) -> None:
         """Tiny terminals get a sentence instead of bare borders; short ones compact lanes."""
@@ -216,7 +248,7 @@ class ActivationView(Vertical):
     def focus_main(self) -> None:
         """Focus the first toggle (not a box: an Input swallows the view's letter keys)."""
         toggles = self.query_one(GroupBar).toggles
-        (toggles[0] if toggles else self.query_one(TurnList)).focus()
+        toggles[0].take_focus() if toggles else self.query_one(TurnList).focus()
 
     def _sync_raw_from_toggles(self) -> None:
         self._generated_raw = json.dumps(self.query_one(GroupBar).values())
@@ -227,15 +259,26 @@ class ActivationView(Vertical):
 
     def _follow_guarded_lane(self) -> None:
         """After a turn the toggles show the guarded lane's active groups, so firing again
-        keeps them (reset_tools sets the final state); hand-typed raw JSON is left alone."""
+        keeps them (reset_tools sets the final state); hand-typed raw JSON is left alone, and
+        the toggles keep showing what it says (a ``"maybe"`` is ``?``, never ✓)."""
         raw = self.query_one("#raw", Input)
-        hand_typed = raw.value != self._generated_raw
+        if raw.value != self._generated_raw:
+            self.query_one(GroupBar).show_raw_arguments(raw.value)
+            return
         self.query_one(GroupBar).set_values(set(self.session.active_groups("guarded")))
-        if not hand_typed:
-            self._sync_raw_from_toggles()
+        self._sync_raw_from_toggles()
+
+    @on(Input.Changed, "#raw")
+    def _raw_edited(self, event: Input.Changed) -> None:
+        # Typed by the user only: a Changed from the toggles' own sync can arrive after a later
+        # sync (a script run in one go), and must not put an old call back on the toggles.
+        raw = event.input
+        if raw.has_focus and event.value == raw.value and event.value != self._generated_raw:
+            self.query_one(GroupBar).show_raw_arguments(event.value)
 
     @on(Checkbox.Changed)
     def _toggled(self) -> None:
+        self.query_one(GroupBar).forget_arguments()
         self._sync_raw_from_toggles()
         self.query_one(GroupBar).update_markers()
 
@@ -370,6 +413,8 @@ class ActivationView(Vertical):
     def lane_state(self, lane: str, index: int | None) -> LaneState:
         """What ``lane`` shows for turn ``index`` of the history (None: before any turn)."""
         if lane == RECORDED:
+            if self.replay is None:  # the session is still being read and replayed
+                return LaneState(RECORDED, (), (), 0)
             initial, states = recorded_states(self.replay)
             return initial if index is None or index >= len(states) else states[index]
         return LaneHistory(self.session.history, self.initial).state(lane, index)
@@ -424,7 +469,13 @@ class ActivationView(Vertical):
             title = f"session {name} · {len(history)} of {len(replayed)} reset_tools calls replayed"
         else:
             script = f" · script {name} {self.session.script_position}/{len(self.session.steps)}" if name else ""
-            title = f"turns {len(history)}{script}"
+            # Several agents write the followed tap: first, so that it fits in 80 columns.
+            runs = (
+                f" · 1 of {self.runs_left_out + 1:,} runs followed (replay another: --session-id RUN)"
+                if self.runs_left_out
+                else ""
+            )
+            title = f"turns {len(history)}{runs}{script}"
         turns.border_title = Content(title)  # Content: never markup
         self.show_selected()
         self._show_script_status()
@@ -434,13 +485,20 @@ class ActivationView(Vertical):
         self._follow_guarded_lane()
         self._post_state()
 
+    def show_replay_progress(self, done: int, total: int) -> None:
+        """A recorded session is being replayed: how far, in the turn list's title."""
+        name = inert(self.script_name or "", single_line=True)
+        self.query_one(TurnList).border_title = Content(
+            f"session {name} · replaying {done:,} of {total:,} reset_tools calls (q quits)"
+        )
+
     def _show_script_status(self) -> None:
         session = self.session
         upcoming = session.next_step() if self.script_name else None
         if self.replay is not None:
             # A replay is numbered by model turns alone: the next call by the turn that made it.
             coming = self.replay.turns[session.cursor] if session.cursor < len(self.replay.turns) else None
-            upcoming = f"turn {coming.call.model_turn} reset_tools {coming.call.raw_input}" if coming else None
+            upcoming = f"turn {coming.call.model_turn} reset_tools {coming.call.shown_input}" if coming else None
         position = None if self.replay is not None else session.script_position
         noun = "session" if self.replay is not None else "script"
         self.query_one(ScriptBox).show_script(self.script_name, position, len(session.steps), upcoming, noun)
