@@ -54,7 +54,7 @@ def _register_commands() -> None:
     The command modules never import this one (no cycle): each defines its function, and
     this is the one place that says which commands exist and what they are called.
     """
-    from .commands import capture, check, discover, explain, filter, inspect, report, step, tools
+    from .commands import capture, check, discover, explain, filter, inspect, report, serve, step, tools
 
     app.command("capture", short_help="A local model endpoint that records what every request carried.")(
         capture.capture_command
@@ -73,6 +73,7 @@ def _register_commands() -> None:
     app.command("report", short_help="Write a shareable report: Markdown, HTML, JSON, SVG or PNG.")(
         report.report_command
     )
+    app.command("serve", short_help="Serve the interactive app to a web browser (textual-serve).")(serve.serve_command)
     app.command("step", short_help="Step a reset_tools script: stock vs guarded, turn by turn.")(step.step_command)
     app.command("tools", short_help="Every tool: a mark per stage, the verdict, the rule.")(tools.tools_command)
     from .commands import registry

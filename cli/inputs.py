@@ -71,6 +71,8 @@ def detect_kind(target: str) -> InputKind:
             return InputKind.STEP_CONFIG
         if "groups" in data or data.get("kind") == "toolkit":
             return InputKind.TOOLKIT_SPEC
+        if REGISTRY_KEYS & data.keys():
+            raise _registry_as_config(target, path)
     raise InputError(
         target,
         "not a config toolscope knows",
@@ -83,6 +85,34 @@ def detect_kind(target: str) -> InputKind:
             )
         ],
     )
+
+
+REGISTRY_KEYS = frozenset({"modes", "custom_tools", "mcp_servers", "mcp_config", "virtual_tools", "system_categories"})
+"""Top-level keys only a registry has (docs: "The registry format")."""
+
+
+def _registry_as_config(target: str, path: Path) -> InputError:
+    """A registry given where CONFIG goes: say what it is, and name the step configs beside it."""
+    from itertools import islice
+
+    beside = []
+    for candidate in sorted(islice(path.parent.glob("*.json"), 50)):
+        try:
+            data = load_document(candidate, "config file").data
+        except InputError:
+            continue
+        if isinstance(data, dict) and ("steps" in data or "agent_configs" in data):
+            beside.append(candidate)
+    problems = [
+        Problem("", "a registry describes the tool universe; CONFIG is the step config whose tools it answers for")
+    ]
+    found_beside = path.name in ("toolscope.registry.yaml", "toolscope.registry.yml", "toolscope.registry.json")
+    if beside:
+        how = "the registry beside it is found" if found_beside else f"with --registry {target}"
+        problems.append(Problem("", f"did you mean {beside[0]}? ({how})"))
+    else:
+        problems.append(Problem("", "give the step config, with --registry " + target))
+    return InputError(target, "is a toolscope registry, not a config", problems)
 
 
 def _factory_needs_function(target: str, path: Path) -> InputError:

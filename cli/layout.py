@@ -107,6 +107,8 @@ class Layout:
     shortened: bool = False
     fixed: int = 0  # cells taken by the columns before the note
     inline: bool = False  # the note is on the row's line
+    row_lines: list[int] = field(default_factory=list)  # which lines are rows (not headings or notes)
+    marks: frozenset[str] = frozenset()  # the row marks shown (see ``layout_table``'s ``marks``)
 
 
 def cells(text: str) -> int:
@@ -147,6 +149,7 @@ def layout_table(
     whole_notes: bool = False,
     groups: Sequence[str] | None = None,
     widths: Sequence[int] | None = None,
+    marks: Sequence[Cell] | None = None,
 ) -> Layout:
     """Lay out ``rows`` as aligned columns, two spaces apart, one line per row.
 
@@ -156,8 +159,16 @@ def layout_table(
     ``min_note`` cells are left it goes on a line of its own below the row, indented.
     ``whole_notes`` never shortens it (``--wide``). ``groups`` (one label per row)
     prints a heading line each time the label changes, instead of a column. ``widths``
-    (from ``column_widths``) saves measuring the rows again.
+    (from ``column_widths``) saves measuring the rows again. ``marks`` (one single-cell mark
+    per row, like the TUI's ``!``) go in front of each row, one space before it; every other
+    line is indented to match.
     """
+    if marks is not None:
+        inner = layout_table(
+            columns, rows, width - 2, note=note, notes=notes, min_note=min_note, indent=indent,
+            whole_notes=whole_notes, groups=groups, widths=widths,
+        )  # fmt: skip
+        return _with_marks(inner, marks)
     widths = list(widths) if widths is not None else column_widths(columns, rows)
     fixed = table_width(widths)
     note_width = width - fixed - len(GAP)
@@ -197,8 +208,10 @@ def layout_table(
             if text and not whole_notes:
                 text, cut = shorten(text, note_width)
                 out.shortened |= cut
+            out.row_lines.append(len(out.lines))
             out.lines.append(row_line([(c.text, c.style) for c in row], (text, style) if text else None))
         else:
+            out.row_lines.append(len(out.lines))
             out.lines.append(row_line([(c.text, c.style) for c in row], None))
             if text:
                 text, cut = shorten(text, below)
@@ -210,4 +223,17 @@ def layout_table(
         if line:
             text, style = line[-1]
             line[-1] = (text.rstrip(" "), style)
+    return out
+
+
+def _with_marks(out: Layout, marks: Sequence[Cell]) -> Layout:
+    """``out`` with each row's mark (and a space) in front; the other lines move over to match."""
+    mark_of = dict(zip(out.row_lines, marks, strict=True))
+    blank = Cell(" ")
+    for number, line in enumerate(out.lines):
+        if line:
+            mark = mark_of.get(number, blank)
+            line[:0] = [(mark.text, mark.style), (" ", "")]
+    out.fixed += 2
+    out.marks = frozenset(mark.text for mark in marks) - {" "}
     return out

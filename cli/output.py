@@ -91,6 +91,24 @@ def stderr_console() -> Console:
     return InertConsole(stderr=True, highlight=False, soft_wrap=True)
 
 
+def print_error(text: str) -> None:
+    """An error on stderr, word-wrapped at the terminal's width (a word is never split, as in
+    every other output): continuation lines hang under their line's text."""
+    from rich.text import Text
+
+    from .layout import output_width, wrap_words
+
+    width = output_width(stream=sys.stderr)
+    lines: list[str] = []
+    for line in text.split("\n"):
+        body = line.lstrip(" ")
+        indent = len(line) - len(body)
+        wrapped = wrap_words(body, max(width - indent - 2, 20))
+        lines.append(" " * indent + wrapped[0])
+        lines += [" " * (indent + 2) + rest for rest in wrapped[1:]]
+    stderr_console().print(Text("\n".join(lines), style="red"))
+
+
 def handle_errors(func: F) -> F:
     """Turn ToolscopeErrors into one plain message on stderr and their exit code."""
 
@@ -112,7 +130,7 @@ def handle_errors(func: F) -> F:
 
             from ..core.text.safe_text import inert
 
-            stderr_console().print(Text("error: " + inert(exc.render()), style="red"))
+            print_error("error: " + inert(exc.render()))
             raise typer.Exit(exc.exit_code) from None
         except (typer.Abort, KeyboardInterrupt, SystemExit):
             raise
@@ -133,7 +151,7 @@ def handle_errors(func: F) -> F:
 
                 from ..core.text.safe_text import inert
 
-                stderr_console().print(Text("error: " + inert(theirs.render()), style="red"))
+                print_error("error: " + inert(theirs.render()))
                 raise typer.Exit(theirs.exit_code) from None
             import traceback
 

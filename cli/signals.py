@@ -34,6 +34,12 @@ def install() -> None:
         signal.signal(signum, _deliver_as_interrupt)
 
 
+def note_received(signum: int) -> None:
+    """Record a signal a command handled itself (``serve``'s event loop) so that the process
+    still ends by it once the command has cleaned up."""
+    _received.append(signum)
+
+
 def received() -> int | None:
     """The terminating signal that arrived, if any."""
     return _received[0] if _received else None

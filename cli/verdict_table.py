@@ -27,7 +27,7 @@ STAGE_SHORT = {
     "allow_listed": "ALLOW",
     "discoverable": "DISC",
     "callable": "CALL",
-    "visible": "VIS",
+    "visible": "OFFER",
     "source": "SRC",
     "precedence": "PREC",
     "approval": "APPR",
@@ -42,21 +42,25 @@ STAGE_SHORT = {
     "tool_filter": "FILT",
     "approval_policy": "APPR",
 }
+# ! is the TUI's alert colour; · is quiet.
+MARK_STYLE = {"!": "bold red", "·": "dim"}
 # The deciding rule goes on the row only when at least this many cells are left for it.
 MIN_RULE = 40
 
 
 def verdict_layout(evaluation: Evaluation, width: int, *, wide: bool = False, hidden_only: bool = False) -> Layout:
     """The table of the evaluation's tools (``hidden_only``: those not visible) at ``width`` cells."""
+    from ..core.model.attention import attention, attention_mark
     from ..core.model.verdicts import STAGE_TITLES, VerdictList, first_failing, row_verdict
 
     names = list(evaluation.stage_names)
     rows: list[list[Cell]] = []
     notes: list[Cell] = []
+    marks: list[Cell] = []
     # By row of stages (tools decided alike share one): marks, verdict and rule laid out once,
     # and a tool is its labels and its row's cells (no ToolVerdict per tool).
     table = VerdictList.of(evaluation.tools)
-    decided: list[tuple[list[Cell], Cell, bool] | None] = [None] * len(table.rows)
+    decided: list[tuple[list[Cell], Cell, bool, Cell] | None] = [None] * len(table.rows)
     namespaces: dict[str, Cell] = {}
     for tool, row in zip(table.entries, table.row_of, strict=True):
         laid_out = decided[row]
@@ -64,28 +68,31 @@ def verdict_layout(evaluation: Evaluation, width: int, *, wide: bool = False, hi
             stages = table.rows[row]
             verdict = row_verdict(stages)
             by_name = {stage.name: stage for stage in stages}
-            marks = [
+            stage_cells = [
                 Cell(NOT_REACHED)
                 if (stage := by_name.get(name)) is None
                 else Cell(MARK[stage.passed], STAGE_STYLE[stage.passed])
                 for name in names
             ]
-            marks.append(Cell(verdict, VERDICT_STYLE[verdict]))
+            stage_cells.append(Cell(verdict, VERDICT_STYLE[verdict]))
             failing = first_failing(stages)
             rule = f"{STAGE_TITLES.get(failing.name, failing.name)}: {failing.rule}" if failing else ""
+            mark_text = attention_mark(attention(stages))
             laid_out = decided[row] = (
-                marks,
+                stage_cells,
                 Cell(inert(rule, single_line=True), "dim" if failing and failing.passed is None else ""),
                 failing is None,
+                Cell(mark_text, MARK_STYLE.get(mark_text, "")),
             )
-        marks, note_cell, visible = laid_out
+        stage_cells, note_cell, visible, mark = laid_out
         if hidden_only and visible:
             continue
         namespace = namespaces.get(tool.namespace)
         if namespace is None:
             namespace = namespaces[tool.namespace] = Cell(inert(tool.namespace, single_line=True))
-        rows.append([Cell(inert(tool.name, single_line=True), "bold"), namespace, *marks])
+        rows.append([Cell(inert(tool.name, single_line=True), "bold"), namespace, *stage_cells])
         notes.append(note_cell)
+        marks.append(mark)
 
     def columns(titles: dict[str, str], namespace: bool = True) -> list[Column]:
         return [
@@ -127,4 +134,19 @@ def verdict_layout(evaluation: Evaluation, width: int, *, wide: bool = False, hi
         whole_notes=wide,
         groups=None if with_namespace else [r[1].text for r in rows],
         widths=ws,
+        # The TUI's marks, only when a row has one: ! a later gate blocks it and there is a fix,
+        # · hidden by design (core.model.attention).
+        marks=marks if any(mark.text != " " for mark in marks) else None,
     )
+
+
+def marks_legend(marks: frozenset[str], explain: str) -> str:
+    """What the row marks shown (``Layout.marks``) mean, in one line (empty when there are none)."""
+    parts = []
+    if "!" in marks:
+        parts.append(f"! registered, then blocked by a later gate ({explain} gives the fix)")
+    if "·" in marks:
+        parts.append(
+            "· hidden by design, not a config mistake (a group not active yet, a virtual tool reached through the bridge)"
+        )
+    return "; ".join(parts)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
+from ..core.model.attention import Attention
 from ..core.model.counts import count_of
 from ..core.model.verdicts import Evaluation, ToolVerdict, empty_counts
 from .row_list import GroupRow, Row, RowList, ToolOrder, ToolsAt
@@ -29,6 +30,7 @@ __all__ = [
     "ToolKey",
     "compare",
     "count_of",
+    "is_hidden_by_design",
     "is_registered_but_hidden",
     "priority",
     "tool_key",
@@ -41,12 +43,17 @@ def tool_key(tool: ToolVerdict) -> ToolKey:
 
 
 def is_registered_but_hidden(tool: ToolVerdict) -> bool:
-    """The notify_user case: the tool exists (registered) yet a later gate hides it."""
-    return stage_facts(tool.stages)[0] == 0
+    """The notify_user case: the tool exists (registered), a later gate hides it, and there is a fix."""
+    return stage_facts(tool.stages)[0] == Attention.ALERT
+
+
+def is_hidden_by_design(tool: ToolVerdict) -> bool:
+    """Registered and hidden by a later gate on purpose (an inactive group, a virtual tool left out)."""
+    return stage_facts(tool.stages)[0] == Attention.BY_DESIGN
 
 
 def priority(tool: ToolVerdict) -> int:
-    """Sort rank: registered-but-hidden first, then other hidden, unknown, visible."""
+    """Sort rank: the real problems first, then not registered, unknown, hidden by design, visible."""
     return stage_facts(tool.stages)[0]
 
 
@@ -84,8 +91,8 @@ class RowIndex:
         return RowList(self.table, picked, len(picked))
 
     def alerts(self) -> ToolsAt:
-        """The registered-but-hidden tools, in display order."""
-        return ToolsAt(self.table, self._all.rank_part(0))
+        """The registered-but-blocked tools that have a fix (``!``), in display order."""
+        return ToolsAt(self.table, self._all.rank_part(Attention.ALERT))
 
     def _matching(self, text: str, only_hidden: bool, only_changed: bool) -> ToolOrder:
         """The tools matching; narrows the previous answer while the user types."""

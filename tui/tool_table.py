@@ -13,30 +13,32 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import compress
 
-from ..core.model.enums import StageId, Verdict
+from ..core.model.attention import Attention, attention
+from ..core.model.enums import Verdict
 from ..core.model.verdicts import STAGE_TITLES, Evaluation, Stage, ToolVerdict, VerdictList, first_failing
 
 ToolKey = tuple[str, str]
 """(namespace, name): a tool's identity across evaluations of the same subject."""
 
-RANKS = 4
-"""Sort ranks: 0 registered-but-hidden, 1 other hidden, 2 unknown, 3 visible."""
-VISIBLE_RANK = 3
+RANKS = len(Attention)
+"""Sort ranks (``core.model.attention.Attention``): 0 registered-but-blocked with a fix (``!``),
+1 not registered, 2 unknown, 3 hidden by design (``·``), 4 visible."""
+VISIBLE_RANK = int(Attention.NONE)
 
 
 def stage_facts(stages: Sequence[Stage]) -> tuple[int, Verdict, str]:
     """(sort rank, verdict, title of the deciding stage or ``""``) of one stage row.
 
-    The rank puts registered-but-hidden tools first (the notify_user case: the tool exists
-    yet a later gate hides it), then other hidden tools, unknown, visible.
+    The rank puts the real problems first (the notify_user case: the tool exists yet a later
+    gate hides it, and a config change fixes it), then tools that are not registered, unknown,
+    hidden by design (an inactive group, a virtual tool code-execution mode leaves out), visible.
     """
     failing = first_failing(stages)
     if failing is None:
         return VISIBLE_RANK, Verdict.VISIBLE, ""
     decided = STAGE_TITLES.get(failing.name, failing.name)
-    if failing.passed is False:
-        return (1 if failing.name == StageId.REGISTERED else 0), Verdict.HIDDEN, decided
-    return 2, Verdict.UNKNOWN, decided
+    verdict = Verdict.UNKNOWN if failing.passed is None else Verdict.HIDDEN
+    return int(attention(stages)), verdict, decided
 
 
 class ToolTable:

@@ -150,7 +150,8 @@ def print_rewrite(rewrite: SelectionRewrite) -> None:
 def print_checklist(
     checklist: Checklist, label: str, rewrite: SelectionRewrite | None = None, era: str | None = None
 ) -> None:
-    """Human form: the verdict, each stage with its rule, the app's rewrite, the checklist, the fix."""
+    """Human form: the verdict, a mark per stage, the app's rewrite when it changed the lists, the
+    checklist (whose answers quote the stages' rules), the fix."""
     from rich.text import Text
 
     from ...core.model.verdicts import STAGE_TITLES
@@ -171,14 +172,24 @@ def print_checklist(
     console.print(head)
     verdict = checklist.verdict
     if verdict is not None:
-        console.print()
+        # Every stage as a mark on one line; a stage's rule is printed here only when no answer of
+        # the checklist below quotes it (each rule sentence once: --json has them all).
+        quoted = "\n".join(evidence for item in checklist.steps for evidence in item.evidence)
+        marks = Text("  ")
         for stage in verdict.stages:
-            head = Text(
-                f"  {MARK[stage.passed]} {STAGE_TITLES.get(stage.name, stage.name):<13} ",
-                style=STAGE_STYLE[stage.passed],
-            )
-            print_wrapped(console, head, stage.rule)
-    if rewrite is not None:
+            stage_mark = f"{MARK[stage.passed]} {STAGE_TITLES.get(stage.name, stage.name)}"
+            if marks.plain.strip() and len(marks.plain) + 2 + len(stage_mark) > console.width:
+                console.print(marks, soft_wrap=True, crop=False)  # nine Claude Code stages take two lines
+                marks = Text("  ")
+            marks.append("  " if marks.plain.strip() else "")
+            marks.append(stage_mark, STAGE_STYLE[stage.passed])
+        console.print(marks, soft_wrap=True, crop=False)
+        for stage in verdict.stages:
+            # "a call is refused with: <denial text>" is quoted when the denial text is.
+            if stage.rule not in quoted and stage.rule.split(": ", 1)[-1] not in quoted:
+                head = Text(f"  {STAGE_TITLES.get(stage.name, stage.name)}: ", style=STAGE_STYLE[stage.passed])
+                print_wrapped(console, head, stage.rule)
+    if rewrite is not None and (not rewrite.modelled or rewrite.servers.changed or rewrite.tools.changed):
         print_rewrite(rewrite)
     console.print()
     console.print(Text("Checklist", style="bold underline"))

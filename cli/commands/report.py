@@ -242,6 +242,10 @@ def report_command(
         return
     if config is None:
         raise InputError("CONFIG", "give the config to report on (or --capture FILE for a capture report)")
+    if script is not None:
+        from ...core.agentscope.script import script_for_config
+
+        script = script_for_config(script, config)
     picture = kind in ("svg", "png")
     columns_rows = parse_size(size) if picture else None
     # Fail fast on the output before loading anything; checked again once the subject

@@ -78,9 +78,10 @@ def step_command(
             print_session_human(subject, replay, probe)
         return
     assert script is not None
-    from ...core.agentscope.script import load_script
+    from ...core.agentscope.script import load_script, script_for_config
     from ...core.agentscope.subject import load_toolkit_subject
 
+    script = script_for_config(script, toolkit)
     steps = load_script(script)
     subject = load_toolkit_subject(toolkit, kind=kind, groups=split_groups(groups))
     stepper = subject.session(steps)

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from ...core.schemas.step import SessionStepEnvelope
 
 VISIBILITY_TEXT = {
-    "visible": "visible",
+    "visible": "offered",  # its group was active: the model had its schema (#22: one word, one meaning)
     "inactive_group": "its group inactive",
     "not_in_toolkit": "not in the toolkit",
 }

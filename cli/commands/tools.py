@@ -94,7 +94,7 @@ def tools_command(
     from rich.text import Text
 
     from ..output import era_sentence, mode_sentence, print_findings, print_lines, print_wrapped, stdout_console
-    from ..verdict_table import verdict_layout
+    from ..verdict_table import marks_legend, verdict_layout
 
     console = stdout_console()
     if comparison is not None:
@@ -112,7 +112,12 @@ def tools_command(
     layout = verdict_layout(evaluation, console.width, wide=wide, hidden_only=hidden_only)
     print_lines(console, layout.lines)
     counts = evaluation.counts()
-    console.print(Text(verdict_counts_text(counts)))
+    offered = evaluation.offered_count()
+    # Toolkits: the activation lanes count the tools offered to the model; visible ones are also callable.
+    console.print(Text(verdict_counts_text(counts) + (f" · {offered} offered" if offered is not None else "")))
+    legend = marks_legend(layout.marks, "toolscope explain CONFIG TOOL")
+    if legend:
+        print_wrapped(console, Text(""), legend, "dim")
     if layout.shortened:
         print_wrapped(
             console,

@@ -32,7 +32,7 @@ def tools_workflow(
     from rich.text import Text
 
     from ..output import mode_sentence, print_findings, print_lines, print_wrapped, stdout_console
-    from ..verdict_table import verdict_layout
+    from ..verdict_table import marks_legend, verdict_layout
     from .check_workflow import workflow_label
 
     console = stdout_console()
@@ -41,6 +41,7 @@ def tools_workflow(
     print_wrapped(console, Text(""), first.era_sentence, "dim")
     print_wrapped(console, Text(""), mode_sentence(first, mode, resolved), "bold")
     shortened = False
+    marks: frozenset[str] = frozenset()
     for subject in subjects:
         evaluation = subject.evaluate(resolved)
         console.print()
@@ -50,8 +51,12 @@ def tools_workflow(
             print_wrapped(console, Text(""), note, "dim")
         layout = verdict_layout(evaluation, console.width, wide=wide, hidden_only=hidden_only)
         shortened = shortened or layout.shortened
+        marks |= layout.marks
         print_lines(console, layout.lines)
         console.print(Text(verdict_counts_text(evaluation.counts())))
+    legend = marks_legend(marks, "toolscope explain CONFIG TOOL --step ID")
+    if legend:
+        print_wrapped(console, Text(""), legend, "dim")
     if shortened:
         print_wrapped(
             console,

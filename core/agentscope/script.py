@@ -164,6 +164,19 @@ def load_script(path: Path | str) -> list[Step]:
     return parse_script(document.data, str(path))
 
 
+def script_for_config(path: Path, config: str | None) -> Path:
+    """``resolve_script_path`` for a script given with CONFIG on the command line (every command
+    and the TUI's ``l`` find ``-s typo.json`` the same way: here, else beside the config)."""
+    folder = Path(config).parent if config is not None and Path(config).is_file() else None
+    found = resolve_script_path(path, folder)
+    if found.exists() or folder is None or found.is_absolute():
+        return found
+    from ..inputs.input_files import missing_path_problems
+
+    near = missing_path_problems(found) or missing_path_problems(folder / found)
+    raise InputError(str(path), "no such script", [Problem("", f"looked in . and in {folder}"), *near])
+
+
 def resolve_script_path(path: Path | str, config_dir: Path | str | None = None) -> Path:
     """The script file ``path`` names: from the current folder, else from the config's folder.
 

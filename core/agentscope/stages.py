@@ -26,7 +26,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model.enums import StageId, ToolKind
+from ..model.enums import RuleCode, StageId, ToolKind
 from ..model.verdicts import Stage, ToolVerdict
 
 MODES = ("default", "accept_edits", "explore", "bypass", "dont_ask")
@@ -259,7 +259,7 @@ def _visible_stage(entry: ToolEntry, active: tuple[str, ...], offered: set[str],
     return Stage(
         StageId.VISIBLE,
         False,
-        "group.inactive",
+        RuleCode.GROUP_INACTIVE,
         f"group '{entry.group}' is not active (activated_groups: {shown}); {how}",
         entry=entry.group,
         source="state.tool_context.activated_groups",

@@ -133,7 +133,11 @@ class AgentWorksSubject:
                     Problem("", f"modes: {', '.join(table.modes)}"),
                     Problem("", table.unknown_note.replace("{mode}", mode)),
                 ]
-            raise InputError("--mode", f"unknown mode {mode!r}", problems)
+            from ..text.suggest import close_matches
+
+            close = close_matches(mode.lower(), [*table.modes, *table.aliases], 1)
+            hint = f" (did you mean {table.canonical(close[0]) or close[0]}?)" if close else ""
+            raise InputError("--mode", f"unknown mode {mode!r}{hint}", problems)
         if self.world.origin == "external" and canonical != "run":
             raise InputError(
                 "--mode",

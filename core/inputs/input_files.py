@@ -10,7 +10,7 @@ import os
 import stat
 from pathlib import Path
 
-from ..model.errors import InputError
+from ..model.errors import InputError, Problem
 
 try:  # CPython's own SHA-256: importing hashlib loads OpenSSL (~2 ms of every run) for one digest
     from _sha256 import sha256 as _sha256
@@ -48,6 +48,15 @@ _NOT_REGULAR = (
 )
 
 
+def missing_path_problems(path: Path | str, *, want_dir: bool | None = False, prefix: str = "") -> list[Problem]:
+    """A "did you mean" for a path that does not exist, when an existing one is close
+    (``prefix``: how the argument spells it, e.g. ``claude-code:``)."""
+    from .path_hint import nearest_path
+
+    near = nearest_path(path, want_dir=want_dir)
+    return [Problem("", f"did you mean {prefix}{near}?")] if near else []
+
+
 def read_bytes(path: Path, what: str = "file") -> bytes:
     """Read a regular file of at most ``MAX_INPUT_BYTES``; anything else is an InputError.
 
@@ -58,7 +67,7 @@ def read_bytes(path: Path, what: str = "file") -> bytes:
     try:
         info = os.stat(path)
     except FileNotFoundError:
-        raise InputError(shown, f"no such {what}") from None
+        raise InputError(shown, f"no such {what}", missing_path_problems(path)) from None
     except OSError as exc:
         raise InputError(shown, f"cannot read it: {exc.strerror or exc}") from None
     for test, description in _NOT_REGULAR:

@@ -24,7 +24,9 @@ from enum import StrEnum
 
 
 class StageId(StrEnum):
-    """A gate in a tool's pipeline (``Stage.name``)."""
+    """A gate in a tool's pipeline (``Stage.name``). ``visible`` is the AgentScope stage shown as
+    *offered*: the model is sent the tool's schema (its group is active); an offered tool may
+    still be refused at ``callable``. The verdict ``visible`` means every stage passed."""
 
     REGISTERED = "registered"
     """Both systems: the tool is in the universe (registry / toolkit)."""
@@ -35,7 +37,7 @@ class StageId(StrEnum):
     CALLABLE = "callable"
     """Both systems: a call reaches it."""
     VISIBLE = "visible"
-    """AgentScope: its group is active."""
+    """AgentScope, shown as "offered": its group is active, so the model is sent its schema."""
     # Claude Code (core/clis/claude_code), in the CLI's own order
     SOURCE = "source"
     """Claude Code: a file Claude reads defines the server (scope)."""
@@ -97,7 +99,10 @@ CODEX_STAGES: tuple[StageId, ...] = (
 
 
 class Verdict(StrEnum):
-    """A tool's overall answer: every stage passed, one failed, or one could not be decided."""
+    """A tool's overall answer. ``visible``: every stage passed, so the agent has the tool (it is
+    offered to the model and a call goes through: usable). ``hidden``: a stage failed, so the agent
+    lacks it, even when the model is offered it but a call is refused (a denied file_delete).
+    ``unknown``: a stage could not be decided (an MCP server that failed)."""
 
     VISIBLE = "visible"
     HIDDEN = "hidden"
@@ -233,6 +238,7 @@ class RuleCode(StrEnum):
     DISCOVERY_SERVER_EXCLUDED = "discovery.server_excluded"
     DISCOVERY_VIRTUAL_CUT = "discovery.virtual_cut"
     EXECUTION_DENIED = "execution.denied"
+    GROUP_INACTIVE = "group.inactive"
 
 
 class InputKind(StrEnum):

@@ -53,7 +53,7 @@ STAGE_TITLES: dict[str, str] = {
     StageId.ALLOW_LISTED: "allow-listed",
     StageId.DISCOVERABLE: "discoverable",
     StageId.CALLABLE: "callable",
-    StageId.VISIBLE: "visible",
+    StageId.VISIBLE: "offered",  # the model is sent its schema; "visible" is the verdict (#22)
     StageId.SOURCE: "source",
     StageId.PRECEDENCE: "precedence",
     StageId.APPROVAL: "approval",
@@ -179,6 +179,16 @@ class Evaluation:
         for tool in self.tools:
             out[tool.verdict] += 1
         return out
+
+    def offered_count(self) -> int | None:
+        """Toolkits: how many tools the model is offered (their "offered" stage passed), callable
+        or not; None for a pipeline without that stage. It differs from the visible count by the
+        tools offered but denied (file_delete under the PermissionEngine)."""
+        if StageId.VISIBLE not in self.stage_names:
+            return None
+        rows = self.tools if isinstance(self.tools, VerdictList) else VerdictList.of(self.tools)
+        offered = [any(s.name == StageId.VISIBLE and s.passed is True for s in row) for row in rows.rows]
+        return sum(count for row, count in Counter(rows.row_of).items() if offered[row])
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from array import array
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
+from ..model.attention import Attention, attention
 from ..model.enums import Verdict
 from ..model.verdicts import Checklist, Finding, ToolVerdict, VerdictList
 from .diff import ModeDiff
@@ -133,10 +134,12 @@ class ModeSection:
 
     def hidden_after_registration(self) -> list[int]:
         """Indexes (into ``evaluated``) of tools registered but not visible: hidden by a later
-        gate, the easiest kind to miss (notify_user). In the section's order."""
-        registered = [row[0].passed is True for row in self.evaluated.rows]
+        gate that a config change fixes, the easiest kind to miss (notify_user). Tools hidden
+        by design (an inactive group, a virtual tool code-execution mode leaves out) are not
+        among them (``core.model.attention``). In the section's order."""
+        alert = [attention(row) is Attention.ALERT for row in self.evaluated.rows]
         row_of = self.evaluated.row_of
-        return [index for index in self.order[: self._not_visible] if registered[row_of[index]]]
+        return [index for index in self.order[: self._not_visible] if alert[row_of[index]]]
 
 
 @dataclass(frozen=True)

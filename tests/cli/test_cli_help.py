@@ -16,7 +16,19 @@ from toolscope.cli.app import app
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_configs"
 SEED = str(SAMPLES / "seed" / "step_config.json")
 
-COMMANDS = ("capture", "check", "discover", "explain", "filter", "inspect", "registry", "report", "step", "tools")
+COMMANDS = (
+    "capture",
+    "check",
+    "discover",
+    "explain",
+    "filter",
+    "inspect",
+    "registry",
+    "report",
+    "serve",
+    "step",
+    "tools",
+)
 
 
 def invoke(*args: str, width: int = 80):

@@ -50,7 +50,7 @@ def test_toolkit_report_provenance_and_summary() -> None:
     assert "step" not in facts and "registry" not in facts  # rows that do not apply to a toolkit
     assert "| input | toolkit spec |" in provenance
     summary = text.split("## Provenance", 1)[0]
-    assert "web\\_search (group 'web\\_search' not active)" in summary
+    assert "Tool web\\_search in mode default: hidden (group 'web\\_search' not active)" in summary
     assert "(visible)" not in summary
     # The call that fixes it is a code span that runs as JSON when copied.
     assert '`{"web_search": true}`' in text
@@ -76,3 +76,14 @@ def test_code_spans_copy_verbatim() -> None:
     assert prose('call reset_tools with {"a|b": true}', cell=True) == 'call reset\\_tools with `{"a\\|b": true}`'
     assert code("a`b") == "``a`b``" and code("`x") == "`` `x ``"
     assert prose("line one\nline two") == "line one line two"
+
+
+def test_registered_but_not_visible_leaves_out_tools_hidden_by_design() -> None:
+    """The line names the tools that have a fix (notify_user), not the virtual tools code-execution
+    mode leaves out, nor a toolkit's tools whose group is not active yet (#22 item 3)."""
+    seed = _report_text(SEED, "--mode", "build").split("## Provenance", 1)[0]
+    line = next(line for line in seed.splitlines() if "Registered but" in line)
+    assert "notify\\_user" in line
+    assert "get\\_prompt" not in line and "get\\_resource" not in line
+    toolkit = _report_text(TOOLKIT).split("## Provenance", 1)[0]
+    assert "web\\_search" not in toolkit and "Registered but" not in toolkit

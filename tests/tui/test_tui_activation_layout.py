@@ -134,7 +134,7 @@ async def test_every_lane_shows_the_essentials_at_80x24_without_scrolling() -> N
             pane = view.query_one(f"#{lane}-lane", LanePane)
             shown = "\n".join(visible_lines(pane))
             assert pane.scroll_y == 0
-            for needle in ("call {", "REFUSED", "says ", "groups ", "visible 4 "):
+            for needle in ("call {", "REFUSED", "says ", "groups ", "offered 4 "):
                 assert needle in shown, (lane, needle, shown)
             # The probe/guard description takes one line until asked for.
             description = visible_lines(pane)[0]

@@ -194,3 +194,29 @@ async def test_header_names_the_configurations_own_mistakes(tmp_path) -> None:
         await pilot.pause()
         header = pilot.app.screen.query_one(InputHeader)
         assert "config finding" not in static_text(header) and header.size.height == 2
+
+
+async def test_offered_and_visible_counts_and_the_quiet_by_design_mark() -> None:
+    """#22 items 2 and 3 on the large toolkit: the summary counts 18 visible and 19 offered
+    (file_delete is offered but denied); a tool of an inactive group is marked ``·`` (dimmed,
+    after the real problems), and only file_delete gets ``!``."""
+    from tui_helpers import REPO
+
+    app = make_app(REPO / "sample_configs" / "agentscope" / "large_toolkit.yaml")
+    async with app.run_test(size=(200, 60)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        summary = static_text(screen.pipeline.query_one("#summary"))
+        assert "18 visible, 74 hidden, 0 unknown · 19 offered" in summary
+        assert "1 registered but hidden: file_delete" in summary
+        grid = screen.pipeline.grid
+        shown = names(screen)
+        assert shown[0] == "file_delete"
+        lines = [grid.render_line(y).text for y in range(1, 4)]
+        assert lines[0].startswith("!") and "file_delete" in lines[0]
+        assert lines[1].startswith("·")  # the next rows: tools of groups not active yet
+        await pilot.press("down")
+        await pilot.pause()
+        detail = static_text(screen.query_one(ToolDetail))
+        assert "· hidden by design" in detail and "registered but not usable" not in detail
+        assert "✗ offered" in detail

@@ -68,3 +68,36 @@ def test_typing_on_and_deleting_give_the_same_rows_as_a_fresh_index() -> None:
     ]:
         expected = list(RowIndex(evaluation).select(RowQuery(text, only_hidden)))
         assert list(index.select(RowQuery(text, only_hidden))) == expected, (text, only_hidden)
+
+
+def test_hidden_by_design_sorts_after_real_problems_with_a_quiet_mark() -> None:
+    """#22 item 3: in pulse-check the real problem (record_run_concern, not allow-listed) comes
+    before get_prompt / get_resource, which code-execution mode leaves out on purpose; only the
+    real problems are alerts (``!``), the by-design ones are marked ``·``."""
+    from tui_helpers import REPO
+
+    from toolscope.cli.inputs import open_subject
+    from toolscope.tui.rows import is_hidden_by_design
+
+    subject = open_subject(str(REPO / "sample_configs" / "realistic" / "step_config.json"), step="pulse-check")
+    index = RowIndex(subject.evaluate("workshop"))
+    names = [t.name for t in index.select(RowQuery(only_hidden=True))]
+    assert names.index("record_run_concern") < names.index("get_prompt")
+    assert names[-2:] == ["get_prompt", "get_resource"]
+    alerts = [t.name for t in index.alerts()]
+    assert "record_run_concern" in alerts and "get_prompt" not in alerts
+    by_design = [t for t in index.select(RowQuery()) if is_hidden_by_design(t)]
+    assert [t.name for t in by_design] == ["get_prompt", "get_resource"]
+
+
+def test_an_inactive_group_is_by_design_not_an_alert() -> None:
+    """#22 item 3: every tool of an inactive group used to get ``!``; its fix is a reset_tools call."""
+    from tui_helpers import REPO
+
+    from toolscope.cli.inputs import open_subject
+    from toolscope.tui.rows import is_hidden_by_design
+
+    subject = open_subject(str(REPO / "sample_configs" / "agentscope" / "toolkit.yaml"))
+    rows = list(RowIndex(subject.evaluate(None)).select(RowQuery()))
+    web = [t for t in rows if t.namespace == "web_search"]
+    assert web and all(is_hidden_by_design(t) and not is_registered_but_hidden(t) for t in web)

@@ -14,6 +14,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Input, Static
 
+from ...core.model.attention import ALERT_MARK
 from ...core.model.enums import Verdict
 from ...core.model.presentation import MARK
 from ...core.model.verdicts import STAGE_TITLES, Evaluation, ToolVerdict
@@ -41,6 +42,8 @@ def summary_text(
     alerts: Sequence[ToolVerdict],
     change: str | None = None,
     palette: Palette = DARK,
+    *,
+    offered: int | None = None,
 ) -> Text:
     """Counts, what the filter shows, the registered-but-hidden tools named up front, and the
     last mode switch's changes (``change``: its summary, shown until the next switch).
@@ -54,6 +57,9 @@ def summary_text(
     text.append(f"{counts['hidden']:,} hidden", style=palette.failed if counts["hidden"] else "")
     text.append(", ")
     text.append(f"{counts['unknown']:,} unknown", style=palette.unknown if counts["unknown"] else "")
+    if offered is not None:
+        # The activation lanes count what the model is offered; a visible tool is also callable.
+        text.append(f" · {offered:,} offered")
     text.append(f"  │ showing {shown:,}")
     if query.text:
         text.append(" matching ")
@@ -66,7 +72,7 @@ def summary_text(
         text.append(" · grouped by namespace")
     text.append("\n")
     if alerts:
-        text.append(f"! {len(alerts):,} registered but hidden: ", style=palette.failed)
+        text.append(f"{ALERT_MARK} {len(alerts):,} registered but hidden: ", style=palette.failed)
         for index, tool in enumerate(alerts[:4]):
             if index:
                 text.append(", ")
@@ -180,6 +186,7 @@ class PipelineView(Vertical):
         self._layout: GridLayout | None = None
         self._alerts: Sequence[ToolVerdict] = ()
         self._counts: dict[str, int] = {}
+        self._offered: int | None = None
 
     def compose(self) -> ComposeResult:
         yield safe_input(
@@ -224,6 +231,7 @@ class PipelineView(Vertical):
         self._alerts = self._index.alerts()
         # Once per evaluation: counting 50,000 verdicts on every keystroke costs ~40 ms.
         self._counts = evaluation.counts()
+        self._offered = evaluation.offered_count()
         self.refresh_rows()
         self.refresh_bindings()  # the Δ keys come and go with the changes
 
@@ -243,6 +251,7 @@ class PipelineView(Vertical):
                 self._alerts,
                 self.change_summary,
                 palette_for(self.app),
+                offered=self._offered,
             )
         )
 

@@ -1,4 +1,4 @@
-"""The Pipeline view's state line (toolkits): which activation state its "visible" stage shows."""
+"""The Pipeline view's state line (toolkits): which activation state its "offered" stage shows."""
 
 from __future__ import annotations
 

@@ -8,11 +8,12 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
+from ...core.model.attention import ALERT_MARK, BY_DESIGN_MARK
 from ...core.model.presentation import MARK
 from ...core.model.verdicts import STAGE_TITLES, ToolVerdict
 from ...core.text.safe_text import inert
 from ..palette import DARK, Palette
-from ..rows import is_registered_but_hidden
+from ..rows import is_hidden_by_design, is_registered_but_hidden
 
 
 def plain(text: str, style: str = "") -> Text:
@@ -35,7 +36,9 @@ def trace_renderable(
     if previous_verdict is not None and previous_verdict != tool.verdict:
         head.append(f"  (was {previous_verdict} before the last change)", style="italic")
     if is_registered_but_hidden(tool):
-        head.append("  ! registered but not usable: a later gate hides it", style=palette.failed)
+        head.append(f"  {ALERT_MARK} registered but not usable: a later gate hides it", style=palette.failed)
+    elif is_hidden_by_design(tool):
+        head.append(f"  {BY_DESIGN_MARK} hidden by design, not a config mistake", style="dim")
     if tool.description:
         head.append("\n")
         head.append_text(plain(tool.description.strip().splitlines()[0], "dim"))

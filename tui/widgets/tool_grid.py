@@ -20,6 +20,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ...core.model.attention import ALERT_MARK, BY_DESIGN_MARK
 from ...core.model.enums import Verdict
 from ...core.model.presentation import MARK, NOT_REACHED, VERDICT_LABEL
 from ...core.model.verdicts import STAGE_TITLES, ToolVerdict
@@ -30,6 +31,7 @@ from ..rows import (
     RowList,
     ToolKey,
     count_of,
+    is_hidden_by_design,
     is_registered_but_hidden,
     tool_key,
 )
@@ -40,7 +42,7 @@ SHORT_TITLE = {
     "allow_listed": "allow",
     "discoverable": "disc",
     "callable": "call",
-    "visible": "vis",
+    "visible": "offer",
     "source": "src",
     "precedence": "prec",
     "approval": "appr",
@@ -336,6 +338,7 @@ class ToolGrid(ScrollView, can_focus=True):
         layout = self.layout_.fitted(width)
         base = self.rich_style
         alert = is_registered_but_hidden(tool)
+        by_design = not alert and is_hidden_by_design(tool)
         if alert:
             base = base + self.get_component_rich_style("tool-grid--alert")
         changed = tool_key(tool) in self.changed
@@ -352,9 +355,11 @@ class ToolGrid(ScrollView, can_focus=True):
             def verdict_style(verdict: str) -> Style:
                 return _BOLD if verdict != Verdict.VISIBLE else Style()
 
-        marks = ("!" if alert else " ") + ("Δ" if changed else " ") + " "
+        mark = ALERT_MARK if alert else BY_DESIGN_MARK if by_design else " "
         segments = [
-            Segment(marks, base + stage_style(False) if alert else base),
+            # A by-design mark is quiet (dimmed): it explains, it does not ask for a fix.
+            Segment(mark, base + stage_style(False) if alert else base + _DIM if by_design else base),
+            Segment(("Δ" if changed else " ") + " ", base),
             Segment(column(tool.name, layout.name_width), base + Style(bold=True)),
             Segment(column(tool.namespace, layout.namespace_width), base),
         ]

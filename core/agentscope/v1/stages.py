@@ -26,7 +26,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from ...model.enums import StageId, ToolKind
+from ...model.enums import RuleCode, StageId, ToolKind
 from ...model.verdicts import Stage, ToolVerdict
 from ..stages import ToolEntry, ToolRow, activation_call
 from .build import META, BuiltToolkitV1, is_meta
@@ -143,7 +143,7 @@ def _visible(entry: ToolEntry, active: tuple[str, ...], names: set[str], armed: 
     return Stage(
         StageId.VISIBLE,
         False,
-        "group.inactive",
+        RuleCode.GROUP_INACTIVE,
         f"group '{entry.group}' is not active ({flag} is False); {how}",
         entry=entry.group,
         source=flag,

@@ -164,7 +164,14 @@ def load_claude_code_subject(
     """Read the project's Claude Code files, list the servers' tools, and wrap it all."""
     environ = dict(os.environ if environ is None else environ)
     if not project.is_dir():
-        raise InputError(f"claude-code:{project}", "not a directory", [Problem("", "expected claude-code:PROJECT_DIR")])
+        from ...inputs.input_files import missing_path_problems
+
+        near = missing_path_problems(project, want_dir=True, prefix="claude-code:") if not project.exists() else []
+        raise InputError(
+            f"claude-code:{project}",
+            "no such directory" if not project.exists() else "not a directory",
+            [Problem("", "expected claude-code:PROJECT_DIR"), *near],
+        )
     home = (home or Path(environ.get("HOME") or Path.home())).expanduser().resolve()
     args = parse_client_args(client_args)
     files = load_claude_files(project, home, (managed_dir or DEFAULT_MANAGED_DIR), args)

@@ -381,7 +381,14 @@ def load_codex_subject(
     """Read the layers, list the servers' tools, and wrap it all."""
     environ = dict(os.environ if environ is None else environ)
     if not project.is_dir():
-        raise InputError(f"codex:{project}", "not a directory", [Problem("", "expected codex:PROJECT_DIR")])
+        from ...inputs.input_files import missing_path_problems
+
+        near = missing_path_problems(project, want_dir=True, prefix="codex:") if not project.exists() else []
+        raise InputError(
+            f"codex:{project}",
+            "no such directory" if not project.exists() else "not a directory",
+            [Problem("", "expected codex:PROJECT_DIR"), *near],
+        )
     project = project.resolve()
     home = (
         (codex_home or Path(environ.get("CODEX_HOME") or Path(environ.get("HOME") or Path.home()) / ".codex"))

@@ -48,5 +48,5 @@ def activation_markdown(
     for lane in session.lanes:
         state = lane_state(lane, last) if lane_state is not None else None
         names, tokens = (state.visible, state.tokens) if state else ((), 0)
-        lines.append(f"\n**{lane}** visible tools ({len(names)}, ~{tokens} tokens): {md(', '.join(names))}")
+        lines.append(f"\n**{lane}** offered tools ({len(names)}, ~{tokens} tokens): {md(', '.join(names))}")
     return "\n".join(lines) + "\n"

@@ -149,7 +149,7 @@ def lane_body(
     if state.lane == RECORDED:
         # A session saves no tool list: the stock lane replays what was offered.
         return lines
-    visible = Text(f"visible {len(state.visible)} (~{state.tokens:,} tokens) ", style="dim")
+    visible = Text(f"offered {len(state.visible)} (~{state.tokens:,} tokens) ", style="dim")
     visible.append(_names(state.visible))
     lines.append(Clamped(visible, cap))
     return lines
