@@ -68,11 +68,17 @@ def print_disagreements(console: Console, comparison: CaptureComparison, source:
     console.print()
 
 
+def _offer_lines(item: RequestComparison) -> list[tuple[str, str]]:
+    """A CLI input's own differences: how a tool is offered, what a call did."""
+    return item.offer.sentences() if item.offer is not None else []
+
+
 def _same(a: RequestComparison, b: RequestComparison) -> bool:
-    return (a.main.missing, a.main.unexpected, a.prediction.basis) == (
+    return (a.main.missing, a.main.unexpected, a.prediction.basis, _offer_lines(a)) == (
         b.main.missing,
         b.main.unexpected,
         b.prediction.basis,
+        _offer_lines(b),
     )
 
 
@@ -94,6 +100,8 @@ def _print_difference(console: Console, run: list[RequestComparison]) -> None:
             _names(item.foreign) + " (no tool of the input has these names: the client's own tools, or a layer "
             "toolscope does not model)",
         )
+    for label, sentence in _offer_lines(item):
+        print_wrapped(console, Text(f"{pad}{label:<12}", style="red"), sentence)
     for other, lane_cmp in item.others.items():
         verdict = "agrees" if lane_cmp.agrees else "differs too"
         print_wrapped(console, Text(pad), f"the {other} lane {verdict} at this request", "dim")
@@ -153,10 +161,17 @@ def print_totals(console: Console, comparison: CaptureComparison, source: str) -
         print_wrapped(console, Text("  skipped: ", style="dim"), "; ".join(cap.skipped[:3]), "dim")
 
 
-def print_tool_in_capture(console: Console, comparison: CaptureComparison, tool: str, source: str) -> None:
-    """explain: in which requests the tool reached the model, and in which toolscope predicted it."""
-    received = [r.request.index for r in comparison.requests if tool in r.received]
-    predicted = [r.request.index for r in comparison.requests if tool in r.main.predicted]
+def print_tool_in_capture(
+    console: Console, comparison: CaptureComparison, tool: str, source: str, aliases: tuple[str, ...] = ()
+) -> None:
+    """explain: in which requests the tool reached the model, and in which toolscope predicted it.
+
+    ``aliases``: the tool's names in the comparison (Codex: ``namespace:function``, or ``namespace:*``
+    when the namespace is deferred).
+    """
+    names = {tool, *aliases}
+    received = [r.request.index for r in comparison.requests if names & set(r.received)]
+    predicted = [r.request.index for r in comparison.requests if names & set(r.main.predicted)]
     total = len(comparison.requests)
     console.print()
     mark, style = ("=", "bold green") if received == predicted else ("≠", "bold red")

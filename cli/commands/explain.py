@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ...core.model.enums import Verdict
+from ...core.model.enums import InputKind, Verdict
 from ...core.model.errors import EXIT_NEGATIVE
 from ...core.model.presentation import MARK
 from ...core.text.shell import is_command, wrap_command
@@ -117,7 +117,13 @@ def explain_command(
         if comparison is not None:
             from ..capture_output import capture_source, print_tool_in_capture
 
-            print_tool_in_capture(console, comparison, checklist.tool, capture_source(comparison))
+            verdict = checklist.verdict
+            aliases = (
+                (f"{verdict.namespace}:{verdict.name}", f"{verdict.namespace}:*")
+                if verdict is not None and subject.loaded.kind == InputKind.CODEX
+                else ()
+            )
+            print_tool_in_capture(console, comparison, checklist.tool, capture_source(comparison), aliases)
     if checklist.outcome != Verdict.VISIBLE:
         raise typer.Exit(EXIT_NEGATIVE)
 

@@ -248,7 +248,10 @@ def report_command(
     if capture is not None:
         from .report_capture import write_capture_report
 
-        write_capture_report(capture, config, kind, output, force, mode, step, registry, groups, snapshot)
+        client = ClientOptions(
+            home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
+        )
+        write_capture_report(capture, config, kind, output, force, mode, step, registry, groups, snapshot, client)
         return
     if config is None:
         raise InputError("CONFIG", "give the config to report on (or --capture FILE for a capture report)")

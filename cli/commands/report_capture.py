@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...core.model.errors import InputError
 from .common import split_groups
+
+if TYPE_CHECKING:
+    from ..inputs import ClientOptions
 
 
 def write_capture_report(
@@ -19,6 +23,7 @@ def write_capture_report(
     registry: Path | None,
     groups: str | None,
     snapshot: Path | None,
+    client: ClientOptions | None = None,
 ) -> None:
     """Read the capture, compare it with CONFIG when given, write md / html / json."""
     from ...core import __version__
@@ -40,7 +45,9 @@ def write_capture_report(
         from ...core.capture.predict import compare_subject
         from ..inputs import open_subject
 
-        subject = open_subject(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot)
+        subject = open_subject(
+            config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot, client=client
+        )
         inputs = input_files(config, subject, registry, snapshot, capture)
         check_output(output, force=force, inputs=inputs)
         mode = subject.resolve_mode(modes[0] if modes else None)

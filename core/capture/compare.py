@@ -17,7 +17,8 @@ Public API::
 
     NameRule(summary, documented, canonical=None)
     Prediction(tools, basis, tokens=None, lanes={})
-    compare(observed, predictions, rule, *, known=None, lane=None, notes=()) -> CaptureComparison
+    compare(observed, predictions, rule, *, known=None, lane=None, notes=(), offers=(), received=())
+        -> CaptureComparison
     CaptureComparison: .requests, .agrees, .disagreeing, .never_received, .unpredicted, .to_json()
 """
 
@@ -25,14 +26,39 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from .observed import ObservedCapture, ObservedRequest
 
-__all__ = ["CaptureComparison", "LaneComparison", "NameRule", "Prediction", "RequestComparison", "compare"]
+__all__ = [
+    "CaptureComparison",
+    "LaneComparison",
+    "NameRule",
+    "OfferCheck",
+    "Prediction",
+    "RequestComparison",
+    "compare",
+]
 
 # Names listed per request and in the totals: enough to read, bounded for a 1,000-tool list.
 LIST_CAP = 200
+
+
+class OfferCheck(Protocol):
+    """An input's own account of one request beyond the names (the coding-agent CLIs: ``core.clis``)."""
+
+    @property
+    def agrees(self) -> bool:
+        """Nothing in it differs from the capture."""
+        ...
+
+    def to_json(self) -> dict[str, Any]:
+        """The request's ``offer`` block."""
+        ...
+
+    def sentences(self) -> list[tuple[str, str]]:
+        """(label, sentence) for each difference beyond the names: how a tool is offered, what a call did."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -102,11 +128,13 @@ class RequestComparison:
     foreign: tuple[str, ...]
     """Unexpected names the input does not know at all."""
     others: dict[str, LaneComparison]
+    offer: OfferCheck | None = None
+    """How each tool is offered and what its calls did, in the input's own terms (None: not compared)."""
 
     @property
     def agrees(self) -> bool:
-        """The received set is the predicted set."""
-        return self.main.agrees
+        """The received set is the predicted set (and the offer, when compared, agrees)."""
+        return self.main.agrees and (self.offer is None or self.offer.agrees)
 
     @property
     def same_order(self) -> bool:
@@ -142,6 +170,7 @@ class RequestComparison:
                 }
                 for lane, c in self.others.items()
             },
+            "offer": None if self.offer is None else self.offer.to_json(),
         }
 
 
@@ -208,12 +237,16 @@ def compare(
     known: Callable[[str], bool] | None = None,
     lane: str | None = None,
     notes: Sequence[str] = (),
+    offers: Sequence[OfferCheck | None] = (),
+    received: Sequence[Sequence[str]] = (),
 ) -> CaptureComparison:
     """Line up each observed request with its prediction (``predictions[i]`` is for request ``i``).
 
     ``known(name)``: the input has a tool of that name (spelt as the model sees it); an
     unexpected name it does not know is foreign. Requests without a prediction (a shorter
-    list) are compared against nothing and noted.
+    list) are compared against nothing and noted. ``offers[i]`` is request ``i``'s own account
+    (how each tool is offered, what its calls did); it takes part in ``agrees``. ``received[i]``,
+    when given, replaces request ``i``'s tool names (an input that compares only some of them).
     """
     out = []
     extra = list(notes)
@@ -224,9 +257,11 @@ def compare(
         )
     for position, request in enumerate(capture.requests):
         prediction = predictions[position] if position < len(predictions) else Prediction((), "no prediction")
-        received = tuple(rule.of(name) for name in request.tools)
-        main = LaneComparison.of(received, prediction.tools)
+        names = received[position] if position < len(received) else request.tools
+        got = tuple(rule.of(name) for name in names)
+        main = LaneComparison.of(got, prediction.tools)
         foreign = tuple(n for n in main.unexpected if known is not None and not known(n))
-        others = {name: LaneComparison.of(received, tools) for name, tools in prediction.lanes.items()}
-        out.append(RequestComparison(request, received, prediction, main, foreign, others))
+        others = {name: LaneComparison.of(got, tools) for name, tools in prediction.lanes.items()}
+        offer = offers[position] if position < len(offers) else None
+        out.append(RequestComparison(request, got, prediction, main, foreign, others, offer))
     return CaptureComparison(capture, rule, lane, tuple(out), tuple(extra))

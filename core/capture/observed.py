@@ -6,8 +6,9 @@ model received (another capture format) only has to fill these dataclasses.
 
 Public API::
 
-    ObservedCall(name, arguments)
-    ObservedRequest(index, record, protocol, model, tools, tool_tokens, deferred, calls, tool_choice)
+    ObservedCall(name, arguments, namespace)
+    ObservedRequest(index, record, protocol, model, tools, tool_tokens, deferred, calls, tool_choice,
+                    namespaces, deferred_names, deferred_namespaces, results)
     ObservedCapture(path, requests, records, skipped, truncated)
     request_from_record(record, index) -> ObservedRequest
     changes(previous, request) -> (appeared, disappeared)
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from .tool_results import ObservedResult, last_turn_results
 
 if TYPE_CHECKING:
     from ..schemas.capture import CaptureRecord
@@ -29,6 +32,8 @@ class ObservedCall:
     name: str
     arguments: str
     """The argument text as the model sent it (JSON text; objects are re-encoded compactly)."""
+    namespace: str | None = None
+    """The Responses namespace of the call (Codex MCP tools), else None."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,14 @@ class ObservedRequest:
     deferred: frozenset[str] = frozenset()
     calls: tuple[ObservedCall, ...] = ()
     tool_choice: Any = None
+    namespaces: tuple[str | None, ...] = ()
+    """Each tool's Responses namespace (Codex: ``mcp__<server>``), same order as ``tools``; empty: none."""
+    deferred_names: tuple[str, ...] = ()
+    """Names announced in a system message as loadable by tool search (Claude Code's deferred list)."""
+    deferred_namespaces: tuple[str, ...] = ()
+    """Namespaces announced the same way (Codex's "Deferred tool namespaces:")."""
+    results: tuple[ObservedResult, ...] | None = None
+    """The results this request carries for the previous reply's calls; None: messages not kept."""
 
     @property
     def tokens(self) -> int:
@@ -105,6 +118,9 @@ def _arguments(value: Any) -> str:
 
 def request_from_record(record: CaptureRecord, index: int) -> ObservedRequest:
     """One ``toolscope.capture/1`` record as an ObservedRequest (the fields the comparison needs)."""
+    kept = record.kept
+    results = None if kept is None else last_turn_results(record.protocol, kept.messages)
+    namespaces = tuple(t.namespace for t in record.tools)
     return ObservedRequest(
         index=index,
         record=record.index,
@@ -113,6 +129,10 @@ def request_from_record(record: CaptureRecord, index: int) -> ObservedRequest:
         tools=tuple(t.name for t in record.tools),
         tool_tokens=tuple(t.token_estimate for t in record.tools),
         deferred=frozenset(t.name for t in record.tools if t.deferred),
-        calls=tuple(ObservedCall(c.name, _arguments(c.arguments)) for c in record.reply.tool_calls),
+        calls=tuple(ObservedCall(c.name, _arguments(c.arguments), c.namespace) for c in record.reply.tool_calls),
         tool_choice=record.tool_choice,
+        namespaces=namespaces if any(namespaces) else (),
+        deferred_names=tuple(record.deferred_names),
+        deferred_namespaces=tuple(record.deferred_namespaces),
+        results=results,
     )

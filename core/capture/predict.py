@@ -8,6 +8,8 @@ in by giving ``Prediction``s and a ``NameRule``:
   the stock and the guarded lane (``agentscope.capture_replay``).
 - AgentWorks step configs: the same list for every request (the mode is fixed for the
   run): the tools toolscope says are offered natively, named as below.
+- Claude Code and Codex (``claude-code:DIR``, ``codex:DIR``): in the CLI's own terms, each
+  MCP tool in full or deferred and each call ran or refused (``core.clis.capture_compare``).
 - Any other subject: the tools its evaluation calls visible, names unchanged, the rule
   marked undocumented.
 
@@ -110,6 +112,13 @@ def compare_subject(subject: Subject, capture: ObservedCapture, mode: str | None
 
     if isinstance(subject, AgentWorksSubject):
         return SubjectComparison(_agentworks(subject, capture, mode))
+    from ..clis.claude_code.subject import ClaudeCodeSubject
+    from ..clis.codex.subject import CodexSubject
+
+    if isinstance(subject, ClaudeCodeSubject | CodexSubject):
+        from ..clis.capture_compare import compare_cli_subject
+
+        return SubjectComparison(compare_cli_subject(subject, capture, mode))
     visible, known = _visible_names(subject, mode)
     predictions = [Prediction(visible, "every visible tool") for _ in capture.requests]
     return SubjectComparison(compare(capture, predictions, _GENERIC_RULE, known=known.__contains__))

@@ -151,4 +151,13 @@ def digit_limit_message(exc: ValueError) -> str:
 
 
 def _json_error(exc: json.JSONDecodeError, source: str) -> InputError:
-    return InputError(source, "invalid JSON", [Problem(f"line {exc.lineno}, column {exc.colno}", exc.msg)])
+    where, message = f"line {exc.lineno}, column {exc.colno}", exc.msg
+    # A file cut short (a copy or a write interrupted) fails at its very end, or inside a
+    # string that never closes (json reports where the string starts): say so, with the end.
+    lines = exc.doc.rstrip().split("\n")
+    end = f"line {len(lines)}, column {len(lines[-1]) + 1}"
+    if message == "Unterminated string starting at":
+        message = f"a string starts here and is never closed; the file ends at {end} (cut short?)"
+    elif exc.pos >= len(exc.doc.rstrip()):
+        where, message = f"{end} (the end of the file)", f"{message}: the file ends inside a value (cut short?)"
+    return InputError(source, "invalid JSON", [Problem(where, message)])

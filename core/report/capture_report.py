@@ -90,6 +90,10 @@ def render_capture_markdown(report: CaptureReport) -> str:
                 f"| {item.request.index} | {_names(item.main.missing)} | {_names(known)} | "
                 f"{_names(item.foreign)} | {md(item.prediction.basis)} |"
             )
+        offered = [(item.request.index, line) for item in comparison.disagreeing[:MAX_ROWS] if item.offer is not None
+                   for line in item.offer.sentences()]  # fmt: skip
+        if offered:
+            out += [""] + [f"- request {index}, {label}: {md(sentence)}" for index, (label, sentence) in offered]
         documented = "" if comparison.rule.documented else " (unverified)"
         out += ["", f"Names{documented}: {md(comparison.rule.summary)}", ""]
         out += [f"- note: {md(note)}" for note in comparison.notes] + [""]
@@ -150,7 +154,14 @@ def render_capture_html(report: CaptureReport) -> str:
                 f"<tr><td>{item.request.index}</td><td>{esc(', '.join(item.main.missing))}</td>"
                 f"<td>{esc(', '.join(item.main.unexpected))}</td><td>{esc(item.prediction.basis)}</td></tr>"
             )
-        parts.append(f"</table><p>Names: {esc(comparison.rule.summary)}</p>")
+        parts.append("</table><ul>")
+        parts += [
+            f"<li>request {item.request.index}, {label}: {esc(sentence)}</li>"
+            for item in comparison.disagreeing[:MAX_ROWS]
+            if item.offer is not None
+            for label, sentence in item.offer.sentences()
+        ]
+        parts.append(f"</ul><p>Names: {esc(comparison.rule.summary)}</p>")
     parts.append("<h2>Requests</h2><table><tr><th>#</th><th>tools</th><th>tokens</th><th>appeared</th>")
     parts.append("<th>disappeared</th><th>after</th></tr>")
     for step in report.steps[:MAX_ROWS]:

@@ -6,6 +6,8 @@ Shared by ``step --capture``, ``tools`` / ``explain`` / ``check`` ``--capture`` 
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from .base import Model
@@ -43,6 +45,43 @@ class OtherLaneJson(Model):
     unexpected: list[str]
 
 
+Offered = Literal["full", "deferred", "either"]
+"""``full``: the schema is in the request's tools; ``deferred``: only the name (Claude Code's ToolSearch list
+or a tool it loaded with ``defer_loading``; a Codex deferred namespace, named ``namespace:*``); ``either``
+(predicted only): Claude Code's ``ENABLE_TOOL_SEARCH=auto:N``, where the count_tokens answer decides."""
+
+
+class CallCheckJson(Model):
+    """One MCP tool call of the request's reply: predicted callable against what the binary did."""
+
+    tool: str
+    """As in ``received``: ``mcp__server__tool`` (Claude Code) or ``namespace:function`` (Codex)."""
+    predicted_callable: bool
+    outcome: Literal["ran", "refused", "unknown"]
+    """Read from the next request's tool result: ``refused`` when it is the CLI's own refusal text;
+    ``unknown`` without a next request or without ``--keep-messages`` (then not compared)."""
+    agrees: bool | None
+    """Null when the outcome is unknown."""
+    evidence: str
+    """The tool result's text (at most 200 characters), or why the outcome is unknown."""
+
+
+class OfferJson(Model):
+    """A coding-agent CLI's request in its own terms (``claude-code:DIR``, ``codex:DIR``; null for other inputs)."""
+
+    agrees: bool
+    """No difference and no compared call that disagrees (part of the request's ``agrees``)."""
+    received: dict[str, Offered]
+    """Every MCP tool the request offered, and how (at most 200)."""
+    predicted: dict[str, Offered]
+    """Every MCP tool toolscope says is offered, and how (at most 200)."""
+    differences: list[str]
+    """One sentence per difference; the capture is right."""
+    calls: list[CallCheckJson]
+    left_out: list[str]
+    """Built-in tools and namespaces of the request, not modelled and not compared."""
+
+
 class CaptureRequestJson(Model):
     """One captured request: what the model received, what toolscope predicted."""
 
@@ -72,6 +111,8 @@ class CaptureRequestJson(Model):
     foreign: list[str]
     """Unexpected names the input has no tool of (a client's own tools, or a layer toolscope does not model)."""
     other_lanes: dict[str, OtherLaneJson]
+    offer: OfferJson | None
+    """Claude Code and Codex inputs: MCP tools in full or deferred, and what each call did; null otherwise."""
 
 
 class CaptureJson(Model):

@@ -139,6 +139,12 @@ def test_duplicate_keys_are_reported_with_where(tmp_path: Path):
     (tmp_path / "dup.json").write_text('{"id": "a", "id": "b"}')
     result = run("tools", str(tmp_path / "dup.json"))
     assert result.exit_code == 2 and "key 'id' appears twice" in result.output
+    assert "id (line 1, column 19): key 'id' appears twice" in result.output
+    # The same key in two objects is fine; the second in one object is named by its path and
+    # the place of its value.
+    (tmp_path / "dup.json").write_text('{"a": {"id": 1}, "b": {"id": 2,\n  "x": "\\"id\\"", "id": 3}}')
+    result = run("tools", str(tmp_path / "dup.json"))
+    assert "b.id (line 2, column 24): key 'id' appears twice" in result.output, result.output
     (tmp_path / "dup.yaml").write_text("id: a\nagent_configs: {}\nid: b\n")
     result = run("tools", str(tmp_path / "dup.yaml"), "--registry", str(SEED / "toolscope.registry.yaml"))
     assert result.exit_code == 2 and "line 3, column 1" in result.output

@@ -54,6 +54,11 @@ CASES: tuple[Case, ...] = (
     Case("user_scope", {U: {"mcpServers": {"t": raw("x", "y")}}}),
     Case("local_scope", {U: {"projects": {"$D/proj": {"mcpServers": {"l": raw("x")}}}}}),
     Case("project_scope", {"proj/.mcp.json": {"mcpServers": {"p": raw("x")}}}),
+    Case("project_scope_parent", {".mcp.json": {"mcpServers": {"p": raw("x")}}}),
+    Case(
+        "project_closest_mcp_json_wins",
+        {".mcp.json": {"mcpServers": {"t": raw("far")}}, "proj/.mcp.json": {"mcpServers": {"t": raw("near")}}},
+    ),
     Case("dynamic_scope", {"cfg.json": {"mcpServers": {"d": raw("x")}}}, ("--mcp-config", "$D/cfg.json")),
     Case(
         "strict_mcp_config",
@@ -116,6 +121,14 @@ CASES: tuple[Case, ...] = (
     ),
     Case("allowed_servers_empty", {U: {"mcpServers": {"a": raw("x")}}, US: {"allowedMcpServers": []}}),
     Case(
+        "managed_allowed_servers_only",
+        {
+            U: {"mcpServers": {"a": raw("x"), "b": raw("y")}},
+            US: {"allowedMcpServers": [{"serverName": "b"}]},
+            MS: {"allowManagedMcpServersOnly": True, "allowedMcpServers": [{"serverName": "a"}]},
+        },
+    ),
+    Case(
         "denied_server_command_managed",
         {
             U: {"mcpServers": {"a": raw("x"), "b": raw("y")}},
@@ -126,6 +139,7 @@ CASES: tuple[Case, ...] = (
     Case("failed_server", {U: {"mcpServers": {"f": raw("--fail"), "ok": raw("x")}}}),
     # 6. naming and collisions
     Case("naming_normalised", {U: {"mcpServers": {"my.srv": raw("get-time", "a.b", "café")}}}),
+    Case("long_names_kept", {U: {"mcpServers": {"s" * 40: raw("t" * 70)}}}),
     Case("collision_servers", {U: {"mcpServers": {"a.b": raw("x"), "a_b": raw("x")}}}),
     Case("collision_tools", {U: {"mcpServers": {"s": raw("a.b", "a_b")}}}),
     # 7. deny
@@ -147,6 +161,11 @@ CASES: tuple[Case, ...] = (
             },
         },
     ),
+    Case(
+        "deny_settings_flag",
+        {U: {"mcpServers": {"t": raw("x", "y")}}, "s.json": {"permissions": {"deny": ["mcp__t__y"]}}},
+        ("--settings", "$D/s.json"),
+    ),
     Case("deny_flag", {U: {"mcpServers": {"t": raw("x", "y")}}}, ("--disallowedTools", "mcp__t__x")),
     Case(
         "deny_untrusted_project",
@@ -166,6 +185,8 @@ CASES: tuple[Case, ...] = (
     Case(
         "tool_search_false_settings", {U: {"mcpServers": {"t": raw("x")}}, US: {"env": {"ENABLE_TOOL_SEARCH": "false"}}}
     ),
+    Case("tool_search_true_env", {U: {"mcpServers": {"t": raw("x")}}}, env={"ENABLE_TOOL_SEARCH": "true"}),
+    Case("tool_search_0_env", {U: {"mcpServers": {"t": raw("x")}}}, env={"ENABLE_TOOL_SEARCH": "0"}),
     Case("tool_search_auto_100", {U: {"mcpServers": {"t": raw("x")}}}, env={"ENABLE_TOOL_SEARCH": "auto:100"}),
     Case("tool_search_auto_0", {U: {"mcpServers": {"t": raw("x")}}}, env={"ENABLE_TOOL_SEARCH": "auto:0"}),
     Case("always_load_server", {U: {"mcpServers": {"t": raw("x", alwaysLoad=True), "u": raw("y")}}}),
@@ -205,6 +226,12 @@ CASES: tuple[Case, ...] = (
     Case(
         "call_allow_local_untrusted",
         {U: {"mcpServers": {"t": raw("x")}}, LS: {"permissions": {"allow": ["mcp__t__x"]}}},
+        call="mcp__t__x",
+    ),
+    Case(
+        "call_accept_edits",
+        {U: {"mcpServers": {"t": raw("x")}}},
+        ("--permission-mode", "acceptEdits"),
         call="mcp__t__x",
     ),
     Case("call_dont_ask", {U: {"mcpServers": {"t": raw("x")}}}, ("--permission-mode", "dontAsk"), call="mcp__t__x"),

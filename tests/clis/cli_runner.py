@@ -113,3 +113,57 @@ def message_text(record: Any) -> str:
     if kept is None:
         return ""
     return json.dumps(kept.model_dump() if hasattr(kept, "model_dump") else kept, ensure_ascii=False)
+
+
+def toolscope_tools(
+    input_arg: str, options: list[str], capture: Path, env: dict[str, str], cwd: Path
+) -> dict[str, Any]:
+    """``toolscope tools INPUT OPTIONS --capture FILE --json`` as a subprocess; the document."""
+    full_env = dict(env, PYTHONPATH=os.environ.get("PYTHONPATH", ""))
+    done = subprocess.run(
+        [sys.executable, "-m", "toolscope", "tools", input_arg, *options, "--capture", str(capture), "--json"],
+        cwd=cwd,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0, done.stderr
+    from json_contracts import validated
+
+    return validated(done.stdout)
+
+
+def capture_problems(document: dict[str, Any], call: str | None) -> list[str]:
+    """Everything in the ``capture`` block that is not agreement (empty: toolscope agrees with the binary).
+
+    Every request must agree (names, full/deferred, calls) and carry an ``offer`` block; with a
+    scripted ``call`` its outcome must have been read (not "unknown") and agree.
+    """
+    block = document["capture"]
+    problems = []
+    for request in block["requests"]:
+        offer = request["offer"]
+        if offer is None:
+            problems.append(f"request {request['request']}: no offer block")
+            continue
+        if not request["agrees"]:
+            problems += [f"request {request['request']}: {d}" for d in offer["differences"]]
+            problems += [f"request {request['request']}: missing {n}" for n in request["missing"]]
+            problems += [f"request {request['request']}: unexpected {n}" for n in request["unexpected"]]
+        for checked in offer["calls"]:
+            if checked["agrees"] is False:
+                problems.append(
+                    f"request {request['request']}: toolscope says {checked['tool']} callable="
+                    f"{checked['predicted_callable']}, the binary {checked['outcome']} it ({checked['evidence']!r})"
+                )
+    if not block["agrees"] and not problems:
+        problems.append("capture.agrees is false")
+    if call is not None:
+        compared = [
+            c for r in block["requests"] for c in (r["offer"] or {}).get("calls", []) if c["agrees"] is not None
+        ]
+        if not compared:
+            problems.append(f"the call of {call} was not compared (no result read from the next request)")
+    return problems

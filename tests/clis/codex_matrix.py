@@ -47,8 +47,17 @@ CASES: tuple[CodexCase, ...] = (
     CodexCase("enabled_false", srv("t", "x", extra="enabled = false") + srv("u", "y")),
     CodexCase("failing_server", srv("t", "--fail") + srv("u", "y")),
     CodexCase("naming_sanitised", srv("my.srv", "get-time", "a.b")),
+    CodexCase("collision_servers", srv("a.b", "x") + srv("a_b", "x") + srv("u", "y")),
+    CodexCase("collision_tools", srv("t", "a.b", "a_b", "c")),
+    CodexCase("non_prefixed_names", "[features]\nnon_prefixed_mcp_tool_names = true\n" + srv("t", "x")),
+    CodexCase("enabled_tools_empty", srv("t", "x", extra="enabled_tools = []") + srv("u", "y")),
     CodexCase("space_in_server_name", srv("my srv", "x") + srv("u", "y")),
     CodexCase("project_untrusted_ignored", "", files={"proj/.codex/config.toml": srv("p", "x")}),
+    CodexCase(
+        "project_parent_trust_does_not_count",
+        '[projects."$D"]\ntrust_level = "trusted"\n',
+        files={"proj/.codex/config.toml": srv("p", "x")},
+    ),
     CodexCase("project_trusted", TRUST, files={"proj/.codex/config.toml": srv("p", "x")}),
     CodexCase("c_override_enabled_tools", srv("t", "x", "y"), overrides=('mcp_servers.t.enabled_tools=["y"]',)),
     CodexCase("system_config_adds", srv("u", "x"), files={"etc/codex/config.toml": srv("e", "y")}),
@@ -62,10 +71,26 @@ CASES: tuple[CodexCase, ...] = (
         srv("a", "x") + srv("b", "y"),
         files={"etc/codex/requirements.toml": '[mcp_servers.a.identity]\ncommand = "$PY"\n'},
     ),
+    CodexCase(
+        "requirements_command_mismatch",
+        srv("a", "x") + srv("b", "y"),
+        files={"etc/codex/requirements.toml": '[mcp_servers.a.identity]\ncommand = "/bin/false"\n'},
+    ),
     CodexCase("call_needs_approval", srv("t", "x"), call=("mcp__t", "x")),
+    CodexCase(
+        "call_flat_name_unsupported",
+        srv("t", "x", extra='default_tools_approval_mode = "approve"'),
+        call=("", "mcp__t__x"),
+    ),
     CodexCase("call_read_only_runs", srv("t", "x:ro"), call=("mcp__t", "x")),
     CodexCase(
         "call_approve_mode_runs", srv("t", "x", extra='default_tools_approval_mode = "approve"'), call=("mcp__t", "x")
+    ),
+    # The key toolscope's fix names for a refused call: raw server and tool names, quoted.
+    CodexCase(
+        "call_tool_approval_quoted_raw_names",
+        srv("my.srv", "get-time", extra='[mcp_servers."my.srv".tools."get-time"]\napproval_mode = "approve"'),
+        call=("mcp__my_srv", "get_time"),
     ),
     CodexCase(
         "call_tool_approval_auto_refused",

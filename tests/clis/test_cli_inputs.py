@@ -57,6 +57,28 @@ def test_malformed_config_toml_names_file_and_line_column(tmp_path: Path) -> Non
     assert "config.toml" in done.stderr and "line 2, column" in done.stderr and "Traceback" not in done.stderr
 
 
+def test_files_cut_short_name_the_end_of_the_file(tmp_path: Path) -> None:
+    (tmp_path / "cx").mkdir()
+    (tmp_path / "cx" / "config.toml").write_text('model = "gpt-4.1"\n[mcp_servers.t]\nargs = ["a", ')
+    done = run(
+        "tools",
+        "codex:.",
+        "--codex-home",
+        str(tmp_path / "cx"),
+        "--codex-system-dir",
+        str(tmp_path / "none"),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "config.toml" in done.stderr and "line 3, column 14 (the end of the file)" in done.stderr, done.stderr
+    home, proj = claude_home(tmp_path, '{"mcpServers": {"t": {"command": "x')
+    done = run("tools", "claude-code:.", "--home", str(home), "--managed-dir", str(tmp_path / "none"), cwd=proj)
+    assert done.returncode == 2 and ".claude.json" in done.stderr, done.stderr
+    assert (
+        "line 1, column 34: a string starts here and is never closed; the file ends at line 1, column 36" in done.stderr
+    )
+
+
 def test_options_of_the_other_cli_are_refused(tmp_path: Path) -> None:
     done = run("tools", "claude-code:.", "--codex-home", str(tmp_path), cwd=tmp_path)
     assert done.returncode == 2 and "--codex-home" in done.stderr
@@ -99,6 +121,17 @@ def test_explain_walks_to_the_fix_for_servers_in_settings_json(tmp_path: Path) -
     assert ".mcp.json" in answer["fix"] and "claude mcp add" in answer["fix"]
 
 
+def test_explain_tool_of_a_failed_server_walks_to_its_start(tmp_path: Path) -> None:
+    # The server never listed its tools: its one row (mcp__t__*) answers for mcp__t__x, not a did-you-mean.
+    home, proj = claude_home(tmp_path, {"mcpServers": {"t": {"command": sys.executable, "args": [str(RAW), "--fail"]}}})
+    common = ("--home", str(home), "--managed-dir", str(tmp_path / "none"))
+    done = run("explain", "claude-code:.", "mcp__t__x", *common, "--json", cwd=proj)
+    answer = json.loads(done.stdout)
+    assert answer["first_failing_stage"] == "connection", answer
+    assert answer["fix"].startswith('make the server "t" start') and not answer["did_you_mean"]
+    assert any("--expect visible:mcp__t__x" in e for s in answer["checklist"] for e in s["evidence"]), answer
+
+
 def test_explain_allowed_tool_is_visible_in_print_mode(tmp_path: Path) -> None:
     home, proj = claude_home(tmp_path, {"mcpServers": {"t": server("x")}}, {"permissions": {"allow": ["mcp__t__*"]}})
     done = run(
@@ -130,6 +163,22 @@ def test_codex_enabled_tools_typo_hides_the_server(tmp_path: Path) -> None:
     assert answer["first_failing_stage"] == "tool_filter" and '"convert_time"' in answer["fix"]
     done = run("check", "codex:.", *common, "--json", cwd=tmp_path)
     assert "tool_filter_matches_nothing" in {f["kind"] for f in json.loads(done.stdout)["findings"]}
+
+
+def test_codex_fixes_name_the_raw_server_and_tool(tmp_path: Path) -> None:
+    # Codex's keys take the raw names ("my.srv", "get-time"), never the model's (mcp__my_srv, get_time).
+    (tmp_path / "cx").mkdir()
+    args = json.dumps([str(RAW), "get-time", "other"])
+    (tmp_path / "cx" / "config.toml").write_text(
+        f'model = "gpt-4.1"\n[mcp_servers."my.srv"]\ncommand = {json.dumps(sys.executable)}\nargs = {args}\n'
+        'enabled_tools = ["mcp__my_srv__get_time", "other"]\n'
+    )
+    common = ("--codex-home", str(tmp_path / "cx"), "--codex-system-dir", str(tmp_path / "none"), "--json")
+    hidden = json.loads(run("explain", "codex:.", "mcp__my_srv__get_time", *common, cwd=tmp_path).stdout)
+    assert hidden["first_failing_stage"] == "tool_filter" and 'raw tool name "get-time"' in hidden["fix"]
+    refused = json.loads(run("explain", "codex:.", "mcp__my_srv:other", *common, cwd=tmp_path).stdout)
+    assert refused["first_failing_stage"] == "approval_policy", refused
+    assert '[mcp_servers."my.srv".tools.other] approval_mode = "approve"' in refused["fix"]
 
 
 def test_agentworks_claude_provider_bridge_denied_by_the_users_settings(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ catch it next time? Then the one change that fixes the first failing stage.
 from __future__ import annotations
 
 import shlex
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...model.enums import StageId
@@ -40,6 +41,11 @@ def _answer(stages: list[Stage]) -> bool | None:
 
 def _command(subject: ClaudeCodeSubject, name: str) -> str:
     parts = ["toolscope", "check", f"claude-code:{subject.files.project}"]
+    # The files this answer read, so the command checks the same ones (defaults left out).
+    if subject.files.home != Path(subject.environ.get("HOME") or Path.home()).expanduser().resolve():
+        parts += ["--home", str(subject.files.home)]
+    if subject.files.managed_dir != Path("/etc/claude-code"):
+        parts += ["--managed-dir", str(subject.files.managed_dir)]
     if subject.args.text:
         parts += ["--client-args", subject.args.text]
     return shlex.join([*parts, "--expect", f"visible:{name}"])
@@ -87,6 +93,10 @@ def claude_checklist(subject: ClaudeCodeSubject, tool: str, mode: str) -> Checkl
         wanted = f"mcp__{claude_name_part(server)}__{claude_name_part(raw)}"
     matches = [t for t in evaluation.tools if t.name == wanted]
     if not matches:
+        # A server that never listed its tools (blocked, failed, not approved) has one row,
+        # mcp__<server>__*: its stages explain every tool of it.
+        matches = [t for t in evaluation.tools if t.name.endswith("__*") and wanted.startswith(t.name[:-1])]
+    if not matches:
         names = [t.name for t in evaluation.tools]
         close = did_you_mean(wanted, names, normalize=lambda n: claude_name_part(n).lower())
         servers = sorted({t.namespace for t in evaluation.tools})
@@ -100,6 +110,7 @@ def claude_checklist(subject: ClaudeCodeSubject, tool: str, mode: str) -> Checkl
         return Checklist(tool=tool, mode=mode, verdict=None, steps=(step,), fix=fix, did_you_mean=close)
     # A name defined in several scopes: the definition that gets furthest explains it.
     verdict = max(matches, key=lambda v: (len(v.stages), v.first_failing is None))
+    shown = wanted if verdict.name.endswith("__*") else verdict.name
     steps = []
     for ids, question in _GROUPS:
         stages = [s for s in verdict.stages if s.name in ids]
@@ -110,15 +121,13 @@ def claude_checklist(subject: ClaudeCodeSubject, tool: str, mode: str) -> Checkl
         ) or ("not reached: an earlier question failed",)
         steps.append(
             ChecklistStep(
-                question.format(server=verdict.namespace, name=verdict.name, mode=mode),
+                question.format(server=verdict.namespace, name=shown, mode=mode),
                 word,
                 passed if stages else None,
                 evidence,
             )
         )
     steps.append(
-        ChecklistStep(
-            "Will a test catch it if it disappears again?", "add one", None, (_command(subject, verdict.name),)
-        )
+        ChecklistStep("Will a test catch it if it disappears again?", "add one", None, (_command(subject, shown),))
     )
     return Checklist(tool=tool, mode=mode, verdict=verdict, steps=tuple(steps), fix=fix_for(subject, verdict))

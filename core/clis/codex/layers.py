@@ -52,11 +52,22 @@ def read_toml(path: Path, shown: str, what: str) -> Layer | None:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         # Python 3.11's TOMLDecodeError has no lineno/colno: they are in the message.
-        found = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-        where = f"line {found[1]}, column {found[2]}" if found else ""
-        message = str(exc).split(" (at line")[0]
-        raise InputError(str(path), "invalid TOML", [Problem(where, message)]) from None
+        raise InputError(str(path), "invalid TOML", [toml_problem(str(exc), text)]) from None
     return Layer(what, shown, data, digest, path)
+
+
+def toml_problem(error: str, text: str) -> Problem:
+    """A tomllib message as a Problem at line:column; "at end of document" becomes the file's last position."""
+    # Python 3.11's TOMLDecodeError has no lineno/colno: they are in the message.
+    found = re.search(r"\(at line (\d+), column (\d+)\)", error)
+    if found:
+        return Problem(f"line {found[1]}, column {found[2]}", error.split(" (at line")[0])
+    if error.endswith("(at end of document)"):
+        lines = text.split("\n")
+        where = f"line {len(lines)}, column {len(lines[-1]) + 1} (the end of the file)"
+        message = error.removesuffix(" (at end of document)")
+        return Problem(where, f"{message}: the file ends inside a value or a table header (cut short?)")
+    return Problem("", error)
 
 
 def _dotted(key: str) -> list[str]:

@@ -13,17 +13,20 @@ Public API::
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from ...mcp.results import ServerResult
 from ...model.enums import CODEX_STAGES, FindingKind, InputKind, StageId, ToolKind
 from ...model.errors import InputError, Problem
 from ...model.presentation import ANSWER_WORD
 from ...model.subject import resolved_paths
-from ...model.verdicts import Checklist, ChecklistStep, Evaluation, Finding, LoadedInput, ToolVerdict
+from ...model.verdicts import Checklist, ChecklistStep, Evaluation, Finding, LoadedInput, Stage, ToolVerdict
 from ...text.suggest import did_you_mean
 from ..common import list_servers, stage
 from .layers import Layer, Merged, load_layers, merge, read_toml
@@ -46,6 +49,11 @@ class CodexSubject:
     """The merged layers, the servers' listings, and the verdicts per approval policy."""
 
     config_findings: tuple[Finding, ...] = ()
+    codex_home: Path = Path("~/.codex")
+    """The folders read and the ``-c`` overrides, for the ``toolscope check`` command the checklist suggests."""
+    default_home: Path = Path("~/.codex")
+    system_dir: Path = Path("/etc/codex")
+    overrides: tuple[str, ...] = ()
 
     def __init__(
         self,
@@ -56,11 +64,16 @@ class CodexSubject:
         where: str,
         loaded: LoadedInput,
         project: Path,
+        read_from: tuple[Path, Path, Path, tuple[str, ...]] | None = None,
     ) -> None:
-        """Wrap what was read."""
+        """Wrap what was read; ``read_from``: (CODEX_HOME, its default, the system folder, the -c overrides)."""
         self.layers, self.merged, self.requirements, self.results = layers, merged, requirements, results
         self.where, self.loaded, self.project = where, loaded, project
+        if read_from is not None:
+            self.codex_home, self.default_home, self.system_dir, self.overrides = read_from
         self._cache: dict[str, Evaluation] = {}
+        self.raw_names: dict[tuple[str, str], tuple[str, str]] = {}
+        """(namespace, function) → (server, raw tool name): the names Codex's keys take."""
 
     @property
     def mode_names(self) -> tuple[str, ...]:
@@ -102,6 +115,7 @@ class CodexSubject:
         req = self.requirements
         rows: list[ToolVerdict] = []
         listed: list[tuple[str, ServerResult]] = []
+        decided: list[tuple[str, list[Stage], ServerResult | None]] = []
         for name in self._names():
             stages = server_stages(name, self.merged, req.data if req else None, req.shown if req else "")
             result = self.results.get(name)
@@ -145,11 +159,16 @@ class CodexSubject:
                         )
                     )
                     listed.append((name, result))
+            decided.append((name, stages, result))
+        # Tools after every server: a collision with a server listed later counts too.
+        for name, stages, result in decided:
             if not (result and result.ok and result.tools) or not all(s.passed for s in stages):
+                self.raw_names[(namespace_of(name, prefixed), "*")] = (name, "*")
                 rows.append(ToolVerdict("*", namespace_of(name, prefixed), ToolKind.MCP, tuple(stages)))
                 continue
             server = self.merged.servers[name]
             for tool in result.tools:
+                self.raw_names[(namespace_of(name, prefixed), function_of(tool))] = (name, tool)
                 row = [*stages, filter_stage(tool, server, result.tools)]
                 if row[-1].passed:
                     row.append(naming_stage(name, tool, self._collides(name, tool, listed, prefixed), prefixed))
@@ -171,17 +190,21 @@ class CodexSubject:
         )
         return self._cache[mode]
 
-    def _collides(self, name: str, tool: str, listed: list[tuple[str, ServerResult]], prefixed: bool) -> bool:
+    def _collides(self, name: str, tool: str, listed: list[tuple[str, ServerResult]], prefixed: bool) -> str | None:
+        """Which of the tool's names clashes with another's after sanitising: "namespace", "function" or None."""
         namespace = namespace_of(name, prefixed)
-        others = [n for n, _ in listed if n != name and namespace_of(n, prefixed) == namespace]
+        if any(n != name and namespace_of(n, prefixed) == namespace for n, _ in listed):
+            return "namespace"
         same = [t for n, r in listed if n == name for t in r.tools if t != tool and function_of(t) == function_of(tool)]
-        return bool(others or same)
+        return "function" if same else None
 
     def checklist(self, tool: str, mode: str | None) -> Checklist:
         """The four questions for one tool (``namespace:function`` or ``mcp__server__function``)."""
         mode = self.resolve_mode(mode) or "never"
         tools = self.evaluate(mode).tools
         matches = [t for t in tools if tool in (f"{t.namespace}:{t.name}", f"{t.namespace}__{t.name}", t.name)]
+        if not matches:  # a server that never listed its tools: its one row (namespace:*) explains them all
+            matches = [t for t in tools if t.name == "*" and tool.startswith((f"{t.namespace}:", f"{t.namespace}__"))]
         if not matches:
             close = did_you_mean(tool, [f"{t.namespace}__{t.name}" for t in tools], normalize=str.lower)
             step = ChecklistStep(f"Is {tool} a tool of any server Codex would start?", "no", False, (self.where,))
@@ -232,10 +255,29 @@ class CodexSubject:
                 "Will a test catch it if it disappears again?",
                 "add one",
                 None,
-                (f"toolscope check codex:{self.project} --expect visible:{verdict.namespace}:{verdict.name}",),
+                (self._check_command(tool if verdict.name == "*" else f"{verdict.namespace}:{verdict.name}"),),
             )
         )
-        return Checklist(tool, mode, verdict, tuple(steps), _fix(verdict))
+        return Checklist(tool, mode, verdict, tuple(steps), self.fix_for(verdict))
+
+    def _check_command(self, tool: str) -> str:
+        """``toolscope check`` on the same files (non-default folders and ``-c`` overrides kept)."""
+        import shlex
+
+        parts = ["toolscope", "check", f"codex:{self.project}"]
+        if self.codex_home != self.default_home:
+            parts += ["--codex-home", str(self.codex_home)]
+        if self.system_dir != Path("/etc/codex"):
+            parts += ["--codex-system-dir", str(self.system_dir)]
+        for override in self.overrides:
+            parts += ["-c", override]
+        return shlex.join([*parts, "--expect", f"visible:{tool}"])
+
+    def fix_for(self, verdict: ToolVerdict) -> str | None:
+        """The concrete change for the first failing stage, in Codex's own keys (raw server and tool names)."""
+        server, raw = self.raw_names.get((verdict.namespace, verdict.name), (verdict.namespace, verdict.name))
+        command = value(self.merged.servers.get(server, {}), "command")[0]
+        return _fix(verdict, server, raw, self.project, command)
 
     def findings(self, modes: Sequence[str | None]) -> list[Finding]:
         """Traps: untrusted project config, requirements blocks, enabled_tools typos, collisions, outages."""
@@ -275,7 +317,8 @@ class CodexSubject:
                     )
         seen = set()
         for verdict in self.evaluate(modes[0] if modes else None).tools:
-            failing = verdict.first_failing
+            naming = verdict.stage(StageId.NAMING)
+            failing = naming if naming is not None and naming.code == "naming.collision" else verdict.first_failing
             kinds = {
                 "requirements.not_listed": FindingKind.SERVER_BLOCKED,
                 "requirements.mismatch": FindingKind.SERVER_BLOCKED,
@@ -300,23 +343,30 @@ class CodexSubject:
         return tuple(f"{t.namespace}:{t.name}" for t in self.evaluate(None).tools)
 
 
-def _fix(verdict: ToolVerdict) -> str | None:
+def _key(name: str) -> str:
+    """A TOML key as written in a table header (quoted unless bare)."""
+    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name, ensure_ascii=False)
+
+
+def _fix(verdict: ToolVerdict, server: str, raw: str, project: Path, command: Any) -> str | None:
     failing = verdict.first_failing
     if failing is None:
         return None
+    table = f"mcp_servers.{_key(server)}"
+    identity = f" command = {json.dumps(command)}" if isinstance(command, str) else ' command = "…"'
     fixes = {
-        "layer.untrusted": f'trust the project (`codex exec --trust`, or [projects."<abs path>"] trust_level = "trusted" in $CODEX_HOME/config.toml), or move the server to $CODEX_HOME/config.toml ({failing.source})',
-        "requirements.not_listed": f"add [mcp_servers.<name>.identity] for it to {failing.source} (the organisation's allowlist)",
-        "requirements.mismatch": f"make the server's command/url match {failing.source} exactly",
-        "enabled.false": f"set enabled = true ({failing.source})",
-        "filter.not_enabled": f'put the raw tool name "{failing.rule.split(chr(34))[1] if chr(34) in failing.rule else verdict.name}" in enabled_tools ({failing.source}), not the mcp__ name',
-        "filter.disabled": f"remove it from disabled_tools ({failing.source})",
-        "approval.refused": f'set [mcp_servers.<server>.tools.{verdict.name}] approval_mode = "approve" (or default_tools_approval_mode = "approve"), or run with another approval policy',
-        "connection.bad_name": "rename the server to match ^[a-zA-Z0-9_:@/.-]+$ (no spaces)",
+        "layer.untrusted": f'trust the project: `codex exec --trust`, or [projects.{json.dumps(str(project))}] trust_level = "trusted" '
+        f"in $CODEX_HOME/config.toml; or move [{table}] from {failing.source} to $CODEX_HOME/config.toml",
+        "requirements.not_listed": f"add [{table}.identity]{identity} to {failing.source} (the organisation's allowlist)",
+        "requirements.mismatch": f"make [{table}]'s command/url match {failing.source} exactly",
+        "enabled.false": f"set enabled = true in [{table}] ({failing.source})",
+        "filter.not_enabled": f'add the raw tool name "{raw}" to enabled_tools ({failing.source}): Codex matches the '
+        "server's own names, not mcp__… names",
+        "filter.disabled": f'remove "{raw}" from disabled_tools ({failing.source})',
+        "approval.refused": f'add [{table}.tools.{_key(raw)}] approval_mode = "approve" (or default_tools_approval_mode = '
+        f'"approve" in [{table}]) to $CODEX_HOME/config.toml, or run with another approval policy',
+        "connection.bad_name": f"rename the server {json.dumps(server)} to match ^[a-zA-Z0-9_:@/.-]+$ (no spaces)",
     }
-    if failing.code == "filter.not_enabled":
-        raw = next((t for t in [verdict.name]), verdict.name)
-        return f'add the raw tool name "{raw}" to enabled_tools ({failing.source}): Codex matches the server\'s own names, not mcp__… names'
     return fixes.get(failing.code, failing.rule)
 
 
@@ -363,4 +413,6 @@ def load_codex_subject(
         extra=(("input", "codex"), ("codex_model", "0.171.0")),
         paths=resolved_paths(*(la.path for la in read)),
     )
-    return CodexSubject(layers, merged, requirements, results, where, loaded, project)
+    default_home = Path(environ.get("CODEX_HOME") or Path(environ.get("HOME") or Path.home()) / ".codex")
+    read_from = (home, default_home.expanduser().resolve(), Path(system_dir), tuple(overrides))
+    return CodexSubject(layers, merged, requirements, results, where, loaded, project, read_from)

@@ -151,16 +151,33 @@ def filter_stage(tool: str, server: dict[str, tuple[Any, str]], tools: tuple[str
     )
 
 
-def naming_stage(server_name: str, tool: str, collides: bool, prefixed: bool) -> Stage:
-    """The namespace and function the model sees (collisions: every colliding name gets a hash suffix)."""
+def hashed(name: str, raw: str) -> str:
+    """A colliding model-facing name: Codex appends ``_<12 hex>`` (written ``<hash RAW>``, unpredictable here)."""
+    return f"{name}_<hash {raw}>"
+
+
+def naming_stage(server_name: str, tool: str, collides: str | None, prefixed: bool) -> Stage:
+    """The namespace and function the model sees (``collides``: "namespace" or "function", which one clashes).
+
+    Every colliding name gets a ``_<12 hex>`` suffix (observed with 0.171.0): the namespace when
+    two servers sanitise alike, the function when two tools of one server do. The tool is still
+    offered; the entry carries the name with a ``<hash …>`` placeholder the capture comparison matches.
+    """
     namespace, function = namespace_of(server_name, prefixed), function_of(tool)
     if collides:
+        seen = (
+            f"{hashed(namespace, server_name)}:{function}"
+            if collides == "namespace"
+            else f"{namespace}:{hashed(function, tool)}"
+        )
         return stage(
             StageId.NAMING,
-            None,
+            True,
             "naming.collision",
-            f"{namespace}.{function} collides with another server's or tool's: Codex renames ALL of them with a _<12 hex> suffix (unpredictable here)",
-            f"{namespace}:{function}",
+            f"{namespace}:{function} collides with another {'server' if collides == 'namespace' else 'tool'}'s name: "
+            f"Codex renames ALL of them with a _<12 hex> suffix, so the model sees {seen} (the hash is not predictable "
+            "here); a filter or approval key still takes the raw name",
+            seen,
         )
     return stage(
         StageId.NAMING,

@@ -1,0 +1,137 @@
+"""The tool results a request carries back for the previous reply's calls (``--keep-messages`` only).
+
+A client answers a model's tool calls in its next request: Anthropic Messages as
+``tool_result`` blocks after the assistant's ``tool_use`` blocks, OpenAI Responses as
+``function_call_output`` items after the ``function_call`` items, Chat Completions as
+``role: tool`` messages after the assistant's ``tool_calls``. Only the results of the last
+assistant turn are read (the calls of the reply just before this request): earlier
+turns were read with their own request, and a long conversation stays cheap.
+
+Pure functions over the kept JSON; the text is clipped, so a huge tool output costs
+nothing more than its first ``TEXT_CAP`` characters.
+
+Public API::
+
+    ObservedResult(call_id, name, namespace, text, is_error)
+    last_turn_results(protocol, messages) -> tuple[ObservedResult, ...]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["ObservedResult", "last_turn_results"]
+
+TEXT_CAP = 400
+"""Characters of a result's text kept (enough for any CLI's refusal sentence)."""
+MAX_RESULTS = 100
+"""Results read per request at most (one reply rarely calls more than a few tools)."""
+
+
+@dataclass(frozen=True)
+class ObservedResult:
+    """One tool result the client sent back."""
+
+    call_id: str
+    name: str
+    """The called tool's name (from the call with the same id; "" when the call is not in the request)."""
+    namespace: str | None
+    text: str
+    """The result's text, clipped to ``TEXT_CAP`` characters."""
+    is_error: bool | None
+    """Anthropic's ``is_error`` (null where the protocol has no such flag)."""
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content[:TEXT_CAP]
+    parts: list[str] = []
+    size = 0
+    if isinstance(content, list):
+        for part in content[:MAX_RESULTS]:
+            text = part.get("text") if isinstance(part, dict) else None
+            if isinstance(text, str):
+                parts.append(text[: TEXT_CAP - size])
+                size += len(parts[-1])
+                if size >= TEXT_CAP:
+                    break
+    return "\n".join(parts)[:TEXT_CAP]
+
+
+def _last_index(items: list[Any], matches: Any) -> int:
+    for position in range(len(items) - 1, -1, -1):
+        if matches(items[position]):
+            return position
+    return -1
+
+
+def _anthropic(messages: list[Any]) -> tuple[ObservedResult, ...]:
+    last = _last_index(messages, lambda m: isinstance(m, dict) and m.get("role") == "assistant")
+    if last < 0 or not isinstance(messages[last].get("content"), list):
+        return ()
+    calls = {
+        block.get("id"): str(block.get("name", ""))
+        for block in messages[last]["content"][:MAX_RESULTS]
+        if isinstance(block, dict) and block.get("type") == "tool_use"
+    }
+    out = []
+    for message in messages[last + 1 :]:
+        content = message.get("content") if isinstance(message, dict) else None
+        for block in content[:MAX_RESULTS] if isinstance(content, list) else ():
+            if isinstance(block, dict) and block.get("type") == "tool_result":
+                call_id = str(block.get("tool_use_id", ""))
+                error = block.get("is_error")
+                out.append(
+                    ObservedResult(call_id, calls.get(call_id, ""), None, _text(block.get("content")), error is True)
+                )
+    return tuple(out[:MAX_RESULTS])
+
+
+def _responses(items: list[Any]) -> tuple[ObservedResult, ...]:
+    # The last turn's items follow the last message (a user or assistant message item).
+    last = _last_index(items, lambda i: isinstance(i, dict) and (i.get("type") == "message" or "role" in i))
+    calls: dict[str, tuple[str, str | None]] = {}
+    out = []
+    for item in items[last + 1 :][: MAX_RESULTS * 4]:
+        if not isinstance(item, dict):
+            continue
+        kind = item.get("type")
+        call_id = str(item.get("call_id", ""))
+        if kind in ("function_call", "custom_tool_call"):
+            namespace = item.get("namespace")
+            calls[call_id] = (str(item.get("name", "")), namespace if isinstance(namespace, str) else None)
+        elif kind in ("function_call_output", "custom_tool_call_output"):
+            name, namespace = calls.get(call_id, ("", None))
+            out.append(ObservedResult(call_id, name, namespace, _text(item.get("output")), None))
+    return tuple(out[:MAX_RESULTS])
+
+
+def _chat(messages: list[Any]) -> tuple[ObservedResult, ...]:
+    last = _last_index(messages, lambda m: isinstance(m, dict) and m.get("role") == "assistant")
+    if last < 0:
+        return ()
+    calls = {}
+    for call in (messages[last].get("tool_calls") or [])[:MAX_RESULTS]:
+        function = call.get("function") if isinstance(call, dict) else None
+        if isinstance(function, dict):
+            calls[call.get("id")] = str(function.get("name", ""))
+    out = []
+    for message in messages[last + 1 :][:MAX_RESULTS]:
+        if isinstance(message, dict) and message.get("role") == "tool":
+            call_id = str(message.get("tool_call_id", ""))
+            out.append(ObservedResult(call_id, calls.get(call_id, ""), None, _text(message.get("content")), None))
+    return tuple(out)
+
+
+def last_turn_results(protocol: str, messages: Any) -> tuple[ObservedResult, ...]:
+    """The results of the last assistant turn's tool calls in ``messages`` (kept as sent)."""
+    if not isinstance(messages, list):
+        return ()
+    if protocol == "anthropic-messages":
+        return _anthropic(messages)
+    if protocol == "openai-responses":
+        return _responses(messages)
+    if protocol == "openai-chat":
+        return _chat(messages)
+    return ()
