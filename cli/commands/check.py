@@ -87,14 +87,9 @@ def check_command(
         document = CheckEnvelope.of(
             ok, modes, drift_from.name if drift_from is not None else None, findings, subject.loaded.era
         )
-        if comparison is not None:
-            from ...core.schemas.with_capture import CheckCaptureEnvelope
+        from ..capture_output import with_capture
 
-            # Validated: the capture block is assembled by core.capture.compare as plain data.
-            document = CheckCaptureEnvelope.model_validate(
-                {**document.model_dump(mode="json", by_alias=True), "capture": comparison.to_json()}
-            )
-        print_document(document)
+        print_document(with_capture(document, comparison))
     else:
         console = stdout_console()
         if comparison is not None:

@@ -68,14 +68,9 @@ def explain_command(
         from ...core.schemas.verdicts import ExplainEnvelope
 
         document = ExplainEnvelope.of(checklist, subject.config_findings, rewrite, subject.loaded.era)
-        if comparison is not None:
-            from ...core.schemas.with_capture import ExplainCaptureEnvelope
+        from ..capture_output import with_capture
 
-            # Validated: the capture block is assembled by core.capture.compare as plain data.
-            document = ExplainCaptureEnvelope.model_validate(
-                {**document.model_dump(mode="json", by_alias=True), "capture": comparison.to_json()}
-            )
-        print_document(document)
+        print_document(with_capture(document, comparison))
     else:
         console = stdout_console()
         if comparison is not None:
