@@ -194,6 +194,10 @@ def with_capture(document: BaseModel, comparison: CaptureComparison | None) -> B
     from ..core.schemas.verdicts import CheckEnvelope, ExplainEnvelope
     from ..core.schemas.with_capture import CheckCaptureEnvelope, ExplainCaptureEnvelope
 
-    captured = {CheckEnvelope: CheckCaptureEnvelope, ExplainEnvelope: ExplainCaptureEnvelope}[type(document)]
+    envelopes: dict[type[BaseModel], type[BaseModel]] = {
+        CheckEnvelope: CheckCaptureEnvelope,
+        ExplainEnvelope: ExplainCaptureEnvelope,
+    }
+    captured = envelopes[type(document)]
     # Validated: the capture block is assembled by core.capture.compare as plain data.
     return captured.model_validate({**document.model_dump(mode="json", by_alias=True), "capture": comparison.to_json()})

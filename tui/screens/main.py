@@ -30,7 +30,7 @@ from ..keys import footer_bindings
 from ..options import TuiOptions
 from ..rows import ModeChange, compare
 from ..views import DEFAULT_VIEW, NO_ACTIVATION_VIEW, VIEWS, View
-from ..widgets.activation.view import ActivationView
+from ..widgets.activation.messages import AgentGroupsChanged, StateChanged
 from ..widgets.checklist_view import ChecklistView
 from ..widgets.footer import FittedFooter
 from ..widgets.input_header import InputHeader
@@ -73,7 +73,7 @@ class MainScreen(Screen[None]):
     """The state line above the Pipeline grid (toolkits): which lane's groups it shows."""
     checklist: var[Checklist | None] = var(None, always_update=True)
     """The Checklist view's walkthrough (re-run in every new state)."""
-    followed: var[ActivationView.StateChanged | None] = var(None)
+    followed: var[StateChanged | None] = var(None)
     """The activation lane the Pipeline view follows (toolkits), once the view reported it."""
 
     def __init__(self, subject: Subject, mode: str | None, options: TuiOptions) -> None:
@@ -243,8 +243,8 @@ class MainScreen(Screen[None]):
         """Switch to the previous mode and show what changed."""
         await self._cycle_mode(-1)
 
-    @on(ActivationView.StateChanged)
-    async def _follow_activation_lane(self, event: ActivationView.StateChanged) -> None:
+    @on(StateChanged)
+    async def _follow_activation_lane(self, event: StateChanged) -> None:
         """After a turn (or undo, restart, lane switch) the pipeline shows that lane's state."""
         if self.options.follow:
             return  # following a running agent: the pipeline shows its real groups
@@ -260,8 +260,8 @@ class MainScreen(Screen[None]):
             # "guarded lane, turn 2: 2 tools became visible" (the summary without its "mode a → b").
             self._put(evaluation, lambda change: f"{where}: {change.summary(None, None).split(': ', 1)[-1]}")
 
-    @on(ActivationView.AgentGroupsChanged)
-    async def _follow_agent(self, event: ActivationView.AgentGroupsChanged) -> None:
+    @on(AgentGroupsChanged)
+    async def _follow_agent(self, event: AgentGroupsChanged) -> None:
         """The pipeline follows a running agent's real active groups (``inspect --follow``)."""
         subject, groups = self.subject, event.groups
         if not isinstance(subject, FollowsActiveGroups) or tuple(subject.active_groups()) == groups:
