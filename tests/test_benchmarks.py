@@ -67,6 +67,17 @@ def test_tap_benchmark_runs_a_real_agent_and_prints_the_ratio():
     assert "tool calls per run: 20" in out.stdout
 
 
+def test_replay_benchmark_replays_the_real_recording_and_prints_the_ratio():
+    out = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "replay_bench.py"), "--calls", "20", "--repeat", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "ratio cached/stock:" in out.stdout and "reset_tools calls replayed (both lanes): 20" in out.stdout
+
+
 def test_workflow_benchmark_runs_and_prints_the_linearity_ratio():
     out = subprocess.run(
         [

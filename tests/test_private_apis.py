@@ -74,3 +74,33 @@ def test_textual_still_has_the_footer_key_and_the_key_names() -> None:
         vars(FooterKey)
     ) | {name for name in dir(FooterKey)}
     assert character_to_key("?") == "question_mark" and character_to_key("a") == "a"
+
+
+@pytest.mark.agentscope
+def test_agentscope_meta_tool_still_compiles_its_template_and_schema_where_the_cache_hooks_in() -> None:
+    """``core/agentscope/meta_tool_cache.py`` replaces ``Template`` in AgentScope's private
+    ``_meta`` module and wraps ``ResetTools.input_schema``: still there, still used, same answers."""
+    import importlib
+
+    import agentscope
+    from agentscope.tool import ResetTools, ToolGroup
+
+    from toolscope.core.agentscope import meta_tool_cache
+
+    module = importlib.import_module(meta_tool_cache.PRIVATE_TEMPLATE[0])
+    assert module.ResetTools is ResetTools
+    # The stock call compiles the template through the module-level name the cache replaces.
+    assert "Template(self.response_template)" in inspect.getsource(ResetTools.call)
+    installed = meta_tool_cache.install()
+    assert installed == (agentscope.__version__ in meta_tool_cache.TESTED), agentscope.__version__
+    if not installed:
+        pytest.skip(f"agentscope {agentscope.__version__} is not in the cache's tested range: AgentScope left as is")
+    template = getattr(module, meta_tool_cache.PRIVATE_TEMPLATE[1])
+    source = "{% for g in groups %}{{ g.name }}{% endfor %}"
+    assert template(source) is template(source)  # compiled once
+    [stock] = meta_tool_cache.ORIGINAL_SCHEMA
+    groups = [ToolGroup(name="web", description="search the web"), ToolGroup(name="notes", description="take notes")]
+    tool = ResetTools(groups=groups, response_template=source)
+    assert tool.input_schema == stock.fget(tool) and tool.input_schema is not tool.input_schema
+    groups.append(ToolGroup(name="mail", description="send mail"))  # the toolkit's list grows later
+    assert tool.input_schema == stock.fget(tool) and "mail" in tool.input_schema["properties"]

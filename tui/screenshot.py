@@ -55,8 +55,22 @@ async def render_svg(
         if view == View.CHECKLIST and tool:
             await pilot.press("a")  # the whole walkthrough, down to the fix
         await app.workers.wait_for_complete()
+        await _session_replayed(app)
         await pilot.pause()
         return app.export_screenshot(title="toolscope")
+
+
+FEED_WAIT_SECONDS = 600
+"""The most a screenshot waits for a recorded session to be replayed (100k turns take minutes)."""
+
+
+async def _session_replayed(app: Any) -> None:
+    """Wait for a recorded session's replay (the activation view runs it in a worker)."""
+    from .widgets.activation.view import ActivationView
+
+    for view in app.screen.query(ActivationView):
+        if view.feed is not None:
+            await asyncio.wait_for(view.loaded.wait(), FEED_WAIT_SECONDS)
 
 
 def run_to_end(coroutine: Coroutine[Any, Any, T]) -> T:

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from .options import TuiOptions
 
 POLL_SECONDS = 0.25
+PROGRESS_SECONDS = 0.2
+"""How often a long replay's progress is redrawn."""
 
 
 class SessionFeed:
@@ -42,6 +44,11 @@ class SessionFeed:
         self.session_id = session_id
         self.run_all = run_all
         self.replay: Any = None
+        self.progress = (0, 0)
+        """(turns replayed, turns) while the replay runs; written on the shared loop's thread."""
+
+    def _progressed(self, done: int, total: int) -> None:
+        self.progress = (done, total)
 
     async def start(self, view: Any) -> None:
         """Replay the session on both lanes, hand it to the view, say the headline."""
@@ -64,7 +71,16 @@ class SessionFeed:
             view.notify(inert(failed.error.render()), title="session", severity="error", markup=False)
             return
         built, starting_from = starting_point(view.subject.built, recorded, groups_given=False)
-        self.replay = await on_shared_loop(areplay_session(built, recorded, starting_from))
+        view.script_name = Path(self.path).name
+        self.progress = (0, len(recorded.resets))
+        view.show_replay_progress(*self.progress)
+        shown = view.set_interval(PROGRESS_SECONDS, lambda: view.show_replay_progress(*self.progress))
+        try:
+            self.replay = await on_shared_loop(
+                areplay_session(built, recorded, starting_from, progress=self._progressed)
+            )
+        finally:
+            shown.stop()
         if not self.run_all:
             self.replay.session.reset()  # start at the beginning; n redoes each recorded turn
         view.session = self.replay.session
@@ -101,9 +117,14 @@ class FollowFeed:
         self._polling = True
         try:
             events = await on_shared_loop(self.live.apoll())
+            view = self.view
+            left_out = len(self.live.follower.other_runs)
+            if left_out != view.runs_left_out:
+                self._say_runs_left_out(left_out)
+                if not events and view.session is not None:
+                    await view.refresh_lanes()
             if not events:
                 return
-            view = self.view
             view.session = self.live.session
             for event in events:
                 if event.lost:
@@ -113,6 +134,24 @@ class FollowFeed:
                 view.post_message(view.AgentGroupsChanged(tuple(self.live.real_groups)))
         finally:
             self._polling = False
+
+    def _say_runs_left_out(self, count: int) -> None:
+        """Other agents write to this tap too: the view follows the first run; say how to see the rest."""
+        view = self.view
+        before, view.runs_left_out = view.runs_left_out, count
+        if before or not count:
+            return
+        ids = ", ".join(list(self.live.follower.other_runs)[:5])
+        view.notify(
+            inert(
+                f"another agent writes to this tap too: following the first run only. Replay another run with "
+                f"toolscope inspect TOOLKIT --session {self.path} --session-id RUN (runs: {ids})"
+            ),
+            title="several runs",
+            severity="warning",
+            markup=False,
+            timeout=30,
+        )
 
 
 def feed_for(options: TuiOptions) -> SessionFeed | FollowFeed | None:

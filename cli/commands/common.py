@@ -48,7 +48,8 @@ SessionIdOpt = Annotated[
     str | None,
     typer.Option(
         "--session-id",
-        help="With --session DATABASE: the app storage session to read (1.x JSONSession file: the agent's key).",
+        help="With --session DATABASE: the app storage session to read; with a tap several agents wrote: the run "
+        "(its id, listed when it is missing); 1.x JSONSession file: the agent's key.",
     ),
 ]
 WorkflowOpt = Annotated[

@@ -103,7 +103,7 @@ def inspect_command(
     if len(feeds) > 1:
         raise InputError(feeds[1], f"give one of --script, --session or --follow, not {' and '.join(feeds)}")
     if session_id is not None and session is None:
-        raise InputError("--session-id", "--session-id goes with --session DATABASE")
+        raise InputError("--session-id", "--session-id goes with --session (a database, or a tap holding several runs)")
     first_view = view or (View.CHECKLIST if tool else View.ACTIVATION if feeds else DEFAULT_VIEW)
     if first_view not in VIEWS:
         raise InputError("--view", f"unknown view {first_view!r}", [Problem("", "expected " + ", ".join(VIEWS))])

@@ -248,7 +248,7 @@ def report_command(
     if script is not None and session is not None:
         raise InputError("--session", "give one of --script or --session, not both")
     if session_id is not None and session is None:
-        raise InputError("--session-id", "--session-id goes with --session DATABASE")
+        raise InputError("--session-id", "--session-id goes with --session (a database, or a tap holding several runs)")
     if picture:
         if script is not None or session is not None or tool:
             raise InputError(

@@ -54,7 +54,7 @@ def step_command(
     if len(feeds) > 1:
         raise InputError(feeds[1], f"give either {feeds[0]} or {feeds[1]}, not both")
     if session_id is not None and session is None:
-        raise InputError("--session-id", "--session-id goes with --session DATABASE")
+        raise InputError("--session-id", "--session-id goes with --session (a database, or a tap holding several runs)")
     from ...core.agentscope.probe import probe_stock_reset_tools
 
     if capture is not None:

@@ -176,7 +176,7 @@ def _print_turns(console: Any, replay: Any, version: str = "?") -> None:
         head = Text(
             f"turn {t.call.model_turn}  " + ("≠ " if t.differs else ""), style="yellow" if t.differs else "bold"
         )
-        print_wrapped(console, head, f"{t.call.name} {t.call.raw_input}")
+        print_wrapped(console, head, f"{t.call.name} {t.call.shown_input}")
         if t.call.assistant_text:
             print_wrapped(console, Text(pad), t.call.assistant_text, "italic dim")
         if t.call.note:

@@ -86,7 +86,10 @@ class LiveFollow:
         if self.session is None:
             self.session = self._start()
         if self._group_of is None:
+            from . import meta_tool_cache
             from .stages import acollect
+
+            meta_tool_cache.install()
 
             self._group_of = {e.name: e.group for e in (await acollect(self.built.toolkit)).entries}
         while await self.session.aforward() is not None:  # back at the newest turn before adding one
@@ -95,7 +98,7 @@ class LiveFollow:
         for call in calls:
             before = self.real_groups or ()
             if call.is_reset:
-                label = f"turn {call.model_turn}: reset_tools {call.raw_input}  [{agent_outcome(call)}]"
+                label = f"turn {call.model_turn}: reset_tools {call.shown_input}  [{agent_outcome(call)}]"
                 turn = await self.session.acall(call.raw_input or "", label=label)
                 self._resets.append((call, before))
                 events.append(FollowEvent(call, turn=turn))

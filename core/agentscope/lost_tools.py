@@ -80,7 +80,7 @@ class LostToolLink:
         # "cleared": no registered group is left (2.0.6 keeps a misspelled name, which activates nothing).
         verb = "cleared" if not self.remaining else "deactivated"
         return (
-            f"turn {self.turn.call.model_turn}: {self.turn.call.name}({self.turn.call.raw_input}) {verb} {_and(self.removed)}; "
+            f"turn {self.turn.call.model_turn}: {self.turn.call.name}({self.turn.call.shown_input}) {verb} {_and(self.removed)}; "
             f"{turns} then called {tools} and got {got}"
         )
 
@@ -99,7 +99,7 @@ class LostToolLink:
         return {
             "turn": self.turn.index if self.turn else None,
             "model_turn": self.turn.call.model_turn if self.turn else None,
-            "call": self.turn.call.raw_input if self.turn else None,
+            "call": self.turn.call.shown_input if self.turn else None,
             "removed_groups": list(self.removed),
             "tools": sorted({c.call.name for c in self.calls}),
             "failed_calls": [c.call.position for c in self.calls],

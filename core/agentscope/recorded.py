@@ -27,6 +27,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..text.clip import clip
+
 META_TOOL = "reset_tools"
 META_TOOLS = (META_TOOL, "reset_equipped_tools")
 """The meta tool of AgentScope 2.x and of 1.x (``v1/sessions.py`` reads 1.x sessions)."""
@@ -71,6 +73,11 @@ class RecordedCall:
     """The agent's real active groups after the call, when the source records them (the tap)."""
     note: str | None = None
     """Why the replay may not be exact (e.g. non-boolean values the tap did not keep)."""
+
+    @property
+    def shown_input(self) -> str:
+        """The argument text as shown (clipped: the replay sends the whole ``raw_input``)."""
+        return clip(self.raw_input or "")
 
     @property
     def is_reset(self) -> bool:
@@ -180,9 +187,9 @@ def calls_from_messages(messages: Iterable[Mapping[str, Any]]) -> tuple[list[Rec
                 model_turn=call["turn"],
                 name=call["name"],
                 raw_input=call["input"] if is_reset else None,
-                assistant_text=call["text"] if is_reset else "",
+                assistant_text=clip(call["text"]) if is_reset else "",
                 result_state=state,
-                result_text=text if is_reset else None,
+                result_text=clip(text) if is_reset else None,
                 failure=None if is_reset else failure_kind(state, text),
             )
         )

@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from ..model.errors import InputError, Problem
+from ..text.clip import clip
 from .aio import run_sync
 from .planner import ActivationPlan
 from .script import (
@@ -225,7 +226,7 @@ class StepSession(SessionRunner):
             args=step.args,
             accepted=response_state == "success",
             response_state=response_state,
-            response_text=text,
+            response_text=clip(text),  # AgentScope echoes unknown names, however long
             groups_before=before,
             groups_after=tuple(state.tool_context.activated_groups),
             visible_tools=names,

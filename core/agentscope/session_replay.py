@@ -124,7 +124,7 @@ class SessionReplay:
                 {
                     "turn": t.index,
                     "model_turn": t.call.model_turn,
-                    "call": t.call.raw_input,
+                    "call": t.call.shown_input,
                     "assistant_text": t.call.assistant_text,
                     "recorded": {
                         "state": t.call.result_state,
@@ -160,7 +160,7 @@ class SessionReplay:
 
 def _label(call: RecordedCall) -> str:
     """How a recorded call reads in the turn list: its model turn, the call, what was recorded."""
-    return f"turn {call.model_turn}: reset_tools {call.raw_input}  [recorded: {call.result_state or 'no result'}]"
+    return f"turn {call.model_turn}: reset_tools {call.shown_input}  [recorded: {call.result_state or 'no result'}]"
 
 
 def _difference(call: RecordedCall, turn: Turn) -> str | None:
@@ -203,8 +203,10 @@ async def areplay_session(
         from .v1.replay import areplay_session_v1
 
         return await areplay_session_v1(built, recorded, starting_from)
+    from . import meta_tool_cache
     from .stages import acollect
 
+    meta_tool_cache.install()  # a replay calls the meta tool once per turn: compile its template once
     collected = await acollect(built.toolkit)
     group_of = {e.name: e.group for e in collected.entries}
     starting = tuple(built.state.tool_context.activated_groups)

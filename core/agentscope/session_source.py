@@ -23,6 +23,7 @@ Public API::
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,10 @@ V1_HINT = (
     "this looks like an AgentScope 1.x memory dump ({why}); toolscope reads AgentScope 2.x sessions "
     "(Msg blocks of type tool_call / tool_result, AgentState.context)"
 )
+
+
+TAP_START = re.compile(r'\{\s*"toolscope_tap"\s*:')
+"""How a tap file starts (its header's first key): the one text form that takes --session-id."""
 
 
 def load_session(path: Path | str, session_id: str | None = None) -> RecordedSession:
@@ -79,17 +84,18 @@ def load_session(path: Path | str, session_id: str | None = None) -> RecordedSes
 
     if not isinstance(data, json.JSONDecodeError) and detect_v1(data) is not None:
         return _from_v1(source, data, session_id)
-    if session_id is not None:
+    if session_id is not None and not TAP_START.match(stripped):
         raise InputError(
             "--session-id",
-            "only an AgentScope app storage database (or a 1.x JSONSession file: the agent's key) has session ids",
-            [Problem(source, "this file is not a SQLite database nor a 1.x JSONSession file; drop --session-id")],
+            "only an AgentScope app storage database, a toolscope tap holding several runs, or a 1.x "
+            "JSONSession file (the agent's key) has session ids",
+            [Problem(source, "this file is none of those; drop --session-id")],
         )
     if isinstance(data, json.JSONDecodeError):
         if "\n" in text.strip() and text.strip().splitlines()[0].strip().startswith("{"):
-            return _from_jsonl(source, text, whole_error=data)
+            return _from_jsonl(source, text, whole_error=data, run=session_id)
         raise _json_error(source, text, data) from None
-    return _from_document(source, data)
+    return _from_document(source, data, run=session_id)
 
 
 def _from_v1(source: str, data: Any, agent_key: str | None) -> RecordedSession:
@@ -128,12 +134,12 @@ def _json_error(source: str, text: str, exc: json.JSONDecodeError, line_offset: 
     return InputError(source, "invalid JSON", [Problem(where, f"{exc.msg}; {EXPECTED}")])
 
 
-def _from_document(source: str, data: Any) -> RecordedSession:
+def _from_document(source: str, data: Any, run: str | None = None) -> RecordedSession:
     if isinstance(data, dict):
         if "toolscope_tap" in data:  # a tap file with its header only: the agent made no call yet
             from .tap_reader import session_from_tap_records
 
-            return session_from_tap_records(source, [data])
+            return session_from_tap_records(source, [data], run=run)
         _refuse_v1(source, data, "(top level)")
         if "context" in data and "tool_context" in data:
             return _from_agent_state(source, data)
@@ -155,7 +161,7 @@ def _from_document(source: str, data: Any) -> RecordedSession:
     raise InputError(source, "not an AgentScope session", [Problem("(top level)", EXPECTED)])
 
 
-def _from_jsonl(source: str, text: str, whole_error: json.JSONDecodeError) -> RecordedSession:
+def _from_jsonl(source: str, text: str, whole_error: json.JSONDecodeError, run: str | None = None) -> RecordedSession:
     lines = text.splitlines()
     items: list[Any] = []
     for number, line in enumerate(lines, start=1):
@@ -174,7 +180,7 @@ def _from_jsonl(source: str, text: str, whole_error: json.JSONDecodeError) -> Re
                     from .tap_reader import session_from_tap_records
 
                     return session_from_tap_records(
-                        source, items, cut=f"line {number} was cut mid-record and is left out"
+                        source, items, cut=f"line {number} was cut mid-record and is left out", run=run
                     )
                 raise InputError(
                     source,
@@ -186,7 +192,7 @@ def _from_jsonl(source: str, text: str, whole_error: json.JSONDecodeError) -> Re
     if isinstance(first, dict) and "toolscope_tap" in first:
         from .tap_reader import session_from_tap_records
 
-        return session_from_tap_records(source, items)
+        return session_from_tap_records(source, items, run=run)
     for index, item in enumerate(items):
         if isinstance(item, dict):
             _refuse_v1(source, item, f"line {index + 1}")

@@ -16,6 +16,11 @@ What it writes (JSONL, format in ``tap_reader.py``): for ``reset_tools`` the gro
 argument values, never result text. Each record is one ``os.write`` of one line to a file
 opened with ``O_APPEND``, so a reader never sees half a record from a live writer.
 
+Every record carries its run's id (``run``), also written in the run's header: two agents
+writing one tap (one ``SessionTap`` given to both, or one each on the same path, in one
+process or two), or an agent restarted onto the same file, are separate runs, and the
+reader keeps them apart (``tap_reader.py``).
+
 It never breaks the agent: every event is passed on unchanged, and any failure of the
 recording (full disk, missing folder, a FIFO whose reader is gone, anything else) stops
 the recording — ``tap.error`` says why — and costs the agent nothing else.
@@ -29,6 +34,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import uuid
 from collections.abc import AsyncGenerator, Callable
 from pathlib import Path
 from typing import Any
@@ -53,8 +59,8 @@ class SessionTap(MiddlewareBase):
         """Why recording stopped (None while it works)."""
         self.records = 0
         self._fd: int | None = None
-        self._call = 0
-        self._turn = 0
+        self._runs: dict[int, _Run] = {}
+        """One run per agent this tap was given to (by identity): its id and counters."""
 
     async def on_reply(
         self, agent: Any, input_kwargs: dict[str, Any], next_handler: Callable[..., AsyncGenerator[Any, None]]
@@ -80,18 +86,22 @@ class SessionTap(MiddlewareBase):
             self._close()
 
     def _open(self, agent: Any) -> None:
-        if self._fd is not None:
+        if id(agent) in self._runs:
             return
-        # O_NONBLOCK: a FIFO without a reader fails at once (ENXIO) instead of blocking the agent.
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o600)
+        if self._fd is None:
+            # O_NONBLOCK: a FIFO without a reader fails at once (ENXIO) instead of blocking the agent.
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o600)
         import agentscope
 
+        run = self._runs[id(agent)] = _Run(uuid.uuid4().hex[:12])
         state = agent.state
         self._write(
             {
                 "toolscope_tap": TAP_VERSION,
+                "run": run.run_id,
                 "agentscope": getattr(agentscope, "__version__", None),
                 "session_id": getattr(state, "session_id", None),
+                "agent": str(getattr(agent, "name", "") or ""),
                 "groups": list(state.tool_context.activated_groups),
                 "pid": os.getpid(),
             }
@@ -99,19 +109,26 @@ class SessionTap(MiddlewareBase):
 
     def _observe(self, agent: Any, item: Any) -> None:
         kind = item.type
+        run = self._runs[id(agent)]
         if kind == _MODEL_CALL_START:
-            self._turn += 1
+            run.turn += 1
         elif kind == _TOOL_RESULT_END:
-            self._record(agent, item.tool_call_id)
+            self._record(agent, run, item.tool_call_id)
 
-    def _record(self, agent: Any, call_id: str) -> None:
+    def _record(self, agent: Any, run: _Run, call_id: str) -> None:
         call, result = _find_blocks(agent.state.context, call_id)
         if call is None:
             return
-        self._call += 1
+        run.call += 1
         state = getattr(result, "state", None) if result is not None else None
         state = getattr(state, "value", state)
-        record: dict[str, Any] = {"call": self._call, "turn": self._turn, "tool": call.name, "state": state}
+        record: dict[str, Any] = {
+            "run": run.run_id,
+            "call": run.call,
+            "turn": run.turn,
+            "tool": call.name,
+            "state": state,
+        }
         if call.name == META_TOOL:
             record.update(_group_flags(call.input))
         else:
@@ -135,6 +152,17 @@ class SessionTap(MiddlewareBase):
             except OSError:
                 pass
             self._fd = None
+
+
+class _Run:
+    """One agent's recording in this tap: its id and its call and model-turn counters."""
+
+    __slots__ = ("call", "run_id", "turn")
+
+    def __init__(self, run_id: str) -> None:
+        self.run_id = run_id
+        self.call = 0
+        self.turn = 0
 
 
 def _find_blocks(context: Any, call_id: str) -> tuple[Any, Any]:

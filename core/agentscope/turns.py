@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..text.clip import clip_all
 from .planner import ActivationPlan
 
 Lane = Literal["stock", "guarded"]
@@ -73,7 +74,7 @@ class LaneTurn:
             out["plan"] = self.plan.to_json() if self.plan else None
             if self.received is not None:
                 out["received_args"] = self.received
-        return out
+        return clip_all(out)  # a recorded call can carry megabytes: shown clipped, replayed whole
 
 
 @dataclass(frozen=True)

@@ -111,7 +111,7 @@ def run_session_transcript(
         sides = [
             TurnSide(tuple(lane.visible_tools), _outcome(lane), tuple(lane.groups_after)) for lane in (stock, guarded)
         ]
-        label = f"turn {t.call.model_turn}: reset_tools {t.call.raw_input}"
+        label = f"turn {t.call.model_turn}: reset_tools {t.call.shown_input}"
         turns.append(Turn(t.index, label, sides[0], sides[1]))
     notes = [f"turn {t.call.model_turn}: {t.differs}" for t in replay.diverged]
     notes.append(

@@ -80,4 +80,9 @@ def close_matches(name: str, candidates: Iterable[str], n: int, cutoff: float = 
     For small, fixed vocabularies (modes, group names, attributes) where the plain similarity
     ratio reads well; ``did_you_mean`` is the one for large tool universes.
     """
-    return tuple(_most_similar(name, list(candidates), n, cutoff))
+    # The ratio can never exceed 2·min(len)/(sum of len): a candidate too short or too long for
+    # the cutoff is left out before rapidfuzz sees it (a 50 MB "group name" from a recorded
+    # session made rapidfuzz allocate gigabytes to score it against five-letter names).
+    size = len(name)
+    possible = [c for c in candidates if size + len(c) and 2 * min(size, len(c)) >= cutoff * (size + len(c))]
+    return tuple(_most_similar(name, possible, n, cutoff)) if possible else ()

@@ -163,7 +163,11 @@ def test_session_options_are_checked(samples) -> None:
     sid = run(
         "step", str(samples / "toolkit.yaml"), "--session", str(samples / "session_typo.json"), "--session-id", "x"
     )
-    assert sid.exit_code == 2 and "not a SQLite database" in sid.output
+    assert (
+        sid.exit_code == 2
+        and "a toolscope tap holding several runs" in sid.output
+        and "drop --session-id" in sid.output
+    )
     missing = run("step", str(samples / "toolkit.yaml"), "--session", "nowhere.json")
     assert missing.exit_code == 2 and "nowhere.json: no such file" in missing.output
 

@@ -252,3 +252,20 @@ def test_a_signal_during_the_write_leaves_no_temporary_file(seed: Path, tmp_path
     assert list(out_dir.iterdir()) == [], done.stderr
     if signame != "SIGINT":
         assert done.returncode == -getattr(signal, signame), (done.returncode, done.stderr)
+
+
+def test_two_reports_racing_for_one_new_file_never_both_win(seed: Path, tmp_path: Path) -> None:
+    # Two real processes started together, neither with --force: at most one may create the file
+    # (an exclusive create), the other is exit 2, and the file is one whole report.
+    out = tmp_path / "same.md"
+    args = [sys.executable, "-m", "toolscope", "report", str(seed / "step_config.json"), "--format", "md"]
+    for _ in range(3):
+        out.unlink(missing_ok=True)
+        racers = [
+            subprocess.Popen([*args, "-o", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for _ in range(2)
+        ]
+        outcomes = sorted((p.wait(timeout=60), p.stderr.read() if p.stderr else "") for p in racers)
+        assert [code for code, _ in outcomes] == [0, 2], outcomes
+        assert "already exists" in outcomes[1][1]
+        assert out.read_text().startswith("# ") and sorted(p.name for p in tmp_path.iterdir()) == ["same.md", "seed"]

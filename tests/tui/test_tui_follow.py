@@ -107,9 +107,9 @@ async def test_session_in_the_activation_view_steps_through_the_recorded_calls()
     app = make_app(TOOLKIT, view="activation", session=str(SAMPLES / "session_typo.json"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
         view = app.screen.query_one(ActivationView)
+        await asyncio.wait_for(view.loaded.wait(), 60)
+        await pilot.pause()
         assert view.session.cursor == 0 and len(view.feed.replay.turns) == 2
         await pilot.press("n", "n")
         await pilot.pause()
@@ -152,3 +152,31 @@ def test_inspect_session_and_follow_options_are_checked(tmp_path) -> None:
     )
     assert ok.exit_code == 0, ok.output
     assert "web_serch" in svg.read_text()
+
+
+async def test_follow_of_a_tap_two_real_agents_wrote_follows_the_first_and_says_how_to_replay_the_other(
+    tmp_path,
+) -> None:
+    """Two real Agents recorded at once into one tap: the view follows the first run only, and
+    the turn list's title says how many runs it leaves out and how to replay one."""
+    sys.path.insert(0, str(REPO / "tests" / "hostile"))
+    from test_hostile_tap_runs import record_two_agents
+
+    from toolscope.tui.widgets.activation.turns import TurnList
+
+    tap = tmp_path / "two.tap.jsonl"
+    first_run, _ = await asyncio.to_thread(record_two_agents, tap, False)  # its own event loop
+    app = make_app(TOOLKIT, view="activation", follow=str(tap))
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.screen.query_one(ActivationView)
+        started = time.monotonic()
+        while time.monotonic() - started < 20 and not (view.session.history and view.runs_left_out):
+            await pilot.pause(0.05)
+        assert view.feed.live.follower.run_id == first_run
+        assert [t.description.split("  [")[0] for t in view.session.history] == [
+            'turn 1: reset_tools {"web_search": true, "scraping": true}',
+            'turn 3: reset_tools {"scraping": true}',
+        ]
+        title = str(view.query_one(TurnList).border_title)
+        assert title.startswith("turns 2 · 1 of 2 runs followed (replay another: --session-id RUN)"), title
+        assert view.feed.live.lost  # the first run's lost page_fetch, not merged with the other agent

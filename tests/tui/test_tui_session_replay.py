@@ -3,6 +3,8 @@ lane, the lost-tool answer stays on screen, and turns are numbered by model turn
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from tui_helpers import REPO, make_app, static_text
 
@@ -23,9 +25,9 @@ def replay_app():
 async def replayed(pilot) -> ActivationView:
     """The view once the session has been read (a worker) and replayed."""
     await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
     view = pilot.app.screen.query_one(ActivationView)
+    await asyncio.wait_for(view.loaded.wait(), 60)
+    await pilot.pause()
     assert view.replay is not None
     return view
 

@@ -51,9 +51,7 @@ def groups_from_text_v1(text: str | None, known: tuple[str, ...]) -> tuple[str, 
 
 
 def _label(call: Any) -> str:
-    return (
-        f"turn {call.model_turn}: {META} {call.raw_input}  [recorded: {'reply' if call.result_state else 'no result'}]"
-    )
+    return f"turn {call.model_turn}: {META} {call.shown_input}  [recorded: {'reply' if call.result_state else 'no result'}]"
 
 
 async def areplay_session_v1(

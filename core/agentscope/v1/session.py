@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from ...model.errors import InputError, Problem
+from ...text.clip import clip
 from ..planner import ActivationPlan
 from ..script import CallStep, RegisterGroupStep, Step, call_step
 from ..session import SessionRunner
@@ -188,7 +189,7 @@ class StepSessionV1(SessionRunner):
             args=args,
             accepted=plan.accepted if plan is not None else True,
             response_state="success",  # 1.x has no error state: every reply is a success to the agent
-            response_text=text,
+            response_text=clip(text),
             groups_before=before,
             groups_after=after,
             visible_tools=names,

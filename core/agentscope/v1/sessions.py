@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...model.errors import InputError, Problem
+from ...text.clip import clip
 from ..recorded import Failure, RecordedCall, RecordedSession
 from .build import META
 
@@ -164,9 +165,9 @@ def calls_from_v1(messages: list[Mapping[str, Any]]) -> tuple[list[RecordedCall]
                 model_turn=call["turn"],
                 name=call["name"],
                 raw_input=raw if is_meta else None,
-                assistant_text=call["text"] if is_meta else "",
+                assistant_text=clip(call["text"]) if is_meta else "",
                 result_state="success" if recorded else None,
-                result_text=text if is_meta else None,
+                result_text=clip(text) if is_meta else None,
                 failure=None if is_meta else failure_kind_v1(text),
             )
         )

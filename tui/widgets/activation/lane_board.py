@@ -38,6 +38,8 @@ class LaneBoard(Horizontal):
     def lane_state(self, session: Any, replay: Any, lane: str, index: int | None) -> LaneState:
         """What ``lane`` shows for turn ``index`` of the history (None: before any turn)."""
         if lane == RECORDED:
+            if replay is None:  # the session is still being read and replayed
+                return LaneState(RECORDED, (), (), 0)
             initial, states = recorded_states(replay)
             return initial if index is None or index >= len(states) else states[index]
         return LaneHistory(session.history, self.initial).state(lane, index)

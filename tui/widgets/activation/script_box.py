@@ -197,7 +197,7 @@ class ScriptBox(Vertical):
         if replay is not None:
             # A replay is numbered by model turns alone: the next call by the turn that made it.
             coming = replay.turns[session.cursor] if session.cursor < len(replay.turns) else None
-            upcoming = f"turn {coming.call.model_turn} reset_tools {coming.call.raw_input}" if coming else None
+            upcoming = f"turn {coming.call.model_turn} reset_tools {coming.call.shown_input}" if coming else None
         position = None if replay is not None else session.script_position
         noun = "session" if replay is not None else "script"
         self.show_script(script_name, position, len(session.steps), upcoming, noun)

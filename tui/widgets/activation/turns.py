@@ -77,7 +77,7 @@ def replayed_prompt(turn: Any, replayed: Any) -> Text:
             MARK[True] if lane_turn.accepted else MARK[False], style="green" if lane_turn.accepted else "bold red"
         )
         text.append(f" {_names(lane_turn.groups_after)}  ", style="cyan")
-    text.append(inert(call.raw_input or "", single_line=True))
+    text.append(inert(call.shown_input, single_line=True))
     return text
 
 
@@ -102,13 +102,16 @@ def replay_banner(replay: Any) -> Text:
     return text
 
 
-def turns_title(session: Any, script_name: str | None, replayed: Sequence[Any] | None) -> str:
-    """The turn list's title: how many turns, and the script or the replayed session they come from."""
+def turns_title(session: Any, script_name: str | None, replayed: Sequence[Any] | None, runs_left_out: int = 0) -> str:
+    """The turn list's title: how many turns, and the script or the replayed session they come
+    from; following a tap several agents write, how many runs it leaves out."""
     name = inert(script_name or "", single_line=True)
     if replayed is not None:
         return f"session {name} · {len(session.history)} of {len(replayed)} reset_tools calls replayed"
     script = f" · script {name} {session.script_position}/{len(session.steps)}" if name else ""
-    return f"turns {len(session.history)}{script}"
+    # Several agents write the followed tap: first, so that it fits in 80 columns.
+    runs = f" · 1 of {runs_left_out + 1:,} runs followed (replay another: --session-id RUN)" if runs_left_out else ""
+    return f"turns {len(session.history)}{runs}{script}"
 
 
 class TurnList(OptionList):

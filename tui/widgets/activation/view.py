@@ -15,6 +15,7 @@ file is read in a worker thread; the Markdown export is ``export``.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -138,6 +139,10 @@ class ActivationView(Vertical):
         self.config_dir = Path(config_dir) if config_dir else None
         self.session = subject.session(())
         self.script_name: str | None = None
+        self.loaded = asyncio.Event()
+        """Set once the view has started and its feed (a recorded session) has been read and replayed."""
+        self.runs_left_out = 0
+        """Following a tap several agents write: how many other runs the turn list leaves out."""
         self.probe_summary: str | None = None
         self.replay: Any = None
         """A recorded session's ``SessionReplay`` (``--session``): its recording is the first lane."""
@@ -170,9 +175,19 @@ class ActivationView(Vertical):
             await self.load_script(self.start_script)
             if self.run_start_script:
                 await self._run(on_shared_loop(self.session.arun_all()))
-        if self.feed is not None:
-            await self.feed.start(self)
         await self.refresh_lanes()
+        if self.feed is not None:
+            # A worker, not awaited here: a long session replays while the view is painted and
+            # shows its progress, and quitting cancels it between two turns.
+            self.run_worker(self._start_feed(), exclusive=True, group="feed")
+        else:
+            self.loaded.set()
+
+    async def _start_feed(self) -> None:
+        try:
+            await self.feed.start(self)
+        finally:
+            self.loaded.set()
 
     def on_resize(self, event: Resize) -> None:
         """Tiny terminals get a sentence instead of bare borders; short ones compact lanes."""
@@ -360,11 +375,19 @@ class ActivationView(Vertical):
         self.selected = turns.highlight_after_change(len(history), self.selected, newest)
         replayed = self.replay.turns if self.replay is not None else None
         turns.show_turns(history, self.selected, replayed)
-        turns.border_title = Content(turns_title(self.session, self.script_name, replayed))  # Content: never markup
+        title = turns_title(self.session, self.script_name, replayed, self.runs_left_out)
+        turns.border_title = Content(title)  # Content: never markup
         self.show_selected()
         self.query_one(ScriptBox).show_session(self.session, self.script_name, self.replay)
         await self._follow_guarded_lane()
         self._post_state()
+
+    def show_replay_progress(self, done: int, total: int) -> None:
+        """A recorded session is being replayed: how far, in the turn list's title."""
+        name = inert(self.script_name or "", single_line=True)
+        self.query_one(TurnList).border_title = Content(
+            f"session {name} · replaying {done:,} of {total:,} reset_tools calls (q quits)"
+        )
 
     def show_replay(self, replay: Any) -> None:
         """A recorded session was replayed: its answer stays above the lanes (not in a toast)."""
