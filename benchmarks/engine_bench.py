@@ -4,6 +4,7 @@ Prints the time to evaluate every tool as a ratio to ``json.loads`` of the same
 registry, both measured in this run (best of N, CPU time). Target: ratio <= 5.
 
     python benchmarks/engine_bench.py [--tools 50000] [--servers 300] [--repeat 5]
+    python benchmarks/engine_bench.py --write DIR   # only write the universe, to try it by hand
 
 ``make_universe_files(tmp_dir, ...)`` is reused by the TUI benchmark.
 """
@@ -93,6 +94,21 @@ def make_universe_files(directory: Path, tools: int = 50_000, servers: int = 300
     return step_path
 
 
+def write_universe(directory: Path, tools: int, servers: int) -> None:
+    """``--write DIR``: the universe as files, and the commands that open it."""
+    if directory.exists() and not directory.is_dir():
+        raise SystemExit(f"engine_bench.py: --write {directory}: not a directory")
+    # Never over files the user had there: the step config and registry are ours to write only.
+    taken = [name for name in ("step_config.json", "toolscope.registry.json") if (directory / name).exists()]
+    if taken:
+        raise SystemExit(f"engine_bench.py: --write {directory}: {', '.join(taken)} already there; choose an empty DIR")
+    directory.mkdir(parents=True, exist_ok=True)
+    step_path = make_universe_files(directory, tools, servers)
+    print(f"wrote {step_path} and {directory / 'toolscope.registry.json'} ({tools:,} tools, {servers} MCP servers)")
+    print(f"try: toolscope inspect {step_path} --mode build")
+    print(f"     toolscope explain {step_path} notify_user --mode build")
+
+
 def _best(func, repeat: int) -> float:  # type: ignore[no-untyped-def]
     # CPU time of this process: both sides are single-threaded and CPU-bound, and on a
     # machine shared with other work wall-clock time measures the neighbours too.
@@ -110,7 +126,16 @@ def main() -> None:
     parser.add_argument("--tools", type=int, default=50_000)
     parser.add_argument("--servers", type=int, default=300)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument(
+        "--write",
+        type=Path,
+        metavar="DIR",
+        help="write step_config.json and toolscope.registry.json into DIR (created if missing) and stop",
+    )
     args = parser.parse_args()
+    if args.write is not None:
+        write_universe(args.write, args.tools, args.servers)
+        return
 
     from toolscope.core.agentworks.pipeline import StepPipeline
     from toolscope.core.agentworks.subject import load_agentworks_subject

@@ -138,6 +138,9 @@ def main() -> None:
             if closed_stdout.caused_by_closed_stdout(exc):
                 closed_stdout.stop_quietly()
             closed_stdout.flush_or_stop()
+            if exc.code in (None, 0, 1):
+                # An answer was printed (1: a check failed): was all of it read?
+                closed_stdout.stop_if_reader_left_early()
             raise
         except BrokenPipeError as exc:
             if closed_stdout.caused_by_closed_stdout(exc):

@@ -30,6 +30,27 @@ def test_engine_benchmark_runs_and_prints_a_ratio():
     assert "universe: 3005 tools" in out.stdout
 
 
+def test_engine_benchmark_writes_the_universe_for_trying_by_hand(tmp_path):
+    """Issue 22 item 10: ``--write DIR`` instead of a Python one-liner; toolscope opens the result."""
+    target = tmp_path / "universe"
+    command = [sys.executable, str(REPO / "benchmarks" / "engine_bench.py"), "--write", str(target)]
+    out = subprocess.run([*command, "--tools", "3000", "--servers", "30"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert sorted(p.name for p in target.iterdir()) == ["step_config.json", "toolscope.registry.json"]
+    assert f"toolscope inspect {target / 'step_config.json'}" in out.stdout
+    explained = subprocess.run(
+        [sys.executable, "-m", "toolscope", "explain", str(target / "step_config.json"), "notify_user", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert explained.returncode in (0, 1), explained.stderr
+    assert '"notify_user"' in explained.stdout
+    # A second --write never replaces what is there.
+    again = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert again.returncode != 0 and "already there" in again.stderr
+
+
 def test_cli_benchmark_runs_every_row_and_prints_ratios():
     out = subprocess.run(
         [

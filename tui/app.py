@@ -74,6 +74,13 @@ class ToolscopeApp(App[None]):
         # The bottom screen, or the one above the step picker.
         return next(screen for screen in self.screen_stack if isinstance(screen, MainScreen))
 
+    def action_show_help_panel(self) -> None:
+        """The help panel with the keys that work everywhere first (``widgets.help_panel``)."""
+        from .widgets.help_panel import ToolscopeHelpPanel
+
+        if not self.screen.query(HelpPanel):
+            self.screen.mount(ToolscopeHelpPanel())
+
     def action_toggle_help(self) -> None:
         """F1: the keys of the focused view, from the live bindings."""
         if self.screen.query(HelpPanel):

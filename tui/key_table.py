@@ -25,6 +25,7 @@ def scopes() -> list[tuple[str, type]]:
     """(where the keys work, the class that binds them), in the order the table lists them."""
     from .app import ToolscopeApp
     from .screens.main import MainScreen
+    from .widgets.activation.composer import GroupToggle
     from .widgets.activation.view import ActivationView
     from .widgets.checklist_view import ChecklistView
     from .widgets.pipeline_view import PipelineView
@@ -37,6 +38,7 @@ def scopes() -> list[tuple[str, type]]:
         (f"{View.PIPELINE}: tool list", ToolGrid),
         (View.CHECKLIST.value, ChecklistView),
         (View.ACTIVATION.value, ActivationView),
+        (f"{View.ACTIVATION}: group toggle", GroupToggle),
     ]
 
 

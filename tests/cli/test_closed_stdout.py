@@ -97,3 +97,36 @@ def test_a_broken_pipe_elsewhere_is_not_taken_for_stdout(tmp_path: Path) -> None
     os.close(write_end)
     assert caught.value.errno == errno.EPIPE
     assert not closed_stdout.caused_by_closed_stdout(caught.value)
+
+
+def run_into(reader: list[str], args: list[str]) -> tuple[int, bytes]:
+    """``toolscope ARGS | READER`` with real processes: toolscope's status and what the reader printed."""
+    writer = subprocess.Popen(
+        [sys.executable, "-m", "toolscope", *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=REPO
+    )
+    assert writer.stdout is not None
+    shown = subprocess.run(reader, stdin=writer.stdout, capture_output=True, timeout=120).stdout
+    writer.stdout.close()
+    return writer.wait(timeout=120), shown
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["tools", str(SAMPLES / "seed" / "step_config.json"), "--mode", "build"],
+        ["explain", str(SAMPLES / "seed" / "step_config.json"), "notify_user", "--mode", "build"],
+        ["tools", str(SAMPLES / "seed" / "step_config.json"), "--json"],
+    ],
+    ids=["tools", "explain", "tools-json"],
+)
+def test_head_on_an_output_that_fits_the_pipe_exits_141(args: list[str]) -> None:
+    """Issue 22 item 10: ``| head -c 64`` on a few kilobytes written at once (``tools --json``)
+    ended 0: every write had fit in the pipe, as if the whole answer had been read. Text written
+    in several writes got 141 or 0 by the race between the writes and ``head``'s exit. The
+    reader closed before the end, so 141 every time; a reader that takes everything still gets
+    the command's own status."""
+    code, shown = run_into(["head", "-c", "64"], args)
+    assert len(shown) == 64
+    assert code == EXIT_STDOUT_CLOSED
+    code, shown = run_into(["cat"], args)
+    assert code in (0, 1) and len(shown) > 64

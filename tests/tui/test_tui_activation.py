@@ -133,6 +133,23 @@ def test_activation_snapshot_after_the_typo_script(snap_compare) -> None:
     assert snap_compare(app, run_before=run_script, terminal_size=SIZE)
 
 
+@pytest.mark.skipif(metadata.version("agentscope") != "2.0.11", reason="the stock lane's text is 2.0.11's")
+def test_activation_snapshot_after_the_typo_script_80x24(snap_compare) -> None:
+    """The same at 80x24 (issue 22 item 7): the guard's did-you-mean on its outcome line, whole
+    turn rows (an outcome both lanes share said once)."""
+    app = make_app(TOOLKIT, view="activation")
+
+    async def run_script(pilot) -> None:
+        await pilot.pause()
+        await view_of(pilot.app).load_script(str(SCRIPTS / "typo.json"))
+        pilot.app.screen.query_one(Checkbox).focus()
+        await pilot.press("n", "n", "n")
+        pilot.app.clear_notifications()
+        await pilot.pause()
+
+    assert snap_compare(app, run_before=run_script, terminal_size=(80, 24))
+
+
 AT_2_0_11 = pytest.mark.skipif(
     metadata.version("agentscope") != "2.0.11", reason="the stock lane's picture is that of AgentScope 2.0.11"
 )
@@ -185,3 +202,88 @@ def test_pipeline_snapshot_following_the_guarded_lane(snap_compare) -> None:
         await pilot.pause()
 
     assert snap_compare(app, run_before=fire_then_pipeline, terminal_size=(80, 24))
+
+
+async def _type_maybe_and_fire(pilot) -> None:
+    """The raw JSON field holds a non-boolean for web_search, then fires."""
+    await pilot.pause()
+    raw = view_of(pilot.app).query_one("#raw", Input)
+    raw.value = ""
+    raw.focus()
+    await pilot.press(*'{"web_search": "maybe", "scraping": true}', "enter")
+    await pilot.pause()
+
+
+async def test_toggles_show_what_the_raw_json_says_not_a_stale_tick() -> None:
+    """Issue 22 item 5: after a raw call with ``"web_search": "maybe"`` the toggle still showed ✓
+    (the earlier state) while the field said "maybe". Now: ``?`` for a non-boolean, ✓ for true,
+    before and after firing; flipping a toggle makes the call the toggles' again."""
+    from toolscope.tui.widgets.activation.composer import NOT_A_BOOLEAN, GroupBar
+
+    app = make_app(TOOLKIT, view="activation")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        view = view_of(app)
+        bar = view.query_one(GroupBar)
+        await pilot.press("space", "f")  # web_search on in both lanes: its toggle ✓
+        await pilot.pause()
+        web_search, scraping = bar.toggles
+        assert web_search.BUTTON_INNER == "✓"
+        await _type_maybe_and_fire(pilot)
+        assert view.session.history[-1].guarded.plan.non_bool == ("web_search",)
+        assert web_search.BUTTON_INNER == NOT_A_BOOLEAN and not web_search.value
+        assert scraping.BUTTON_INNER == "✓" and scraping.value
+        assert view.query_one("#raw", Input).value == '{"web_search": "maybe", "scraping": true}'
+        web_search.focus()
+        await pilot.press("space")
+        await pilot.pause()
+        assert web_search.BUTTON_INNER == "✓"
+        assert view.query_one("#raw", Input).value == '{"web_search": true, "scraping": true}'
+
+
+async def test_the_footer_names_the_activation_keys_at_200_columns() -> None:
+    """Issue 22 item 5: how to toggle a group (space) and p, r, t, i, v were in no footer."""
+    import time
+
+    from test_tui_keys import footer_keys
+
+    async def footer_once_filled(pilot, wanted: set[str]) -> list[str]:
+        # Textual fills the footer after the focus settles: on a loaded machine a few frames
+        # later. Bounded: 10 s, then the assertion shows what was there.
+        deadline = time.monotonic() + 10
+        while not wanted <= set(shown := footer_keys(pilot.app)) and time.monotonic() < deadline:
+            await pilot.pause(0.05)
+        return shown
+
+    wide = {"space", "f", "n", "p", "r", "l", "i", "t", "d", "v", "question_mark", "q"}
+    app = make_app(TOOLKIT, view="activation")
+    async with app.run_test(size=(200, 60)) as pilot:
+        shown = await footer_once_filled(pilot, wide)
+        assert wide <= set(shown), shown
+    narrow = {"space", "f", "question_mark", "q"}
+    app = make_app(TOOLKIT, view="activation")
+    async with app.run_test(size=(80, 24)) as pilot:
+        shown = await footer_once_filled(pilot, narrow)
+        assert narrow <= set(shown), shown
+
+
+@AT_2_0_11
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)], ids=["80x24", "200x60"])
+def test_activation_snapshot_raw_maybe(snap_compare, size: tuple[int, int]) -> None:
+    """A raw call with "maybe": its toggle reads ?, the footer names the toggle key (and at 200
+    columns every activation key)."""
+    assert snap_compare(make_app(TOOLKIT, view="activation"), run_before=_type_maybe_and_fire, terminal_size=size)
+
+
+async def test_a_script_run_at_start_leaves_the_toggles_on_the_guarded_lane() -> None:
+    """The toggles' own raw-JSON updates are not taken for typed JSON: after a whole script run
+    in one go (as --screenshot does) they show the guarded lane's groups, not the first call's."""
+    app = make_app(TOOLKIT, view="activation", script=str(SCRIPTS / "typo.json"), run_script=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        view = view_of(app)
+        assert set(view.session.active_groups("guarded")) == {"web_search", "scraping"}
+        assert [box.value for box in view.query(Checkbox)] == [True, True]
+        assert view.query_one("#raw", Input).value == '{"web_search": true, "scraping": true}'

@@ -39,9 +39,10 @@ async def test_fuzzy_pick_and_walk_to_the_fix(seed_app) -> None:
 
 
 async def test_unknown_name_offers_did_you_mean(seed_app) -> None:
+    """A name nothing completes (the letters are out of order): Enter asks for it as typed."""
     async with seed_app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await pilot.press("2", *"notify_usr", "enter")
+        await pilot.press("2", *"notify_usre", "enter")
         await pilot.pause()
         checklist = seed_app.screen.checklist
         assert checklist.verdict is None and "notify_user" in checklist.did_you_mean
@@ -98,3 +99,59 @@ async def test_tool_names_are_sorted_only_when_the_picker_completes(seed_app) ->
         options = seed_app.screen.checklist_view.query_one("#candidates", OptionList)
         assert str(options.get_option_at_index(0).prompt) == "notify_user"
         assert calls == [1]  # asked once, then kept
+
+
+async def test_enter_in_the_name_box_takes_the_top_match(seed_app) -> None:
+    """Issue 22 item 4: ``notify_us`` + Enter walks notify_user (the line shown first under the
+    box, as a fuzzy finder's Enter takes), not the literal text (UNKNOWN)."""
+    async with seed_app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("2", *"notify_us", "enter")
+        await pilot.pause()
+        checklist = seed_app.screen.checklist
+        assert checklist is not None and checklist.tool == "notify_user" and checklist.verdict is not None
+
+
+async def test_enter_in_the_name_box_takes_the_top_match_on_pulse_monitor() -> None:
+    """The issue's own case: ``pulse_st`` on the pulse-monitor step opens get_pulse_module_state,
+    the name whose words start with the typed ones, before names that only hold the letters."""
+    import contextlib
+
+    from tui_helpers import REPO
+
+    from toolscope.cli.inputs import open_subject
+    from toolscope.tui.app import ToolscopeApp
+    from toolscope.tui.options import TuiOptions
+
+    with contextlib.chdir(REPO):
+        subject = open_subject("sample_configs/seed/steps.json", step="pulse-monitor")
+    app = ToolscopeApp(subject, "build", TuiOptions(deterministic=True, export_png=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("2", *"pulse_st")
+        await pilot.pause()
+        options = app.screen.checklist_view.query_one("#candidates", OptionList)
+        shown = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert shown[0] == "get_pulse_module_state", shown
+        await pilot.press("enter")
+        await pilot.pause()
+        checklist = app.screen.checklist
+        assert checklist is not None and checklist.tool == "get_pulse_module_state" and checklist.verdict is not None
+
+
+def test_matches_come_exact_prefix_word_start_mid_word_then_scattered() -> None:
+    """``pulse_st``: a name starting with the text, then names whose words start with the typed
+    words (closer first), then the text mid-word, then letters in order."""
+    from toolscope.tui.completion import complete
+
+    names = sorted(
+        ["record_pulse_worklist", "xpulse_stop", "get_pulse_state", "get_pulse_module_state", "pulse_stats_log"]
+    )
+    assert complete("pulse_st", names) == [
+        "pulse_stats_log",
+        "get_pulse_state",
+        "get_pulse_module_state",
+        "xpulse_stop",
+        "record_pulse_worklist",
+    ]
+    assert complete("pulse_stats_log", names)[0] == "pulse_stats_log"

@@ -14,12 +14,15 @@ from toolscope.tui.widgets.tool_detail import ToolDetail
 
 
 async def test_a_mode_switch_never_changes_the_view_or_the_focus() -> None:
-    """With an unknown name in the checklist, m used to jump into the checklist's candidate list."""
+    """With an unknown name in the checklist, m used to jump into the checklist's candidate list.
+
+    The typo has its letters out of order, so nothing completes it and Enter asks for it as typed
+    (a typo that completes, such as ``notify_usr``, now opens its top match: issue 22 item 4)."""
     app = make_app(mode="build")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = app.screen
-        await pilot.press("2", *"notify_usr", "enter")
+        await pilot.press("2", *"notify_usre", "enter")
         await pilot.pause()
         assert screen.checklist is not None and screen.checklist.did_you_mean
         await pilot.press("1")
@@ -72,14 +75,16 @@ async def test_the_grouped_cursor_never_lands_on_a_group_header() -> None:
 
 
 async def test_did_you_mean_down_enter_opens_the_highlighted_suggestion() -> None:
+    """``get_isuse`` completes nothing (its letters are not in order in any name), so Enter asks
+    for it as typed and the did-you-mean list takes ↓ Enter (``get_isue`` now completes)."""
     app = make_app(mode="build")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = app.screen
-        await pilot.press("2", *"get_isue", "enter")
+        await pilot.press("2", *"get_isuse", "enter")
         await pilot.pause()
         suggestions = screen.checklist.did_you_mean
-        assert suggestions[:2] == ("get_issue", "get_resource")  # 7 of 8 letters in order, as get_api_spec
+        assert suggestions[:2] == ("get_issue", "get_resource")
         options = screen.checklist_view.query_one("#candidates", OptionList)
         assert app.focused is options
         await pilot.press("down")  # the hint: ↓ Enter
@@ -251,3 +256,30 @@ async def test_help_and_quit_stay_in_the_footer_when_a_mode_switch_adds_keys() -
     assert "] Next Δ" in footer, footer
     assert "? Help" in footer and "q Quit" in footer, footer
     assert footer.rstrip().endswith("▏^p palette"), footer
+
+
+async def test_the_help_panel_lists_the_keys_that_work_everywhere_first() -> None:
+    """Issue 22 item 10: at 80x24 ``?`` opened on the list's Home/End/PgUp/j/k and the keys that
+    work everywhere (mode, views, export, quit) were below the fold. Now: the screen's, the
+    app's, the view's, the list's last, each from the live bindings."""
+    import io
+
+    from rich.console import Console
+
+    from toolscope.tui.widgets.help_panel import GlobalFirstKeys
+
+    app = make_app(mode="build")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        table = app.screen.query_one(GlobalFirstKeys).render()
+        console = Console(width=300, file=io.StringIO(), color_system=None, record=True)  # one row a line
+        console.print(table)
+        keys = [line.split()[0] for line in console.export_text().splitlines() if line.strip()]
+        keys = [key for key in keys if not key.startswith("─")]
+        assert keys[:2] == ["m", "M"], keys
+        for everywhere, list_key in (("e", "j"), ("q", "k"), ("1", "home"), ("f", "pgup")):
+            if everywhere in keys:
+                assert keys.index(everywhere) < keys.index(list_key), keys
+        assert keys.index("/") < keys.index("j")  # the view's filter before the list's moves

@@ -89,8 +89,8 @@ async def test_mode_switch_recomputes_and_counts_changes(seed_app) -> None:
         moved = {name for name in before if before[name] != after[name]}
         assert moved == {"read_image"}
         assert {name for _ns, name in screen.change.changed} == moved
-        messages = [n.message for n in seed_app._notifications]
-        assert "mode build → run: 1 tool became hidden" in messages
+        # In the summary lines, not a toast (it covered the Fix line at 80x24: issue 22 item 7).
+        assert "mode build → run: 1 tool became hidden" in str(screen.pipeline.query_one("#summary").render())
         assert "read_image" in [t.name for t in screen.pipeline.shown_tools()[:5]]
         await pilot.press("m")  # back to build
         await pilot.pause()

@@ -45,8 +45,9 @@ async def test_the_answer_stays_above_the_lanes_and_the_recording_leads() -> Non
         await pilot.press("n", "n")
         await pilot.pause()
         rows = [str(option.prompt) for option in view.query_one(TurnList).options]
-        assert rows[0].startswith("= turn 1  recorded ✓ web_search,scraping  stock ✓")
-        assert rows[1].startswith("≠ turn 4  recorded ✓ ∅  stock ✗")
+        # Stock and guarded agree on both turns: their outcome is said once (issue 22 item 7).
+        assert rows[0].startswith("= turn 1  recorded ✓ web_search,scraping  stock+guarded ✓")
+        assert rows[1].startswith("≠ turn 4  recorded ✓ ∅  stock+guarded ✗")
         # One numbering: model turns, no step counter beside them.
         recorded = view.query_one("#recorded-lane", LanePane)
         assert str(recorded.border_title).endswith("turn 4")

@@ -22,7 +22,7 @@ class TestPipelineSnapshots:
         assert snap_compare(make_app(mode="build"), press=keys, terminal_size=SIZE)
 
     def test_help_panel(self, snap_compare) -> None:
-        """F1 lists the focused grid's and the view's keys from the live bindings."""
+        """F1 lists the keys from the live bindings: everywhere first, then the view's, the grid's last."""
         assert snap_compare(make_app(mode="build"), press=["f1", "_"], terminal_size=SIZE)
 
 
@@ -58,6 +58,10 @@ class TestSizes:
 
     def test_pipeline_200x60(self, snap_compare) -> None:
         assert snap_compare(make_app(mode="build"), terminal_size=SIZES["200x60"])
+
+    def test_help_panel_80x24(self, snap_compare) -> None:
+        """? at 80x24 opens on the keys that work everywhere (mode, views), not the list's j/k."""
+        assert snap_compare(make_app(mode="build"), press=["question_mark", "_"], terminal_size=SIZES["80x24"])
 
     def test_pipeline_changed_rows_80x24(self, snap_compare) -> None:
         """After m: the change line under the summary, read_image marked Δ and selected with ]."""

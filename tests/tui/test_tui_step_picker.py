@@ -70,3 +70,44 @@ async def test_3_on_a_step_config_says_why_there_is_no_activation_view() -> None
 def test_step_picker_snapshot(snap_compare) -> None:
     """The picker at 80x24: the file, its steps with their selections, how to skip it next time."""
     assert snap_compare(picker_app(), terminal_size=(80, 24))
+
+
+async def test_escape_on_the_step_goes_back_to_the_picker() -> None:
+    """Issue 22 item 10: the picker had no way back. Escape on the step, with no text box, filter
+    or help to leave first, comes back to the list, on the step that was open."""
+    app = picker_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen)
+        await pilot.press("slash", *"get", "escape")  # first Escape clears the filter
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, StepPickerScreen)
+        steps = app.screen.query_one(OptionList)
+        assert app.focused is steps and steps.highlighted == 1
+        await pilot.press("down", "enter")  # another step opens as the first did
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen) and app.screen.subject.loaded.step == "pulse-monitor"
+
+
+async def test_digits_in_the_picker_open_the_step_in_that_view() -> None:
+    """2 opens the highlighted step in the checklist; 3 opens it and says why a step config has
+    no activation view, as 3 does on the main screen."""
+    app = picker_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        await pilot.press("2")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen) and app.screen.current_view == "checklist"
+        await pilot.press("escape", "escape")  # out of the name box, then back to the list
+        await pilot.pause()
+        assert isinstance(app.screen, StepPickerScreen)
+        await pilot.press("3")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen) and app.screen.current_view == "pipeline"
+        messages = [n.message for n in app._notifications]
+        assert any("step config has no activation view" in m for m in messages), messages

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import HelpPanel, Input, TabPane
+from textual.widgets import HelpPanel, Input, OptionList, TabPane
 from textual.worker import WorkerCancelled, WorkerFailed
 
 from ...core.model.enums import InputKind
@@ -60,7 +60,7 @@ class MainScreen(Screen[None]):
             "escape",
             "back",
             "Back",
-            tooltip="Close the help; else clear the filter; else leave the text box",
+            tooltip="Close the help; else clear the filter; else leave the text box; else back to the step list",
             id="back",
         ),
     ]
@@ -76,10 +76,12 @@ class MainScreen(Screen[None]):
     followed: var[StateChanged | None] = var(None)
     """The activation lane the Pipeline view follows (toolkits), once the view reported it."""
 
-    def __init__(self, subject: Subject, mode: str | None, options: TuiOptions) -> None:
+    def __init__(self, subject: Subject, mode: str | None, options: TuiOptions, *, picked: bool = False) -> None:
         super().__init__()
         self.subject = subject
         self.options = options
+        self.picked = picked
+        """Opened from the step picker: Escape, with nothing else to leave, goes back to it."""
         self.evaluator = Evaluator(subject)
         start = subject.resolve_mode(mode) if mode is not None else subject.default_mode
         # Before the first paint there is nothing to keep responsive: the first evaluation
@@ -222,10 +224,9 @@ class MainScreen(Screen[None]):
         if evaluation is None:
             return None
         old_mode, self.mode = self.mode, mode
-        change = self._put(evaluation, lambda change: change.summary(old_mode, mode))
-        # Mode names come from the config: inert before they reach the terminal.
-        self.notify(inert(change.summary(old_mode, mode), single_line=True), title="mode switched", markup=False)
-        return change
+        # No toast: it covered the trace pane's Fix line at 80x24. The header shows the mode, the
+        # Pipeline's summary lines say what changed (until the next change), the checklist its mode.
+        return self._put(evaluation, lambda change: change.summary(old_mode, mode))
 
     async def _cycle_mode(self, step: int) -> None:
         modes = self.subject.mode_names
@@ -305,7 +306,7 @@ class MainScreen(Screen[None]):
             return parameters[0] == View.ACTIVATION and self.subject.loaded.kind == InputKind.STEP_CONFIG
         if action == "back":
             # Escape only means something when there is something to leave, close or clear.
-            return bool(self.query(HelpPanel) or self.views.can_go_back(self.focused))
+            return bool(self.picked or self.query(HelpPanel) or self.views.can_go_back(self.focused))
         return True
 
     def action_show_view(self, view: str) -> None:
@@ -318,11 +319,18 @@ class MainScreen(Screen[None]):
         self.views.show(view)
 
     def action_back(self) -> None:
-        """Escape: close the help panel; else step back inside the view in front (``ViewTabs.back``)."""
+        """Escape: close the help panel; else clear the pipeline's filter (and leave its box);
+        else, when the step was picked from a list and no box has the focus, back to that list
+        (k9s's Escape goes up); else leave a text box for the view's main widget."""
         if self.query(HelpPanel):
             self.app.action_hide_help_panel()
-        else:
-            self.views.back(self.focused)
+            return
+        if self.views.clear_pipeline_filter(self.focused):
+            return
+        if self.picked and not isinstance(self.focused, (Input, OptionList)):
+            self.dismiss()
+            return
+        self.views.leave_box()
 
     # -- export ---------------------------------------------------------------------------
 

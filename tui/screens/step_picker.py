@@ -3,7 +3,9 @@
 ``inspect steps.json`` without ``--step`` used to stop with "choose one with --step ID";
 in a terminal it opens this list instead (``--screenshot`` still needs ``--step``: a
 picture has no one to pick). Enter loads the step and replaces this screen with the
-main screen; a step that fails to load says why here and stays pickable.
+main screen; a step that fails to load says why here and stays pickable. Escape on the
+main screen (with nothing else to leave) comes back here; 1, 2 and 3 open the highlighted step
+in that view, as they switch views on the main screen.
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ from typing import Any
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...core.model.errors import ToolscopeError
 from ...core.text.safe_text import inert
+from ..views import VIEWS, View
 
 
 @dataclass(frozen=True)
@@ -61,9 +65,19 @@ class StepPicker:
 
 
 class StepPickerScreen(Screen[None]):
-    """A list of the steps; Enter opens the highlighted one."""
+    """A list of the steps; Enter opens the highlighted one (1 2 3: in that view)."""
 
-    HELP = "This step config has several steps: pick the one to inspect (↑ ↓, Enter). toolscope inspect --step ID skips this."
+    HELP = (
+        "This step config has several steps: pick the one to inspect (↑ ↓, Enter; 1 2 3 open it in that view)."
+        " Escape on the step comes back here. toolscope inspect --step ID skips this."
+    )
+
+    BINDINGS = [
+        *(
+            Binding(view.key, f"open_in('{view}')", f"Open in {view.tab_title}", show=False, id=f"picker-{view}")
+            for view in VIEWS
+        ),
+    ]
 
     DEFAULT_CSS = """
     StepPickerScreen > #picker-title { height: auto; padding: 1 2 0 2; text-style: bold; }
@@ -82,7 +96,11 @@ class StepPickerScreen(Screen[None]):
         yield Static(
             Text(f"{inert(self.picker.file_name, single_line=True)} has {count} steps: which one?"), id="picker-title"
         )
-        yield Static("↑ ↓ choose, Enter opens it (next time: toolscope inspect FILE --step ID)", id="picker-hint")
+        yield Static(
+            "↑ ↓ choose, Enter opens it (1 2 3: in that view), Escape there comes back here"
+            " (next time: toolscope inspect FILE --step ID)",
+            id="picker-hint",
+        )
         yield OptionList(*(Option(choice.prompt(), id=None) for choice in self.picker.choices), id="steps")
         yield Static(id="picker-error")
         yield Footer(compact=True)
@@ -97,7 +115,13 @@ class StepPickerScreen(Screen[None]):
     def _picked(self, event: OptionList.OptionSelected) -> None:
         self.open_step(self.picker.choices[event.option_index].id)
 
-    def open_step(self, step_id: str) -> None:
+    def action_open_in(self, view: str) -> None:
+        """1 2 3: open the highlighted step in that view (3 on a step config says why there is none)."""
+        highlighted = self.query_one(OptionList).highlighted
+        if highlighted is not None:
+            self.open_step(self.picker.choices[highlighted].id, View(view))
+
+    def open_step(self, step_id: str, view: View | None = None) -> None:
         """Load ``step_id`` and hand over to the main screen; on bad input, say why here."""
         from .main import MainScreen
 
@@ -108,7 +132,12 @@ class StepPickerScreen(Screen[None]):
             error.update(Text(f"cannot open step {inert(step_id, single_line=True)}: {inert(exc.render())}"))
             error.add_class("-shown")
             return
+        self.query_one("#picker-error", Static).remove_class("-shown")
         app: Any = self.app
         app.subject, app.start_mode = subject, mode
-        # Pushed over the picker (the default screen cannot be switched out).
-        app.push_screen(MainScreen(subject, mode, app.options))
+        main = MainScreen(subject, mode, app.options, picked=True)
+        # Pushed over the picker (the default screen cannot be switched out); Escape pops it.
+        app.push_screen(main)
+        if view is not None:
+            # After its first paint, as the key would be pressed there.
+            main.call_after_refresh(main.action_show_view, view)

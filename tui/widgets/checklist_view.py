@@ -116,6 +116,8 @@ class ChecklistView(Vertical):
         self._names: tuple[str, ...] | None = None
         self.revealed = 0
         self._candidate_names: list[str] = []
+        self._completed_for: str | None = None
+        """The box's text the open candidates complete (Enter takes their top one)."""
         # The real name behind the box when it was filled by ``ask``: the box shows the
         # name made inert (escapes as text), and submitting that text unchanged must run
         # the checklist for the real name, not for its escaped spelling.
@@ -204,6 +206,7 @@ class ChecklistView(Vertical):
         options.add_options([Option(Text(inert(name, single_line=True)), id=None) for name in names])
         options.set_class(bool(names), "-open")
         self._candidate_names = names
+        self._completed_for = None
 
     def _close_candidates(self) -> None:
         self.query_one("#candidates", OptionList).set_class(False, "-open")
@@ -213,11 +216,20 @@ class ChecklistView(Vertical):
         if not self.query_one("#tool-name", Input).has_focus:
             return
         self._open_candidates(complete(event.value, self.names))
+        self._completed_for = event.value.strip()
 
     @on(Input.Submitted, "#tool-name")
     def _submitted(self, event: Input.Submitted) -> None:
-        if event.value.strip():
-            self.ask(self.name_for(event.value.strip()))
+        """Enter takes the top match shown under the box, as a fuzzy finder's Enter takes its
+        first line (fzf, k9s's and lazygit's filters); text nothing completes is asked for as
+        typed, which answers UNKNOWN with the likely names ("did you mean")."""
+        typed = event.value.strip()
+        if not typed:
+            return
+        name = self.name_for(typed)
+        if typed == self._completed_for and self._candidate_names and name not in self.names:
+            name = self._candidate_names[0]
+        self.ask(name)
 
     @on(OptionList.OptionSelected, "#candidates")
     def _picked(self, event: OptionList.OptionSelected) -> None:

@@ -234,6 +234,7 @@ class PipelineView(Vertical):
         self.rows = self._index.select(self.query_state)
         changed = self.change.changed if self.change else frozenset()
         self.grid.show_rows(self.rows, self._layout, changed)
+        self.fit_heights()
         self.query_one("#summary", Static).update(
             summary_text(
                 self._counts,
@@ -244,6 +245,36 @@ class PipelineView(Vertical):
                 palette_for(self.app),
             )
         )
+
+    def on_resize(self) -> None:
+        """A new height: the grid and the trace pane share it again."""
+        self.fit_heights()
+
+    def fit_heights(self) -> None:
+        """A grid shorter than its share gives the rest to the trace pane.
+
+        By default the trace pane takes 38% of the height, at most 13 rows, and the grid the
+        rest: at 200x60 the seed's 23 tools left 15 empty rows while the trace was cut. Sized
+        for every tool (not the filtered rows), so typing a filter never moves the pane.
+        """
+        grid, detail = self.grid, self.query_one("#detail-scroll")
+        if not self.size.height or self.screen.has_class("-short"):
+            needed = None
+        else:
+            tools = sum(self._counts.values())
+            needed = max(len(self.rows), tools) + 1  # the header row
+            others = sum(child.outer_size.height for child in self.children if child not in (grid, detail))
+            default_detail = min(max(round(self.size.height * 0.38), 4), 13)
+            if needed + default_detail + others > self.size.height:
+                needed = None
+        if needed is None:
+            grid.styles.clear_rule("height")
+            detail.styles.clear_rule("height")
+            detail.styles.clear_rule("max_height")
+        else:
+            grid.styles.height = needed
+            detail.styles.height = "1fr"
+            detail.styles.max_height = "100%"  # over the CSS cap of 13 rows
 
     def shown_tools(self) -> list[ToolVerdict]:
         """The tools the current query shows, in display order (for the export: builds them all)."""

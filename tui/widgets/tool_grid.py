@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -72,6 +72,23 @@ def fit(text: str, width: int) -> str:
     return set_cell_size(text, width)
 
 
+MARKS_WIDTH = 3
+"""``!Δ `` before the name."""
+VERDICT_WIDTH = 11
+REASON_MIN = 18
+"""Cells the "decided by" column keeps while the name columns can give some up."""
+NAME_MIN, NAMESPACE_MIN = 16, 8
+"""The least a tool name is cut to; the least a namespace column is shown with."""
+WITH_STAGE_TITLE = 40
+"""Below this many cells "decided by" gives the rule alone: the ✗ column says which stage."""
+
+
+def column(text: str, width: int) -> str:
+    """``fit`` with the column's last cell kept blank, so a cut name never runs into the next
+    (width 0: a column left out)."""
+    return fit(text, width - 1) + " " if width else ""
+
+
 @dataclass(frozen=True)
 class GridLayout:
     """Column widths, computed once per evaluation (not per keystroke)."""
@@ -90,6 +107,22 @@ class GridLayout:
     def stage_width(self, name: str) -> int:
         """A stage column is as wide as its short title."""
         return max(len(short_title(name)) + 1, 4)
+
+    def fitted(self, width: int) -> GridLayout:
+        """The layout for ``width`` cells: the name columns give up cells so that the "decided
+        by" column keeps ``REASON_MIN`` of them (at 80 columns it had none). The namespace
+        goes first, and whole once it would be too short to read (the trace pane names it, ``g``
+        groups by it); the tool name, what a row is, is cut last."""
+        fixed = MARKS_WIDTH + sum(map(self.stage_width, self.stage_names)) + VERDICT_WIDTH
+        over = fixed + self.name_width + self.namespace_width + REASON_MIN - width
+        if over <= 0:
+            return self
+        namespace = self.namespace_width - over
+        if namespace >= NAMESPACE_MIN:
+            return replace(self, namespace_width=namespace)
+        over -= self.namespace_width
+        name = self.name_width - min(over, max(self.name_width - NAME_MIN, 0))
+        return replace(self, name_width=name, namespace_width=0)
 
 
 class ToolGrid(ScrollView, can_focus=True):
@@ -292,15 +325,15 @@ class ToolGrid(ScrollView, can_focus=True):
 
     def _header_strip(self, width: int) -> Strip:
         style = self.get_component_rich_style("tool-grid--header")
-        layout = self.layout_
-        text = "   " + fit("tool", layout.name_width) + fit("namespace", layout.namespace_width)
+        layout = self.layout_.fitted(width)
+        text = " " * MARKS_WIDTH + column("tool", layout.name_width) + column("namespace", layout.namespace_width)
         for name in layout.stage_names:
             text += fit(short_title(name), layout.stage_width(name))
-        text += fit("verdict", 11) + "decided by"
+        text += fit("verdict", VERDICT_WIDTH) + "decided by"
         return Strip([Segment(fit(text, width), style)], width)
 
     def _tool_strip(self, tool: ToolVerdict, index: int, width: int) -> Strip:
-        layout = self.layout_
+        layout = self.layout_.fitted(width)
         base = self.rich_style
         alert = is_registered_but_hidden(tool)
         if alert:
@@ -322,8 +355,8 @@ class ToolGrid(ScrollView, can_focus=True):
         marks = ("!" if alert else " ") + ("Δ" if changed else " ") + " "
         segments = [
             Segment(marks, base + stage_style(False) if alert else base),
-            Segment(fit(tool.name, layout.name_width), base + Style(bold=True)),
-            Segment(fit(tool.namespace, layout.namespace_width), base),
+            Segment(column(tool.name, layout.name_width), base + Style(bold=True)),
+            Segment(column(tool.namespace, layout.namespace_width), base),
         ]
         for name in layout.stage_names:
             stage = tool.stage(name)
@@ -337,10 +370,13 @@ class ToolGrid(ScrollView, can_focus=True):
         label = VERDICT_LABEL[verdict]
         # Only the word is styled (reverse under NO_COLOR): the padding stays plain.
         segments.append(Segment(label, base + verdict_style(verdict)))
-        segments.append(Segment(fit("", 11 - len(label)), base))
+        segments.append(Segment(fit("", VERDICT_WIDTH - len(label)), base))
         failing = tool.first_failing
         used = sum(cell_len(segment.text) for segment in segments)
         rest = max(width - used, 0)
-        reason = f"{STAGE_TITLES.get(failing.name, failing.name)}: {failing.rule}" if failing else ""
+        reason = ""
+        if failing:
+            stage_title = f"{STAGE_TITLES.get(failing.name, failing.name)}: " if rest >= WITH_STAGE_TITLE else ""
+            reason = stage_title + failing.rule
         segments.append(Segment(fit(reason, rest), base + _DIM if not failing else base))
         return Strip(segments, width).crop(0, width)

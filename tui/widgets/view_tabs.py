@@ -54,19 +54,24 @@ class ViewTabs(TabbedContent):
         pipeline_filtered = self.current == View.PIPELINE and bool(self.query_one(PipelineView).query_state.text)
         return isinstance(focused, (Input, OptionList)) or pipeline_filtered
 
-    def back(self, focused: Widget | None) -> None:
-        """Escape: clear the pipeline's filter (and leave its box); else leave a text box for
-        the view's main widget (the walk area in the checklist view)."""
-        view = self.current
+    def clear_pipeline_filter(self, focused: Widget | None) -> bool:
+        """Escape in the pipeline view with its filter in use: clear it and leave its box
+        (whether it did)."""
         pipeline = self.query_one(PipelineView)
-        if view == View.PIPELINE and (focused is pipeline.filter_box or pipeline.query_state.text):
-            pipeline.clear_filter_text()
-            self.focus_view(View.PIPELINE)
-        elif view == View.CHECKLIST:
+        if self.current != View.PIPELINE or not (focused is pipeline.filter_box or pipeline.query_state.text):
+            return False
+        pipeline.clear_filter_text()
+        self.focus_view(View.PIPELINE)
+        return True
+
+    def leave_box(self) -> None:
+        """Escape otherwise: the focus goes to the view's main widget (the walk area in the
+        checklist view)."""
+        if self.current == View.CHECKLIST:
             # Not ``focus_view``: before a tool is picked that is the name box itself.
             self.query_one(ChecklistView).query_one("#walk").focus()
         else:
-            self.focus_view(view)
+            self.focus_view(self.current)
 
     def export(
         self, options: TuiOptions, evaluation: Evaluation, mode: str | None, checklist: Checklist | None

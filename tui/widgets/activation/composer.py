@@ -23,17 +23,28 @@ from ....core.model.presentation import MARK
 from ....core.text.safe_text import inert
 from ..safe_input import NO_CONTROL
 
+NOT_A_BOOLEAN = "?"
+"""A toggle whose group the raw JSON sets to something else than true or false ("maybe")."""
+
 
 class GroupToggle(Checkbox):
-    """A group's on/off toggle whose state reads without colour: ``✓`` on, blank off."""
+    """A group's on/off toggle whose state reads without colour: ``✓`` on, blank off, ``?``
+    when the raw JSON gives the group a value that is not a boolean."""
 
     BINDINGS = [
+        # Shown in the footer: a toggle is the first thing focused and nothing else says how to flip it.
+        Binding("space,enter", "toggle_button", "Toggle group", id="activation-toggle-group"),
         Binding("left", "neighbour(-1)", "Previous group", show=False),
         Binding("right", "neighbour(1)", "Next group", show=False),
     ]
 
+    not_a_boolean = False
+    """The raw JSON gives this group a value that is neither true nor false."""
+
     @property
     def BUTTON_INNER(self) -> str:  # type: ignore[override]  # Textual's name
+        if self.not_a_boolean:
+            return NOT_A_BOOLEAN
         return MARK[True] if self.value else " "
 
     def on_focus(self, event: Any) -> None:
@@ -45,7 +56,13 @@ class GroupToggle(Checkbox):
     def action_neighbour(self, step: int) -> None:
         """Focus the toggle to the left or right (wrapping)."""
         boxes = list(self.parent.query(GroupToggle)) if self.parent else [self]
-        boxes[(boxes.index(self) + step) % len(boxes)].focus()
+        boxes[(boxes.index(self) + step) % len(boxes)].take_focus()
+
+    def take_focus(self) -> None:
+        """Focus this toggle even while it is out of sight (not drawn): focusing scrolls it in."""
+        # Textual never focuses a hidden widget; the markers hide it again once it is out of sight.
+        self.styles.visibility = "visible"
+        self.focus()
 
 
 def _toggles(groups: Sequence[str], on: set[str]) -> list[GroupToggle]:
@@ -75,6 +92,11 @@ class ToggleStrip(HorizontalScroll):
         if isinstance(self.parent, GroupBar):
             self.parent.update_markers()
 
+    def on_resize(self) -> None:
+        """Laid out (first paint) or resized: recount what is out of sight."""
+        if isinstance(self.parent, GroupBar):
+            self.call_after_refresh(self.parent.update_markers)
+
 
 class GroupBar(Horizontal):
     """``groups 2/12 on ‹ 3 [✓] a [ ] b … 4 ›``: the toggles plus what is out of sight."""
@@ -91,6 +113,7 @@ class GroupBar(Horizontal):
     def __init__(self, groups: Sequence[str], on: set[str], *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._initial = (tuple(groups), set(on))
+        self._spans: dict[GroupToggle, tuple[int, int]] = {}
 
     def compose(self) -> ComposeResult:
         yield Static(id="group-count")
@@ -120,6 +143,7 @@ class GroupBar(Horizontal):
         focused_name = self.app.focused.name if self.app.focused in boxes else None
         strip = self.query_one(ToggleStrip)
         await strip.remove_children()
+        self._spans.clear()
         toggles = _toggles(groups, on)
         await strip.mount_all(toggles)
         if focused_name is not None and toggles:
@@ -131,7 +155,46 @@ class GroupBar(Horizontal):
         with self.prevent(Checkbox.Changed):
             for box in self.toggles:
                 box.value = box.name in on
+                box.not_a_boolean = False
+                box.refresh()
         self.update_markers()
+
+    def forget_arguments(self) -> None:
+        """A toggle was flipped: the call is the toggles' again, all booleans."""
+        for box in self.toggles:
+            if box.not_a_boolean:
+                box.not_a_boolean = False
+                box.refresh()
+
+    def show_raw_arguments(self, text: str) -> None:
+        """Mirror hand-typed reset_tools arguments: true ✓, false blank, anything else ``?``.
+
+        Groups the arguments leave out keep their toggle; text that is not a JSON object
+        changes nothing (the call itself says what is wrong with it when fired).
+        """
+        try:
+            arguments = json.loads(text)
+        except (ValueError, RecursionError):  # not JSON (yet), or nested past Python's limit
+            return
+        if not isinstance(arguments, dict):
+            return
+        with self.prevent(Checkbox.Changed):
+            for box in self.toggles:
+                if box.name not in arguments:
+                    continue
+                given = arguments[box.name]
+                box.not_a_boolean = not isinstance(given, bool)
+                box.value = given is True
+                box.refresh()
+        self.update_markers()
+
+    def _span(self, box: GroupToggle) -> tuple[int, int]:
+        """Where ``box`` sits in the strip's scrolled content, from its last visible layout: a
+        hidden widget leaves the layout map, and its region with it (labels never change)."""
+        if box.styles.visibility != "hidden" and box.outer_size.width:
+            start = box.virtual_region.x
+            self._spans[box] = (start, start + box.outer_size.width)
+        return self._spans.get(box, (0, 0))
 
     def update_markers(self) -> None:
         """Recount the toggles that are on, and those scrolled out of sight on each side."""
@@ -141,11 +204,13 @@ class GroupBar(Horizontal):
         if strip.size.width:
             view_left, view_right = strip.scroll_x, strip.scroll_x + strip.size.width
             for box in boxes:
-                start = box.virtual_region.x
-                end = start + box.outer_size.width
-                # A toggle cut at an edge counts as out of sight: its name cannot be read.
+                start, end = self._span(box)
+                # A toggle cut at an edge counts as out of sight: its name cannot be read. It is
+                # not drawn either: a fragment ("abases" of databases) reads as another name.
+                cut = start < view_left or end > view_right
                 left += start < view_left
                 right += end > view_right
+                box.styles.visibility = "hidden" if cut else "visible"
         on = sum(box.value for box in boxes)
         self.query_one("#group-count", Static).update(f"groups {on}/{len(boxes)} on" if boxes else "no groups")
         self.query_one("#more-left", Static).update(f"‹{left}" if left else "")

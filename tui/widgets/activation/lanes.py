@@ -30,6 +30,8 @@ LANE_TITLES = {
     "guarded": "guarded reset_tools",
 }
 """Lane titles when the lane is wide enough (else the bare lane name)."""
+SHOWN_UNKNOWN = 3
+"""Unknown group names named on the plan line (a call may carry thousands)."""
 RECORDED_SUMMARY = "what the session recorded: the call, its result and the groups after it, as saved"
 
 
@@ -66,11 +68,23 @@ def _outcome(lane_turn: Any) -> Text:
     text.append(f" ({inert(lane_turn.response_state, single_line=True)})", style="dim")
     plan = lane_turn.plan
     if plan is not None:
-        text.append(" plan ", style="dim")
-        text.append("ok" if plan.accepted else "refused", style="green" if plan.accepted else "bold red")
+        if plan.accepted != lane_turn.accepted:
+            # Only when the plan and the outcome differ does the plan's own word add anything.
+            text.append(" plan ", style="dim")
+            text.append("ok" if plan.accepted else "refused", style="green" if plan.accepted else "bold red")
         if plan.unknown:
+            # With the guard's did-you-mean on this line, the line that is never cut: at 80
+            # columns the response text that also says it is cut before it gets there.
             text.append(" unknown: ", style="dim")
-            text.append(_names(plan.unknown), style="yellow")
+            for number, name in enumerate(plan.unknown[:SHOWN_UNKNOWN]):
+                text.append(", " if number else "")
+                text.append(inert(name, single_line=True), style="yellow")
+                close = plan.suggestions(name)
+                if close:
+                    guesses = " or ".join(repr(inert(c, single_line=True)) for c in close)
+                    text.append(f" (did you mean {guesses}?)", style="bold")
+            if len(plan.unknown) > SHOWN_UNKNOWN:
+                text.append(f" +{len(plan.unknown) - SHOWN_UNKNOWN} more", style="dim")
         if plan.non_bool:
             text.append(" not a boolean: ", style="dim")
             text.append(_names(plan.non_bool), style="yellow")
@@ -121,7 +135,8 @@ def lane_body(
             call = Text("call ", style="dim")
             call.append(inert(lane_turn.call, single_line=True), style="bold")
             lines.append(Clamped(call, cap))
-        lines.append(Clamped(_outcome(lane_turn), cap))
+        # The outcome carries the guard's reasons and did-you-mean: a row more than other texts.
+        lines.append(Clamped(_outcome(lane_turn), None if cap is None else cap + (not compact)))
         body = inert(lane_turn.response_text.strip()) or "(empty)"
         if not details:
             body = body.replace("\n", " ↵ ")  # one paragraph: the first words are what matter

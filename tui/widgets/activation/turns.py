@@ -32,7 +32,8 @@ def diverged(turn: Any) -> bool:
 
 
 def turn_prompt(turn: Any) -> Text:
-    """One line: ``≠ 3. call  stock ✗ web_search │ guarded ✗ web_search`` (no wrapping)."""
+    """One line: ``≠ 3. stock ✓ web_search  guarded ✗ ∅  {"web_serch": true}``, or ``= 2. both ✓
+    web_search  {…}`` when the lanes agree (no wrapping)."""
     text = Text(no_wrap=True, overflow="ellipsis")
     if turn.kind != "call":
         text.append("+ ", style="bold cyan")
@@ -42,16 +43,33 @@ def turn_prompt(turn: Any) -> Text:
     split = diverged(turn)
     text.append("≠ " if split else "= ", style="bold red" if split else "green")
     text.append(f"{turn.index}. ", style="bold")
-    for lane in ("stock", "guarded"):
-        lane_turn = turn.lanes[lane]
+    _lane_outcomes(text, [(lane, turn.lanes[lane]) for lane in ("stock", "guarded")])
+    text.append(inert(_without_meta_tool(turn.description, turn.lanes["guarded"].call), single_line=True))
+    return text
+
+
+def _without_meta_tool(description: str, call: str) -> str:
+    """``reset_tools {…}`` → ``{…}``: the meta tool's name is the same on every row (the lanes'
+    titles say it). Anything else (a followed agent's ``turn 3: … [agent: …]``) is kept whole."""
+    tool, _, arguments = description.partition(" ")
+    return arguments if arguments == call and tool and " " not in tool else description
+
+
+def _lane_outcomes(text: Text, lanes: Sequence[tuple[str, Any]], together: str = "both") -> None:
+    """``stock ✓ a,b  guarded ✗ a  ``, or ``both ✓ a,b  `` when the lanes agree: at 80 columns
+    saying an agreeing outcome once leaves room for the call, which names the turn."""
+    if len(lanes) == 2 and _same_outcome(lanes[0][1], lanes[1][1]):
+        lanes = [(together, lanes[0][1])]
+    for lane, lane_turn in lanes:
         text.append(f"{lane} ", style="dim")
         text.append(
             MARK[True] if lane_turn.accepted else MARK[False], style="green" if lane_turn.accepted else "bold red"
         )
-        text.append(f" {_names(lane_turn.groups_after)}", style="cyan")
-        text.append("  ")
-    text.append(inert(turn.description, single_line=True))
-    return text
+        text.append(f" {_names(lane_turn.groups_after)}  ", style="cyan")
+
+
+def _same_outcome(one: Any, other: Any) -> bool:
+    return bool(one.accepted == other.accepted and one.groups_after == other.groups_after)
 
 
 def replayed_prompt(turn: Any, replayed: Any) -> Text:
@@ -70,13 +88,8 @@ def replayed_prompt(turn: Any, replayed: Any) -> Text:
     text.append(MARK[True] if accepted else MARK[False], style="green" if accepted else "bold red")
     after = replayed.recorded_after
     text.append(f" {_names(after) if after is not None else '?'}  ", style="cyan")
-    for lane in ("stock", "guarded"):
-        lane_turn = turn.lanes[lane]
-        text.append(f"{lane} ", style="dim")
-        text.append(
-            MARK[True] if lane_turn.accepted else MARK[False], style="green" if lane_turn.accepted else "bold red"
-        )
-        text.append(f" {_names(lane_turn.groups_after)}  ", style="cyan")
+    # Beside the recording, "both" could read as recording and stock: the lanes are named.
+    _lane_outcomes(text, [(lane, turn.lanes[lane]) for lane in ("stock", "guarded")], "stock+guarded")
     text.append(inert(call.shown_input, single_line=True))
     return text
 

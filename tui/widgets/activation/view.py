@@ -80,16 +80,33 @@ class ActivationView(Vertical):
     BINDINGS = [
         Binding("f", "fire", "Fire", id="activation-fire"),
         Binding("n", "next_step", "Next", id="activation-next"),
-        Binding("p", "previous_step", "Back", show=False, id="activation-back"),
-        Binding("r", "restart", "Restart", show=False, id="activation-restart"),
+        # All shown: the fitted footer keeps those that fit (all at 200 columns); ? lists every one.
+        Binding("p", "previous_step", "Back", tooltip="Undo the last turn on every lane", id="activation-back"),
+        Binding("r", "restart", "Restart", tooltip="Back to the state before any turn", id="activation-restart"),
         Binding("l", "focus_script", "Script", id="activation-load"),
-        Binding("i", "focus_raw", "Edit raw JSON", show=False, id="activation-edit-json"),
-        Binding("t", "focus_turns", "Turn list", show=False, id="activation-turns"),
+        Binding(
+            "i",
+            "focus_raw",
+            "Raw JSON",
+            tooltip="Edit the raw reset_tools arguments (Enter fires)",
+            id="activation-edit-json",
+        ),
+        Binding(
+            "t",
+            "focus_turns",
+            "Turns",
+            tooltip="Focus the turn list (↑ ↓ pick the turn the lanes show)",
+            id="activation-turns",
+        ),
         Binding(
             "d", "toggle_details", "Details", tooltip="Long texts in full, or one line each", id="activation-details"
         ),
         Binding(
-            "v", "switch_followed_lane", "Pipeline follows the other lane", show=False, id="activation-pipeline-lane"
+            "v",
+            "switch_followed_lane",
+            "Other lane",
+            tooltip="The Pipeline view follows the other lane's groups",
+            id="activation-pipeline-lane",
         ),
     ]
 
@@ -208,24 +225,34 @@ class ActivationView(Vertical):
     def focus_main(self) -> None:
         """Focus the first toggle (not a box: an Input swallows the view's letter keys)."""
         toggles = self.query_one(GroupBar).toggles
-        (toggles[0] if toggles else self.query_one(TurnList)).focus()
+        toggles[0].take_focus() if toggles else self.query_one(TurnList).focus()
 
     def _write_raw_call(self) -> None:
         self.query_one(RawCall).write_call(self.query_one(GroupBar).values())
 
     async def _follow_guarded_lane(self) -> None:
-        """After a turn the toggles show the guarded lane's groups, so firing again keeps them
-        (reset_tools sets the final state); hand-typed raw JSON is left alone."""
+        """After a turn the toggles show the guarded lane's active groups, so firing again
+        keeps them (reset_tools sets the final state); hand-typed raw JSON is left alone, and
+        the toggles keep showing what it says (a ``"maybe"`` is ``?``, never ✓)."""
         bar, raw = self.query_one(GroupBar), self.query_one(RawCall)
-        active = set(self.session.active_groups("guarded"))
-        await bar.show_groups(self.session.known_groups(), active)
-        hand_typed = raw.hand_typed
-        bar.set_values(active)
-        if not hand_typed:
-            self._write_raw_call()
+        await bar.show_groups(self.session.known_groups(), set(self.session.active_groups("guarded")))
+        if raw.hand_typed:
+            bar.show_raw_arguments(raw.value)
+            return
+        bar.set_values(set(self.session.active_groups("guarded")))
+        self._write_raw_call()
+
+    @on(Input.Changed, "#raw")
+    def _raw_edited(self, event: Input.Changed) -> None:
+        # Typed by the user only: a Changed from the toggles' own sync can arrive after a later
+        # sync (a script run in one go), and must not put an old call back on the toggles.
+        raw = self.query_one(RawCall)
+        if raw.has_focus and event.value == raw.value and raw.hand_typed:
+            self.query_one(GroupBar).show_raw_arguments(event.value)
 
     @on(Checkbox.Changed)
     def _toggled(self) -> None:
+        self.query_one(GroupBar).forget_arguments()
         self._write_raw_call()
         self.query_one(GroupBar).update_markers()
 
