@@ -129,9 +129,10 @@ def test_capture_benchmark_runs_and_prints_its_figures():
     assert out.returncode == 0, out.stderr
     for figure in (
         "added           p50",
-        "server CPU per request",
+        "CPU per request (server + record worker)",
         "via proxy",
-        "throughput, 8 clients",
+        "throughput, 8 connections",
+        "answered and recorded",
         "memory of the recording server",
     ):
         assert figure in out.stdout
@@ -146,3 +147,14 @@ def test_gc_freeze_benchmark_runs_and_prints_a_ratio():
     )
     assert out.returncode == 0, out.stderr
     assert "collector CPU without / with gc.freeze: ratio" in out.stdout
+
+
+def test_capture_start_benchmark_runs_and_prints_its_figures():
+    out = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "capture_start_bench.py"), "--runs", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "first reply cold/warm:" in out.stdout

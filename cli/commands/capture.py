@@ -83,8 +83,8 @@ def capture_command(
         ) from None
     if host not in _LOOPBACK:
         typer.echo(f"warning: listening on {host}: reachable from other machines", err=True)
-    server.start()
     try:
+        server.start()
         status = _run(server, command or [], target, upstream is not None)
     finally:
         server.stop()
@@ -121,8 +121,6 @@ def _run(server, command: list[str], target: Path, proxy: bool) -> int:  # noqa:
     env = client_environment(server.url, upstream=proxy)
     if command:
         return run_command(command, env, received=signals.received)
-    # Printed once the first request will be answered at once (the SDK types are loaded).
-    server.warming.join(120)
     out = sys.stdout
     print(f"toolscope capture: listening on {server.url}, recording to {target}", file=out)
     print("Point a client here (Ctrl+C stops):", file=out)

@@ -10,6 +10,7 @@ import typer
 
 from ...core.model.enums import InputKind
 from ...core.model.errors import EXIT_INTERNAL, InputError, Problem
+from ...core.model.presentation import MARK
 from ...tui.views import DEFAULT_VIEW, VIEWS, View
 from ..output import handle_errors, plain, stdout_console
 from .common import (
@@ -37,7 +38,8 @@ if TYPE_CHECKING:
 @handle_errors
 def inspect_command(
     config: Annotated[
-        str | None, typer.Argument(help="Step config, toolkit spec, or module:function (not with --capture).")
+        str | None,
+        typer.Argument(help="Step config, toolkit spec, or module:function (with --capture: checked against it)."),
     ] = None,
     mode: ModeOpt = None,
     step: StepOpt = None,
@@ -86,7 +88,8 @@ def inspect_command(
         typer.Option(
             "--capture",
             help="A toolscope capture file: the model requests in order, each one's tools and what changed, "
-            "followed live as the file grows (instead of CONFIG).",
+            f"followed live as the file grows; with CONFIG, each marked {MARK[True]} or ≠ against toolscope's "
+            "prediction.",
         ),
     ] = None,
 ) -> None:
@@ -94,7 +97,21 @@ def inspect_command(
     from ..inputs import ClientOptions, open_subject  # noqa: F401
 
     if capture is not None:
-        _run_capture(capture, config, screenshot)
+        _check_capture(capture, screenshot)
+        predict = None
+        if config is not None:
+            predict = _capture_prediction(
+                config,
+                mode,
+                step,
+                registry,
+                groups,
+                snapshot,
+                ClientOptions(
+                    home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
+                ),
+            )
+        _run_capture(capture, config, predict)
         return
     if config is None:
         raise InputError("CONFIG", "give the config to inspect (or --capture FILE for a capture)")
@@ -210,23 +227,43 @@ def _tui_options(
     )
 
 
-def _run_capture(capture: Path, config: str | None, screenshot: Path | None) -> None:
-    """``inspect --capture FILE``: the capture view (it follows the file, which may not exist yet)."""
-    if config is not None:
-        raise InputError(
-            str(config),
-            "inspect --capture shows the capture alone; compare it with a config through "
-            "toolscope step/tools/explain/check CONFIG --capture FILE",
-        )
+def _capture_prediction(
+    config: str,
+    mode: str | None,
+    step: str | None,
+    registry: Path | None,
+    groups: str | None,
+    snapshot: Path | None,
+    client: Any,
+) -> Any:
+    """``inspect CONFIG --capture FILE``: what toolscope predicts per request, for the view to check."""
+    from ...core.capture.predict import compare_subject
+    from ..inputs import open_subject, open_workflow
+
+    if open_workflow(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot):
+        raise InputError("--step", "the config has several steps; give --step to compare one with the capture")
+    subject = open_subject(
+        config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot, client=client
+    )
+    resolved = subject.resolve_mode(mode)
+    return lambda capture: compare_subject(subject, capture, resolved).comparison
+
+
+def _run_capture(capture: Path, config: str | None, predict: Any = None) -> None:
+    """``inspect [CONFIG] --capture FILE``: the capture view (it follows the file, which may not exist yet)."""
+    from ...tui.capture.app import CaptureApp
+
+    CaptureApp(str(capture), predict, Path(config).name if config else None).run()
+
+
+def _check_capture(capture: Path, screenshot: Path | None) -> None:
+    # Before a config is loaded (seconds for a toolkit): the cheap refusals first.
     if screenshot is not None:
         raise InputError("--screenshot", "is not available with --capture (the view follows a growing file)")
     if capture.exists() and not capture.is_file():
         raise InputError(str(capture), "is not a file; --capture takes the file toolscope capture -o writes")
     if not sys.stdout.isatty():
         raise InputError("stdout", "is not a terminal: toolscope inspect is interactive")
-    from ...tui.capture.app import CaptureApp
-
-    CaptureApp(str(capture)).run()
 
 
 def _run_app(subject: Subject | None, mode: str | None, options: Any, picker: Any) -> None:

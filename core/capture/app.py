@@ -17,18 +17,19 @@ provider's error shape.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
-from typing import Any
 
-import orjson
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from ..schemas.capture import ErrorKind
 from .replies import ReplyScript
+from .request_body import BadRequest, read_head
 from .wire_errors import MAX_BODY_BYTES, error_body, is_anthropic_path
-from .writer import CaptureWriter
+from .writer import CaptureWriter, error_record, now_iso
 
 PROTOCOLS = {
     "/v1/chat/completions": "openai-chat",
@@ -54,15 +55,6 @@ class CaptureSettings:
     """False: answer without extracting or writing anything (the benchmark's baseline)."""
 
 
-class BadRequest(Exception):
-    """A request the server refuses: status and message, answered in the provider's shape."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
 def error_response(path: str, status: int, message: str, anthropic: bool | None = None) -> Response:
     shape = is_anthropic_path(path) if anthropic is None else anthropic
     return Response(error_body(shape, status, message), status_code=status, media_type="application/json")
@@ -72,42 +64,29 @@ async def read_body(request: Request) -> bytes:
     """The request body, at most ``MAX_BODY_BYTES`` (a 413 beyond, before reading it all)."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-        raise BadRequest(413, f"request body is {int(declared):,} bytes; the limit is {MAX_BODY_BYTES:,} bytes")
+        raise BadRequest(
+            413, f"request body is {int(declared):,} bytes; the limit is {MAX_BODY_BYTES:,} bytes", "body_too_large"
+        )
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > MAX_BODY_BYTES:
-            raise BadRequest(413, f"request body is over the limit of {MAX_BODY_BYTES:,} bytes")
+            raise BadRequest(413, f"request body is over the limit of {MAX_BODY_BYTES:,} bytes", "body_too_large")
         chunks.append(chunk)
     return b"".join(chunks)
 
 
-def parse_body(raw: bytes) -> dict[str, Any]:
-    """The JSON object of a request body; anything else is a 400 saying what is wrong."""
-    if not raw.strip():
-        raise BadRequest(400, "request body is empty; expected a JSON object")
-    try:
-        body = orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        body = _slow_parse(raw, exc)
-    if not isinstance(body, dict):
-        raise BadRequest(400, f"request body is a JSON {type(body).__name__}; expected a JSON object")
-    return body
-
-
-def _slow_parse(raw: bytes, first: orjson.JSONDecodeError) -> Any:
-    # orjson refuses integers beyond 64 bits that JSON (and the json module) accept.
-    import json
-
-    try:
-        return json.loads(raw)
-    except (ValueError, RecursionError):
-        raise BadRequest(400, f"malformed JSON in the request body: {first}") from None
+def shown_path(path: str) -> str:
+    """A request path as recorded and quoted: at most 200 characters (a client's path is its own text)."""
+    return path if len(path) <= 200 else path[:200] + "…"
 
 
 def warm_up() -> None:
     """Import the wire modules and the SDK types they build on (seconds on a busy machine)."""
+    from anthropic.types import ModelInfo  # noqa: F401 - models_listing's
+    from openai.types import Model  # noqa: F401
+
     from . import scripted, wire_errors
 
     wire_errors.error_body(True, 404, "warm-up")
@@ -123,6 +102,26 @@ def capture_app(settings: CaptureSettings) -> Starlette:
 
         proxy = Proxy(settings)
 
+    def refused(request: Request, protocol: str | None, status: int, kind: ErrorKind, message: str) -> None:
+        # A refused request is recorded too (``error``): the user debugging a client sees what it sent wrong.
+        if not settings.record:
+            return
+        settings.writer.write(
+            error_record(
+                index=settings.writer.next_index(),
+                received_at=now_iso(),
+                protocol=protocol,
+                path=shown_path(request.url.path),
+                mode="proxy" if proxy is not None else "scripted",
+                method=request.method[:20],
+                user_agent=request.headers.get("user-agent"),
+                status=status,
+                kind=kind,
+                message=message,
+                started=time.perf_counter(),
+            )
+        )
+
     async def model_request(request: Request) -> Response:
         path = request.url.path
         protocol = PROTOCOLS[path]
@@ -132,10 +131,12 @@ def capture_app(settings: CaptureSettings) -> Starlette:
                 return await proxy.forward(request, protocol, raw)
             from .scripted import answer
 
-            return answer(settings, request, protocol, parse_body(raw))
+            return answer(settings, request, protocol, raw, read_head(raw))
         except BadRequest as exc:
+            refused(request, protocol, exc.status, exc.kind, exc.message)
             return error_response(path, exc.status, exc.message)
         except ClientDisconnect:
+            refused(request, protocol, 499, "client_disconnected", "the client disconnected while sending the body")
             return Response(status_code=499)
 
     async def models(request: Request) -> Response:
@@ -148,13 +149,15 @@ def capture_app(settings: CaptureSettings) -> Starlette:
     async def not_found(request: Request, exc: Exception) -> Response:
         path = request.url.path
         anthropic = "anthropic-version" in request.headers or is_anthropic_path(path)
-        shown = path if len(path) <= 200 else path[:200] + "…"
-        return error_response(
-            path, 404, f"no endpoint {request.method} {shown!r} on the toolscope capture server", anthropic
-        )
+        message = f"no endpoint {request.method} {shown_path(path)!r} on the toolscope capture server"
+        refused(request, None, 404, "unknown_path", message)
+        return error_response(path, 404, message, anthropic)
 
     async def wrong_method(request: Request, exc: Exception) -> Response:
-        return error_response(request.url.path, 405, f"{request.method} is not supported on {request.url.path}")
+        path = request.url.path
+        message = f"{request.method} is not supported on {shown_path(path)}"
+        refused(request, PROTOCOLS.get(path), 405, "method_not_allowed", message)
+        return error_response(path, 405, message)
 
     routes = [Route(path, model_request, methods=["POST"]) for path in PROTOCOLS]
     routes += [

@@ -30,7 +30,6 @@ def main(argv: list[str]) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     with CaptureServer(settings) as server:
-        server.warming.join(120)
         print(server.url, flush=True)
         stop.wait()
     return 0

@@ -108,7 +108,7 @@ def request_from_record(record: CaptureRecord, index: int) -> ObservedRequest:
     return ObservedRequest(
         index=index,
         record=record.index,
-        protocol=record.protocol,
+        protocol=record.protocol or "",  # refused records (no protocol) never get here
         model=record.model,
         tools=tuple(t.name for t in record.tools),
         tool_tokens=tuple(t.token_estimate for t in record.tools),

@@ -3,7 +3,8 @@
 Reads through ``core.capture.reader`` (bounded; a bad complete line is an ``InputError``
 naming the file and the line). At most ``MAX_REQUESTS`` model requests are kept, and the
 cut is said; ``anthropic-count-tokens`` records are not model turns and are left out
-(counted in ``skipped``).
+(counted in ``skipped``), and so are requests the server refused (``error``: malformed
+JSON, an unknown path, …).
 
 Public API::
 
@@ -17,6 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..model.errors import InputError, Problem
+from ..schemas.capture import CaptureRecord
 from .observed import MAX_REQUESTS, MODEL_PROTOCOLS, ObservedCapture, ObservedRequest, request_from_record
 from .reader import CaptureFollower, read_capture
 
@@ -31,21 +33,29 @@ class _Collected:
         self.requests: list[ObservedRequest] = []
         self.records = 0
         self.counts = 0
+        self.refused: dict[str, int] = {}
+        """Refused requests (the record's ``error.kind``) and how many of each."""
         self.truncated: str | None = None
 
-    def add(self, records: Iterable[object]) -> None:
+    def add(self, records: Iterable[CaptureRecord]) -> None:
         for record in records:
             self.records += 1
-            if record.protocol not in MODEL_PROTOCOLS:  # type: ignore[attr-defined]
+            if record.error is not None:
+                self.refused[record.error.kind] = self.refused.get(record.error.kind, 0) + 1
+                continue
+            if record.protocol not in MODEL_PROTOCOLS:
                 self.counts += 1
                 continue
             if len(self.requests) >= MAX_REQUESTS:
                 self.truncated = f"only the first {MAX_REQUESTS:,} model requests were read"
                 continue
-            self.requests.append(request_from_record(record, len(self.requests) + 1))  # type: ignore[arg-type]
+            self.requests.append(request_from_record(record, len(self.requests) + 1))
 
     def capture(self) -> ObservedCapture:
-        skipped = (f"{self.counts:,} count_tokens request(s): not model turns",) if self.counts else ()
+        skipped: tuple[str, ...] = (f"{self.counts:,} count_tokens request(s): not model turns",) if self.counts else ()
+        if self.refused:
+            kinds = ", ".join(f"{count:,} {kind}" for kind, count in sorted(self.refused.items()))
+            skipped += (f"{sum(self.refused.values()):,} refused request(s) ({kinds}): not model turns",)
         return ObservedCapture(self.path, tuple(self.requests), self.records, skipped, self.truncated)
 
 
@@ -61,7 +71,7 @@ def load_capture(path: Path | str) -> ObservedCapture:
         raise InputError(
             str(path),
             "has no model request (toolscope capture writes one line per request)",
-            [Problem("(file)", "empty" if not read.records else "only count_tokens requests")],
+            [Problem("(file)", "empty" if not read.records else "only count_tokens or refused requests")],
         )
     return capture
 

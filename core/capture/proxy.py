@@ -11,18 +11,17 @@ the provider's error shape. ``--upstream`` is the provider's base URL; when it e
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
-from typing import Any
 
 import httpx
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
-from .app import BadRequest, CaptureSettings, error_response, parse_body
-from .request_facts import request_facts, system_and_messages
+from .app import CaptureSettings, error_response
 from .upstream_reply import ReplyObserver
-from .writer import now_iso, record, reply_record
+from .writer import now_iso, reply_record
 
 _HOP_BY_HOP = {
     "host",
@@ -76,13 +75,9 @@ class Proxy:
         started = time.perf_counter()
         received_at = now_iso()
         index = self.settings.writer.next_index() if protocol else 0
-        body: dict[str, Any] = {}
-        body_error = None
-        if protocol:
-            try:
-                body = parse_body(raw)
-            except BadRequest as exc:
-                body_error = exc.message  # forwarded anyway: the upstream answers it its own way
+        # The body is read for its tool facts only after the reply is relayed (``_write``): the
+        # client does not wait for it. A malformed body is forwarded as it came (the upstream
+        # answers it its own way) and recorded with ``error``.
         headers = [(k, v) for k, v in request.headers.items() if k.lower() not in _HOP_BY_HOP]
         headers.append(("accept-encoding", "identity"))
         client = self._http()
@@ -94,7 +89,7 @@ class Proxy:
             message = f"the upstream {self.base} could not be reached: {type(exc).__name__}: {exc}"[:500]
             if protocol:
                 self._write(
-                    request, protocol, index, received_at, started, body, 502, ReplyObserver(None, False), message
+                    request, protocol, index, received_at, started, raw, 502, ReplyObserver(None, False), message
                 )
             return error_response(request.url.path, 502, message)
         streaming = upstream.headers.get("content-type", "").startswith("text/event-stream")
@@ -107,14 +102,22 @@ class Proxy:
                 async for chunk in upstream.aiter_raw():
                     observer.feed(chunk)
                     yield chunk
-                error = body_error
+                error = None
             except httpx.HTTPError as exc:
                 error = f"the upstream's reply broke off: {type(exc).__name__}: {exc}"[:500]
             finally:
                 await upstream.aclose()
-                if protocol:
+                if protocol and error is None:
+                    # After the last byte is out (the loop's next turn): the client does not wait
+                    # while its request is read for the record.
+                    asyncio.get_running_loop().call_soon(
+                        self._write,
+                        *(request, protocol, index, received_at, started, raw, upstream.status_code, observer, None),
+                        time.perf_counter(),
+                    )
+                elif protocol:
                     self._write(
-                        request, protocol, index, received_at, started, body, upstream.status_code, observer, error
+                        request, protocol, index, received_at, started, raw, upstream.status_code, observer, error
                     )
 
         return StreamingResponse(relay(), status_code=upstream.status_code, headers=reply_headers)
@@ -126,35 +129,37 @@ class Proxy:
         index: int,
         received_at: str,
         started: float,
-        body: dict[str, Any],
+        raw: bytes,
         status: int,
         observer: ReplyObserver,
         error: str | None,
+        ended: float | None = None,
     ) -> None:
         if not self.settings.record:
             return
         calls = observer.finish()
         error = error or observer.error
-        kept = None
-        if self.settings.keep_messages:
-            system, messages = system_and_messages(protocol, body)
-            kept = {"system": system, "messages": messages, "reply_text": "".join(observer.text)}
-        facts = request_facts(protocol, body)
         source = "upstream" if status < 500 or observer.protocol else "error"
-        self.settings.writer.write(
-            record(
-                index=index,
-                received_at=received_at,
-                protocol=protocol,
-                path=request.url.path,
-                mode="proxy",
-                user_agent=request.headers.get("user-agent"),
-                facts=facts,
-                reply=reply_record(source, status, calls, observer.text_bytes, observer.stop_reason, error),
-                started=started,
-                kept=kept,
-            )
-        )
+        pending = {
+            "index": index,
+            "received_at": received_at,
+            "protocol": protocol,
+            "path": request.url.path,
+            "mode": "proxy",
+            "user_agent": request.headers.get("user-agent"),
+            "reply": reply_record(source, status, calls, observer.text_bytes, observer.stop_reason, error),
+            "started": started,
+            "ended": time.perf_counter() if ended is None else ended,
+            "job": {
+                "protocol": protocol,
+                "keep": self.settings.keep_messages,
+                "reply_text": "".join(observer.text),
+                # Forwarded unchecked: a malformed body is recorded with ``error`` (record_job).
+                "check": True,
+                "method": request.method[:20],
+            },
+        }
+        self.settings.writer.submit(pending, raw)
 
     async def close(self) -> None:
         if self._client is not None:

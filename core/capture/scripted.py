@@ -7,10 +7,10 @@ or with ``error`` set when the client went away or the server stopped first.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
@@ -18,14 +18,14 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from . import wire_anthropic, wire_chat, wire_responses
 from .app import MODEL_NAME, CaptureSettings
 from .reply import DEFAULT_REPLY, Reply, estimate_tokens
-from .request_facts import request_facts, system_and_messages
-from .writer import now_iso, record, reply_record
+from .request_decode import Head
+from .writer import now_iso, reply_record
 
 CUT_OFF = "the reply was cut off: the client disconnected or the server stopped"
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
-def _encode(protocol: str, model: str, reply: Reply, index: int, prompt: int, body: dict[str, Any]) -> bytes:
+def _encode(protocol: str, model: str, reply: Reply, index: int, prompt: int) -> bytes:
     if protocol == "openai-chat":
         return wire_chat.completion_json(model, reply, index, prompt)
     if protocol == "openai-responses":
@@ -33,9 +33,9 @@ def _encode(protocol: str, model: str, reply: Reply, index: int, prompt: int, bo
     return wire_anthropic.message_json(model, reply, index, prompt)
 
 
-def _events(protocol: str, model: str, reply: Reply, index: int, prompt: int, body: dict[str, Any]) -> Iterator[bytes]:
+def _events(protocol: str, model: str, reply: Reply, index: int, prompt: int, head: Head) -> Iterator[bytes]:
     if protocol == "openai-chat":
-        return wire_chat.completion_events(model, reply, index, prompt, body)
+        return wire_chat.completion_events(model, reply, index, prompt, head.stream_options)
     if protocol == "openai-responses":
         return wire_responses.response_events(model, reply, index, prompt)
     return wire_anthropic.message_events(model, reply, index, prompt)
@@ -52,64 +52,78 @@ def _stop_reason(protocol: str, reply: Reply) -> str | None:
 
 
 class _Recorder:
-    """Writes one request's record once its reply is done (at most once)."""
+    """Writes one request's record once its reply is done (at most once).
 
-    def __init__(self, settings: CaptureSettings, request: Request, protocol: str, body: dict[str, Any]) -> None:
+    The body is read for its tool facts only then, after the reply's last byte went out
+    (``after_reply``): the client is not kept waiting while its request is recorded.
+    """
+
+    def __init__(self, settings: CaptureSettings, request: Request, protocol: str, raw: bytes) -> None:
         self.settings = settings
         self.started = time.perf_counter()
         self.received_at = now_iso()
         self.index = settings.writer.next_index()
         self.request = request
         self.protocol = protocol
-        self.body = body
-        self.facts = request_facts(protocol, body) if settings.record else None
-        self.done = False
+        self.raw = raw
+        self.done = not settings.record
 
-    def write(self, reply: Reply, status: int, error: str | None = None) -> None:
-        if self.done or self.facts is None:
+    def after_reply(self, reply: Reply, status: int) -> None:
+        """Write the record once the reply now being sent is out (the event loop's next turn).
+
+        The reply is written to the socket without the handler yielding to the loop (small
+        replies never wait on flow control), so a callback queued now runs after it.
+        """
+        ended = time.perf_counter()
+        asyncio.get_running_loop().call_soon(self.write, reply, status, None, ended)
+
+    def write(self, reply: Reply, status: int, error: str | None = None, ended: float | None = None) -> None:
+        if self.done:
             return
         self.done = True
+        ended = time.perf_counter() if ended is None else ended
         calls = [{"name": c.name, "namespace": c.namespace, "arguments": c.arguments} for c in reply.tool_calls]
-        kept = None
-        if self.settings.keep_messages:
-            system, messages = system_and_messages(self.protocol, self.body)
-            kept = {"system": system, "messages": messages, "reply_text": reply.text}
         source = reply.source if error is None else "error"
-        self.settings.writer.write(
-            record(
-                index=self.index,
-                received_at=self.received_at,
-                protocol=self.protocol,
-                path=self.request.url.path,
-                mode="scripted",
-                user_agent=self.request.headers.get("user-agent"),
-                facts=self.facts,
-                reply=reply_record(
-                    source, status, calls, len(reply.text.encode()), _stop_reason(self.protocol, reply), error
-                ),
-                started=self.started,
-                kept=kept,
-            )
-        )
+        pending = {
+            "index": self.index,
+            "received_at": self.received_at,
+            "protocol": self.protocol,
+            "path": self.request.url.path,
+            "mode": "scripted",
+            "user_agent": self.request.headers.get("user-agent"),
+            "reply": reply_record(
+                source, status, calls, len(reply.text.encode()), _stop_reason(self.protocol, reply), error
+            ),
+            "started": self.started,
+            "ended": ended,
+            "job": {
+                "protocol": self.protocol,
+                "keep": self.settings.keep_messages,
+                "reply_text": reply.text,
+                "check": False,
+                "method": "POST",
+            },
+        }
+        # The body is read for its facts by the record worker (``record_job``), not here.
+        self.settings.writer.submit(pending, self.raw)
 
 
-def answer(settings: CaptureSettings, request: Request, protocol: str, body: dict[str, Any]) -> Response:
-    """The reply to one model request (recorded)."""
-    recorder = _Recorder(settings, request, protocol, body)
+def answer(settings: CaptureSettings, request: Request, protocol: str, raw: bytes, head: Head) -> Response:
+    """The reply to one model request (recorded); ``head``: its body's fields the reply needs."""
+    recorder = _Recorder(settings, request, protocol, raw)
     # About four bytes of request JSON per token: what usage and count_tokens report.
     prompt = estimate_tokens(int(request.headers.get("content-length") or 0) or 4)
     if protocol == "anthropic-count-tokens":
         recorder.write(Reply(text="", source="default"), 200)
         return Response(wire_anthropic.count_tokens_json(prompt), media_type="application/json")
     reply = settings.script.next()
-    named = body.get("model")
-    model = named if isinstance(named, str) else MODEL_NAME
-    if body.get("stream") is not True:
-        data = _encode(protocol, model, reply, recorder.index, prompt, body)
-        recorder.write(reply, 200)
+    model = head.model if isinstance(head.model, str) else MODEL_NAME
+    if head.stream is not True:
+        data = _encode(protocol, model, reply, recorder.index, prompt)
+        recorder.after_reply(reply, 200)
         return Response(data, media_type="application/json")
     return StreamingResponse(
-        _stream(recorder, _events(protocol, model, reply, recorder.index, prompt, body), reply),
+        _stream(recorder, _events(protocol, model, reply, recorder.index, prompt, head), reply),
         media_type="text/event-stream",
         headers=SSE_HEADERS,
     )
@@ -117,13 +131,16 @@ def answer(settings: CaptureSettings, request: Request, protocol: str, body: dic
 
 async def _stream(recorder: _Recorder, events: Iterator[bytes], reply: Reply) -> AsyncIterator[bytes]:
     # A client that goes away (or a server that stops) closes this generator at a yield.
-    error: str | None = CUT_OFF
+    complete = False
     try:
         for event in events:
             yield event
-        error = None
+        complete = True
     finally:
-        recorder.write(reply, 200, error)
+        if complete:
+            recorder.after_reply(reply, 200)
+        else:
+            recorder.write(reply, 200, CUT_OFF)
 
 
 def models_listing(request: Request) -> Response:

@@ -26,7 +26,11 @@ STOP_SECONDS = 5.0
 def bind(host: str, port: int) -> socket.socket:
     """A listening TCP socket on host:port (IPv6 when the host is an IPv6 address)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP named explicitly: asyncio sets TCP_NODELAY on accepted connections only when
+    # the socket's proto says TCP (``asyncio.base_events._set_nodelay``), and the accepted
+    # sockets inherit it. Without it, uvicorn's separate writes of headers and body wait on the
+    # client's delayed ACK (Nagle): about 40 ms added to every reply.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
@@ -74,9 +78,15 @@ class CaptureServer:
             self._error = exc
 
     def start(self) -> CaptureServer:
-        # The SDK types load while the command starts, not on its first request.
-        self.warming = threading.Thread(target=warm_up, name="toolscope-capture-warm-up", daemon=True)
-        self.warming.start()
+        # The SDK types load before the first request is served, not in the server's thread
+        # on a first (error) reply: there the import held the event loop for over 5 s on a
+        # busy machine, and every client waited (measured: ``benchmarks/capture_start_bench.py``).
+        # A client that connects meanwhile waits in the listen backlog.
+        if self.settings.record:
+            self.settings.writer.start_worker()  # starts while the SDK types load
+        started = time.perf_counter()
+        warm_up()
+        self.warm_up_seconds = time.perf_counter() - started
         self._thread.start()
         deadline = time.monotonic() + START_SECONDS
         while not self._server.started:
@@ -88,7 +98,8 @@ class CaptureServer:
     def stop(self) -> None:
         """Stop serving (in-flight replies get ``STOP_SECONDS``), close the socket and the capture file."""
         self._server.should_exit = True
-        self._thread.join(STOP_SECONDS + 2)
+        if self._thread.ident is not None:  # started (a Ctrl+C during warm_up() stops it unstarted)
+            self._thread.join(STOP_SECONDS + 2)
         if self._thread.is_alive():
             self._server.force_exit = True
             self._thread.join(2)

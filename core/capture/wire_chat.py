@@ -58,9 +58,7 @@ def completion_json(model: str, reply: Reply, index: int, prompt_tokens: int) ->
     return completion.model_dump_json(exclude_unset=True).encode()
 
 
-def completion_events(
-    model: str, reply: Reply, index: int, prompt_tokens: int, body: dict[str, Any]
-) -> Iterator[bytes]:
+def completion_events(model: str, reply: Reply, index: int, prompt_tokens: int, stream_options: Any) -> Iterator[bytes]:
     """The SSE stream of ``ChatCompletionChunk`` events, ending with ``data: [DONE]``."""
     created = int(time.time())
     base = {"id": f"chatcmpl-ts{index:05d}", "object": "chat.completion.chunk", "created": created, "model": model}
@@ -86,8 +84,7 @@ def completion_events(
     elif reply.text:
         yield chunk(ChoiceDelta(content=reply.text))
     yield chunk(ChoiceDelta(), "tool_calls" if reply.tool_calls else "stop")
-    options = body.get("stream_options")
-    if isinstance(options, dict) and options.get("include_usage"):
+    if isinstance(stream_options, dict) and stream_options.get("include_usage"):
         usage = ChatCompletionChunk(**base, choices=[], usage=_usage(prompt_tokens, reply))
         yield b"data: " + usage.model_dump_json(exclude_unset=True).encode() + b"\n\n"
     yield b"data: [DONE]\n\n"

@@ -13,13 +13,16 @@ import threading
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import orjson
 
 from ..schemas.capture import CAPTURE_SCHEMA
 from .reply import estimate_tokens
 from .request_facts import RequestFacts
+
+if TYPE_CHECKING:
+    from .record_worker import RecordWorker
 
 
 def now_iso() -> str:
@@ -39,6 +42,8 @@ def record(
     reply: dict[str, Any],
     started: float,
     kept: dict[str, Any] | None,
+    error: dict[str, Any] | None = None,
+    ended: float | None = None,
 ) -> dict[str, Any]:
     """A ``toolscope.capture/1`` record as a dict (keys in the model's order)."""
     return {
@@ -59,8 +64,48 @@ def record(
         "system_token_estimate": estimate_tokens(facts.system_bytes),
         "messages": facts.messages,
         "reply": reply,
-        "duration_ms": round((time.perf_counter() - started) * 1000, 3),
+        "duration_ms": round(((time.perf_counter() if ended is None else ended) - started) * 1000, 3),
         "kept": kept,
+        "error": error,
+    }
+
+
+def error_record(
+    *,
+    index: int,
+    received_at: str,
+    protocol: str | None,
+    path: str,
+    mode: str,
+    method: str,
+    user_agent: str | None,
+    status: int,
+    kind: str,
+    message: str,
+    started: float,
+) -> dict[str, Any]:
+    """The record of a request the server refused: no tools, ``error`` says why."""
+    return {
+        "schema": CAPTURE_SCHEMA,
+        "index": index,
+        "received_at": received_at,
+        "protocol": protocol,
+        "path": path,
+        "mode": mode,
+        "model": None,
+        "stream": False,
+        "user_agent": user_agent,
+        "tools": [],
+        "deferred_names": [],
+        "deferred_namespaces": [],
+        "tool_choice": None,
+        "system_bytes": 0,
+        "system_token_estimate": 0,
+        "messages": 0,
+        "reply": reply_record("error", status, [], 0, None, message),
+        "duration_ms": round((time.perf_counter() - started) * 1000, 3),
+        "kept": None,
+        "error": {"kind": kind, "message": message, "method": method},
     }
 
 
@@ -86,8 +131,12 @@ def reply_record(
 class CaptureWriter:
     """Appends records to a capture file (or to nothing: ``path=None`` numbers requests only).
 
-    ``next_index()`` numbers requests in arrival order; ``write()`` appends one line and
-    flushes it. Thread-safe (the server runs in one event loop, the tests may not).
+    ``next_index()`` numbers requests in arrival order; ``write()`` appends a whole record;
+    ``submit()`` a record still to be completed from its request body (``record_job``).
+    With ``start_worker()`` both go, in order, to the record worker process
+    (``record_worker``), which alone writes the file from then on; without it they are
+    written here, each line flushed before the call returns. Thread-safe (the server runs
+    in one event loop, the tests may not).
     """
 
     def __init__(self, path: Path | None) -> None:
@@ -95,7 +144,9 @@ class CaptureWriter:
         self._lock = threading.Lock()
         self._count = 0
         self.written = 0
+        """Records written (or, with a worker, sent to it)."""
         self._handle: IO[bytes] | None = None
+        self._worker: RecordWorker | None = None
         if path is not None:
             # A new capture replaces an old file of the same name: one file is one run.
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o644)
@@ -107,17 +158,50 @@ class CaptureWriter:
             self._count += 1
             return self._count
 
+    def start_worker(self) -> None:
+        """Hand the writing to a record worker process from now on (a capture file only)."""
+        from .record_worker import RecordWorker
+
+        with self._lock:
+            if self._handle is not None and self._worker is None:
+                self._worker = RecordWorker(self._handle.fileno(), self._write_frame)
+
     def write(self, data: dict[str, Any]) -> None:
-        """Append one record line (unbuffered: it is in the file when this returns)."""
+        """Append one whole record line (without a worker: in the file when this returns)."""
+        self._send({"record": data}, b"")
+
+    def submit(self, pending: dict[str, Any], raw: bytes) -> None:
+        """Append the record of ``pending`` completed from its body ``raw`` (``record_job``)."""
+        self._send({"pending": pending}, raw)
+
+    def _send(self, meta: dict[str, Any], raw: bytes) -> None:
         if self._handle is None:
             return
+        with self._lock:
+            self.written += 1
+            worker = self._worker
+        if worker is not None:
+            worker.send(meta, raw)
+        else:
+            self._write_frame(meta, raw)
+
+    def _write_frame(self, meta: dict[str, Any], raw: bytes) -> None:
+        if "record" in meta:
+            data = meta["record"]
+        else:
+            from .record_job import complete_record
+
+            data = complete_record(meta["pending"], raw)
         line = orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS) + b"\n"
         with self._lock:
             if self._handle is not None:
                 self._handle.write(line)
-                self.written += 1
 
     def close(self) -> None:
+        """Write what is pending (the worker finishes first), then close the file."""
+        worker = self._worker
+        if worker is not None:
+            worker.close()
         with self._lock:
             if self._handle is not None:
                 self._handle.close()

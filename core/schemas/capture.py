@@ -5,6 +5,8 @@ server, in arrival order, each written and flushed as soon as its reply is done.
 the *facts about tools* (names in the order sent, sizes, deferral, ``tool_choice``, the
 tool calls of the reply), never an API key or an auth header, and no message text unless
 ``--keep-messages`` was given (then ``kept`` holds the system prompt and the messages).
+A request the server refused (malformed JSON, a body over the limit, an unknown path) is
+recorded too, with ``error`` saying why and no tools.
 
 Token estimates follow ``core.agentscope.turns``: ``ceil(bytes of compact JSON / 4)``.
 """
@@ -67,6 +69,32 @@ class CaptureReply(Model):
     """The error message sent (or the upstream failure), else null."""
 
 
+ErrorKind = Literal[
+    "malformed_json",
+    "empty_body",
+    "not_an_object",
+    "body_too_large",
+    "unknown_path",
+    "method_not_allowed",
+    "client_disconnected",
+]
+"""Why the capture server refused a request (``error.kind``)."""
+
+
+class CaptureError(Model):
+    """A request the capture server refused (answered with the status in ``reply``, in the provider's error shape)."""
+
+    kind: ErrorKind
+    """``malformed_json``: the body is not JSON; ``empty_body``; ``not_an_object``: JSON, but not an object;
+    ``body_too_large``: over the 32 MiB limit (413); ``unknown_path``: no such endpoint (404);
+    ``method_not_allowed``: e.g. a GET on a POST endpoint (405); ``client_disconnected``: the client went
+    away while sending the body."""
+    message: str
+    """The message sent to the client (it names the path or what is wrong)."""
+    method: str
+    """The HTTP method of the request."""
+
+
 class KeptText(Model):
     """Message text, only with ``--keep-messages``."""
 
@@ -86,9 +114,10 @@ class CaptureRecord(Model):
     """1 for the first request the server received, in arrival order."""
     received_at: str
     """When the request arrived (UTC, ISO 8601 with milliseconds)."""
-    protocol: Protocol
+    protocol: Protocol | None
+    """The endpoint's protocol; null only for a refused request (``error``) to a path that is not a model endpoint."""
     path: str
-    """The request path without the query string, e.g. ``/v1/messages``."""
+    """The request path without the query string, e.g. ``/v1/messages`` (at most 200 characters, then ``…``)."""
     mode: Literal["scripted", "proxy"]
     """``proxy``: forwarded to ``--upstream``; ``scripted``: answered from ``--replies``."""
     model: str | None
@@ -114,3 +143,7 @@ class CaptureRecord(Model):
     """From the request's arrival to the reply's last byte."""
     kept: KeptText | None
     """The message text with ``--keep-messages``, else null."""
+    error: CaptureError | None = None
+    """Set when the server refused the request (bad JSON, too large, unknown path, …): then there are
+    no tools and no model turn. In proxy mode a malformed body is still forwarded, and ``reply`` is the
+    upstream's answer. Absent in files written before it existed."""

@@ -11,7 +11,7 @@ import anthropic
 import httpx
 import openai
 import pytest
-from capture_helpers import records, wait_records
+from capture_helpers import wait_records
 
 from toolscope.core.capture.wire_errors import MAX_BODY_BYTES
 
@@ -28,7 +28,28 @@ def test_malformed_json_is_a_400_in_each_shape(start_server) -> None:
     assert messages.status_code == 400
     assert messages.json()["type"] == "error" and messages.json()["error"]["type"] == "invalid_request_error"
     assert "a JSON list; expected a JSON object" in messages.json()["error"]["message"]
-    assert records(server) == []
+    # Each refusal is on file: why, the status sent, and no tools.
+    found = wait_records(server, 2)
+    assert [(r.protocol, r.error.kind, r.reply.status, r.reply.source, r.tools) for r in found] == [
+        ("openai-chat", "malformed_json", 400, "error", []),
+        ("anthropic-messages", "not_an_object", 400, "error", []),
+    ]
+    assert found[0].error.message == error["message"] and found[0].error.method == "POST"
+
+
+def test_unknown_paths_and_methods_are_recorded_as_refused(start_server) -> None:
+    server = start_server()
+    assert httpx.get(f"{server.url}/v2/models", headers={"user-agent": "probe/1"}).status_code == 404
+    assert httpx.get(f"{server.url}/v1/messages").status_code == 405
+    assert httpx.post(f"{server.url}/" + "x" * 300).status_code == 404
+    found = wait_records(server, 3)
+    assert [(r.index, r.protocol, r.path, r.error.kind, r.reply.status) for r in found] == [
+        (1, None, "/v2/models", "unknown_path", 404),
+        (2, "anthropic-messages", "/v1/messages", "method_not_allowed", 405),
+        (3, None, "/" + "x" * 199 + "…", "unknown_path", 404),
+    ]
+    assert found[0].user_agent == "probe/1" and found[0].error.method == "GET"
+    assert "no endpoint GET '/v2/models'" in found[0].error.message
 
 
 def test_the_sdks_raise_their_own_error_classes(start_server) -> None:
@@ -54,6 +75,11 @@ def test_a_body_over_the_limit_is_a_413_before_it_is_read(start_server) -> None:
     assert body["error"]["type"] == "request_too_large"
     streamed = httpx.post(f"{server.url}/v1/chat/completions", content=iter([b" " * (MAX_BODY_BYTES // 2)] * 3))
     assert streamed.status_code == 413 and streamed.json()["error"]["code"] == "request_too_large"
+    found = wait_records(server, 2)
+    assert [(r.protocol, r.error.kind, r.reply.status) for r in found] == [
+        ("anthropic-messages", "body_too_large", 413),
+        ("openai-chat", "body_too_large", 413),
+    ]
 
 
 def _read_answer(sock: socket.socket) -> str:

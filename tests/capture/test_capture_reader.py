@@ -132,3 +132,48 @@ def test_following_a_growing_file(tmp_path: Path) -> None:
 def test_a_directory_is_refused(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="is a directory"):
         read_capture(tmp_path)
+
+
+def test_refused_requests_are_read_and_left_out_of_the_model_turns(tmp_path: Path) -> None:
+    from toolscope.core.capture.observed_file import load_capture
+    from toolscope.core.capture.writer import error_record
+
+    path = tmp_path / "c.jsonl"
+    writer = CaptureWriter(path)
+    for protocol, path_sent, kind, status in [
+        ("openai-chat", "/v1/chat/completions", "malformed_json", 400),
+        (None, "/v2/models", "unknown_path", 404),
+        (None, "/favicon.ico", "unknown_path", 404),
+    ]:
+        writer.write(
+            error_record(
+                index=writer.next_index(),
+                received_at=now_iso(),
+                protocol=protocol,
+                path=path_sent,
+                mode="scripted",
+                method="POST",
+                user_agent=None,
+                status=status,
+                kind=kind,
+                message="refused",
+                started=time.perf_counter(),
+            )
+        )
+    writer.close()
+    _append = path.read_bytes()
+    _write(tmp_path / "ok.jsonl", 1)
+    path.write_bytes(_append + (tmp_path / "ok.jsonl").read_bytes().replace(b'"index":1', b'"index":4'))
+    read = read_capture(path)
+    assert [(r.index, r.error and r.error.kind) for r in read.records] == [
+        (1, "malformed_json"),
+        (2, "unknown_path"),
+        (3, "unknown_path"),
+        (4, None),
+    ]
+    schema = committed_schema("toolscope.capture/1")
+    for line in path.read_text().splitlines():
+        jsonschema.validate(json.loads(line), schema)
+    capture = load_capture(path)
+    assert [(r.index, r.record) for r in capture.requests] == [(1, 4)]
+    assert capture.skipped == ("3 refused request(s) (1 malformed_json, 2 unknown_path): not model turns",)

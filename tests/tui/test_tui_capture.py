@@ -77,12 +77,93 @@ def test_snapshot(snap_compare, size: tuple[int, int], tmp_path: Path) -> None:
     assert snap_compare(CaptureApp(str(path)), run_before=_loaded(size), terminal_size=size)
 
 
+TOOLKIT = Path(__file__).resolve().parents[2] / "sample_configs" / "agentscope" / "toolkit.yaml"
+
+
+def _predicting(groups: list[str] | None):
+    """What ``inspect TOOLKIT --groups … --capture`` gives the view: the real prediction."""
+    from toolscope.core.agentscope.subject import load_toolkit_subject
+    from toolscope.core.capture.predict import compare_subject
+    from toolscope.core.model.enums import InputKind
+
+    subject = load_toolkit_subject(str(TOOLKIT), kind=InputKind.TOOLKIT_SPEC, groups=groups)
+    return lambda capture: compare_subject(subject, capture, None).comparison
+
+
+@pytest.mark.agentscope
+async def test_each_request_is_marked_against_the_prediction_and_n_finds_the_next_difference(
+    tmp_path: Path,
+) -> None:
+    # Starting with the web_search group on: toolscope predicts web_search and page_fetch at
+    # request 1, which the real agent (no starting group) did not send. Requests 2-4 agree.
+    path = tmp_path / CAPTURE.name
+    shutil.copy(CAPTURE, path)
+    app = CaptureApp(str(path), _predicting(["web_search"]), "toolkit.yaml")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        await _until(pilot, lambda: len(screen.steps) == 4 and screen.selected == 3, timeout=30)
+        rows = app.screen.query_one(RequestList)
+        marks = [str(rows.get_option_at_index(n).prompt)[:1] for n in range(4)]
+        assert marks == ["≠", "✓", "✓", "✓"]
+        assert "1 ≠ prediction" in screen.status
+        assert "✓ as predicted" in app.screen.query_one(RequestDetail).render().plain
+        await pilot.press("n")  # from request 4, round to the first disagreement
+        await _until(pilot, lambda: screen.selected == 0)
+        detail = app.screen.query_one(RequestDetail).render().plain
+        assert "≠ not as predicted (starting groups: web_search)" in detail
+        assert "predicted, not received: web_search, page_fetch" in detail
+        assert "received, not predicted" not in detail
+        await pilot.press("n")  # the only one: it stays
+        await _until(pilot, lambda: screen.selected == 0)
+        assert screen.following is False
+
+
+async def test_received_but_not_predicted_is_listed_too(tmp_path: Path) -> None:
+    from toolscope.core.agentworks.subject import load_agentworks_subject
+    from toolscope.core.capture.predict import compare_subject
+
+    config = Path(__file__).resolve().parents[2] / "sample_configs" / "seed" / "step_config.json"
+    subject = load_agentworks_subject(config)
+
+    app = CaptureApp(str(CAPTURE), lambda capture: compare_subject(subject, capture, "build").comparison, "s.json")
+    async with app.run_test(size=(200, 60)) as pilot:
+        await _until(pilot, lambda: len(app.screen.steps) == 4 and app.screen.selected == 3, timeout=30)
+        await pilot.press("home")
+        await _until(pilot, lambda: app.screen.selected == 0)
+        detail = app.screen.query_one(RequestDetail).render().plain
+        assert "predicted, not received: execute_shell_command" in detail
+        assert "received, unknown to the config: reset_tools, note_write" in detail
+        assert "4 ≠ prediction" in app.screen.status
+
+
+def _predicted(size: tuple[int, int]):
+    async def run_before(pilot) -> None:
+        await _until(pilot, lambda: len(pilot.app.screen.steps) == 4 and pilot.app.screen.selected == 3, timeout=30)
+        await pilot.press("n")
+        await _until(pilot, lambda: pilot.app.screen.selected == 0)
+        await pilot.pause()
+
+    return run_before
+
+
+@pytest.mark.agentscope
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)], ids=["80x24", "200x60"])
+def test_snapshot_against_a_prediction(snap_compare, size: tuple[int, int], tmp_path: Path) -> None:
+    """``inspect TOOLKIT --groups web_search --capture``: request 1 selected by n, ≠ with what was not received."""
+    path = tmp_path / CAPTURE.name
+    shutil.copy(CAPTURE, path)
+    app = CaptureApp(str(path), _predicting(["web_search"]), "toolkit.yaml")
+    assert snap_compare(app, run_before=_predicted(size), terminal_size=size)
+
+
 def test_cli_refusals(tmp_path: Path) -> None:
     runner = CliRunner()
     piped = runner.invoke(cli, ["inspect", "--capture", str(CAPTURE)])
     assert piped.exit_code == 2 and "not a terminal" in piped.output
     with_config = runner.invoke(cli, ["inspect", "sample_configs/agentscope/toolkit.yaml", "--capture", str(CAPTURE)])
-    assert with_config.exit_code == 2 and "--capture" in with_config.output
+    assert with_config.exit_code == 2 and "not a terminal" in with_config.output
+    workflow = runner.invoke(cli, ["inspect", "no-such.yaml", "--capture", str(tmp_path)])
+    assert workflow.exit_code == 2 and "not a file" in workflow.output
     folder = runner.invoke(cli, ["inspect", "--capture", str(tmp_path)])
     assert folder.exit_code == 2 and "not a file" in folder.output
     nothing = runner.invoke(cli, ["inspect"])
