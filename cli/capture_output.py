@@ -16,6 +16,7 @@ from rich.text import Text
 from .output import print_wrapped
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
     from rich.console import Console
 
     from ..core.capture.compare import CaptureComparison, RequestComparison
@@ -198,3 +199,20 @@ def capture_source(comparison: CaptureComparison) -> str:
 
     cap = comparison.capture
     return f"capture {Path(cap.path).name}, {len(cap.requests)} requests"
+
+
+def with_capture(document: BaseModel, comparison: CaptureComparison | None) -> BaseModel:
+    """A ``check`` or ``explain`` document with the comparison as its ``capture`` block (its
+    last key); the document as it is without ``--capture``."""
+    if comparison is None:
+        return document
+    from ..core.schemas.verdicts import CheckEnvelope, ExplainEnvelope
+    from ..core.schemas.with_capture import CheckCaptureEnvelope, ExplainCaptureEnvelope
+
+    envelopes: dict[type[BaseModel], type[BaseModel]] = {
+        CheckEnvelope: CheckCaptureEnvelope,
+        ExplainEnvelope: ExplainCaptureEnvelope,
+    }
+    captured = envelopes[type(document)]
+    # Validated: the capture block is assembled by core.capture.compare as plain data.
+    return captured.model_validate({**document.model_dump(mode="json", by_alias=True), "capture": comparison.to_json()})

@@ -2,23 +2,39 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 from typing import Any
+
+import cpu_report
 
 # mcp's stdio_client takes ``errlog=sys.stderr`` as a default bound when the module is
 # first imported: import it now, not first inside a CliRunner (whose stderr has no file
 # descriptor, which later real MCP clients would then inherit).
-import mcp.client.stdio  # noqa: F401, E402
+import mcp.client.stdio  # noqa: F401
 import pytest
 from click.testing import Result
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "sample_configs"
 
+# This machine and CI set PYTHONDONTWRITEBYTECODE=1: then every xdist worker recompiles the
+# test modules pytest rewrites, and every process the tests start (the real CLI, AgentScope
+# scripts, MCP servers) recompiles toolscope from source. Compiled once and cached
+# (in the ignored __pycache__ folders), the suite spends measurably less CPU (tests/cpu_report.py).
+# Set before any test module is imported; the workers and subprocesses inherit the environment.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
 SLOW_LANE = ("tests/browser/", "tests/integration/", "tests/test_benchmarks.py", "tests/hostile/test_hostile_sizes.py")
 """Tests of the ``lane`` step (``pytest -m lane``, run by .ci/run after the README's command): real
 Chromium, the end-to-end integrations, the benchmark scripts and the timing-based size checks.
 They take about a fifth of the suite's time; the README's ``pytest`` leaves them out to stay fast."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    cpu_report.register(config)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

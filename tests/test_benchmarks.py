@@ -138,6 +138,17 @@ def test_capture_benchmark_runs_and_prints_its_figures():
         assert figure in out.stdout
 
 
+def test_gc_freeze_benchmark_runs_and_prints_a_ratio():
+    out = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "gc_freeze_bench.py"), "--tools", "2000"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "collector CPU without / with gc.freeze: ratio" in out.stdout
+
+
 def test_capture_start_benchmark_runs_and_prints_its_figures():
     out = subprocess.run(
         [sys.executable, str(REPO / "benchmarks" / "capture_start_bench.py"), "--runs", "1"],

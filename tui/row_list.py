@@ -1,14 +1,13 @@
-"""Lazy sequences of the pipeline view's rows (no Textual here).
+"""The pipeline view's rows as sequences of tool indices (no Textual here).
 
-``ToolOrder`` holds tool indices in display order without sorting what nobody looks at;
-``RowList`` turns positions into rows (``ToolVerdict`` or ``GroupRow``), building a verdict
-only when its row is read. The grid reads the rows it paints and the one under the cursor.
+``display_order`` sorts a table's tool indices once; ``RowList`` turns positions into rows
+(``ToolVerdict`` or ``GroupRow``), building a verdict only when its row is read. The grid
+reads the rows it paints and the one under the cursor.
 """
 
 from __future__ import annotations
 
-import bisect
-from collections.abc import Callable, Container, Iterator, Sequence
+from collections.abc import Container, Iterator, Sequence
 from dataclasses import dataclass
 from typing import overload
 
@@ -28,112 +27,11 @@ class GroupRow:
 Row = ToolVerdict | GroupRow
 
 
-class _RankPart:
-    """The tools of one rank: found when first needed, sorted when first read in order."""
-
-    __slots__ = ("table", "rank", "size", "_members", "_sorted")
-
-    def __init__(self, table: ToolTable, rank: int, size: int, members: list[int] | None, ordered: bool) -> None:
-        self.table = table
-        self.rank = rank
-        self.size = size
-        self._members = members
-        self._sorted = ordered
-
-    @property
-    def members(self) -> list[int]:
-        """The tools, sorted or not yet (filtering keeps either order)."""
-        if self._members is None:
-            self._members = self.table.rank_members(self.rank)
-        return self._members
-
-    @property
-    def is_sorted(self) -> bool:
-        """Whether ``members`` is in display order already."""
-        return self._sorted
-
-    def ordered(self) -> list[int]:
-        """The tools in display order (sorted now if they were not)."""
-        members = self.members
-        if not self._sorted:
-            # A stable sort of indices in universe order: ties keep the universe's order.
-            namespaces, names = self.table.namespaces, self.table.names
-            members.sort(key=lambda i: (namespaces[i], names[i]))
-            self._sorted = True
-        return members
-
-
-class ToolOrder(Sequence[int]):
-    """Tool indices in display order: rank after rank (registered-but-hidden first, visible
-    last), each rank's tools by (namespace, name), ties in universe order.
-
-    A rank's tools are found when first needed and sorted when a position inside the rank is
-    first read: the first screen of a 50,000-tool universe looks only at the ranks it shows.
-    Filtering keeps each rank's order (sorted or not).
-    """
-
-    __slots__ = ("_parts", "_starts")
-
-    def __init__(self, parts: list[_RankPart]) -> None:
-        self._parts = [part for part in parts if part.size]
-        starts = [0]
-        for part in self._parts:
-            starts.append(starts[-1] + part.size)
-        self._starts = starts
-
-    @classmethod
-    def of(cls, table: ToolTable) -> ToolOrder:
-        """Every tool of ``table``."""
-        return cls([_RankPart(table, rank, size, None, False) for rank, size in enumerate(table.rank_sizes())])
-
-    def __len__(self) -> int:
-        return self._starts[-1]
-
-    @overload
-    def __getitem__(self, position: int) -> int: ...
-
-    @overload
-    def __getitem__(self, position: slice) -> list[int]: ...
-
-    def __getitem__(self, position: int | slice) -> int | list[int]:
-        if isinstance(position, slice):
-            return [self[p] for p in range(*position.indices(len(self)))]
-        if position < 0:
-            position += len(self)
-        if not 0 <= position < len(self):
-            raise IndexError(position)
-        k = bisect.bisect_right(self._starts, position) - 1
-        return self._parts[k].ordered()[position - self._starts[k]]
-
-    def __iter__(self) -> Iterator[int]:
-        for part in self._parts:
-            yield from part.ordered()
-
-    def rank_part(self, rank: int) -> ToolOrder:
-        """Only the tools of one rank."""
-        return ToolOrder([part for part in self._parts if part.rank == rank])
-
-    def without_rank(self, rank: int) -> ToolOrder:
-        """Every tool except those of one rank."""
-        return ToolOrder([part for part in self._parts if part.rank != rank])
-
-    def filtered(self, keep: Callable[[list[int]], list[int]]) -> ToolOrder:
-        """The tools ``keep`` keeps of each rank (``keep`` preserves the order it is given)."""
-        parts = []
-        for part in self._parts:
-            kept = keep(part.members)
-            parts.append(_RankPart(part.table, part.rank, len(kept), kept, part.is_sorted))
-        return ToolOrder(parts)
-
-    def position_of(self, index: int) -> int | None:
-        """Where tool ``index`` is, or None when it is not in this order."""
-        for k, part in enumerate(self._parts):
-            if part.rank == part.table.rank(index):
-                try:
-                    return self._starts[k] + part.ordered().index(index)
-                except ValueError:
-                    return None
-        return None
+def display_order(table: ToolTable) -> list[int]:
+    """Every tool index in display order: rank after rank (registered-but-hidden first, visible
+    last), each rank's tools by (namespace, name), ties in universe order (the sort is stable)."""
+    keys = list(zip(table.ranks(), table.namespaces, table.names, strict=True))
+    return sorted(range(len(keys)), key=keys.__getitem__)
 
 
 class ToolsAt(Sequence[ToolVerdict]):
@@ -161,8 +59,8 @@ class ToolsAt(Sequence[ToolVerdict]):
 
 
 class RowList(Sequence[Row]):
-    """The rows a query shows: tool indices (``ToolOrder``, or a list with group headings)
-    turned into ``ToolVerdict``s as they are read."""
+    """The rows a query shows: tool indices (with group headings when grouped) turned into
+    ``ToolVerdict``s as they are read."""
 
     __slots__ = ("table", "_items", "tool_count")
 
@@ -218,8 +116,6 @@ class RowList(Sequence[Row]):
 
     def position_of(self, index: int) -> int | None:
         """Where tool ``index`` of this list's table is shown, or None."""
-        if isinstance(self._items, ToolOrder):
-            return self._items.position_of(index)
         try:
             return self._items.index(index)
         except ValueError:

@@ -2,7 +2,7 @@
 
 Kept apart from the widget so it can be tested and benchmarked on its own. A universe may
 hold 50,000 tools and the view shows a screenful: rows are tool indices into a
-``ToolTable`` (columns of one evaluation), sorted per rank when first read, and a
+``ToolTable`` (columns of one evaluation), sorted once per evaluation, and a
 ``ToolVerdict`` is built only for a row that is painted or selected. A filter keystroke on
 50,000 tools stays well under 100 ms: a term is looked for in the lower-cased names (built on
 the first keystroke), and once per namespace and per stage row for the other columns.
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from ..core.model.attention import Attention
 from ..core.model.counts import count_of
 from ..core.model.verdicts import Evaluation, ToolVerdict, empty_counts
-from .row_list import GroupRow, Row, RowList, ToolOrder, ToolsAt
+from .row_list import GroupRow, Row, RowList, ToolsAt, display_order
 from .tool_table import VISIBLE_RANK, ToolKey, ToolTable, stage_facts
 
 __all__ = [
@@ -78,9 +78,9 @@ class RowIndex:
     def __init__(self, evaluation: Evaluation, changed: frozenset[ToolKey] = frozenset()) -> None:
         self.table = ToolTable(evaluation)
         self.changed = changed
-        self._all = ToolOrder.of(self.table)
+        self._all = display_order(self.table)
         # (lower-cased text, only_hidden, only_changed, tools) of the previous query.
-        self._last: tuple[str, bool, bool, ToolOrder] = ("", False, False, self._all)
+        self._last: tuple[str, bool, bool, list[int]] = ("", False, False, self._all)
 
     def select(self, query: RowQuery) -> RowList:
         """The rows to show for this query, group headings included."""
@@ -92,9 +92,10 @@ class RowIndex:
 
     def alerts(self) -> ToolsAt:
         """The registered-but-blocked tools that have a fix (``!``), in display order."""
-        return ToolsAt(self.table, self._all.rank_part(Attention.ALERT))
+        ranks = self.table.ranks()
+        return ToolsAt(self.table, [i for i in self._all if ranks[i] == Attention.ALERT])
 
-    def _matching(self, text: str, only_hidden: bool, only_changed: bool) -> ToolOrder:
+    def _matching(self, text: str, only_hidden: bool, only_changed: bool) -> list[int]:
         """The tools matching; narrows the previous answer while the user types."""
         terms = text.lower().split()
         last_text, last_hidden, last_changed, last_tools = self._last
@@ -102,12 +103,15 @@ class RowIndex:
             # Typing on: every old term is part of a new term, so matches can only shrink.
             tools = last_tools
         else:
-            tools = self._all.without_rank(VISIBLE_RANK) if only_hidden else self._all
+            tools = self._all
+            if only_hidden:
+                ranks = self.table.ranks()
+                tools = [i for i in tools if ranks[i] != VISIBLE_RANK]
             if only_changed:
                 changed = self.table.indices_of(self.changed)
-                tools = tools.filtered(lambda part: [i for i in part if i in changed])
+                tools = [i for i in tools if i in changed]
         for term in terms:
-            tools = tools.filtered(self._term_filter(term))
+            tools = self._term_filter(term)(tools)
         self._last = (text.lower(), only_hidden, only_changed, tools)
         return tools
 
@@ -117,7 +121,7 @@ class RowIndex:
         if ":" in term or "\0" in term:
             # Only these can match across fields (``namespace:name``): the whole text per tool.
             text = table.search_text
-            return lambda part: [i for i in part if term in text(i)]
+            return lambda tools: [i for i in tools if term in text(i)]
         # Otherwise a match lies inside one field: the name, or the namespace and the
         # verdict / deciding stage, which are looked at once per namespace and per stage row.
         names = table.lower_names()
@@ -128,7 +132,9 @@ class RowIndex:
             for verdict, decided in zip(table.row_verdict, table.row_decided, strict=True)
         ]
         row_of = table.row_of
-        return lambda part: [i for i in part if term in names[i] or in_namespace[namespace_of[i]] or in_row[row_of[i]]]
+        return lambda tools: [
+            i for i in tools if term in names[i] or in_namespace[namespace_of[i]] or in_row[row_of[i]]
+        ]
 
 
 def _grouped(table: ToolTable, tools: Iterable[int]) -> list[int | GroupRow]:

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from typing import Any
+from collections.abc import Callable, Coroutine
+from typing import Any, ParamSpec, TypeVar
 
 from ..core.model.subject import Subject
 from .options import TuiOptions
 from .views import DEFAULT_VIEW, View
+
+T = TypeVar("T")
+P = ParamSpec("P")
 
 
 async def render_svg(
@@ -69,30 +73,8 @@ async def _session_replayed(app: Any) -> None:
             await asyncio.wait_for(view.loaded.wait(), FEED_WAIT_SECONDS)
 
 
-def render_svg_sync(
-    subject: Subject,
-    mode: str | None,
-    size: tuple[int, int],
-    view: str = DEFAULT_VIEW,
-    *,
-    tool: str | None = None,
-    deterministic: bool = True,
-    script: str | None = None,
-    session: str | None = None,
-    session_id: str | None = None,
-) -> str:
-    """``render_svg`` from synchronous code (also when an event loop is already running)."""
-    coroutine = render_svg(
-        subject,
-        mode,
-        size,
-        view,
-        tool=tool,
-        deterministic=deterministic,
-        script=script,
-        session=session,
-        session_id=session_id,
-    )
+def run_to_end(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run ``coroutine`` from synchronous code, also when an event loop is already running."""
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -100,6 +82,19 @@ def render_svg_sync(
     # Inside a running loop (e.g. an async test): run on a fresh loop in another thread.
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(asyncio.run, coroutine).result()
+
+
+def blocking(function: Callable[P, Coroutine[Any, Any, T]]) -> Callable[P, T]:
+    """``function`` (a coroutine function) for synchronous callers: same arguments, its result."""
+
+    def call(*args: P.args, **kwargs: P.kwargs) -> T:
+        return run_to_end(function(*args, **kwargs))
+
+    return call
+
+
+render_svg_sync = blocking(render_svg)
+"""``render_svg`` from synchronous code (also when an event loop is already running)."""
 
 
 SIZE_RANGE = "from 20x8 to 400x200"

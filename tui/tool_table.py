@@ -9,9 +9,7 @@ stage's title) is decided once per stage row: tools decided by the same rules sh
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
-from itertools import compress
 
 from ..core.model.attention import Attention, attention
 from ..core.model.enums import Verdict
@@ -90,18 +88,6 @@ class ToolTable:
     def verdicts(self) -> list[Verdict]:
         """Every tool's verdict, in universe order."""
         return list(map(self.row_verdict.__getitem__, self.row_of))
-
-    def rank_sizes(self) -> list[int]:
-        """How many tools have each sort rank (counted per stage row)."""
-        sizes = [0] * RANKS
-        row_rank = self.row_rank
-        for row, count in Counter(self.row_of).items():
-            sizes[row_rank[row]] += count
-        return sizes
-
-    def rank_members(self, rank: int) -> list[int]:
-        """The indices of the tools with this sort rank, in universe order."""
-        return list(compress(range(len(self)), map(rank.__eq__, self.ranks())))
 
     def sort_keys(self) -> list[ToolKey]:
         """(namespace, name) per tool: the order within one rank."""

@@ -16,27 +16,15 @@ if TYPE_CHECKING:
 
 from .common import (
     CaptureOpt,
-    ClientArgsOpt,
-    ClientHomeOpt,
-    CodexConfigOpt,
-    CodexHomeOpt,
-    CodexSystemDirOpt,
-    GroupsOpt,
-    HomeOpt,
     JsonOpt,
-    ManagedDirOpt,
-    OriginOpt,
-    RegistryOpt,
     SessionIdOpt,
     SessionOpt,
-    SnapshotOpt,
-    StepOpt,
-    WorkflowOpt,
-    split_groups,
 )
+from .subject_options import NO_SUBJECT_OPTIONS, SubjectOptions, with_subject_options
 
 
 @handle_errors
+@with_subject_options
 def check_command(
     config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
     mode: Annotated[
@@ -47,19 +35,7 @@ def check_command(
         list[str] | None,
         typer.Option("--expect", help="visible:NAME or hidden:NAME (in every checked mode); repeatable."),
     ] = None,
-    step: StepOpt = None,
-    registry: RegistryOpt = None,
-    groups: GroupsOpt = None,
-    snapshot: SnapshotOpt = None,
-    workflow: WorkflowOpt = None,
-    origin: OriginOpt = None,
-    home: HomeOpt = None,
-    managed_dir: ManagedDirOpt = None,
-    client_args: ClientArgsOpt = None,
-    codex_home: CodexHomeOpt = None,
-    codex_system_dir: CodexSystemDirOpt = None,
-    codex_config: CodexConfigOpt = None,
-    client_home: ClientHomeOpt = None,
+    subject_options: SubjectOptions = NO_SUBJECT_OPTIONS,
     drift_from: Annotated[
         Path | None,
         typer.Option(
@@ -77,21 +53,16 @@ def check_command(
 
     from ...core.agentworks.subject import AgentWorksSubject
     from ...core.model.expectations import check_expectations, parse_expectation
-    from ..inputs import ClientOptions, open_subject, open_workflow
     from ..output import era_sentence, print_document, print_findings, print_wrapped, stdout_console
 
     expectations = [parse_expectation(e) for e in expect or []]
-    client = ClientOptions(
-        home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
-    )
-    opened = dict(registry=registry, groups=split_groups(groups), snapshot=snapshot, workflow=workflow, origin=origin)
-    subjects = open_workflow(config, step=step, client=client, capture=capture, **opened)  # type: ignore[arg-type]
+    subjects = subject_options.open_workflow(config, capture=capture)
     if subjects is not None:
         from .check_workflow import check_workflow
 
         check_workflow(subjects, mode, expectations, drift_from, warnings_fail, as_json)
         return
-    subject = open_subject(config, step=step, client=client, **opened)  # type: ignore[arg-type]
+    subject = subject_options.open_subject(config)
     # Aliases of one mode (build, builder) are checked once.
     modes: list[str | None] = (
         list(dict.fromkeys(subject.resolve_mode(m) for m in mode)) if mode else [*subject.mode_names] or [None]
@@ -106,7 +77,7 @@ def check_command(
         drift_findings = subject.drift_findings(drift_from)
         findings += drift_findings
     if session is not None:
-        findings += _session_findings(subject, session, session_id, groups is not None)
+        findings += _session_findings(subject, session, session_id, subject_options.groups is not None)
     comparison = None
     if capture is not None:
         from ..capture_output import compare_capture
@@ -121,14 +92,9 @@ def check_command(
         document = CheckEnvelope.of(
             ok, modes, drift_from.name if drift_from is not None else None, findings, subject.loaded.era
         )
-        if comparison is not None:
-            from ...core.schemas.with_capture import CheckCaptureEnvelope
+        from ..capture_output import with_capture
 
-            # Validated: the capture block is assembled by core.capture.compare as plain data.
-            document = CheckCaptureEnvelope.model_validate(
-                {**document.model_dump(mode="json", by_alias=True), "capture": comparison.to_json()}
-            )
-        print_document(document)
+        print_document(with_capture(document, comparison))
     else:
         console = stdout_console()
         if comparison is not None:

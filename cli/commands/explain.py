@@ -22,23 +22,10 @@ from ..output import (
 from ..styles import STAGE_STYLE, VERDICT_STYLE
 from .common import (
     CaptureOpt,
-    ClientArgsOpt,
-    ClientHomeOpt,
-    CodexConfigOpt,
-    CodexHomeOpt,
-    CodexSystemDirOpt,
-    GroupsOpt,
-    HomeOpt,
     JsonOpt,
-    ManagedDirOpt,
     ModeOpt,
-    OriginOpt,
-    RegistryOpt,
-    SnapshotOpt,
-    StepOpt,
-    WorkflowOpt,
-    split_groups,
 )
+from .subject_options import NO_SUBJECT_OPTIONS, SubjectOptions, with_subject_options
 
 if TYPE_CHECKING:
     from ...core.agentworks.selection_rewrite import SelectionRewrite
@@ -46,24 +33,13 @@ if TYPE_CHECKING:
 
 
 @handle_errors
+@with_subject_options
 def explain_command(
     config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
     tool: Annotated[str, typer.Argument(help="Tool name (or namespace:tool).")],
     mode: ModeOpt = None,
-    step: StepOpt = None,
-    registry: RegistryOpt = None,
-    groups: GroupsOpt = None,
-    snapshot: SnapshotOpt = None,
-    workflow: WorkflowOpt = None,
-    origin: OriginOpt = None,
+    subject_options: SubjectOptions = NO_SUBJECT_OPTIONS,
     capture: CaptureOpt = None,
-    home: HomeOpt = None,
-    managed_dir: ManagedDirOpt = None,
-    client_args: ClientArgsOpt = None,
-    codex_home: CodexHomeOpt = None,
-    codex_system_dir: CodexSystemDirOpt = None,
-    codex_config: CodexConfigOpt = None,
-    client_home: ClientHomeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Explain why TOOL is or is not usable, stage by stage, and print the fix.
@@ -71,19 +47,13 @@ def explain_command(
     Exit 0 when the tool is visible, 1 when it is hidden or unknown (in any step, when a
     step config with several steps is explained without --step: one row per step).
     """
-    from ..inputs import ClientOptions, open_subject, open_workflow
-
-    client = ClientOptions(
-        home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
-    )
-    opened = dict(registry=registry, groups=split_groups(groups), snapshot=snapshot, workflow=workflow, origin=origin)
-    subjects = open_workflow(config, step=step, client=client, capture=capture, **opened)  # type: ignore[arg-type]
+    subjects = subject_options.open_workflow(config, capture=capture)
     if subjects is not None:
         from .explain_workflow import explain_workflow
 
         explain_workflow(subjects, tool, mode, as_json)
         return
-    subject = open_subject(config, step=step, client=client, **opened)  # type: ignore[arg-type]
+    subject = subject_options.open_subject(config)
     resolved = subject.resolve_mode(mode)
     checklist = subject.checklist(tool, resolved)
     comparison = None
@@ -98,14 +68,9 @@ def explain_command(
         from ...core.schemas.verdicts import ExplainEnvelope
 
         document = ExplainEnvelope.of(checklist, subject.config_findings, rewrite, subject.loaded.era)
-        if comparison is not None:
-            from ...core.schemas.with_capture import ExplainCaptureEnvelope
+        from ..capture_output import with_capture
 
-            # Validated: the capture block is assembled by core.capture.compare as plain data.
-            document = ExplainCaptureEnvelope.model_validate(
-                {**document.model_dump(mode="json", by_alias=True), "capture": comparison.to_json()}
-            )
-        print_document(document)
+        print_document(with_capture(document, comparison))
     else:
         console = stdout_console()
         if comparison is not None:

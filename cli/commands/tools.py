@@ -11,42 +11,18 @@ from ...core.model.presentation import verdict_counts_text
 from ..output import handle_errors
 from .common import (
     CaptureOpt,
-    ClientArgsOpt,
-    ClientHomeOpt,
-    CodexConfigOpt,
-    CodexHomeOpt,
-    CodexSystemDirOpt,
-    GroupsOpt,
-    HomeOpt,
     JsonOpt,
-    ManagedDirOpt,
     ModeOpt,
-    OriginOpt,
-    RegistryOpt,
-    SnapshotOpt,
-    StepOpt,
-    WorkflowOpt,
-    split_groups,
 )
+from .subject_options import NO_SUBJECT_OPTIONS, SubjectOptions, with_subject_options
 
 
 @handle_errors
+@with_subject_options
 def tools_command(
     config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
     mode: ModeOpt = None,
-    step: StepOpt = None,
-    registry: RegistryOpt = None,
-    groups: GroupsOpt = None,
-    snapshot: SnapshotOpt = None,
-    workflow: WorkflowOpt = None,
-    origin: OriginOpt = None,
-    home: HomeOpt = None,
-    managed_dir: ManagedDirOpt = None,
-    client_args: ClientArgsOpt = None,
-    codex_home: CodexHomeOpt = None,
-    codex_system_dir: CodexSystemDirOpt = None,
-    codex_config: CodexConfigOpt = None,
-    client_home: ClientHomeOpt = None,
+    subject_options: SubjectOptions = NO_SUBJECT_OPTIONS,
     hidden_only: Annotated[bool, typer.Option("--hidden", help="Only tools that are not visible.")] = False,
     wide: Annotated[
         bool, typer.Option("--wide", help="Print each deciding rule whole, however long the line gets.")
@@ -55,19 +31,13 @@ def tools_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Print every tool of the config with one column per stage and the verdict."""
-    from ..inputs import ClientOptions, open_subject, open_workflow
-
-    client = ClientOptions(
-        home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
-    )
-    opened = dict(registry=registry, groups=split_groups(groups), snapshot=snapshot, workflow=workflow, origin=origin)
-    subjects = open_workflow(config, step=step, client=client, capture=capture, **opened)  # type: ignore[arg-type]
+    subjects = subject_options.open_workflow(config, capture=capture)
     if subjects is not None:
         from .tools_workflow import tools_workflow
 
         tools_workflow(subjects, mode, hidden_only=hidden_only, wide=wide, as_json=as_json)
         return
-    subject = open_subject(config, step=step, client=client, **opened)  # type: ignore[arg-type]
+    subject = subject_options.open_subject(config)
     resolved = subject.resolve_mode(mode)
     evaluation = subject.evaluate(resolved)
     comparison = None

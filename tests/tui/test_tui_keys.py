@@ -160,13 +160,24 @@ def footer_keys(app) -> list[str]:
     return [key.key for key in app.screen.query(FooterKey)]
 
 
+async def filled_footer_keys(app, pilot) -> list[str]:
+    """The footer's keys once Textual has filled it (it fills after the paint; a loaded
+    machine takes a few frames more), waited for with a bound."""
+    for _ in range(50):
+        keys = footer_keys(app)
+        if keys:
+            return keys
+        await pilot.pause(0.05)
+    return footer_keys(app)
+
+
 async def test_a_focused_box_never_swallows_an_advertised_key() -> None:
     """Footer and F1 list only keys that work where the focus is: none that would type into a box."""
     app = make_app(mode="build")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = app.screen
-        grid_keys = footer_keys(app)
+        grid_keys = await filled_footer_keys(app, pilot)
         assert {"q", "question_mark", "h", "m", "e"} <= set(grid_keys)
         boxes = [
             ("1", "slash", screen.pipeline.filter_box),
@@ -176,7 +187,7 @@ async def test_a_focused_box_never_swallows_an_advertised_key() -> None:
             await pilot.press("escape", view_key, focus_key)
             await pilot.pause()
             assert app.focused is box
-            shown = footer_keys(app)
+            shown = await filled_footer_keys(app, pilot)
             assert shown, "the footer shows the keys that still work"
             assert not [k for k in shown if types_into_box(k)], shown
             assert not [k for k in screen.active_bindings if types_into_box(k)]
@@ -197,8 +208,13 @@ async def test_the_footer_has_no_stray_characters_on_a_narrow_terminal() -> None
     for width, height in ((60, 15), (80, 24)):
         app = make_app(mode="build")
         async with app.run_test(size=(width, height)) as pilot:
-            await pilot.pause()
-            footer = line(cells(app.export_screenshot()), height - 1)
+            # Textual fills the footer after the first paint: on a loaded machine that takes a
+            # few frames more. Wait for the palette key (bounded), then read the whole line.
+            for _ in range(50):
+                await pilot.pause(0.05)
+                footer = line(cells(app.export_screenshot()), height - 1)
+                if footer.rstrip().endswith("^p palette"):
+                    break
         assert footer.rstrip().endswith("▏^p palette"), footer
         assert "? Help" in footer and "/ Filter" in footer
         words = footer.split("▏")[0].split()

@@ -1,4 +1,5 @@
-"""The activation view's composer row: one toggle per group, on a line that scrolls sideways.
+"""The activation view's composer: one toggle per group, on a line that scrolls sideways, and
+the same reset_tools call as raw JSON.
 
 With a dozen groups the toggles do not fit in 80 columns: the row scrolls (the focused
 toggle is always scrolled into view, ← → move between toggles, the wheel scrolls), and
@@ -16,10 +17,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal, HorizontalScroll
 from textual.content import Content
 from textual.events import MouseScrollDown, MouseScrollUp
-from textual.widgets import Checkbox, Static
+from textual.widgets import Checkbox, Input, Static
 
 from ....core.model.presentation import MARK
 from ....core.text.safe_text import inert
+from ..safe_input import NO_CONTROL
 
 NOT_A_BOOLEAN = "?"
 """A toggle whose group the raw JSON sets to something else than true or false ("maybe")."""
@@ -213,3 +215,27 @@ class GroupBar(Horizontal):
         self.query_one("#group-count", Static).update(f"groups {on}/{len(boxes)} on" if boxes else "no groups")
         self.query_one("#more-left", Static).update(f"‹{left}" if left else "")
         self.query_one("#more-right", Static).update(f"{right}›" if right else "")
+
+
+class RawCall(Input):
+    """The reset_tools call as raw JSON: written by the toggles, or typed by hand (misspelled
+    names and non-booleans are the point), and then left alone when the toggles follow a lane."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(
+            placeholder='raw reset_tools arguments, e.g. {"web_serch": true, "scraping": "yes"}  (Enter fires)',
+            restrict=NO_CONTROL,
+            id=id,
+        )
+        self._generated = ""
+
+    @property
+    def hand_typed(self) -> bool:
+        """The text is not what the toggles last wrote."""
+        return self.value != self._generated
+
+    def write_call(self, values: dict[str, bool]) -> None:
+        """Show the toggles' call."""
+        self._generated = self.value = json.dumps(values)
+        if not self.has_focus:
+            self.cursor_position = 0  # show the start of the call, not its tail

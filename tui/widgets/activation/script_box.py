@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -189,3 +190,14 @@ class ScriptBox(Vertical):
             if upcoming:
                 text.append(inert(upcoming, single_line=True))
         self.show_status(text)
+
+    def show_session(self, session: Any, script_name: str | None, replay: Any) -> None:
+        """The idle line for a session: its script (or the replayed recording) and what ``n`` runs next."""
+        upcoming = session.next_step() if script_name else None
+        if replay is not None:
+            # A replay is numbered by model turns alone: the next call by the turn that made it.
+            coming = replay.turns[session.cursor] if session.cursor < len(replay.turns) else None
+            upcoming = f"turn {coming.call.model_turn} reset_tools {coming.call.shown_input}" if coming else None
+        position = None if replay is not None else session.script_position
+        noun = "session" if replay is not None else "script"
+        self.show_script(script_name, position, len(session.steps), upcoming, noun)

@@ -115,6 +115,18 @@ def replay_banner(replay: Any) -> Text:
     return text
 
 
+def turns_title(session: Any, script_name: str | None, replayed: Sequence[Any] | None, runs_left_out: int = 0) -> str:
+    """The turn list's title: how many turns, and the script or the replayed session they come
+    from; following a tap several agents write, how many runs it leaves out."""
+    name = inert(script_name or "", single_line=True)
+    if replayed is not None:
+        return f"session {name} · {len(session.history)} of {len(replayed)} reset_tools calls replayed"
+    script = f" · script {name} {session.script_position}/{len(session.steps)}" if name else ""
+    # Several agents write the followed tap: first, so that it fits in 80 columns.
+    runs = f" · 1 of {runs_left_out + 1:,} runs followed (replay another: --session-id RUN)" if runs_left_out else ""
+    return f"turns {len(session.history)}{runs}{script}"
+
+
 class TurnList(OptionList):
     """Every turn so far, newest last; the highlighted one is shown in the lanes."""
 
@@ -151,6 +163,13 @@ class TurnList(OptionList):
         self.highlighted = select if turns and select is not None else None
         if self.highlighted is not None:
             self.scroll_to_highlight()
+
+    def highlight_after_change(self, total: int, selected: int | None, newest: bool | None) -> int | None:
+        """The turn to show once the history holds ``total`` turns: the newest, unless
+        ``newest`` is None (a feed adding turns) and the user is browsing older turns in this
+        focused list, as a log viewer stops following when scrolled up."""
+        browsing = not newest and self.has_focus and not self.at_newest and selected is not None and selected < total
+        return selected if browsing else (total - 1 if total else None)
 
     @property
     def at_newest(self) -> bool:

@@ -16,7 +16,6 @@ file is read in a worker thread; the Markdown export is ``export``.
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 from typing import Any
 
@@ -24,23 +23,23 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.content import Content
 from textual.events import Resize
-from textual.message import Message
 from textual.reactive import var
 from textual.widgets import Checkbox, Input, Static
 
 from ....core.agentscope.aio import on_shared_loop
-from ....core.agentscope.lane_history import RECORDED, LaneHistory, LaneState, recorded_states
+from ....core.agentscope.lane_history import RECORDED, LaneState
 from ....core.model.errors import ToolscopeError
 from ....core.model.subject import StepsActivation, Subject
 from ....core.text.safe_text import inert
-from ..safe_input import safe_input
-from .composer import GroupBar, GroupToggle
-from .lanes import RECORDED_SUMMARY, LanePane
+from .composer import GroupBar, GroupToggle, RawCall
+from .lane_board import LaneBoard
+from .lanes import LanePane
+from .messages import AgentGroupsChanged, StateChanged
 from .script_box import ScriptBox
-from .turns import TurnList, replay_banner
+from .turns import TurnList, replay_banner, turns_title
 
 __all__ = ["ActivationView", "GroupToggle", "activation_view_for"]
 
@@ -129,22 +128,8 @@ class ActivationView(Vertical):
     ActivationView.-too-small > #too-small { display: block; }
     """
 
-    class StateChanged(Message):
-        """The followed lane's active groups now (after a turn, an undo, a new script)."""
-
-        def __init__(self, lane: str, groups: tuple[str, ...], turn: int) -> None:
-            self.lane = lane
-            self.groups = groups
-            self.turn = turn
-            """How many turns the lane's state reflects (0: the initial state)."""
-            super().__init__()
-
-    class AgentGroupsChanged(Message):
-        """A followed running agent's real active groups changed (``inspect --follow``)."""
-
-        def __init__(self, groups: tuple[str, ...]) -> None:
-            self.groups = groups
-            super().__init__()
+    StateChanged = StateChanged
+    AgentGroupsChanged = AgentGroupsChanged
 
     selected: var[int | None] = var(None, init=False)
     """Index of the turn shown in the lanes (None: no turn yet)."""
@@ -176,41 +161,33 @@ class ActivationView(Vertical):
         self.runs_left_out = 0
         """Following a tap several agents write: how many other runs the turn list leaves out."""
         self.probe_summary: str | None = None
-        self.initial: dict[str, LaneState] = {}
-        """Each lane before any turn."""
         self.replay: Any = None
         """A recorded session's ``SessionReplay`` (``--session``): its recording is the first lane."""
         self.lanes: tuple[str, ...] = (RECORDED,) * bool(getattr(feed, "replays_recording", False)) + tuple(
             self.session.lanes
         )
         """The lanes shown, left to right: the recording first when there is one, then the what-ifs."""
-        self._generated_raw = ""
 
     def compose(self) -> ComposeResult:
         yield GroupBar(self.session.known_groups(), set(self.subject.active_groups()), id="composer")
-        yield safe_input(
-            placeholder='raw reset_tools arguments, e.g. {"web_serch": true, "scraping": "yes"}  (Enter fires)',
-            id="raw",
-        )
+        yield RawCall(id="raw")
         bases = [Path(".")] + ([self.config_dir] if self.config_dir else [])
         yield ScriptBox(bases, id="script")
         yield Static(id="replay-banner")
-        with Horizontal(id="lanes"):
-            for lane in self.lanes:
-                yield LanePane(lane, id=f"{lane}-lane")
+        yield LaneBoard(self.lanes, id="lanes")
         yield TurnList(id="turns")
         yield Static(id="too-small")
 
     async def on_mount(self) -> None:
         """Toggles and the initial call; probe the installed stock meta tool; the start script."""
-        self._sync_raw_from_toggles()
+        self._write_raw_call()
         from ....core.agentscope.probe import arun_probe
 
         try:
             self.probe_summary = (await on_shared_loop(arun_probe())).summary()
         except Exception as exc:  # the probe is informative; the view still works
             self.probe_summary = f"probe failed: {type(exc).__name__}: {exc}"
-        await self._measure_initial()
+        await self.query_one(LaneBoard).measure_initial(self.session)
         if self.start_script:
             await self.load_script(self.start_script)
             if self.run_start_script:
@@ -250,36 +227,33 @@ class ActivationView(Vertical):
         toggles = self.query_one(GroupBar).toggles
         toggles[0].take_focus() if toggles else self.query_one(TurnList).focus()
 
-    def _sync_raw_from_toggles(self) -> None:
-        self._generated_raw = json.dumps(self.query_one(GroupBar).values())
-        raw = self.query_one("#raw", Input)
-        raw.value = self._generated_raw
-        if not raw.has_focus:
-            raw.cursor_position = 0  # show the start of the call, not its tail
+    def _write_raw_call(self) -> None:
+        self.query_one(RawCall).write_call(self.query_one(GroupBar).values())
 
-    def _follow_guarded_lane(self) -> None:
+    async def _follow_guarded_lane(self) -> None:
         """After a turn the toggles show the guarded lane's active groups, so firing again
         keeps them (reset_tools sets the final state); hand-typed raw JSON is left alone, and
         the toggles keep showing what it says (a ``"maybe"`` is ``?``, never ✓)."""
-        raw = self.query_one("#raw", Input)
-        if raw.value != self._generated_raw:
-            self.query_one(GroupBar).show_raw_arguments(raw.value)
+        bar, raw = self.query_one(GroupBar), self.query_one(RawCall)
+        await bar.show_groups(self.session.known_groups(), set(self.session.active_groups("guarded")))
+        if raw.hand_typed:
+            bar.show_raw_arguments(raw.value)
             return
-        self.query_one(GroupBar).set_values(set(self.session.active_groups("guarded")))
-        self._sync_raw_from_toggles()
+        bar.set_values(set(self.session.active_groups("guarded")))
+        self._write_raw_call()
 
     @on(Input.Changed, "#raw")
     def _raw_edited(self, event: Input.Changed) -> None:
         # Typed by the user only: a Changed from the toggles' own sync can arrive after a later
         # sync (a script run in one go), and must not put an old call back on the toggles.
-        raw = event.input
-        if raw.has_focus and event.value == raw.value and event.value != self._generated_raw:
+        raw = self.query_one(RawCall)
+        if raw.has_focus and event.value == raw.value and raw.hand_typed:
             self.query_one(GroupBar).show_raw_arguments(event.value)
 
     @on(Checkbox.Changed)
     def _toggled(self) -> None:
         self.query_one(GroupBar).forget_arguments()
-        self._sync_raw_from_toggles()
+        self._write_raw_call()
         self.query_one(GroupBar).update_markers()
 
     @on(Input.Submitted, "#raw")
@@ -344,14 +318,14 @@ class ActivationView(Vertical):
         """The turns and both lanes' current state, as Markdown."""
         from .export import activation_markdown
 
-        lane_state = self.lane_state if self.initial else None
+        lane_state = self.lane_state if self.query_one(LaneBoard).initial else None
         return activation_markdown(self.session, self.script_name, self.probe_summary, lane_state)
 
     # -- stepping the session -------------------------------------------------------------
 
     async def action_fire(self) -> None:
         """Send the raw text, exactly as typed, to reset_tools on both lanes."""
-        raw = self.query_one("#raw", Input).value
+        raw = self.query_one(RawCall).value
         await self._run(on_shared_loop(self.session.acall(raw)))
 
     async def action_next_step(self) -> None:
@@ -404,46 +378,14 @@ class ActivationView(Vertical):
 
     # -- display --------------------------------------------------------------------------
 
-    async def _measure_initial(self) -> None:
-        """Each lane's state before any turn (what the lanes show until the first one)."""
-        for lane in self.session.lanes:
-            names, tokens = await on_shared_loop(self.session.avisible(lane))
-            self.initial[lane] = LaneState(lane, self.session.active_groups(lane), names, tokens)
-
     def lane_state(self, lane: str, index: int | None) -> LaneState:
         """What ``lane`` shows for turn ``index`` of the history (None: before any turn)."""
-        if lane == RECORDED:
-            if self.replay is None:  # the session is still being read and replayed
-                return LaneState(RECORDED, (), (), 0)
-            initial, states = recorded_states(self.replay)
-            return initial if index is None or index >= len(states) else states[index]
-        return LaneHistory(self.session.history, self.initial).state(lane, index)
+        return self.query_one(LaneBoard).lane_state(self.session, self.replay, lane, index)
 
     def show_selected(self) -> None:
-        """Draw both lanes for the highlighted turn."""
-        if not self.initial:
-            return
-        compact = self.has_class("-short")
-        total, selected = len(self.session.history), self.selected
-        label = f"turn {selected + 1}/{total}" if selected is not None and total else "before any turn"
-        if self.replay is not None and selected is not None and total:
-            # One numbering: a replayed call is named by the model turn that made it.
-            label = f"turn {self.replay.turns[selected].call.model_turn}"
-        descriptions = {
-            RECORDED: RECORDED_SUMMARY,
-            "stock": self.probe_summary,
-            "guarded": self.session.guard_description,
-        }
-        for lane in self.lanes:
-            pane = self.query_one(f"#{lane}-lane", LanePane)
-            pane.show(
-                self.lane_state(lane, selected),
-                descriptions[lane],
-                self.details,
-                label,
-                compact,
-                self.session.meta_tool,
-            )
+        """Draw the lanes for the highlighted turn."""
+        board = self.query_one(LaneBoard)
+        board.show(self.session, self.replay, self.selected, self.probe_summary, self.details, self.has_class("-short"))
 
     async def refresh_lanes(self, newest: bool | None = None) -> None:
         """After the session changed: the turn list follows the newest turn, the lanes show it.
@@ -455,34 +397,16 @@ class ActivationView(Vertical):
         if self.session.cursor == 0:
             # At the start the lanes' state is the initial one; a feed or a script may have
             # brought a new session (a replay starts from the recorded groups).
-            await self._measure_initial()
+            await self.query_one(LaneBoard).measure_initial(self.session)
         turns = self.query_one(TurnList)
-        browsing = (
-            not newest and turns.has_focus and not turns.at_newest and self.selected is not None
-        ) and self.selected < len(history)
-        if not browsing:
-            self.selected = len(history) - 1 if history else None
+        self.selected = turns.highlight_after_change(len(history), self.selected, newest)
         replayed = self.replay.turns if self.replay is not None else None
         turns.show_turns(history, self.selected, replayed)
-        name = inert(self.script_name or "", single_line=True)
-        if replayed is not None:
-            title = f"session {name} · {len(history)} of {len(replayed)} reset_tools calls replayed"
-        else:
-            script = f" · script {name} {self.session.script_position}/{len(self.session.steps)}" if name else ""
-            # Several agents write the followed tap: first, so that it fits in 80 columns.
-            runs = (
-                f" · 1 of {self.runs_left_out + 1:,} runs followed (replay another: --session-id RUN)"
-                if self.runs_left_out
-                else ""
-            )
-            title = f"turns {len(history)}{runs}{script}"
+        title = turns_title(self.session, self.script_name, replayed, self.runs_left_out)
         turns.border_title = Content(title)  # Content: never markup
         self.show_selected()
-        self._show_script_status()
-        await self.query_one(GroupBar).show_groups(
-            self.session.known_groups(), set(self.session.active_groups("guarded"))
-        )
-        self._follow_guarded_lane()
+        self.query_one(ScriptBox).show_session(self.session, self.script_name, self.replay)
+        await self._follow_guarded_lane()
         self._post_state()
 
     def show_replay_progress(self, done: int, total: int) -> None:
@@ -491,17 +415,6 @@ class ActivationView(Vertical):
         self.query_one(TurnList).border_title = Content(
             f"session {name} · replaying {done:,} of {total:,} reset_tools calls (q quits)"
         )
-
-    def _show_script_status(self) -> None:
-        session = self.session
-        upcoming = session.next_step() if self.script_name else None
-        if self.replay is not None:
-            # A replay is numbered by model turns alone: the next call by the turn that made it.
-            coming = self.replay.turns[session.cursor] if session.cursor < len(self.replay.turns) else None
-            upcoming = f"turn {coming.call.model_turn} reset_tools {coming.call.shown_input}" if coming else None
-        position = None if self.replay is not None else session.script_position
-        noun = "session" if self.replay is not None else "script"
-        self.query_one(ScriptBox).show_script(self.script_name, position, len(session.steps), upcoming, noun)
 
     def show_replay(self, replay: Any) -> None:
         """A recorded session was replayed: its answer stays above the lanes (not in a toast)."""

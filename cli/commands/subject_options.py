@@ -1,0 +1,140 @@
+"""Where a command's subject comes from: the options ``check``, ``tools`` and ``explain`` share,
+declared once.
+
+A command takes one ``subject_options: SubjectOptions`` parameter and is decorated with
+``with_subject_options``: Typer then sees each option of ``OPTIONS`` in that parameter's place
+(so ``--help`` lists them there), and the command gets them back as one ``SubjectOptions``.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from .common import (
+    ClientArgsOpt,
+    ClientHomeOpt,
+    CodexConfigOpt,
+    CodexHomeOpt,
+    CodexSystemDirOpt,
+    GroupsOpt,
+    HomeOpt,
+    ManagedDirOpt,
+    OriginOpt,
+    RegistryOpt,
+    SnapshotOpt,
+    StepOpt,
+    WorkflowOpt,
+    split_groups,
+)
+
+if TYPE_CHECKING:
+    from ...core.agentworks.subject import AgentWorksSubject
+    from ...core.model.subject import Subject
+    from ..inputs import ClientOptions
+
+R = TypeVar("R")
+
+OPTIONS: dict[str, Any] = {
+    "step": StepOpt,
+    "registry": RegistryOpt,
+    "groups": GroupsOpt,
+    "snapshot": SnapshotOpt,
+    "workflow": WorkflowOpt,
+    "origin": OriginOpt,
+    "home": HomeOpt,
+    "managed_dir": ManagedDirOpt,
+    "client_args": ClientArgsOpt,
+    "codex_home": CodexHomeOpt,
+    "codex_system_dir": CodexSystemDirOpt,
+    "codex_config": CodexConfigOpt,
+    "client_home": ClientHomeOpt,
+}
+"""Each shared option's parameter name and Typer declaration, in ``--help`` order."""
+
+
+@dataclass(frozen=True)
+class SubjectOptions:
+    """The shared options as given (None: not given)."""
+
+    step: str | None = None
+    registry: Path | None = None
+    groups: str | None = None
+    snapshot: Path | None = None
+    workflow: Path | None = None
+    origin: str | None = None
+    home: Path | None = None
+    managed_dir: Path | None = None
+    client_args: str | None = None
+    codex_home: Path | None = None
+    codex_system_dir: Path | None = None
+    codex_config: list[str] | None = None
+    client_home: Path | None = None
+
+    @property
+    def client(self) -> ClientOptions:
+        """The coding-agent CLI options (and the AgentWorks link to them)."""
+        from ..inputs import ClientOptions
+
+        return ClientOptions(
+            self.home,
+            self.managed_dir,
+            self.client_args,
+            self.codex_home,
+            self.codex_system_dir,
+            tuple(self.codex_config or ()),
+            self.client_home,
+        )
+
+    def _opened(self) -> dict[str, Any]:
+        return {
+            "registry": self.registry,
+            "groups": split_groups(self.groups),
+            "snapshot": self.snapshot,
+            "workflow": self.workflow,
+            "origin": self.origin,
+        }
+
+    def open_workflow(self, config: str, capture: Path | None = None) -> list[AgentWorksSubject] | None:
+        """Every step of a step config with several steps when no --step picks one, else None
+        (``capture``: a whole workflow with --capture is exit 2, asking for --step)."""
+        from ..inputs import open_workflow
+
+        return open_workflow(config, step=self.step, client=self.client, capture=capture, **self._opened())
+
+    def open_subject(self, config: str) -> Subject:
+        """CONFIG as one subject (one step, one toolkit, one CLI's settings)."""
+        from ..inputs import open_subject
+
+        return open_subject(config, step=self.step, client=self.client, **self._opened())
+
+
+def with_subject_options(command: Callable[..., R]) -> Callable[..., R]:
+    """``command`` with ``subject_options`` spread into the options of ``OPTIONS`` for Typer."""
+    signature = inspect.signature(command, eval_str=True)
+    parameters: list[inspect.Parameter] = []
+    for parameter in signature.parameters.values():
+        if parameter.name != "subject_options":
+            parameters.append(parameter)
+            continue
+        parameters += [
+            inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=declared)
+            for name, declared in OPTIONS.items()
+        ]
+
+    @functools.wraps(command)
+    def call(*args: Any, **kwargs: Any) -> R:
+        given = {name: kwargs.pop(name) for name in OPTIONS if name in kwargs}
+        return command(*args, subject_options=SubjectOptions(**given), **kwargs)
+
+    call.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    call.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": signature.return_annotation}
+    return call
+
+
+NO_SUBJECT_OPTIONS = SubjectOptions()
+"""None of the shared options given (the default of a command's ``subject_options``)."""

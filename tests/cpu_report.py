@@ -1,0 +1,81 @@
+"""A per-test CPU report, printed after every run: where the suite's CPU goes.
+
+Wall time says little on a shared 2-core machine; CPU time does not depend on the load.
+Each test's figure is the CPU its worker spent on setup, call and teardown, plus the CPU of
+the child processes it waited for (the real CLI, MCP servers, AgentScope scripts).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from collections.abc import Generator
+from typing import Any
+
+import pytest
+
+CPU_KEY = "cpu_s"
+SHOWN = 15
+"""How many of the costliest tests and files the report names."""
+
+
+def _cpu_now() -> float:
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, Any, None]:
+    item.stash[_started] = _cpu_now()
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, Any, None]:
+    yield
+    # The teardown report copies user_properties after this hook: the figure travels with it
+    # from an xdist worker to the controller.
+    started = item.stash.get(_started, None)
+    if started is not None:
+        item.user_properties.append((CPU_KEY, _cpu_now() - started))
+
+
+_started = pytest.StashKey[float]()
+
+
+class CpuReport:
+    """Collects the figures on the controller and prints the summary."""
+
+    def __init__(self) -> None:
+        self.by_test: dict[str, float] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when != "teardown":
+            return
+        for key, value in report.user_properties:
+            if key == CPU_KEY:
+                self.by_test[report.nodeid] = float(value)
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if not self.by_test:
+            return
+        by_file: dict[str, float] = defaultdict(float)
+        for nodeid, cpu in self.by_test.items():
+            by_file[nodeid.split("::", 1)[0]] += cpu
+        write = terminalreporter.write_line
+        terminalreporter.section("CPU per test (tests/cpu_report.py)")
+        write(f"total {sum(self.by_test.values()):.1f} s CPU in {len(self.by_test)} tests")
+        for nodeid, cpu in sorted(self.by_test.items(), key=lambda kv: -kv[1])[:SHOWN]:
+            write(f"{cpu:7.2f} s  {nodeid}")
+        write("costliest files:")
+        for path, cpu in sorted(by_file.items(), key=lambda kv: -kv[1])[:SHOWN]:
+            write(f"{cpu:7.2f} s  {path}")
+
+
+def register(config: pytest.Config) -> None:
+    """Hook the report in (the controller prints; every process measures)."""
+    import sys
+
+    config.pluginmanager.register(sys.modules[__name__], "cpu_report_measure")
+    if not hasattr(config, "workerinput"):
+        config.pluginmanager.register(CpuReport(), "cpu_report")
