@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 CLOSE_GRACE = 0.5
 """How long a server whose stdout ended gets to exit before it counts as still running."""
@@ -57,18 +57,18 @@ def _root(item: Any) -> Any:
     return getattr(message, "root", message)  # mcp 1.x wraps messages in a RootModel
 
 
-class WatchedRead:
-    """The read stream: notes unparsable lines, stray answers and the end of stdout."""
+class _Watched:
+    """A stream passed through: every other attribute is the inner stream's, and closing it
+    marks the attempt as closing (what the process does after is our doing)."""
 
-    def __init__(self, inner: Any, seen: Observed, process_of: Callable[[], Any]) -> None:
+    def __init__(self, inner: Any, seen: Observed) -> None:
         self._inner = inner
         self._seen = seen
-        self._process_of = process_of
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
 
-    async def __aenter__(self) -> WatchedRead:
+    async def __aenter__(self) -> Self:
         await self._inner.__aenter__()
         return self
 
@@ -83,6 +83,14 @@ class WatchedRead:
     async def aclose(self) -> None:
         self._seen.closing = True
         await self._inner.aclose()
+
+
+class WatchedRead(_Watched):
+    """The read stream: notes unparsable lines, stray answers and the end of stdout."""
+
+    def __init__(self, inner: Any, seen: Observed, process_of: Callable[[], Any]) -> None:
+        super().__init__(inner, seen)
+        self._process_of = process_of
 
     def __aiter__(self) -> WatchedRead:
         return self
@@ -146,31 +154,8 @@ class WatchedRead:
             seen.stray_ids.append(answer_id)
 
 
-class WatchedWrite:
+class WatchedWrite(_Watched):
     """The write stream: notes the id and method of every request sent."""
-
-    def __init__(self, inner: Any, seen: Observed) -> None:
-        self._inner = inner
-        self._seen = seen
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
-
-    async def __aenter__(self) -> WatchedWrite:
-        await self._inner.__aenter__()
-        return self
-
-    async def __aexit__(self, *exc: Any) -> Any:
-        self._seen.closing = True
-        return await self._inner.__aexit__(*exc)
-
-    def close(self) -> None:
-        self._seen.closing = True
-        self._inner.close()
-
-    async def aclose(self) -> None:
-        self._seen.closing = True
-        await self._inner.aclose()
 
     async def send(self, item: Any) -> None:
         message = _root(item)
