@@ -13,7 +13,7 @@ import pytest
 from rich.console import Console
 from textual.events import MouseScrollDown, MouseScrollUp
 from textual.widgets import Input, Static
-from tui_helpers import REPO, make_app
+from tui_helpers import REPO, focus_now, make_app
 
 from toolscope.tui.widgets.activation.composer import GroupToggle, ToggleStrip
 from toolscope.tui.widgets.activation.lanes import LanePane
@@ -51,7 +51,7 @@ async def fire_nine(pilot, view: ActivationView) -> None:
     """Nine different turns: toggle a group, fire, nine times."""
     toggles = view.query_one("#composer").toggles
     for index in range(9):
-        toggles[index % len(toggles)].focus()
+        await focus_now(pilot, toggles[index % len(toggles)])
         await pilot.press("space", "f")
         await pilot.pause()
 

@@ -40,3 +40,14 @@ def static_text(widget) -> str:  # a Static
     console = Console(width=120, record=True, file=io.StringIO(), color_system=None)
     console.print(widget.content)
     return console.export_text()
+
+
+async def focus_now(pilot, widget) -> None:
+    """Focus ``widget`` and wait (bounded) until it has focus: ``focus()`` takes effect on a later
+    turn of the event loop, and under load a key pressed at once went to the widget focused before."""
+    widget.focus()
+    for _ in range(100):
+        await pilot.pause()
+        if pilot.app.focused is widget:
+            return
+    raise AssertionError(f"{widget!r} never took focus")
