@@ -119,7 +119,7 @@ def _arguments(value: Any) -> str:
 def request_from_record(record: CaptureRecord, index: int) -> ObservedRequest:
     """One ``toolscope.capture/1`` record as an ObservedRequest (the fields the comparison needs)."""
     kept = record.kept
-    results = None if kept is None else last_turn_results(record.protocol, kept.messages)
+    results = None if kept is None else last_turn_results(record.protocol or "", kept.messages)
     namespaces = tuple(t.namespace for t in record.tools)
     return ObservedRequest(
         index=index,
