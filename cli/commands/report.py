@@ -113,6 +113,31 @@ def _render_svg(subject: Subject, mode: str | None, size: tuple[int, int]) -> st
     return render_svg_sync(subject, mode, size, view=View.PIPELINE)
 
 
+def _open_subject(
+    config: str,
+    step: str | None,
+    registry: Path | None,
+    groups: str | None,
+    snapshot: Path | None,
+    workflow: Path | None,
+    origin: str | None,
+    client: ClientOptions | None,
+) -> Subject:
+    """CONFIG as one subject, as both the document reports and the screenshots open it."""
+    from ..inputs import open_subject
+
+    return open_subject(
+        config,
+        step=step,
+        registry=registry,
+        groups=split_groups(groups),
+        snapshot=snapshot,
+        workflow=workflow,
+        origin=origin,
+        client=client,
+    )
+
+
 def make_report(
     config: str,
     *,
@@ -137,18 +162,8 @@ def make_report(
     """
     from ...core.report.build import build_report
     from ...core.report.redaction import secret_values_in_files
-    from ..inputs import open_subject
 
-    subject = open_subject(
-        config,
-        step=step,
-        registry=registry,
-        groups=split_groups(groups),
-        snapshot=snapshot,
-        workflow=workflow,
-        origin=origin,
-        client=client,
-    )
+    subject = _open_subject(config, step, registry, groups, snapshot, workflow, origin, client)
     inputs = input_files(config, subject, registry, snapshot, script, session, workflow)
     transcript = None
     extra_files: list[tuple[str, str]] = []
@@ -302,18 +317,7 @@ def report_command(
             )
         if mode and len(mode) > 1:
             raise InputError(f"--format {kind}", "shows one mode; give a single --mode")
-        from ..inputs import open_subject
-
-        subject = open_subject(
-            config,
-            step=step,
-            registry=registry,
-            groups=split_groups(groups),
-            snapshot=snapshot,
-            workflow=workflow,
-            origin=origin,
-            client=client,
-        )
+        subject = _open_subject(config, step, registry, groups, snapshot, workflow, origin, client)
         inputs = input_files(config, subject, registry, snapshot, script, session, workflow)
         check_output(output, force=force, inputs=inputs)
         assert columns_rows is not None
