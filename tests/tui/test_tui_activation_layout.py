@@ -13,7 +13,7 @@ import pytest
 from rich.console import Console
 from textual.events import MouseScrollDown, MouseScrollUp
 from textual.widgets import Input, Static
-from tui_helpers import REPO, focus_now, make_app
+from tui_helpers import REPO, focus_now, make_app, wait_until
 
 from toolscope.tui.widgets.activation.composer import GroupToggle, ToggleStrip
 from toolscope.tui.widgets.activation.lanes import LanePane
@@ -269,8 +269,10 @@ async def test_the_pipeline_follows_the_guarded_lane_and_says_so() -> None:
         web_search = next(t for t in screen.evaluation.tools if t.name == "web_search")
         assert web_search.stage("visible").passed is False
         assert "call reset_tools" in screen.fix_for(web_search)
+        view = view_of(app)
+        await focus_now(pilot, view.query_one("#composer").toggles[0])
         await pilot.press("space", "f")  # {"web_search": true, "scraping": false}
-        await pilot.pause()
+        await wait_until(pilot, lambda: "turn 1" in (screen.pipeline.change_summary or ""), "the fired turn's pipeline")
         web_search = next(t for t in screen.evaluation.tools if t.name == "web_search")
         assert web_search.stage("visible").passed is True
         # The detail pane's fix and the checklist ask about the same state as the grid.

@@ -51,3 +51,20 @@ async def focus_now(pilot, widget) -> None:
         if pilot.app.focused is widget:
             return
     raise AssertionError(f"{widget!r} never took focus")
+
+
+async def wait_until(pilot, condition, what: str, seconds: float = 30) -> None:
+    """Pause until ``condition()`` holds, or fail after ``seconds``.
+
+    ``pilot.pause()`` returns once the process looks idle (Textual's ``wait_for_idle`` compares
+    CPU with wall time over 20 ms). On a loaded machine a process starved of CPU looks idle too,
+    so a test that needs work to have finished (a fired turn, a reloaded lane) waits for that.
+    """
+    import time
+
+    deadline = time.monotonic() + seconds
+    await pilot.pause()
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not done after {seconds} s")
+        await pilot.pause(0.02)
