@@ -182,14 +182,7 @@ def _checklist(checklist: Checklist) -> str:
 def _diff(report: ReportData) -> str:
     diff = report.diff
     assert diff is not None
-    items = []
-    for pair in diff.pairs:
-        gained = ", ".join(esc(n) for n in pair.gained) or "none"
-        lost = ", ".join(esc(n) for n in pair.lost) or "none"
-        items.append(
-            f"<li>From {esc(mode_label(pair.before))} to {esc(mode_label(pair.after))}: "
-            f"{len(pair.gained)} gained ({gained}); {len(pair.lost)} lost ({lost}).</li>"
-        )
+    items = [f"<li>{pair.sentence(esc)}</li>" for pair in diff.pairs]
     parts = ["<section><h2>Visibility across modes</h2>", "<ul>" + "".join(items) + "</ul>"]
     if diff.rows:
         header = ["tool", "namespace", *(esc(mode_label(m)) for m in diff.modes)]

@@ -191,13 +191,7 @@ def _diff(report: ReportData) -> list[str]:
     assert diff is not None
     labels = [mode_label(m) for m in diff.modes]
     out = ["## Visibility across modes", ""]
-    for pair in diff.pairs:
-        gained = ", ".join(md(n) for n in pair.gained) or "none"
-        lost = ", ".join(md(n) for n in pair.lost) or "none"
-        out.append(
-            f"- From {md(mode_label(pair.before))} to {md(mode_label(pair.after))}: "
-            f"{len(pair.gained)} gained ({gained}); {len(pair.lost)} lost ({lost})."
-        )
+    out += [f"- {pair.sentence(md)}" for pair in diff.pairs]
     out.append("")
     if diff.rows:
         rows = [[md(r.tool), md(r.namespace), *r.verdicts] for r in diff.rows]
