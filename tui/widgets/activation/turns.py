@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
+from textual.content import Content
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -94,27 +95,6 @@ def replayed_prompt(turn: Any, replayed: Any) -> Text:
     return text
 
 
-def replay_banner(replay: Any) -> Text:
-    """The replay's answer, kept above the lanes: the lost-tool headline, then divergence."""
-    text = Text()
-    for number, link in enumerate(replay.links):
-        text.append("\n" if number else "")
-        text.append("lost tool  ", style="bold red")
-        text.append(inert(link.summary(), single_line=True), style="bold")
-        guarded = link.turn.turn.guarded if link.turn is not None else None
-        if guarded is not None and guarded.plan is not None:
-            # The guard's full answer is in the guarded lane; here only what it would have done.
-            verdict = "would have accepted it" if guarded.plan.accepted else "would have refused it"
-            text.append(f" · the guard {verdict}", style="green" if not guarded.plan.accepted else "")
-    if not replay.links:
-        text.append("no lost tools: no recorded call failed because the recording had turned its group off")
-    if replay.diverged:
-        turns = ", ".join(str(t.call.model_turn) for t in replay.diverged)
-        text.append(f"\n≠ the installed AgentScope answers differently from the recording at turn {turns}", "yellow")
-        text.append(" (recorded on another version, or the toolkit changed)", style="dim")
-    return text
-
-
 def turns_title(session: Any, script_name: str | None, replayed: Sequence[Any] | None, runs_left_out: int = 0) -> str:
     """The turn list's title: how many turns, and the script or the replayed session they come
     from; following a tap several agents write, how many runs it leaves out."""
@@ -163,6 +143,19 @@ class TurnList(OptionList):
         self.highlighted = select if turns and select is not None else None
         if self.highlighted is not None:
             self.scroll_to_highlight()
+
+    def show_session(
+        self, session: Any, select: int | None, replay: Any, script_name: str | None, runs_left_out: int
+    ) -> None:
+        """The session's turns (led by the recording when ``replay`` is one), and the title."""
+        replayed = replay.turns if replay is not None else None
+        self.show_turns(session.history, select, replayed)
+        self.border_title = Content(turns_title(session, script_name, replayed, runs_left_out))  # never markup
+
+    def show_replay_progress(self, session_name: str | None, done: int, total: int) -> None:
+        """A recorded session is being replayed: how far, in the title."""
+        name = inert(session_name or "", single_line=True)
+        self.border_title = Content(f"session {name} · replaying {done:,} of {total:,} reset_tools calls (q quits)")
 
     def highlight_after_change(self, total: int, selected: int | None, newest: bool | None) -> int | None:
         """The turn to show once the history holds ``total`` turns: the newest, unless
