@@ -38,6 +38,26 @@ async def test_decided_by_keeps_room_at_80_columns() -> None:
             assert any(f" {tool.name} " in line for line in lines), (tool.name, lines)
 
 
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)], ids=["80x24", "200x60"])
+async def test_decided_by_keeps_room_with_the_help_panel_open(size) -> None:
+    """With ? open at 80 columns the grid had no cell left for `decided by`: the stage columns
+    now give way first (the trace pane lists them), and the rule is named with its stage."""
+    app = make_app(mode="build")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        grid = app.screen.pipeline.grid
+        header, first = grid_line(grid, 0), grid_line(grid, 1)
+        assert "decided by" in header, header
+        if size == (80, 24):
+            assert header.split() == ["tool", "verdict", "decided", "by"], header
+            assert "notify_user" in first and "allow: not in the" in first, first
+        else:  # room for everything: the stage columns stay, the rule is whole
+            assert header.split()[:3] == ["tool", "namespace", "reg"], header
+            assert 'allow-listed: not in the system slice nor in mode "build"' in first, first
+
+
 async def test_at_200x60_the_trace_pane_takes_the_rows_the_grid_does_not_need() -> None:
     """23 tools at 200x60 left 15 empty grid rows while the trace pane (13 rows at most) was cut."""
     app = make_app(mode="build")

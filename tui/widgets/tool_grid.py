@@ -111,10 +111,13 @@ class GridLayout:
         return max(len(short_title(name)) + 1, 4)
 
     def fitted(self, width: int) -> GridLayout:
-        """The layout for ``width`` cells: the name columns give up cells so that the "decided
+        """The layout for ``width`` cells: the other columns give up cells so that the "decided
         by" column keeps ``REASON_MIN`` of them (at 80 columns it had none). The namespace
         goes first, and whole once it would be too short to read (the trace pane names it, ``g``
-        groups by it); the tool name, what a row is, is cut last."""
+        groups by it); then the tool name, down to ``NAME_MIN``; then, when that is not enough
+        (the ``?`` panel open at 80 columns), the stage columns as a block: the trace pane below
+        lists every stage, and "decided by" then names the deciding one. The tool name, what a
+        row is, is cut last."""
         fixed = MARKS_WIDTH + sum(map(self.stage_width, self.stage_names)) + VERDICT_WIDTH
         over = fixed + self.name_width + self.namespace_width + REASON_MIN - width
         if over <= 0:
@@ -124,7 +127,11 @@ class GridLayout:
             return replace(self, namespace_width=namespace)
         over -= self.namespace_width
         name = self.name_width - min(over, max(self.name_width - NAME_MIN, 0))
-        return replace(self, name_width=name, namespace_width=0)
+        if over <= self.name_width - name or not self.stage_names:
+            return replace(self, name_width=name, namespace_width=0)
+        over = MARKS_WIDTH + VERDICT_WIDTH + self.name_width + REASON_MIN - width
+        name = self.name_width - min(max(over, 0), max(self.name_width - NAME_MIN, 0))
+        return replace(self, stage_names=(), name_width=name, namespace_width=0)
 
 
 class ToolGrid(ScrollView, can_focus=True):
@@ -381,7 +388,10 @@ class ToolGrid(ScrollView, can_focus=True):
         rest = max(width - used, 0)
         reason = ""
         if failing:
-            stage_title = f"{STAGE_TITLES.get(failing.name, failing.name)}: " if rest >= WITH_STAGE_TITLE else ""
+            if rest >= WITH_STAGE_TITLE:
+                stage_title = f"{STAGE_TITLES.get(failing.name, failing.name)}: "
+            else:  # the ✗ column says which stage; without the stage columns, a short title does
+                stage_title = "" if layout.stage_names else f"{short_title(failing.name)}: "
             reason = stage_title + failing.rule
         segments.append(Segment(fit(reason, rest), base + _DIM if not failing else base))
         return Strip(segments, width).crop(0, width)
