@@ -7,14 +7,13 @@ with the typo script, the 12-group toolkit.
 from __future__ import annotations
 
 import pytest
+from activation_helpers import activation, run_typo_script
 from rich.cells import cell_len
-from textual.widgets import Checkbox
 from tui_helpers import REPO, make_app
 
 from toolscope.tui.widgets.activation.composer import GroupBar, ToggleStrip
 from toolscope.tui.widgets.activation.lanes import LanePane
 from toolscope.tui.widgets.activation.turns import TurnList
-from toolscope.tui.widgets.activation.view import ActivationView
 
 SCRIPTS = REPO / "sample_configs" / "agentscope"
 
@@ -91,15 +90,8 @@ async def test_the_guards_did_you_mean_and_the_turn_rows_fit_80_columns() -> Non
     scrolling, and each turn row shows its whole call."""
     from test_tui_activation_layout import visible_lines
 
-    app = make_app(SCRIPTS / "toolkit.yaml", view="activation")
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        view = app.screen.query_one(ActivationView)
-        await view.load_script(str(SCRIPTS / "typo.json"))
-        view.query_one(Checkbox).focus()
-        await pilot.press("n", "n", "n")
-        app.clear_notifications()
-        await pilot.pause()
+    async with activation((80, 24)) as (pilot, view):
+        await run_typo_script(pilot, focus_first_toggle=True, clear_toasts=True)
         guarded = " ".join(visible_lines(view.query_one("#guarded-lane", LanePane)))
         assert "did you mean 'web_search'?" in guarded, guarded
         turns = view.query_one(TurnList)

@@ -54,3 +54,9 @@ async def focus_now(pilot, widget) -> None:
         if pilot.app.focused is widget:
             return
     raise AssertionError(f"{widget!r} never took focus")
+
+
+async def ask_in_checklist(pilot, typed: str) -> None:
+    """Open the Checklist view (2), type ``typed`` into its tool box and press Enter."""
+    await pilot.press("2", *typed, "enter")
+    await pilot.pause()
