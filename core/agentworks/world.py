@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..inputs.documents import Document
 from ..model.enums import FindingKind, Severity
 from ..model.errors import InputError, Problem
 from ..model.verdicts import Finding
 from .era import Era, resolve_era
+from .mcp_tools import McpTools, discover_mcp_tools, expected_tools
 from .product_manifest import EXTERNAL, ProductManifest, load_product_manifest
 from .product_modes import product_mode_table
 from .registry import RegistryModel, find_registry, load_registry_model
@@ -24,9 +24,6 @@ from .selection_rewrite import WorkflowServers
 from .step_config import LoadedStep
 from .universe import Universe, build_universe
 from .workflow_manifest import PRECEDENCE, WORKSHOP_MODES, WorkflowManifest, find_workflow, load_workflow_manifest
-
-if TYPE_CHECKING:
-    from .subject import McpTools
 
 PRODUCT_TOOLS_LABEL = "product.yaml chat tools (registered in Go; the registry is the manifest alone)"
 
@@ -124,8 +121,6 @@ def load_world(
     origin: str | None = None,
 ) -> World:
     """Read the registry side for these steps of ``step_config`` (all of its files, once)."""
-    from .subject import _discover, _expected_tools
-
     registry_path = find_registry(step_config, registry)
     registry_doc, model, product = load_registry_or_product(registry_path)
     source = registry_doc.name
@@ -148,11 +143,11 @@ def load_world(
         raise InputError(
             "--origin", f"applies to the product-manifest era (product.yaml); {source} models the {era.label}"
         )
-    mcp = _discover(registry_path, model, snapshot, timeout)
+    mcp = discover_mcp_tools(registry_path, model, snapshot, timeout)
     errors = mcp.errors if mcp else {}
     expected: dict[str, tuple[str, ...]] = {}
     for step in steps:
-        for server, tools in _expected_tools(step, errors).items():
+        for server, tools in expected_tools(step, errors).items():
             expected[server] = tuple(dict.fromkeys((*expected.get(server, ()), *tools)))
     universe = build_universe(model, source, mcp.servers if mcp else None, errors, expected)
     default_mode = universe.modes.default if universe.modes and apply_modes else None
