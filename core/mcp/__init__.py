@@ -8,6 +8,8 @@ Modules (``mcp`` itself is imported only inside the functions that talk to serve
 * ``discovery``: ``async discover(config, timeout) -> DiscoveryResult`` and
   ``discover_sync(config, timeout)``: every server in parallel through the official SDK
   (stdio, streamable HTTP, SSE), tools/list pages followed, every spawned process reaped.
+  ``server_discovery`` is one server's attempt (listing, watchdog, cleanup, its reason);
+  ``transports`` opens the SDK's transport per protocol and summarises the launch, masked.
 * ``snapshot``: ``write_snapshot``/``load_snapshot`` (``toolscope.mcp-snapshot/1``) and
   ``diff_snapshots(old, new) -> Drift`` (added/removed/renamed per server; ``lines()``,
   ``to_json()`` with ``"schema": "toolscope.mcp-drift/1"``).
