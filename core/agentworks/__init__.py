@@ -1,4 +1,5 @@
-"""AgentWorks step configs: the registry of the tool universe (``registry``, ``universe``), step
+"""AgentWorks step configs: the registry of the tool universe (``registry``, ``universe``, its
+modes resolved in ``mode_table``), step
 configs and their keys (``step_config``, ``step_keys``), the app's rewrite of a step's lists
 (``selection_rewrite``, ``profile``), the four gates (``tool_filter`` and ``custom_filter`` for
 stage 1, ``later_stages`` for 2-4, run together by ``pipeline``), invariant checks

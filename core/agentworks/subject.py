@@ -21,12 +21,12 @@ from ..text.shell import shell_join
 from .checklist import build_checklist
 from .discovery_drift import drift_findings
 from .invariants import check_invariants
+from .mode_table import ModeTable
 from .pipeline import StepPipeline
 from .profile import effective_enabled_entries
 from .selection_rewrite import SelectionRewrite, rewrite_selection
 from .step_config import LoadedStep, load_all_steps, load_step_config
 from .step_keys import unknown_key_findings
-from .universe import ModeTable
 from .world import World, load_world, workflow_override
 
 if TYPE_CHECKING:
