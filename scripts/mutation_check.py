@@ -67,14 +67,14 @@ MUTANTS = (
     ),
     Mutant(
         "an unknown verdict turned into hidden",
-        "core/model/verdicts.py",
+        "core/model/tool_verdict.py",
         "return Verdict.HIDDEN if stage.passed is False else Verdict.UNKNOWN",
         "return Verdict.HIDDEN",
         ("tests/core/test_verdicts.py",),
     ),
     Mutant(
         "an unknown stage read as a pass",
-        "core/model/verdicts.py",
+        "core/model/tool_verdict.py",
         "if stage.passed is not True:",
         "if stage.passed is False:",
         ("tests/core/test_verdicts.py",),
