@@ -52,7 +52,7 @@ class ModeLabels:
     mcp: Label
     """The label of MCP tools the list does not gate (withheld in the external view)."""
 
-    def of(self, tool: ToolEntry, kind: ToolKind) -> Label:
+    def of(self, tool: ToolEntry, kind: str) -> Label:
         """One tool's label, for tools decided one by one."""
         if self.allowed is None:
             return AllowGate.NO_TABLE

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -73,7 +74,7 @@ def codex_checklist(subject: CodexSubject, tool: str, mode: str) -> Checklist:
     return Checklist(tool, mode, verdict, tuple(steps), fix_for(subject, verdict))
 
 
-def _unknown_tool(subject: CodexSubject, tool: str, mode: str, tools: tuple[ToolVerdict, ...]) -> Checklist:
+def _unknown_tool(subject: CodexSubject, tool: str, mode: str, tools: Sequence[ToolVerdict]) -> Checklist:
     """No server lists it: the nearest names, else where servers are defined."""
     close = did_you_mean(tool, [f"{t.namespace}__{t.name}" for t in tools], normalize=str.lower)
     step = ChecklistStep(f"Is {tool} a tool of any server Codex would start?", "no", False, (subject.where,))
