@@ -77,6 +77,24 @@ def discover_mcp_tools(
             [Problem("mcp_config", f"{model.mcp_config!r} (looked for {config_path})")],
         )
     result = load_mcp_universe(config_path, snapshot, timeout)
+    discovered, errors = _servers(result, model)
+    how = f"MCP tools from snapshot {snapshot.name}" if snapshot is not None else "MCP tools discovered live"
+    servers = len(result.servers)
+    failed = f"; {len(errors)} failed" if errors else ""
+    notes = (
+        f"{how} ({servers} server{'' if servers == 1 else 's'}{failed})",
+        *tuple(result.source.notes or ()),
+        *result.stale_notes(),
+    )
+    from ..mcp.config import user_override_path
+
+    existing = [p for p in (config_path, user_override_path(config_path) if config_path else None) if p and p.is_file()]
+    files = _files_read(result, config_path, snapshot)
+    return McpTools(discovered, errors, files, resolved_paths(*existing, snapshot), notes, result)
+
+
+def _servers(result: DiscoveryResult, model: RegistryModel) -> tuple[dict[str, McpServer], dict[str, str]]:
+    """Every server as the registry would list it, and the failed ones (or with no tools) with why."""
     discovered: dict[str, McpServer] = {}
     errors: dict[str, str] = {}
     for server in result.servers:
@@ -89,6 +107,13 @@ def discover_mcp_tools(
     # Static entries for servers the config does not have keep the registry's view.
     for name, value in model.mcp_servers.items():
         discovered.setdefault(name, value)
+    return discovered, errors
+
+
+def _files_read(
+    result: DiscoveryResult, config_path: Path | None, snapshot: Path | None
+) -> tuple[tuple[str, str], ...]:
+    """(name, sha256) of the mcp_config, its ``_user.json`` override and the snapshot, for provenance."""
     source = result.source
     files = []
     if config_path is not None and config_path.is_file():
@@ -100,15 +125,4 @@ def discover_mcp_tools(
         files.append((Path(source.user_config_file).name, source.user_config_sha256))
     if snapshot is not None:
         files.append((snapshot.name, hashlib.sha256(snapshot.read_bytes()).hexdigest()))
-    how = f"MCP tools from snapshot {snapshot.name}" if snapshot is not None else "MCP tools discovered live"
-    servers = len(result.servers)
-    failed = f"; {len(errors)} failed" if errors else ""
-    notes = (
-        f"{how} ({servers} server{'' if servers == 1 else 's'}{failed})",
-        *tuple(source.notes or ()),
-        *result.stale_notes(),
-    )
-    from ..mcp.config import user_override_path
-
-    existing = [p for p in (config_path, user_override_path(config_path) if config_path else None) if p and p.is_file()]
-    return McpTools(discovered, errors, tuple(files), resolved_paths(*existing, snapshot), notes, result)
+    return tuple(files)

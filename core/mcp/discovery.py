@@ -65,7 +65,18 @@ async def discover(
     finally:
         end_orphans(before)
     servers = tuple(results[name] for name in config.servers)
-    source = Provenance(
+    return DiscoveryResult(
+        servers=servers,
+        duplicates=find_duplicates(servers),
+        source=_provenance(config, taken_at),
+        elapsed=round(time.monotonic() - started, 3),
+        timeout=timeout,
+    )
+
+
+def _provenance(config: McpConfig, taken_at: str) -> Provenance:
+    """Where a live listing came from: the config and its ``_user.json`` override, and when."""
+    return Provenance(
         kind="live",
         config_file=config.path.name if config.path else None,
         config_sha256=config.sha256,
@@ -75,13 +86,6 @@ async def discover(
         notes=tuple(f"server {n!r} overridden by {config.user_path.name}" for n in config.overridden)
         if config.user_path
         else (),
-    )
-    return DiscoveryResult(
-        servers=servers,
-        duplicates=find_duplicates(servers),
-        source=source,
-        elapsed=round(time.monotonic() - started, 3),
-        timeout=timeout,
     )
 
 

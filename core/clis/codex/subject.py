@@ -148,11 +148,8 @@ def load_codex_subject(
             [Problem("", "expected codex:PROJECT_DIR"), *near],
         )
     project = project.resolve()
-    home = (
-        (codex_home or Path(environ.get("CODEX_HOME") or Path(environ.get("HOME") or Path.home()) / ".codex"))
-        .expanduser()
-        .resolve()
-    )
+    default_home = Path(environ.get("CODEX_HOME") or Path(environ.get("HOME") or Path.home()) / ".codex")
+    home = (codex_home or default_home).expanduser().resolve()
     system_dir = system_dir or Path("/etc/codex")
     layers, _, _ = load_layers(project, home, system_dir, overrides)
     merged = merge(layers)
@@ -171,6 +168,5 @@ def load_codex_subject(
         extra=(("input", "codex"), ("codex_model", "0.171.0")),
         paths=resolved_paths(*(la.path for la in read)),
     )
-    default_home = Path(environ.get("CODEX_HOME") or Path(environ.get("HOME") or Path.home()) / ".codex")
     read_from = (home, default_home.expanduser().resolve(), Path(system_dir), tuple(overrides))
     return CodexSubject(layers, merged, requirements, results, where, loaded, project, read_from)
