@@ -108,6 +108,27 @@ MUTANTS = (
         ("tests/core/test_json_text.py",),
     ),
     Mutant(
+        "specific selected_tools entries matched without normalizing the tool name",
+        "core/agentworks/filter_entries.py",
+        'self.tool_keys.setdefault(norm_ns + ":" + normalize_tool_name(tool), entry)',
+        'self.tool_keys.setdefault(norm_ns + ":" + tool, entry)',
+        ("tests/core/agentworks/test_tool_filter.py",),
+    ),
+    Mutant(
+        "secrets in a server's args not collected",
+        "core/mcp/config_secrets.py",
+        "into.update(scan_args(value)[1])",
+        "pass",
+        ("tests/mcp/test_mcp_config.py",),
+    ),
+    Mutant(
+        "the system slice left out of every mode's allow-list",
+        "core/agentworks/mode_table.py",
+        'table.setdefault(tool, "the system slice (modes.system)")',
+        "pass",
+        ("tests/core/agentworks/test_universe.py", "tests/core/agentworks/test_pipeline.py"),
+    ),
+    Mutant(
         "a stage result repeated instead of shared",
         "core/outputs/tools_json.py",
         "index = self.index.get(stage)",
