@@ -196,8 +196,8 @@ def _in_era(
             else "mode builder by default: AgentWorks derives the mode from workflow access (write: builder, "
             "read-only: run), never from the client; --mode run for a read-only caller"
         )
-        default = "run" if origin == EXTERNAL else "builder"
-        return replace(universe, modes=product_mode_table(product, origin), era=era.value), default, note
+        chat = "run" if origin == EXTERNAL else "builder"
+        return replace(universe, modes=product_mode_table(product, origin), era=era.value), chat, note
     if not apply_modes:
         no_table = f"{universe.source} models the {era.label}: no allow-list applies, registration is the only source"
         return replace(universe, modes=None, era=era.value, no_table=no_table), None, None
