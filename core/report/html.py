@@ -17,7 +17,7 @@ from ..model.presentation import NOT_REACHED, STAGE_CLASS, STAGE_WORD, VERDICT_C
 from ..model.verdicts import STAGE_TITLES, Checklist, Finding, Stage
 from ..text.safe_text import inert
 from .data import ModeSection, ReportData, mode_label
-from .markdown import CODE_PATTERN, SPACES
+from .markdown_text import CODE_PATTERN, SPACES
 from .summary import summary_lines
 from .transcript import Transcript
 
