@@ -20,10 +20,10 @@ from pathlib import Path
 
 from ...mcp.results import ServerResult
 from ...model.enums import CODEX_STAGES, InputKind
-from ...model.errors import InputError, Problem
+from ...model.errors import unknown_mode_error
 from ...model.subject import resolved_paths
 from ...model.verdicts import Checklist, Evaluation, Finding, LoadedInput, ToolVerdict
-from ..common import list_servers
+from ..common import check_project_dir, list_servers
 from .checklist import codex_checklist, fix_for
 from .findings import codex_findings
 from .layers import Layer, Merged, load_layers, merge, read_toml
@@ -80,9 +80,7 @@ class CodexSubject:
             return self.default_mode
         if mode.strip().lower() in MODES:
             return mode.strip().lower()
-        raise InputError(
-            "--mode", f"unknown Codex approval policy '{mode}'", [Problem("", "expected one of: " + ", ".join(MODES))]
-        )
+        raise unknown_mode_error("Codex approval policy", mode, MODES)
 
     def evaluate(self, mode: str | None) -> Evaluation:
         """Every tool's eight stages under this approval policy."""
@@ -138,15 +136,7 @@ def load_codex_subject(
 ) -> CodexSubject:
     """Read the layers, list the servers' tools, and wrap it all."""
     environ = dict(os.environ if environ is None else environ)
-    if not project.is_dir():
-        from ...inputs.input_files import missing_path_problems
-
-        near = missing_path_problems(project, want_dir=True, prefix="codex:") if not project.exists() else []
-        raise InputError(
-            f"codex:{project}",
-            "no such directory" if not project.exists() else "not a directory",
-            [Problem("", "expected codex:PROJECT_DIR"), *near],
-        )
+    check_project_dir(project, "codex")
     project = project.resolve()
     default_home = Path(environ.get("CODEX_HOME") or Path(environ.get("HOME") or Path.home()) / ".codex")
     home = (codex_home or default_home).expanduser().resolve()
