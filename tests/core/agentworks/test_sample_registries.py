@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from toolscope.core.agentworks.names import DEFAULT_SYSTEM_CATEGORY_BASES
 from toolscope.core.agentworks.registry import load_registry_model
 
 SAMPLES = Path(__file__).resolve().parents[3] / "sample_configs"
@@ -38,20 +39,8 @@ HUMAN_TOOLS = {
     "list_approved_fixer_decisions",
     "dismiss_duplicate_human_input_request",
 }
-# §10.1: mcpagent system categories (bases) at 81894a11.
-SYSTEM_BASES = {
-    "workspace",
-    "workspace_basic",
-    "workspace_browser",
-    "workspace_advanced",
-    "workspace_git",
-    "workspace_image_gen",
-    "workspace_image_edit",
-    "human_tools",
-    "delegation_tools",
-    "workflow",
-    "skill_tools",
-}
+# §10.1: mcpagent system categories (bases) at 81894a11; the filter's own constant is the one copy.
+SYSTEM_BASES = set(DEFAULT_SYSTEM_CATEGORY_BASES)
 # §6.5: the app's cliProviders at HEAD and in era A.
 CLI_PROVIDERS = {"claude-code", "codex-cli", "cursor-cli", "agy-cli", "pi-cli", "gemini-cli"}
 
