@@ -9,26 +9,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ...core.model.errors import InputError
-from ..inputs import ClientOptions
 from ..output import handle_errors
-from .common import (
-    ClientArgsOpt,
-    ClientHomeOpt,
-    CodexConfigOpt,
-    CodexHomeOpt,
-    CodexSystemDirOpt,
-    GroupsOpt,
-    HomeOpt,
-    ManagedDirOpt,
-    OriginOpt,
-    RegistryOpt,
-    SessionIdOpt,
-    SessionOpt,
-    SnapshotOpt,
-    StepOpt,
-    WorkflowOpt,
-    split_groups,
-)
+from .common import SessionIdOpt, SessionOpt
+from .subject_options import NO_SUBJECT_OPTIONS, SubjectOptions, with_subject_options
 
 # The report modules are imported by the functions that use them: registering this
 # command must not cost every other command their import time.
@@ -113,29 +96,10 @@ def _render_svg(subject: Subject, mode: str | None, size: tuple[int, int]) -> st
     return render_svg_sync(subject, mode, size, view=View.PIPELINE)
 
 
-def _open_subject(
-    config: str,
-    step: str | None,
-    registry: Path | None,
-    groups: str | None,
-    snapshot: Path | None,
-    workflow: Path | None,
-    origin: str | None,
-    client: ClientOptions | None,
-) -> Subject:
-    """CONFIG as one subject, as both the document reports and the screenshots open it."""
-    from ..inputs import open_subject
-
-    return open_subject(
-        config,
-        step=step,
-        registry=registry,
-        groups=split_groups(groups),
-        snapshot=snapshot,
-        workflow=workflow,
-        origin=origin,
-        client=client,
-    )
+def open_with_inputs(config: str, subject_options: SubjectOptions, *named: Path | None) -> tuple[Subject, list[Path]]:
+    """CONFIG as one subject, with every file given or read (``named``: --script, --session)."""
+    subject = subject_options.open_subject(config)
+    return subject, input_files(config, subject, *subject_options.named_paths, *named)
 
 
 def make_report(
@@ -146,13 +110,7 @@ def make_report(
     script: Path | None = None,
     session: Path | None = None,
     session_id: str | None = None,
-    step: str | None = None,
-    registry: Path | None = None,
-    groups: str | None = None,
-    snapshot: Path | None = None,
-    client: ClientOptions | None = None,
-    workflow: Path | None = None,
-    origin: str | None = None,
+    subject_options: SubjectOptions = NO_SUBJECT_OPTIONS,
     timestamp: bool = False,
     environment: Environment | None = None,
 ) -> tuple[ReportData, list[Path]]:
@@ -163,8 +121,7 @@ def make_report(
     from ...core.report.build import build_report
     from ...core.report.redaction import secret_values_in_files
 
-    subject = _open_subject(config, step, registry, groups, snapshot, workflow, origin, client)
-    inputs = input_files(config, subject, registry, snapshot, script, session, workflow)
+    subject, inputs = open_with_inputs(config, subject_options, script, session)
     transcript = None
     extra_files: list[tuple[str, str]] = []
     if script is not None:
@@ -177,7 +134,9 @@ def make_report(
         from ..replay_progress import replay_progress
 
         with replay_progress():
-            transcript, session_file = run_session_transcript(subject, session, session_id, groups is not None)
+            transcript, session_file = run_session_transcript(
+                subject, session, session_id, subject_options.groups is not None
+            )
         extra_files.append(session_file)
     report = build_report(
         subject,
@@ -193,6 +152,7 @@ def make_report(
 
 
 @handle_errors
+@with_subject_options
 def report_command(
     config: Annotated[
         str | None,
@@ -216,19 +176,7 @@ def report_command(
     ] = None,
     session: SessionOpt = None,
     session_id: SessionIdOpt = None,
-    step: StepOpt = None,
-    registry: RegistryOpt = None,
-    groups: GroupsOpt = None,
-    snapshot: SnapshotOpt = None,
-    home: HomeOpt = None,
-    managed_dir: ManagedDirOpt = None,
-    client_args: ClientArgsOpt = None,
-    codex_home: CodexHomeOpt = None,
-    codex_system_dir: CodexSystemDirOpt = None,
-    codex_config: CodexConfigOpt = None,
-    client_home: ClientHomeOpt = None,
-    workflow: WorkflowOpt = None,
-    origin: OriginOpt = None,
+    subject_options: SubjectOptions = NO_SUBJECT_OPTIONS,
     fmt: Annotated[
         str | None,
         typer.Option(
@@ -263,10 +211,7 @@ def report_command(
     if capture is not None:
         from .report_capture import write_capture_report
 
-        client = ClientOptions(
-            home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
-        )
-        write_capture_report(capture, config, kind, output, force, mode, step, registry, groups, snapshot, client)
+        write_capture_report(capture, config, kind, output, force, mode, subject_options)
         return
     if config is None:
         raise InputError("CONFIG", "give the config to report on (or --capture FILE for a capture report)")
@@ -278,37 +223,22 @@ def report_command(
     columns_rows = parse_size(size) if picture else None
     # Fail fast on the output before loading anything; checked again once the subject
     # has said which files it read (e.g. a registry found next to the config).
-    check_output(output, force=force, inputs=input_files(config, None, registry, snapshot, script, session, workflow))
+    named = (*subject_options.named_paths, script, session)
+    check_output(output, force=force, inputs=input_files(config, None, *named))
 
     if script is not None and session is not None:
         raise InputError("--session", "give one of --script or --session, not both")
     if session_id is not None and session is None:
         raise InputError("--session-id", "--session-id goes with --session (a database, or a tap holding several runs)")
-    client = ClientOptions(
-        home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
-    )
-    from ..inputs import open_workflow
-
-    subjects = open_workflow(
-        config,
-        step=step,
-        registry=registry,
-        groups=split_groups(groups),
-        snapshot=snapshot,
-        workflow=workflow,
-        origin=origin,
-        client=client,
-        # A screenshot shows one step's pipeline view; the other formats cover every step.
-        one_step=(f"--format {kind}", "is a screenshot of one step's pipeline view") if picture else None,
-    )
+    # A screenshot shows one step's pipeline view; the other formats cover every step.
+    one_step = (f"--format {kind}", "is a screenshot of one step's pipeline view") if picture else None
+    subjects = subject_options.open_workflow(config, one_step=one_step)
     if subjects is not None:
         if script is not None or session is not None:
             raise InputError("--script" if script is not None else "--session", "applies to AgentScope toolkits")
         from .report_workflow import write_workflow_report
 
-        write_workflow_report(
-            subjects, config, kind, output, force, mode, tool, (registry, snapshot, workflow), timestamp
-        )
+        write_workflow_report(subjects, config, kind, output, force, mode, tool, subject_options.named_paths, timestamp)
         return
     if picture:
         if script is not None or session is not None or tool:
@@ -317,8 +247,7 @@ def report_command(
             )
         if mode and len(mode) > 1:
             raise InputError(f"--format {kind}", "shows one mode; give a single --mode")
-        subject = _open_subject(config, step, registry, groups, snapshot, workflow, origin, client)
-        inputs = input_files(config, subject, registry, snapshot, script, session, workflow)
+        subject, inputs = open_with_inputs(config, subject_options)
         check_output(output, force=force, inputs=inputs)
         assert columns_rows is not None
         svg = _render_svg(subject, subject.resolve_mode(mode[0] if mode else None), columns_rows)
@@ -338,13 +267,7 @@ def report_command(
         script=script,
         session=session,
         session_id=session_id,
-        step=step,
-        registry=registry,
-        groups=groups,
-        snapshot=snapshot,
-        client=client,
-        workflow=workflow,
-        origin=origin,
+        subject_options=subject_options,
         timestamp=timestamp,
     )
     payload = render(report, kind).encode("utf-8")  # once: written, and its size said (10 MB for 50k tools)

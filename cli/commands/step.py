@@ -39,7 +39,7 @@ def step_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Step reset_tools calls (a script, a recorded session, or a capture's) through the stock and the guarded meta tool."""
-    from ..inputs import detect_kind
+    from ..input_kind import detect_kind
 
     kind = detect_kind(toolkit)
     if kind == InputKind.STEP_CONFIG:

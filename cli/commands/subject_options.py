@@ -1,5 +1,5 @@
-"""Where a command's subject comes from: the options ``check``, ``tools`` and ``explain`` share,
-declared once.
+"""Where a command's subject comes from: the options ``check``, ``tools``, ``explain``, ``report``
+and ``inspect`` share, declared once.
 
 A command takes one ``subject_options: SubjectOptions`` parameter and is decorated with
 ``with_subject_options``: Typer then sees each option of ``OPTIONS`` in that parameter's place
@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -33,6 +33,7 @@ from .common import (
 )
 
 if TYPE_CHECKING:
+    from ...core.agentworks.step_config import Step
     from ...core.agentworks.subject import AgentWorksSubject
     from ...core.model.subject import Subject
     from ..inputs import ClientOptions
@@ -90,27 +91,47 @@ class SubjectOptions:
             self.client_home,
         )
 
+    @property
+    def named_paths(self) -> tuple[Path | None, ...]:
+        """The files these options name (never written over; read for secrets to mask)."""
+        return (self.registry, self.snapshot, self.workflow)
+
+    def for_step(self, step: str) -> SubjectOptions:
+        """These options with ``--step step`` (the step picker opens the chosen step with them)."""
+        return replace(self, step=step)
+
     def _opened(self) -> dict[str, Any]:
         return {
+            "step": self.step,
             "registry": self.registry,
             "groups": split_groups(self.groups),
             "snapshot": self.snapshot,
             "workflow": self.workflow,
             "origin": self.origin,
+            "client": self.client,
         }
 
-    def open_workflow(self, config: str, capture: Path | None = None) -> list[AgentWorksSubject] | None:
+    def workflow_steps(self, config: str) -> tuple[Step, ...] | None:
+        """The steps to choose from when CONFIG has several and no --step picks one, else None."""
+        from ..inputs import workflow_steps
+
+        return workflow_steps(config, step=self.step, groups=split_groups(self.groups), client=self.client)
+
+    def open_workflow(
+        self, config: str, capture: Path | None = None, one_step: tuple[str, str] | None = None
+    ) -> list[AgentWorksSubject] | None:
         """Every step of a step config with several steps when no --step picks one, else None
-        (``capture``: a whole workflow with --capture is exit 2, asking for --step)."""
+        (``capture``: a whole workflow with --capture is exit 2, asking for --step; ``one_step``:
+        (flag, why) of an option that answers for one step only, likewise)."""
         from ..inputs import open_workflow
 
-        return open_workflow(config, step=self.step, client=self.client, capture=capture, **self._opened())
+        return open_workflow(config, capture=capture, one_step=one_step, **self._opened())
 
     def open_subject(self, config: str) -> Subject:
         """CONFIG as one subject (one step, one toolkit, one CLI's settings)."""
         from ..inputs import open_subject
 
-        return open_subject(config, step=self.step, client=self.client, **self._opened())
+        return open_subject(config, **self._opened())
 
 
 def with_subject_options(command: Callable[..., R]) -> Callable[..., R]:

@@ -1,4 +1,4 @@
-"""check, tools and explain take the subject options declared once (``SubjectOptions``)."""
+"""check, tools, explain, report and inspect take the subject options declared once (``SubjectOptions``)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def test_every_shared_option_has_its_flag() -> None:
     assert len(OPTIONS) == len(FLAGS)
 
 
-@pytest.mark.parametrize("command", ["check", "tools", "explain"])
+@pytest.mark.parametrize("command", ["check", "tools", "explain", "report", "inspect"])
 def test_each_command_lists_the_shared_options_in_one_order(command: str) -> None:
     result = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from toolscope.cli.commands.subject_options import SubjectOptions
 from toolscope.core.model.enums import ToolKind
 from toolscope.core.model.errors import InputError
 from toolscope.core.model.verdicts import (
@@ -115,7 +116,11 @@ SAMPLE_CASES: dict[str, tuple[str, dict]] = {
     ),
     "realistic": (
         "sample_configs/realistic/step_config.json",
-        {"step": "collect-issues", "modes": ["workshop", "run"], "tools": ["notify_user"]},
+        {
+            "subject_options": SubjectOptions(step="collect-issues"),
+            "modes": ["workshop", "run"],
+            "tools": ["notify_user"],
+        },
     ),
     "toolkit": (
         "sample_configs/agentscope/toolkit.yaml",
