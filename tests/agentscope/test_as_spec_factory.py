@@ -61,52 +61,47 @@ def _write(tmp_path: Path, name: str, text: str) -> Path:
     return path
 
 
-def test_group_named_basic_quotes_agentscope(tmp_path) -> None:
+def spec_error(tmp_path: Path, text: str) -> InputError:
+    """The InputError load_toolkit_spec raises for a spec with this text."""
     from toolscope.core.agentscope.spec import load_toolkit_spec
 
-    path = _write(
+    with pytest.raises(InputError) as info:
+        load_toolkit_spec(_write(tmp_path, "t.yaml", text))
+    return info.value
+
+
+def test_group_named_basic_quotes_agentscope(tmp_path) -> None:
+    error = spec_error(
         tmp_path,
-        "t.yaml",
         """
         groups:
           - {name: web, description: Web}
           - {name: basic, description: Mine}
     """,
     )
-    with pytest.raises(InputError) as info:
-        load_toolkit_spec(path)
-    text = info.value.render()
-    assert info.value.exit_code == EXIT_BAD_INPUT
+    text = error.render()
+    assert error.exit_code == EXIT_BAD_INPUT
     assert "groups[1].name" in text and "top-level 'tools:'" in text
     assert "AgentScope says: The 'basic' tool group is reserved" in text
 
 
 def test_duplicate_groups_quote_agentscope(tmp_path) -> None:
-    from toolscope.core.agentscope.spec import load_toolkit_spec
-
-    path = _write(
+    text = spec_error(
         tmp_path,
-        "t.yaml",
         """
         groups:
           - {name: web, description: Web}
           - {name: files, description: Files}
           - {name: web, description: Web again}
     """,
-    )
-    with pytest.raises(InputError) as info:
-        load_toolkit_spec(path)
-    text = info.value.render()
+    ).render()
     assert "groups[2].name: 'web' is also groups[0]" in text
     assert "AgentScope says: Tool groups must not contain duplicate tool groups." in text
 
 
 def test_spec_schema_errors(tmp_path) -> None:
-    from toolscope.core.agentscope.spec import load_toolkit_spec
-
-    path = _write(
+    text = spec_error(
         tmp_path,
-        "t.yaml",
         """
         groups:
           - name: web
@@ -114,20 +109,14 @@ def test_spec_schema_errors(tmp_path) -> None:
             tools:
               - {name: s, permision: allow}
     """,
-    )
-    with pytest.raises(InputError) as info:
-        load_toolkit_spec(path)
-    assert "groups[0].tools[0].permision: unknown field" in info.value.render()
+    ).render()
+    assert "groups[0].tools[0].permision: unknown field" in text
 
-    path = _write(tmp_path, "u.yaml", "groups:\n  - {name: web}\n")
-    with pytest.raises(InputError) as info:
-        load_toolkit_spec(path)
-    assert "groups[0]" in info.value.render() and "AgentScope says" in info.value.render()
+    text = spec_error(tmp_path, "groups:\n  - {name: web}\n").render()
+    assert "groups[0]" in text and "AgentScope says" in text
 
-    path = _write(tmp_path, "v.yaml", "groups:\n  - {name: web, description: W}\ninitially_active: [wbe]\n")
-    with pytest.raises(InputError) as info:
-        load_toolkit_spec(path)
-    assert "initially_active[0]: no group named 'wbe' (did you mean web?)" in info.value.render()
+    text = spec_error(tmp_path, "groups:\n  - {name: web, description: W}\ninitially_active: [wbe]\n").render()
+    assert "initially_active[0]: no group named 'wbe' (did you mean web?)" in text
 
 
 # -- factories --------------------------------------------------------------------
