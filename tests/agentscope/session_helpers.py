@@ -5,6 +5,17 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+LANE_TURN_KEYS = {
+    "call",
+    "accepted",
+    "response_state",
+    "response_text",
+    "groups_before",
+    "groups_after",
+    "visible_tools",
+}
+"""What every lane's side of a call turn says, in ``step --json`` and ``Turn.to_json()`` alike."""
+
 
 def recorder(samples: Path):
     """The shipped recording script, imported as a module (its agent is the real one)."""

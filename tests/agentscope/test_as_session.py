@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from session_helpers import LANE_TURN_KEYS
 
 from toolscope.core.agentscope.script import CallStep, RegisterGroupStep, load_script, parse_script
 from toolscope.core.model.errors import InputError
@@ -61,17 +62,7 @@ def test_turn_records(typo_session) -> None:
     turn2 = typo_session.forward()
     assert turn2.guarded.token_estimate > lane.token_estimate  # two more schemas offered
     data = turn2.to_json()
-    assert set(data["guarded"]) >= {
-        "call",
-        "accepted",
-        "response_state",
-        "response_text",
-        "groups_before",
-        "groups_after",
-        "visible_tools",
-        "plan",
-        "token_estimate",
-    }
+    assert set(data["guarded"]) >= LANE_TURN_KEYS | {"plan", "token_estimate"}
     assert "plan" not in data["stock"]
 
 
