@@ -25,6 +25,11 @@ def recorder(samples: Path):
     return module
 
 
+def sample_recorder():
+    """The shipped recording script of ``sample_configs/agentscope``, imported as a module."""
+    return recorder(Path(__file__).resolve().parents[2] / "sample_configs" / "agentscope")
+
+
 def drop_web_turns():
     """Activate both groups, search, then keep only scraping, then fetch: lost on every version."""
-    return recorder(Path(__file__).resolve().parents[2] / "sample_configs" / "agentscope").drop_turns()
+    return sample_recorder().drop_turns()
