@@ -6,6 +6,7 @@ import json
 import textwrap
 
 import pytest
+from agentscope_version import agentscope_version
 from session_helpers import LANE_TURN_KEYS
 from typer.testing import CliRunner
 
@@ -14,12 +15,6 @@ from toolscope.cli.app import app
 pytestmark = pytest.mark.agentscope
 
 runner = CliRunner()
-
-
-def _version() -> tuple[int, ...]:
-    import agentscope
-
-    return tuple(int(p) for p in agentscope.__version__.split(".")[:3])
 
 
 def run(*args: str):
@@ -36,7 +31,7 @@ def test_step_human_shows_both_lanes_and_the_probe(samples) -> None:
     assert "turn 3: reset_tools, note_write, web_search, page_fetch" in guarded
     assert "activated_groups at the end: ['web_search', 'scraping']" in guarded
     stock = out.split("-- stock reset_tools")[1].split("-- guarded")[0]
-    if _version() == (2, 0, 6):
+    if agentscope_version() == (2, 0, 6):
         assert "turn 3: reset_tools, note_write\n" in stock
         assert "activated_groups at the end: ['web_serch']" in stock
         assert "clears before validating" in out
@@ -61,7 +56,7 @@ def test_step_json_shape(samples) -> None:
     assert data["lanes"]["guarded"][1]["plan"]["activated"] == ["web_search", "scraping"]
     assert data["lanes"]["stock"][2]["call"] == '{"web_serch": true}'
     probe = data["probe"]
-    assert probe["unknown_names_stored"] is (_version() == (2, 0, 6))
+    assert probe["unknown_names_stored"] is (agentscope_version() == (2, 0, 6))
     assert data["final_groups"]["guarded"] == ["web_search", "scraping"]
 
 
