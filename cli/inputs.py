@@ -9,49 +9,18 @@ project: ``claude-code:[PROJECT_DIR]`` or ``codex:[PROJECT_DIR]`` (default: the 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.model.enums import InputKind
 from ..core.model.errors import InputError, Problem
 from ..core.model.subject import Subject
+from .client_options import CLAUDE_ONLY, CLI_ONLY, CODEX_ONLY, ClientOptions
 from .input_kind import cli_target, detect_kind
 
 if TYPE_CHECKING:
     from ..core.agentworks.step_config import Step
     from ..core.agentworks.subject import AgentWorksSubject
-
-CLI_ONLY = ("home", "managed_dir", "client_args", "codex_home", "codex_system_dir", "codex_config")
-"""The client options only claude-code:DIR and codex:DIR take (--client-home reaches step configs too)."""
-CLAUDE_ONLY = ("home", "managed_dir", "client_args")
-CODEX_ONLY = ("codex_home", "codex_system_dir", "codex_config")
-
-
-@dataclass(frozen=True)
-class ClientOptions:
-    """The options of the coding-agent CLI inputs (and of the AgentWorks link to them)."""
-
-    home: Path | None = None
-    managed_dir: Path | None = None
-    client_args: str | None = None
-    codex_home: Path | None = None
-    codex_system_dir: Path | None = None
-    codex_config: tuple[str, ...] = ()
-    client_home: Path | None = None
-
-    def given(self, *names: str) -> list[str]:
-        """The option flags among ``names`` (attribute names) that were given."""
-        return [
-            "--" + n.replace("_", "-") if n != "codex_config" else "-c"
-            for n in names
-            if getattr(self, n) not in (None, ())
-        ]
-
-    def refuse(self, names: Iterable[str], why: str = "applies to claude-code:DIR / codex:DIR inputs") -> None:
-        """Exit 2 on the first of ``names`` that was given; ``why`` says where it applies."""
-        for flag in self.given(*names):
-            raise InputError(flag, why)
 
 
 def refuse_given(options: Iterable[tuple[str, object]], why: str) -> None:

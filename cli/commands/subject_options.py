@@ -11,10 +11,11 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..client_options import ClientOptions
 from .common import (
     ClientArgsOpt,
     ClientHomeOpt,
@@ -36,7 +37,6 @@ if TYPE_CHECKING:
     from ...core.agentworks.step_config import Step
     from ...core.agentworks.subject import AgentWorksSubject
     from ...core.model.subject import Subject
-    from ..inputs import ClientOptions
 
 R = TypeVar("R")
 
@@ -68,28 +68,15 @@ class SubjectOptions:
     snapshot: Path | None = None
     workflow: Path | None = None
     origin: str | None = None
-    home: Path | None = None
-    managed_dir: Path | None = None
-    client_args: str | None = None
-    codex_home: Path | None = None
-    codex_system_dir: Path | None = None
-    codex_config: list[str] | None = None
-    client_home: Path | None = None
+    client: ClientOptions = ClientOptions()
+    """The coding-agent CLI options (and the AgentWorks link to them)."""
 
-    @property
-    def client(self) -> ClientOptions:
-        """The coding-agent CLI options (and the AgentWorks link to them)."""
-        from ..inputs import ClientOptions
-
-        return ClientOptions(
-            self.home,
-            self.managed_dir,
-            self.client_args,
-            self.codex_home,
-            self.codex_system_dir,
-            tuple(self.codex_config or ()),
-            self.client_home,
-        )
+    @classmethod
+    def of(cls, given: dict[str, Any]) -> SubjectOptions:
+        """The options as Typer passes them, by parameter name (``OPTIONS``' keys)."""
+        client = {f.name: given.pop(f.name) for f in fields(ClientOptions) if f.name in given}
+        client["codex_config"] = tuple(client.get("codex_config") or ())
+        return cls(**given, client=ClientOptions(**client))
 
     @property
     def named_paths(self) -> tuple[Path | None, ...]:
@@ -150,7 +137,7 @@ def with_subject_options(command: Callable[..., R]) -> Callable[..., R]:
     @functools.wraps(command)
     def call(*args: Any, **kwargs: Any) -> R:
         given = {name: kwargs.pop(name) for name in OPTIONS if name in kwargs}
-        return command(*args, subject_options=SubjectOptions(**given), **kwargs)
+        return command(*args, subject_options=SubjectOptions.of(given), **kwargs)
 
     call.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
     call.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": signature.return_annotation}
