@@ -13,7 +13,7 @@ from ...core.model.errors import EXIT_INTERNAL, InputError, Problem
 from ...core.model.presentation import MARK
 from ...tui.views import DEFAULT_VIEW, VIEWS, View
 from ..output import handle_errors, plain, stdout_console
-from .common import ModeOpt, SessionIdOpt, SessionOpt
+from .common import ModeOpt, SessionIdOpt, SessionOpt, parse_size
 from .subject_options import NO_SUBJECT_OPTIONS, SubjectOptions, with_subject_options
 
 if TYPE_CHECKING:
@@ -71,9 +71,9 @@ def inspect_command(
 ) -> None:
     """Open the interactive view: pipeline, live mode switching, checklist, export (F1 for keys)."""
     if capture is not None:
-        _check_capture(capture, screenshot)
-        predict = _capture_prediction(config, mode, subject_options, capture) if config is not None else None
-        _run_capture(capture, config, predict)
+        from .inspect_capture import run_capture_view
+
+        run_capture_view(capture, config, screenshot, mode, subject_options)
         return
     if config is None:
         raise InputError("CONFIG", "give the config to inspect (or --capture FILE for a capture)")
@@ -118,14 +118,11 @@ def inspect_command(
     if screenshot is not None and follow is not None:
         raise InputError("--screenshot", "a screenshot is one picture; --follow watches an agent over time")
     if screenshot is not None:
-        from ...tui.screenshot import parse_size, render_svg_sync
+        from ...tui.screenshot import render_svg_sync
 
-        try:
-            dimensions = parse_size(size)
-        except ValueError as exc:
-            raise InputError("--size", str(exc)) from None
+        dimensions = parse_size(size)
         from ...core.outputs.output_file import check_output, write_output
-        from .report import input_files
+        from .report_document import input_files
 
         # The same rules as report -o: never an input, an existing file only with --force.
         inputs = input_files(config, subject, *subject_options.named_paths, script, session)
@@ -177,33 +174,6 @@ def _tui_options(
     )
 
 
-def _capture_prediction(config: str, mode: str | None, subject_options: SubjectOptions, capture: Path) -> Any:
-    """``inspect CONFIG --capture FILE``: what toolscope predicts per request, for the view to check."""
-    from ...core.capture.predict import compare_subject
-
-    subject_options.open_workflow(config, capture=capture)  # a whole workflow: exit 2, asking for --step
-    subject = subject_options.open_subject(config)
-    resolved = subject.resolve_mode(mode)
-    return lambda capture: compare_subject(subject, capture, resolved).comparison
-
-
-def _run_capture(capture: Path, config: str | None, predict: Any = None) -> None:
-    """``inspect [CONFIG] --capture FILE``: the capture view (it follows the file, which may not exist yet)."""
-    from ...tui.capture.app import CaptureApp
-
-    CaptureApp(str(capture), predict, Path(config).name if config else None).run()
-
-
-def _check_capture(capture: Path, screenshot: Path | None) -> None:
-    # Before a config is loaded (seconds for a toolkit): the cheap refusals first.
-    if screenshot is not None:
-        raise InputError("--screenshot", "is not available with --capture (the view follows a growing file)")
-    if capture.exists() and not capture.is_file():
-        raise InputError(str(capture), "is not a file; --capture takes the file toolscope capture -o writes")
-    if not has_display():
-        raise InputError("stdout", "is not a terminal: toolscope inspect is interactive")
-
-
 def has_display() -> bool:
     """A terminal on stdout, or a browser page: ``toolscope serve`` runs each page's app with
     Textual's web driver (``TEXTUAL_DRIVER``), which talks to the page through stdin/stdout."""
@@ -212,17 +182,19 @@ def has_display() -> bool:
     return sys.stdout.isatty() or os.environ.get("TEXTUAL_DRIVER", "").startswith("textual.drivers.web_driver:")
 
 
-def _run_app(subject: Subject | None, mode: str | None, options: Any, picker: Any) -> None:
+def require_display(*hints: str) -> None:
+    """Exit 2 without a display: a full-screen app on a pipe or a file only writes escape codes
+    until it is killed. ``hints``: what to do instead."""
     if not has_display():
-        # A full-screen app on a pipe or a file only writes escape codes until it is killed.
-        raise InputError(
-            "stdout",
-            "is not a terminal: toolscope inspect is interactive",
-            [
-                Problem("", "run it in a terminal, or give --screenshot FILE for a picture of the view"),
-                Problem("", "for text output use toolscope explain, tools or report"),
-            ],
-        )
+        problems = [Problem("", hint) for hint in hints]
+        raise InputError("stdout", "is not a terminal: toolscope inspect is interactive", problems)
+
+
+def _run_app(subject: Subject | None, mode: str | None, options: Any, picker: Any) -> None:
+    require_display(
+        "run it in a terminal, or give --screenshot FILE for a picture of the view",
+        "for text output use toolscope explain, tools or report",
+    )
     from ...tui.app import ToolscopeApp
 
     app = ToolscopeApp(subject, mode, options, picker=picker)

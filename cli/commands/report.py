@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from ...core.model.errors import InputError
 from ..output import handle_errors
-from .common import SessionIdOpt, SessionOpt
+from .common import SessionIdOpt, SessionOpt, parse_size
+from .report_document import input_files, make_report, open_with_inputs, render
 from .subject_options import NO_SUBJECT_OPTIONS, SubjectOptions, with_subject_options
-
-# The report modules are imported by the functions that use them: registering this
-# command must not cost every other command their import time.
-if TYPE_CHECKING:
-    from ...core.model.subject import Subject
-    from ...core.report.data import Environment, ReportData
 
 FORMATS = ("md", "html", "json", "svg", "png")
 _SUFFIX_FORMAT = {
@@ -33,16 +27,6 @@ STDOUT = "-"
 """``-o -``: write to stdout (``core.outputs.output_file.STDOUT``)."""
 
 
-def parse_size(size: str) -> tuple[int, int]:
-    """``120x36`` → (120, 36); columns and rows of the headless terminal (the range ``inspect`` takes)."""
-    from ...tui.screenshot import parse_size as parse_terminal_size
-
-    try:
-        return parse_terminal_size(size)
-    except ValueError as exc:
-        raise InputError("--size", str(exc)) from None
-
-
 def pick_format(fmt: str | None, output: str) -> str:
     """The --format value, or the one the output file's suffix names, or md."""
     if fmt is None:
@@ -52,103 +36,28 @@ def pick_format(fmt: str | None, output: str) -> str:
     return fmt.lower()
 
 
-def _factory_file(config: str) -> Path | None:
-    # "path/to/file.py:function" names a file too; "package.module:function" does not.
-    head, sep, _ = config.rpartition(":")
-    return Path(head) if sep and head.endswith(".py") else None
-
-
-def input_files(config: str, subject: Subject | None, *explicit: Path | None) -> list[Path]:
-    """Every file this command was given or read, for output protection and secret masking: the
-    paths named on the command line (CONFIG or a factory's file, registry, snapshot, script,
-    session) and, once loaded, the files the subject read (``LoadedInput.paths``: a registry
-    found next to the config, the mcp_config and its ``_user.json`` override, …). Each file once,
-    in a stable order. Before loading (``subject`` None) only the named paths are known."""
-    paths = [p for p in explicit if p is not None]
-    paths.append(_factory_file(config) or Path(config))
-    if subject is not None:
-        paths += subject.loaded.paths
-    unique: dict[Path, Path] = {}
-    for path in paths:
-        unique.setdefault(path.resolve(), path)
-    return list(unique.values())
-
-
-def render(report: ReportData, fmt: str) -> str:
-    """The report in md, html or json."""
-    if fmt == "md":
-        from ...core.report.markdown import render_markdown
-
-        return render_markdown(report)
-    if fmt == "html":
-        from ...core.report.html import render_html
-
-        return render_html(report)
-    from ...core.report.json_report import render_json
-
-    return render_json(report)
-
-
-def _render_svg(subject: Subject, mode: str | None, size: tuple[int, int]) -> str:
+def _write_picture(
+    config: str,
+    subject_options: SubjectOptions,
+    kind: str,
+    mode: str | None,
+    size: tuple[int, int],
+    output: str,
+    force: bool,
+) -> None:
+    """--format svg or png: the TUI's pipeline view of one subject, headless."""
+    from ...core.outputs.output_file import check_output, write_output
     from ...tui.screenshot import render_svg_sync
     from ...tui.views import View
 
-    return render_svg_sync(subject, mode, size, view=View.PIPELINE)
+    subject, inputs = open_with_inputs(config, subject_options)
+    check_output(output, force=force, inputs=inputs)
+    picture: str | bytes = render_svg_sync(subject, subject.resolve_mode(mode), size, view=View.PIPELINE)
+    if kind == "png":
+        from ...core.report.png import svg_to_png
 
-
-def open_with_inputs(config: str, subject_options: SubjectOptions, *named: Path | None) -> tuple[Subject, list[Path]]:
-    """CONFIG as one subject, with every file given or read (``named``: --script, --session)."""
-    subject = subject_options.open_subject(config)
-    return subject, input_files(config, subject, *subject_options.named_paths, *named)
-
-
-def make_report(
-    config: str,
-    *,
-    modes: list[str] | None = None,
-    tools: list[str] | None = None,
-    script: Path | None = None,
-    session: Path | None = None,
-    session_id: str | None = None,
-    subject_options: SubjectOptions = NO_SUBJECT_OPTIONS,
-    timestamp: bool = False,
-    environment: Environment | None = None,
-) -> tuple[ReportData, list[Path]]:
-    """Open CONFIG and build its report; returns it with every input file's path.
-
-    ``environment`` replaces the running software's versions (golden tests).
-    """
-    from ...core.report.build import build_report
-    from ...core.report.redaction import secret_values_in_files
-
-    subject, inputs = open_with_inputs(config, subject_options, script, session)
-    transcript = None
-    extra_files: list[tuple[str, str]] = []
-    if script is not None:
-        from ...core.report.adapters import run_transcript
-
-        transcript, script_file = run_transcript(subject, script)
-        extra_files.append(script_file)
-    elif session is not None:
-        from ...core.report.adapters import run_session_transcript
-        from ..replay_progress import replay_progress
-
-        with replay_progress():
-            transcript, session_file = run_session_transcript(
-                subject, session, session_id, subject_options.groups is not None
-            )
-        extra_files.append(session_file)
-    report = build_report(
-        subject,
-        modes or (),
-        tools or (),
-        transcript=transcript,
-        extra_files=extra_files,
-        environment=environment,
-        secrets=sorted(secret_values_in_files(inputs)),
-        generated_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if timestamp else None,
-    )
-    return report, inputs
+        picture = svg_to_png(str(picture), what="--format png")
+    say_written(write_output(picture, output, force=force, inputs=inputs), kind, picture)
 
 
 @handle_errors
@@ -247,17 +156,8 @@ def report_command(
             )
         if mode and len(mode) > 1:
             raise InputError(f"--format {kind}", "shows one mode; give a single --mode")
-        subject, inputs = open_with_inputs(config, subject_options)
-        check_output(output, force=force, inputs=inputs)
         assert columns_rows is not None
-        svg = _render_svg(subject, subject.resolve_mode(mode[0] if mode else None), columns_rows)
-        if kind == "png":
-            from ...core.report.png import svg_to_png
-
-            png = svg_to_png(svg, what="--format png")
-            say_written(write_output(png, output, force=force, inputs=inputs), kind, png)
-            return
-        say_written(write_output(svg, output, force=force, inputs=inputs), kind, svg)
+        _write_picture(config, subject_options, kind, mode[0] if mode else None, columns_rows, output, force)
         return
 
     report, inputs = make_report(
