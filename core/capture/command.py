@@ -18,11 +18,14 @@ is passed on; a command still running ``GRACE_SECONDS`` later is killed with its
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import time
 from collections.abc import Callable, Mapping, Sequence
+
+import psutil
 
 from ..model.errors import InputError
 
@@ -96,33 +99,12 @@ def _end(child: subprocess.Popen[bytes], signum: int) -> None:
 
 
 def _kill_tree(pid: int) -> None:
-    """SIGKILL ``pid`` and every process under it (read from /proc: no psutil needed)."""
-    for target in [*_descendants(pid), pid]:
-        try:
-            os.kill(target, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-
-
-def _descendants(pid: int, limit: int = 10_000) -> list[int]:
-    children: dict[int, list[int]] = {}
+    """SIGKILL ``pid`` and every process under it (psutil: a reused pid is never signalled)."""
     try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return []
-    for entry in entries[: limit * 10]:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as handle:
-                fields = handle.read().rsplit(b")", 1)[1].split()
-            children.setdefault(int(fields[1]), []).append(int(entry))
-        except (OSError, IndexError, ValueError):
-            continue
-    found: list[int] = []
-    stack = [pid]
-    while stack and len(found) < limit:
-        for child in children.get(stack.pop(), []):
-            found.append(child)
-            stack.append(child)
-    return found
+        root = psutil.Process(pid)
+        targets = [*root.children(recursive=True), root]
+    except (psutil.NoSuchProcess, psutil.AccessDenied):
+        return
+    for target in targets:
+        with contextlib.suppress(psutil.NoSuchProcess, psutil.AccessDenied):
+            target.kill()
