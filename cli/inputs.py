@@ -1,4 +1,5 @@
-"""Decide what the user gave us and open it as a ``Subject``.
+"""Open what the user gave as a ``Subject`` (or every step of a workflow), refusing the options
+that do not apply to its kind (which kind it is: ``input_kind``).
 
 ``CONFIG`` may be an AgentWorks step config (``{"steps": [...]}`` or one step), an
 AgentScope toolkit spec (YAML/JSON with ``groups``), a toolkit factory
