@@ -16,10 +16,22 @@ if TYPE_CHECKING:
 
 def _default_activation_view(subject: Subject, options: TuiOptions) -> Widget | None:
     """The activation view, only for AgentScope toolkits that offer a step-through session."""
+    from ..core.model.subject import StepsActivation
     from .session_feed import feed_for
-    from .widgets.activation.view import activation_view_for
+    from .widgets.activation.view import ActivationView
 
-    return activation_view_for(subject, options.script, options.run_script, options.config_dir, feed=feed_for(options))
+    # A recorded session or a running agent's turns (``tui.session_feed``).
+    feed = feed_for(options)
+    if not isinstance(subject, StepsActivation):
+        return None
+    return ActivationView(
+        subject,
+        script=options.script,
+        run_script=options.run_script,
+        config_dir=options.config_dir,
+        feed=feed,
+        id="activation-view",
+    )
 
 
 @dataclass(frozen=True)

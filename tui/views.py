@@ -40,3 +40,9 @@ NO_ACTIVATION_VIEW = (
     f"{View.CHECKLIST.tab_label}."
 )
 """What 3 says on a step config."""
+
+
+def explained_absence(view: str, step_config: bool) -> str | None:
+    """Why this input has no ``view``, when that is worth a key (3 on a step config says why
+    there is no activation view); None when the key is simply hidden."""
+    return NO_ACTIVATION_VIEW if view == View.ACTIVATION and step_config else None

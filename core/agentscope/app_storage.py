@@ -26,7 +26,7 @@ from urllib.parse import quote
 
 from ..model.errors import InputError, Problem
 from .aio import checkpoint, run_sync
-from .recorded import RecordedSession, calls_from_messages
+from .recorded import RecordedSession, session_of_msgs
 from .sqlite_files import lock_holders, readable_copy
 
 EXTRA_HINT = 'reading AgentScope app storage needs toolscope\'s "app" extra: pip install "toolscope[app]"'
@@ -146,13 +146,4 @@ def load_app_session(path: Path, session_id: str | None) -> RecordedSession:
             f"no session {session_id!r} in this database (no messages are stored under that id)",
             [Problem("--session-id", "check the id; the app shows it in the session's URL")],
         )
-    dumped = [m.model_dump(mode="json") for m in messages]
-    calls, turns = calls_from_messages(dumped)
-    return RecordedSession(
-        source=source,
-        kind="app_storage",
-        calls=tuple(calls),
-        model_turns=turns,
-        session_id=session_id,
-        notes=(note,) if note else (),
-    )
+    return session_of_msgs(source, "app_storage", messages, session_id=session_id, notes=(note,) if note else ())

@@ -88,26 +88,36 @@ def _group_findings(subject: ToolkitSubject, rows: list) -> list[Finding]:
         if group.name == "basic":
             continue
         members = [r for r in rows if r.entry.group == group.name and r.entry.kind != ToolKind.META]
-        if not members and not getattr(group, "mcps", None):
-            out.append(
-                Finding(
-                    FindingKind.EMPTY_GROUP,
-                    f"group '{group.name}' has no tools: activating it adds nothing",
-                    entry=group.name,
-                    source=origins.get(group.name),
-                    severity=Severity.WARNING,
-                )
+        empty = not members and not getattr(group, "mcps", None)
+        out += group_findings(group.name, group.description, empty, "reset_tools", origins.get(group.name))
+    return out
+
+
+def group_findings(
+    name: str, description: str | None, empty: bool, meta_tool: str, source: str | None
+) -> list[Finding]:
+    """One group's warnings (2.x and 1.x alike): no tools, no description (``meta_tool`` offers only its name)."""
+    out = []
+    if empty:
+        out.append(
+            Finding(
+                FindingKind.EMPTY_GROUP,
+                f"group '{name}' has no tools: activating it adds nothing",
+                entry=name,
+                source=source,
+                severity=Severity.WARNING,
             )
-        if not (group.description or "").strip():
-            out.append(
-                Finding(
-                    FindingKind.GROUP_WITHOUT_DESCRIPTION,
-                    f"group '{group.name}' has no description: reset_tools offers the model only its name",
-                    entry=group.name,
-                    source=origins.get(group.name),
-                    severity=Severity.WARNING,
-                )
+        )
+    if not (description or "").strip():
+        out.append(
+            Finding(
+                FindingKind.GROUP_WITHOUT_DESCRIPTION,
+                f"group '{name}' has no description: {meta_tool} offers the model only its name",
+                entry=name,
+                source=source,
+                severity=Severity.WARNING,
             )
+        )
     return out
 
 

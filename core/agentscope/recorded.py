@@ -122,6 +122,12 @@ class RecordedSession:
         }[self.kind]
 
 
+def session_of_msgs(source: str, kind: SourceKind, msgs: Iterable[Any], **known: Any) -> RecordedSession:
+    """The session that validated 2.x ``Msg`` objects record, in order (``known``: the source's other fields)."""
+    calls, turns = calls_from_messages(m.model_dump(mode="json") for m in msgs)
+    return RecordedSession(source=source, kind=kind, calls=tuple(calls), model_turns=turns, **known)
+
+
 def failure_kind(state: str | None, text: str) -> Failure | None:
     """Classify a recorded failure from AgentScope's own error texts (``_toolkit.py``)."""
     if state != "error":
@@ -133,8 +139,9 @@ def failure_kind(state: str | None, text: str) -> Failure | None:
     return None
 
 
-def _text_of(output: Any) -> str:
-    """A ToolResultBlock's output as text (a str, or a list of text/data blocks)."""
+def text_of(output: Any) -> str:
+    """A tool result's output as text: a str, or the text blocks of a list (2.x ``ToolResultBlock``,
+    1.x ``tool_result``: the same two layouts)."""
     if isinstance(output, str):
         return output
     if isinstance(output, list):
@@ -176,7 +183,7 @@ def calls_from_messages(messages: Iterable[Mapping[str, Any]]) -> tuple[list[Rec
                 )
             elif kind == "tool_result":
                 state = block.get("state")
-                results[block.get("id")] = (state, _text_of(block.get("output")))
+                results[block.get("id")] = (state, text_of(block.get("output")))
     calls = []
     for position, call in enumerate(pending, start=1):
         state, text = results.get(call["id"], (None, ""))

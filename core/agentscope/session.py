@@ -13,7 +13,8 @@ and are re-exported here.
 Replay: ``back()`` undoes the last turn (restores each lane's state from the turn's
 snapshot, and unregisters a group the turn registered); ``forward()`` redoes a recorded
 turn from its snapshots, or runs the next script step. A manual ``call()`` after going
-back drops the turns ahead (like undo/redo). States in turns are deep copies.
+back drops the turns ahead (like undo/redo). States in turns are deep copies. That history
+is ``stepping.SessionRunner``'s, shared with the 1.x session (``v1/session.py``).
 
 Public API (async methods for the TUI's event loop; sync wrappers for the CLI)::
 
@@ -31,74 +32,24 @@ Public API (async methods for the TUI's event loop; sync wrappers for the CLI)::
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import Any
 
 from ..model.errors import InputError, Problem
 from ..text.clip import clip
-from .aio import run_sync
 from .planner import ActivationPlan
-from .script import (
-    CallStep,
-    RegisterGroupStep,
-    Step,
-    call_step,
-)
+from .script import CallStep, RegisterGroupStep, Step
 from .spec import BuiltToolkit, make_spec_group
+from .stepping import SessionRunner, Side
 from .turns import (
     LANES,
     Lane,
     LaneTurn,
     Turn,
     estimate_tokens,
-    session_json,
 )
 
 __all__ = ["LANES", "Lane", "LaneTurn", "StepSession", "Turn", "estimate_tokens"]
-
-
-class SessionRunner:
-    """What both sessions (2.x ``StepSession``, 1.x ``v1.session.StepSessionV1``) build on their
-    async steps: running to the end, the sync wrappers the CLI uses, and the ``step --json`` body."""
-
-    @property
-    def history(self) -> list[Turn]:  # pragma: no cover - each session defines it
-        raise NotImplementedError
-
-    async def aforward(self) -> Turn | None:  # pragma: no cover - each session defines it
-        raise NotImplementedError
-
-    async def acall(self, value: str | Mapping[str, Any], label: str | None = None) -> Turn:  # pragma: no cover
-        raise NotImplementedError
-
-    async def avisible(self, lane: str) -> tuple[tuple[str, ...], int]:  # pragma: no cover
-        raise NotImplementedError
-
-    async def arun_all(self) -> list[Turn]:
-        """Run (or redo) every remaining step; returns the history."""
-        while await self.aforward() is not None:
-            pass
-        return self.history
-
-    def call(self, value: str | Mapping[str, Any], label: str | None = None) -> Turn:
-        """Sync ``acall``: an ad-hoc reset_tools call on both lanes."""
-        return run_sync(self.acall(value, label))
-
-    def forward(self) -> Turn | None:
-        """Sync ``aforward``: redo a turn or run the next script step; None at the end."""
-        return run_sync(self.aforward())
-
-    def run_all(self) -> list[Turn]:
-        """Sync ``arun_all``: run every remaining step; returns the history."""
-        return run_sync(self.arun_all())
-
-    def visible(self, lane: str) -> tuple[tuple[str, ...], int]:
-        """Sync ``avisible``: the lane's offered tool names and their token estimate."""
-        return run_sync(self.avisible(lane))
-
-    def to_json(self) -> dict[str, Any]:
-        """Lanes as lists of call turns plus the registration events (``step --json`` body)."""
-        return session_json(self.history)
 
 
 class StepSession(SessionRunner):
@@ -124,69 +75,31 @@ class StepSession(SessionRunner):
 
         self.built = built
         self.toolkit = built.toolkit
-        self.steps: list[Step] = list(steps)
+        self._start_history(steps)
         self._initial = built.state.model_copy(deep=True)
         self.states: dict[str, Any] = {lane: self._initial.model_copy(deep=True) for lane in LANES}
         self._plans: list[ActivationPlan] = []
         self.guard = GroupActivationGuard(known_group_reader(self.toolkit), observer=self._plans.append)
         self._stock_meta = self.toolkit.builtin_meta_tool
         self._guarded_meta = build_guarded_meta_tool(self.toolkit, self.guard)
-        self._records: list[Turn] = []  # executed turns, including undone ones (redo)
-        self.cursor = 0
-        self._script_pos: list[int] = [0]  # script position after each cursor value
         self._groups = self._prepare_groups()
 
     # -- setup ---------------------------------------------------------------
     def _prepare_groups(self) -> dict[int, Any]:
         """Build register_group steps' ToolGroups up front, so bad steps fail at load."""
-        names = set(g.name for g in self.toolkit.tool_groups)
         built = {}
-        for index, step in enumerate(self.steps):
-            if not isinstance(step, RegisterGroupStep):
-                continue
-            # Named like the script's own errors: its file, then the step (1-based) and the
-            # item's place in the document ([0] is the first item).
-            where = f"script step {index + 1} (register_group)"
-            item = f"[{step.position if step.position is not None else index}].register_group"
-            source = step.source or ""
-            if step.group.name in names:
-                raise InputError(
-                    source,
-                    f"{where}: group '{step.group.name}' already exists",
-                    [Problem(f"{item}.name", "AgentScope group names must be unique ('basic' is reserved)")],
-                )
+        for index, step, where, item in self._registrations({g.name for g in self.toolkit.tool_groups}):
             try:
                 built[index] = make_spec_group(step.group)
             except ValueError as exc:
                 raise InputError(
-                    source, f"{where}: AgentScope refused the group", [Problem(item, f"AgentScope says: {exc}")]
+                    step.source or "",
+                    f"{where}: AgentScope refused the group",
+                    [Problem(item, f"AgentScope says: {exc}")],
                 ) from None
-            names.add(step.group.name)
         return built
 
     # -- queries -------------------------------------------------------------
-    @property
-    def history(self) -> list[Turn]:
-        """The turns up to the cursor (what the lanes currently reflect)."""
-        return self._records[: self.cursor]
-
-    @property
-    def at_end(self) -> bool:
-        """No recorded turn to redo and no script step left."""
-        return self.cursor >= len(self._records) and self._script_pos[-1] >= len(self.steps)
-
-    @property
-    def script_position(self) -> int:
-        """How many script steps the lanes reflect now (0 = none run)."""
-        return self._script_pos[self.cursor]
-
-    def next_step(self) -> str | None:
-        """What ``forward`` would do next (redo a turn or run a script step); None at the end."""
-        if self.cursor < len(self._records):
-            return f"redo turn {self.cursor + 1}: {self._records[self.cursor].description}"
-        pos = self._script_pos[self.cursor]
-        return self.steps[pos].describe() if pos < len(self.steps) else None
-
     def known_groups(self) -> tuple[str, ...]:
         """Registered non-basic groups now (script registrations included)."""
         return tuple(g.name for g in self.toolkit.tool_groups if g.name != "basic")
@@ -237,67 +150,21 @@ class StepSession(SessionRunner):
             received=_repaired(step.args, step.raw, self.guard.last_input) if lane == "guarded" else None,
         )
 
-    async def _run_step(self, step: Step, script_index: int | None) -> Turn:
-        index = self.cursor + 1
-        if isinstance(step, RegisterGroupStep):
-            group = self._groups[script_index] if script_index is not None else make_spec_group(step.group)
-            self.toolkit.tool_groups.append(group)  # the same list ResetTools and the guard read
-            return Turn(index, "register_group", step.describe(), group=group, group_name=step.group.name)
-        lanes: dict[str, LaneTurn] = {lane: await self._call_lane(lane, step) for lane in LANES}
-        return Turn(index, "call", step.describe(), lanes=lanes)
+    def _register_group(self, step: RegisterGroupStep, script_index: int | None) -> Any:
+        group = self._groups[script_index] if script_index is not None else make_spec_group(step.group)
+        self.toolkit.tool_groups.append(group)  # the same list ResetTools and the guard read
+        return group
 
-    def _push(self, turn: Turn, script_pos: int) -> Turn:
-        del self._records[self.cursor :]
-        del self._script_pos[self.cursor + 1 :]
-        self._records.append(turn)
-        self._script_pos.append(script_pos)
-        self.cursor += 1
-        return turn
+    def _lane_state(self, lane_turn: LaneTurn, side: Side) -> Any:
+        snapshot = lane_turn.state_before if side == "before" else lane_turn.state_after
+        return snapshot.model_copy(deep=True)
 
-    async def acall(self, value: str | Mapping[str, Any], label: str | None = None) -> Turn:
-        """An ad-hoc reset_tools call on both lanes (the TUI composer); drops redo turns."""
-        step = call_step(value if isinstance(value, str) else dict(value), label)
-        turn = await self._run_step(step, None)
-        return self._push(turn, self._script_pos[self.cursor])
-
-    async def aforward(self) -> Turn | None:
-        """Redo the next recorded turn, or run the next script step; None at the end."""
-        if self.cursor < len(self._records):
-            turn = self._records[self.cursor]
-            self._apply(turn, "after")
-            self.cursor += 1
-            return turn
-        pos = self._script_pos[self.cursor]
-        if pos >= len(self.steps):
-            return None
-        turn = await self._run_step(self.steps[pos], pos)
-        return self._push(turn, pos + 1)
-
-    def back(self) -> Turn | None:
-        """Undo the last turn (state snapshots restored, a registered group removed)."""
-        if self.cursor == 0:
-            return None
-        turn = self._records[self.cursor - 1]
-        self._apply(turn, "before")
-        self.cursor -= 1
-        return turn
-
-    def reset(self) -> None:
-        """Back to the start (recorded turns stay available for forward)."""
-        while self.back() is not None:
-            pass
-
-    def _apply(self, turn: Turn, side: Literal["before", "after"]) -> None:
-        if turn.kind == "register_group":
-            groups = self.toolkit.tool_groups
-            if side == "before":
-                groups[:] = [g for g in groups if g is not turn.group]  # in place: shared list
-            elif not any(g is turn.group for g in groups):
-                groups.append(turn.group)
-            return
-        for lane, lane_turn in turn.lanes.items():
-            snapshot = lane_turn.state_before if side == "before" else lane_turn.state_after
-            self.states[lane] = snapshot.model_copy(deep=True)
+    def _apply_registration(self, turn: Turn, side: Side) -> None:
+        groups = self.toolkit.tool_groups
+        if side == "before":
+            groups[:] = [g for g in groups if g is not turn.group]  # in place: shared list
+        elif not any(g is turn.group for g in groups):
+            groups.append(turn.group)
 
 
 def _repaired(args: dict[str, Any] | None, raw: str, received: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -31,7 +31,7 @@ from typing import Any
 from ..inputs.input_files import read_bytes
 from ..inputs.strict_json import load_strict
 from ..model.errors import InputError, Problem
-from .recorded import RecordedSession, calls_from_messages
+from .recorded import RecordedSession, session_of_msgs
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 EXPECTED = (
@@ -238,13 +238,10 @@ def _from_agent_state(source: str, data: dict[str, Any]) -> RecordedSession:
         raise InputError(
             source, "not a valid AgentState (as the installed AgentScope reads it)", _pydantic_problems(exc, "")
         ) from None
-    messages = [m.model_dump(mode="json") for m in state.context]
-    calls, turns = calls_from_messages(messages)
-    return RecordedSession(
-        source=source,
-        kind="agent_state",
-        calls=tuple(calls),
-        model_turns=turns,
+    return session_of_msgs(
+        source,
+        "agent_state",
+        state.context,
         session_id=state.session_id or None,
         final_groups=tuple(state.tool_context.activated_groups),
     )
@@ -262,10 +259,9 @@ def _from_messages(source: str, items: list[Any], kind: Any, line_numbers: bool 
                 source, "not an AgentScope session", [Problem(where, f"got {type(item).__name__}; {EXPECTED}")]
             )
         try:
-            messages.append(Msg.model_validate(item).model_dump(mode="json"))
+            messages.append(Msg.model_validate(item))
         except ValidationError as exc:
             raise InputError(
                 source, "not a Msg (as the installed AgentScope reads it)", _pydantic_problems(exc, where)
             ) from None
-    calls, turns = calls_from_messages(messages)
-    return RecordedSession(source=source, kind=kind, calls=tuple(calls), model_turns=turns)
+    return session_of_msgs(source, kind, messages)

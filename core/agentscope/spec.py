@@ -50,7 +50,6 @@ from typing import Any
 from ..inputs.documents import Document, load_document
 from ..inputs.validation_errors import validate_model
 from ..model.errors import InputError, Problem
-from ..text.suggest import close_matches
 
 # The document models live in spec_models; re-exported here (their public import path).
 from .spec_models import (
@@ -199,15 +198,7 @@ def build_toolkit(spec: ToolkitSpec, source: str) -> BuiltToolkit:
     except ValueError as exc:
         raise InputError(source, "AgentScope refused the toolkit", _explain_toolkit_error(spec, str(exc))) from None
 
-    names = [g.name for g in spec.groups]
-    problems = []
-    for index, name in enumerate(spec.initially_active):
-        if name not in names:
-            close = close_matches(name, names, n=2)
-            hint = f" (did you mean {', '.join(close)}?)" if close else ""
-            problems.append(Problem(f"initially_active[{index}]", f"no group named '{name}'{hint}"))
-    if problems:
-        raise InputError(source, "unknown group in initially_active", problems)
+    spec.check_initially_active(source)
 
     context = PermissionContext()
     for word, names_ in (

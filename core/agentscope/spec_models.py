@@ -15,6 +15,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
 
+from ..model.errors import InputError, Problem
+from ..text.suggest import close_matches
+
 PermissionWord = Literal["allow", "ask", "deny"]
 META_TOOL_NAME = "reset_tools"
 """AgentScope's meta tool: a spec tool of this name would be a second reset_tools row."""
@@ -95,3 +98,19 @@ class ToolkitSpec(BaseModel):
     @classmethod
     def _no_duplicates(cls, value: list[str]) -> list[str]:
         return list(dict.fromkeys(value))
+
+    def check_initially_active(self, source: str) -> None:
+        """Raise ``InputError`` (with a did-you-mean) for an ``initially_active`` name no group has.
+
+        Both AgentScope builders (2.x ``spec.build_toolkit``, 1.x ``v1.build``) call it: neither
+        AgentScope refuses such a name itself (2.x ignores it, 1.x skips it silently).
+        """
+        names = [g.name for g in self.groups]
+        problems = []
+        for index, name in enumerate(self.initially_active):
+            if name not in names:
+                close = close_matches(name, names, n=2)
+                hint = f" (did you mean {', '.join(close)}?)" if close else ""
+                problems.append(Problem(f"initially_active[{index}]", f"no group named '{name}'{hint}"))
+        if problems:
+            raise InputError(source, "unknown group in initially_active", problems)

@@ -26,8 +26,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model.enums import RuleCode, StageId, ToolKind
+from ..model.enums import StageId, ToolKind
 from ..model.verdicts import Stage, ToolVerdict
+from .group_stages import GroupWords, member_stage, visible_stage
 
 MODES = ("default", "accept_edits", "explore", "bypass", "dont_ask")
 META = "reset_tools"
@@ -180,7 +181,7 @@ async def aevaluate_tools(
     rows = []
     for entry in collected.entries:
         registered = _registered_stage(entry, origins)
-        visible = _visible_stage(entry, active, offered, armed)
+        visible = visible_stage(entry, active, offered, armed, WORDS_2X)
         decision = await engine.check_permission(entry.tool, {})
         callable_ = _callable_stage(entry, mode, decision, context)
         verdict = ToolVerdict(
@@ -205,65 +206,34 @@ def _registered_stage(entry: ToolEntry, origins: dict[tuple[str, str], str]) -> 
             source="Toolkit.builtin_meta_tool",
         )
     source = origins.get((entry.group, entry.name))  # by group: a name can be in several
-    where = f"group '{entry.group}'" if entry.group != "basic" else "the basic group"
     via = " (listed live from its MCP client)" if entry.kind == ToolKind.MCP else ""
     if entry.skills:
         via = f": AgentScope's {entry.name} tool, offered for the group's skills ({', '.join(entry.skills[:5])})"
-    return Stage(
-        StageId.REGISTERED, True, "group.member", f"registered in {where}{via}", entry=entry.group, source=source
-    )
+    return member_stage(entry, via, source)
 
 
-def _visible_stage(entry: ToolEntry, active: tuple[str, ...], offered: set[str], armed: bool) -> Stage:
-    shown = json.dumps(list(active))
-    if entry.kind == ToolKind.META or entry.group == "basic":
-        passed = entry.name in offered
-        rule = (
-            "reset_tools is offered whenever a non-basic group exists"
-            if entry.kind == ToolKind.META
-            else "group 'basic' is always active"
-        )
-        if not passed:
-            # e.g. a later tool of the same name in an active group overwrote it
-            return Stage(
-                StageId.VISIBLE,
-                None,
-                "schema.missing",
-                f"{rule}, but get_tool_schemas does not list it (another tool with this name overwrote it?)",
-                entry="basic",
-                source="state.tool_context.activated_groups",
-            )
-        return Stage(
-            StageId.VISIBLE, True, "group.basic", rule, entry="basic", source="state.tool_context.activated_groups"
-        )
-    if entry.group in active:
-        if entry.name not in offered:
-            return Stage(
-                StageId.VISIBLE,
-                None,
-                "schema.missing",
-                f"group '{entry.group}' is active but get_tool_schemas does not list '{entry.name}'",
-                entry=entry.group,
-                source="state.tool_context.activated_groups",
-            )
-        return Stage(
-            StageId.VISIBLE,
-            True,
-            "group.active",
-            f"group '{entry.group}' is active (activated_groups: {shown})",
-            entry=entry.group,
-            source="state.tool_context.activated_groups",
-        )
-    call = json.dumps(activation_call(active, entry.group))
-    how = f"reset_tools must activate it: call reset_tools with {call}" if armed else "reset_tools must activate it"
-    return Stage(
-        StageId.VISIBLE,
-        False,
-        RuleCode.GROUP_INACTIVE,
-        f"group '{entry.group}' is not active (activated_groups: {shown}); {how}",
-        entry=entry.group,
-        source="state.tool_context.activated_groups",
-    )
+class Words2x(GroupWords):
+    """2.x: activation is the state's ``activated_groups``; ``reset_tools`` exists with any non-basic group."""
+
+    schemas = "get_tool_schemas"
+    missing_hint = " (another tool with this name overwrote it?)"
+    always_on_source = always_on_missing_source = "state.tool_context.activated_groups"
+
+    def always_on(self, entry: ToolEntry) -> str | None:
+        if entry.kind == ToolKind.META:
+            return "reset_tools is offered whenever a non-basic group exists"
+        return super().always_on(entry)
+
+    def state(self, group: str, active: tuple[str, ...], on: bool) -> tuple[str, str]:
+        return f"activated_groups: {json.dumps(list(active))}", "state.tool_context.activated_groups"
+
+    def how(self, group: str, active: tuple[str, ...], armed: bool) -> str:
+        if not armed:
+            return "reset_tools must activate it"
+        return f"reset_tools must activate it: call reset_tools with {json.dumps(activation_call(active, group))}"
+
+
+WORDS_2X = Words2x()
 
 
 def _callable_stage(entry: ToolEntry, mode: str, decision: Any, context: Any) -> Stage:

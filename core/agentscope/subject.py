@@ -22,17 +22,13 @@ Public API::
 
 from __future__ import annotations
 
-import hashlib
 import json
-import sys
 from collections.abc import Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..model.enums import InputKind
-from ..model.errors import InputError, Problem
-from ..model.subject import resolved_paths
+from ..model.errors import unknown_mode_error
 from ..model.verdicts import (
     AGENTSCOPE_STAGES,
     Checklist,
@@ -40,7 +36,6 @@ from ..model.verdicts import (
     Finding,
     LoadedInput,
 )
-from ..text.suggest import close_matches
 from .aio import run_sync
 from .spec import BuiltToolkit
 from .stages import (
@@ -51,6 +46,7 @@ from .stages import (
     aevaluate_tools,
     outage_verdicts,
 )
+from .subject_input import check_groups, load_built, without_basic
 
 if TYPE_CHECKING:
     from .session import StepSession
@@ -98,13 +94,7 @@ class ToolkitSubject:
             return self.default_mode
         canonical = mode.strip().lower().replace("-", "_")
         if canonical not in MODES:
-            close = close_matches(canonical, MODES, n=1)
-            hint = f" (did you mean {close[0]}?)" if close else ""
-            raise InputError(
-                "--mode",
-                f"unknown permission mode '{mode}'{hint}",
-                [Problem("", "expected one of: " + ", ".join(MODES))],
-            )
+            raise unknown_mode_error("permission mode", mode, MODES, near=canonical)
         return canonical
 
     def rows(self, mode: str | None, active_groups: Sequence[str] | None = None) -> list[ToolRow]:
@@ -114,7 +104,7 @@ class ToolkitSubject:
         view after a turn) without touching the initial state; None means the initial one.
         """
         mode = self.resolve_mode(mode) or "default"
-        groups = None if active_groups is None else tuple(_without_basic(active_groups))
+        groups = None if active_groups is None else tuple(without_basic(active_groups))
         # A script can register groups on the shared toolkit: rows of another group list are
         # dropped. Compared by identity with the list kept (an id() of a freed group can recur).
         current = list(self.toolkit.tool_groups)
@@ -144,7 +134,7 @@ class ToolkitSubject:
         """
         mode = self.resolve_mode(mode) or "default"
         rows = self.rows(mode, active_groups)
-        active = self.active_groups() if active_groups is None else tuple(_without_basic(active_groups))
+        active = self.active_groups() if active_groups is None else tuple(without_basic(active_groups))
         notes = [
             f"active groups: {json.dumps(list(active))} (basic is always active)",
             f"permission mode: {mode}",
@@ -173,13 +163,13 @@ class ToolkitSubject:
     def set_active_groups(self, groups: Sequence[str]) -> None:
         """Replace the initial active groups (validated) and drop cached verdicts."""
         _validate_groups(self.built, list(groups))
-        self.state.tool_context.activated_groups[:] = _without_basic(groups)
+        self.state.tool_context.activated_groups[:] = without_basic(groups)
         self._rows.clear()
 
     def follow_active_groups(self, groups: Sequence[str]) -> None:
         """Take a running agent's real active groups (not validated: AgentScope ignores
         names it doesn't know, e.g. a misspelled group 2.0.6 stored) and drop cached verdicts."""
-        self.state.tool_context.activated_groups[:] = _without_basic(groups)
+        self.state.tool_context.activated_groups[:] = without_basic(groups)
         self._rows.clear()
 
     def session(self, steps: Sequence[Any] = ()) -> StepSession:
@@ -208,26 +198,9 @@ class ToolkitSubject:
         return list(self._collected.mcp_outages) if self._collected else []
 
 
-def _without_basic(groups: Sequence[str]) -> list[str]:
-    """The groups to activate: 'basic' is always active, so naming it is accepted and ignored."""
-    return [g for g in dict.fromkeys(groups) if g != "basic"]
-
-
 def _validate_groups(built: BuiltToolkit, groups: list[str]) -> None:
     """InputError (naming --groups) for names no registered group answers to ('basic' is fine)."""
-    known = [g.name for g in built.toolkit.tool_groups if g.name != "basic"]
-    problems = []
-    for name in _without_basic(groups):
-        if name not in known:
-            close = close_matches(name, known, n=2)
-            hint = f" (did you mean {', '.join(close)}?)" if close else ""
-            problems.append(Problem(name, f"no such group{hint}; groups: {', '.join(known) or '(none)'}"))
-    if problems:
-        raise InputError("--groups", "unknown group", problems)
-
-
-def _file_digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    check_groups([g.name for g in built.toolkit.tool_groups if g.name != "basic"], groups)
 
 
 def load_toolkit_subject(
@@ -248,39 +221,14 @@ def load_toolkit_subject(
         return load_toolkit_subject_v1(target, kind, groups)
     import agentscope
 
-    if kind == InputKind.TOOLKIT_SPEC:
-        from .spec import build_toolkit, load_spec
+    from .factory import load_factory
+    from .spec import build_toolkit
 
-        spec, document = load_spec(target)
-        built = build_toolkit(spec, target)
-        files: tuple[tuple[str, str], ...] = ((document.name, document.sha256),)
-        paths = resolved_paths(document.path)
-        what = "toolkit spec"
-    else:
-        from .factory import load_factory, parse_target
-
-        built = load_factory(target)
-        where, _ = parse_target(target)
-        if where.endswith(".py") and Path(where).is_file():
-            files = ((Path(where).name, _file_digest(Path(where))),)
-            paths = resolved_paths(Path(where))
-        else:
-            # package.module:function: the module's file is user code read as an input (never
-            # listed: the report names the target, and a package's file is machine-dependent).
-            module_file = getattr(sys.modules.get(where), "__file__", None)
-            files, paths = (), resolved_paths(Path(module_file) if module_file else None)
-        what = "toolkit factory"
+    version = getattr(agentscope, "__version__", "unknown")
+    built, loaded = load_built(target, kind, build_toolkit, load_factory, version)
     if groups is not None:
         _validate_groups(built, groups)
-        built.state.tool_context.activated_groups[:] = _without_basic(groups)
-    loaded = LoadedInput(
-        kind=kind,
-        label=built.label,
-        files=files,
-        mode=None,
-        extra=(("agentscope", getattr(agentscope, "__version__", "unknown")), ("input", what)),
-        paths=paths,
-    )
+        built.state.tool_context.activated_groups[:] = without_basic(groups)
     return ToolkitSubject(built, loaded)
 
 

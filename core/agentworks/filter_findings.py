@@ -17,7 +17,7 @@ from .universe import ToolEntry
 
 def enabled_filtered_out(pipeline: StepPipeline) -> list[Finding]:
     """``enabled_filtered_out``: a step's enabled_custom_tools entry whose every tool the tool filter drops."""
-    from .checklist import filter_fix
+    from .fixes import filter_fix
 
     step = pipeline.step
     # One pass over the universe (registry order keeps the output stable): entry → tools it enabled.

@@ -12,9 +12,10 @@ from enum import Enum
 
 from ..model.enums import StageId, ToolKind
 from ..model.verdicts import Stage
+from .mode_table import ModeTable
 from .step_config import LoadedStep
 from .tool_filter import ToolFilter
-from .universe import ModeTable, ToolEntry, Universe
+from .universe import ToolEntry, Universe
 
 __all__ = ["DENIED_RULE", "AllowGate", "ExecutionMode", "Label", "LaterStages", "Withheld", "execution_mode"]
 

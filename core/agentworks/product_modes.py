@@ -11,8 +11,8 @@ registered for a chat only when its capabilities (``chat_policy.modes`` narrowed
 from __future__ import annotations
 
 from ..model.errors import InputError, Problem
+from .mode_table import ModeTable
 from .product_manifest import EXTERNAL, MCP_CAPABILITY, ORIGINS, PRODUCT_MODES, ProductManifest
-from .universe import ModeTable
 
 
 def check_origin(manifest: ProductManifest, origin: str | None) -> None:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..model.enums import FindingKind, InputKind, RuleCode, Severity
+from ..model.enums import InputKind, RuleCode
 from ..model.errors import InputError, Problem
 from ..model.subject import resolved_paths
 from ..model.verdicts import (
@@ -19,10 +19,11 @@ from ..model.verdicts import (
 )
 from ..text.shell import shell_join
 from .checklist import build_checklist
+from .discovery_drift import drift_findings
 from .invariants import check_invariants
+from .mode_table import ModeTable
 from .pipeline import StepPipeline
 from .profile import effective_enabled_entries
-from .registry import McpServer, RegistryModel
 from .selection_rewrite import SelectionRewrite, rewrite_selection
 from .step_config import LoadedStep, load_all_steps, load_step_config
 from .step_keys import unknown_key_findings
@@ -65,23 +66,30 @@ class AgentWorksSubject:
         enabled = effective_enabled_entries(step, registry.profile, registry_doc.name)
         rewrite = rewrite_selection(step, world.workflow_servers, registry_doc.name)
         self.pipeline = StepPipeline(universe, step, enabled, registry.denial_texts, rewrite)
-        findings = [*world.findings, *unknown_key_findings(step), *overridden, *extra_findings]
-        if registry.mcp_config is not None:
-            from ..mcp.config import unknown_key_findings as unknown_server_key_findings
-
-            findings += unknown_server_key_findings(world.registry_path.parent / registry.mcp_config)
-        self.config_findings: tuple[Finding, ...] = tuple(findings)
+        self.config_findings: tuple[Finding, ...] = (
+            *world.findings,
+            *unknown_key_findings(step),
+            *overridden,
+            *extra_findings,
+            *_mcp_config_findings(world),
+        )
         """Mistakes in the configuration itself (unknown keys, the era, the manifests), shown before any answer."""
         self.era_sentence = f"era: {world.era.label}" + (f"; origin {world.origin}" if world.origin else "")
         """Which era of layer 2 the answer is true for (every AgentWorks answer names it)."""
         self._cache: dict[str | None, Evaluation] = {}
+        self.loaded = self._loaded_input()
+
+    def _loaded_input(self) -> LoadedInput:
+        """What was read (every file, for provenance and output protection) and how the header names it."""
+        step, world, mcp = self.step, self.world, self.world.mcp
+        registry_doc = world.registry_doc
         files = (
             (step.document.path.name, step.document.sha256),
             (registry_doc.name, registry_doc.sha256),
             *world.files,
             *(mcp.files if mcp else ()),
         )
-        self.loaded = LoadedInput(
+        return LoadedInput(
             kind=InputKind.STEP_CONFIG,
             label=f"AgentWorks step config {step.file_name} · step {step.step.id} · registry {registry_doc.name}",
             files=files,
@@ -128,17 +136,7 @@ class AgentWorksSubject:
             )
         canonical = table.canonical(mode)
         if canonical is None:
-            problems = [_modes_problem(table)]
-            if table.unknown_note:
-                problems = [
-                    Problem("", f"modes: {', '.join(table.modes)}"),
-                    Problem("", table.unknown_note.replace("{mode}", mode)),
-                ]
-            from ..text.suggest import close_matches
-
-            close = close_matches(mode.lower(), [*table.modes, *table.aliases], 1)
-            hint = f" (did you mean {table.canonical(close[0]) or close[0]}?)" if close else ""
-            raise InputError("--mode", f"unknown mode {mode!r}{hint}", problems)
+            raise _unknown_mode(table, mode)
         if self.world.origin == "external" and canonical != "run":
             raise InputError(
                 "--mode",
@@ -192,48 +190,7 @@ class AgentWorksSubject:
 
     def drift_findings(self, snapshot: Path) -> list[Finding]:
         """Compare this run's live discovery with a saved snapshot: added, removed, renamed tools per server."""
-        from ..mcp.snapshot import diff_snapshots, load_snapshot
-
-        if self.discovery is None or self.discovery.source.kind != "live":
-            raise InputError("--drift-from", "needs live discovery: a registry with mcp_config, and no --snapshot")
-        before = load_snapshot(snapshot)
-        drift = diff_snapshots(before, self.discovery)
-        findings = []
-        unknown = []
-        for server in drift.servers:
-            then = before.server(server.server)
-            if then is not None and not then.ok:
-                # The snapshot holds no tools for it: nothing to compare with, whatever it lists now.
-                now = self.discovery.server(server.server)
-                unknown.append((server.server, then.error, now is not None and not now.ok))
-                continue
-            if not server.changed:
-                continue
-            parts = [server.status] if server.status else []
-            parts += [f"added {', '.join(server.added)}"] if server.added else []
-            parts += [f"removed {', '.join(server.removed)}"] if server.removed else []
-            parts += [f"renamed {', '.join(f'{a} -> {b}' for a, b in server.renamed)}"] if server.renamed else []
-            findings.append(
-                Finding(
-                    FindingKind.MCP_DRIFT,
-                    f'server "{server.server}" drifted since {snapshot.name}: ' + "; ".join(parts),
-                    entry=server.server,
-                    source=snapshot.name,
-                )
-            )
-        findings += [
-            Finding(
-                FindingKind.MCP_OUTAGE,
-                f'drift of MCP server "{server}" since {snapshot.name} is unknown: it failed when the snapshot '
-                + ("was taken and fails now" if still else f"was taken ({error or 'failed'})")
-                + ", so there are no tools to compare",
-                entry=server,
-                source=snapshot.name,
-                severity=Severity.WARNING,
-            )
-            for server, error, still in unknown
-        ]
-        return findings
+        return drift_findings(self.discovery, snapshot)
 
 
 def _stale_header(discovery: DiscoveryResult | None) -> tuple[tuple[str, str], ...]:
@@ -245,7 +202,31 @@ def _stale_header(discovery: DiscoveryResult | None) -> tuple[tuple[str, str], .
     return ((STALE_KEY, ", ".join(s.name for s in stale)),)
 
 
-def _modes_problem(table) -> Problem:  # type: ignore[no-untyped-def]
+def _unknown_mode(table: ModeTable, mode: str) -> InputError:
+    """``--mode`` names no mode or alias: the modes (or the registry's own note), and the nearest name."""
+    from ..text.suggest import close_matches
+
+    problems = [_modes_problem(table)]
+    if table.unknown_note:
+        problems = [
+            Problem("", f"modes: {', '.join(table.modes)}"),
+            Problem("", table.unknown_note.replace("{mode}", mode)),
+        ]
+    close = close_matches(mode.lower(), [*table.modes, *table.aliases], 1)
+    hint = f" (did you mean {table.canonical(close[0]) or close[0]}?)" if close else ""
+    return InputError("--mode", f"unknown mode {mode!r}{hint}", problems)
+
+
+def _mcp_config_findings(world: World) -> tuple[Finding, ...]:
+    """Unknown keys in the registry's mcp_config, when it has one."""
+    if world.model.mcp_config is None:
+        return ()
+    from ..mcp.config import unknown_key_findings as unknown_server_key_findings
+
+    return tuple(unknown_server_key_findings(world.registry_path.parent / world.model.mcp_config))
+
+
+def _modes_problem(table: ModeTable) -> Problem:
     aliases = ", ".join(f"{a} → {t}" for a, t in table.aliases.items()) or "none"
     return Problem("", f"modes: {', '.join(table.modes)}; aliases: {aliases}")
 
@@ -295,99 +276,3 @@ def load_workflow_subjects(
         AgentWorksSubject(step, world, registry_given=registry, extra_findings=_client_findings(step, client_home))
         for step in steps
     ]
-
-
-@dataclass(frozen=True)
-class McpTools:
-    """What a registry's mcp_config (discovered live) or a saved snapshot adds to the universe."""
-
-    servers: dict[str, McpServer]
-    """Every server as the registry would list it (static entries kept for servers the config lacks)."""
-    errors: dict[str, str]
-    """Failed servers (or servers with no tools) and why."""
-    files: tuple[tuple[str, str], ...]
-    """(name, sha256) of the files discovery read, for provenance."""
-    paths: tuple[Path, ...]
-    """The mcp_config and its ``_user.json`` override when they exist (inputs even when a snapshot
-    means they were not used this time: they hold the secrets), and the snapshot."""
-    notes: tuple[str, ...]
-    result: DiscoveryResult
-
-
-def _expected_tools(step: LoadedStep, failed: dict[str, str]) -> dict[str, tuple[str, ...]]:
-    """Tools the step names for each failed server: ``server:tool`` entries by name, and ``*`` for a
-    ``server:*`` entry or a ``selected_servers`` entry that no ``server:tool`` entry narrows (all of
-    its tools, whose names nobody knows while it is down). Each becomes a row whose verdict is
-    unknown, so a dead server's configured entries are shown, never silently absent."""
-    from .names import normalize_server_name
-
-    by_norm = {normalize_server_name(s): s for s in failed}
-    configs = step.step.agent_configs
-    out: dict[str, list[str]] = {}
-    for entry in configs.selected_tools:
-        namespace, sep, tool = entry.partition(":")
-        server = by_norm.get(normalize_server_name(namespace)) if sep else None
-        if server is not None and tool:
-            out.setdefault(server, []).append(tool)
-    for entry in configs.selected_servers:
-        server = by_norm.get(normalize_server_name(entry))
-        if server is not None and server not in out:
-            out[server] = ["*"]
-    return {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
-
-
-def _discover(registry_path: Path, model: RegistryModel, snapshot: Path | None, timeout: float) -> McpTools | None:
-    """Live MCP discovery (or a saved snapshot) for registries that point at an mcpServers config;
-    None for a static registry."""
-    if model.mcp_config is None and snapshot is None:
-        return None
-    # Deferred past the common case: a static registry never loads the MCP modules.
-    from ..mcp.universe import load_mcp_universe
-
-    config_path = registry_path.parent / model.mcp_config if model.mcp_config else None
-    if snapshot is None and config_path is not None and not config_path.is_file():
-        raise InputError(
-            str(registry_path),
-            "mcp_config names a file that does not exist",
-            [Problem("mcp_config", f"{model.mcp_config!r} (looked for {config_path})")],
-        )
-    result = load_mcp_universe(config_path, snapshot, timeout)
-    discovered: dict[str, McpServer] = {}
-    errors: dict[str, str] = {}
-    for server in result.servers:
-        discovered[server.name] = McpServer(tools=tuple(server.tools), descriptions=dict(server.descriptions))
-        if not server.ok:
-            errors[server.name] = server.error or "failed"
-        elif not server.tools:
-            # AgentWorks keeps such a server configured with zero tools: the same outage symptom.
-            errors[server.name] = "connected but advertised no tools"
-    # Static entries for servers the config does not have keep the registry's view.
-    for name, value in model.mcp_servers.items():
-        discovered.setdefault(name, value)
-    source = result.source
-    files = []
-    if config_path is not None and config_path.is_file():
-        import hashlib
-
-        # The file as it is now (a snapshot records the sha256 it was taken from; a note says if they differ).
-        files.append((config_path.name, hashlib.sha256(config_path.read_bytes()).hexdigest()))
-    elif source.config_file:
-        files.append((Path(source.config_file).name, source.config_sha256))
-    if source.user_config_file and source.user_config_sha256:
-        files.append((Path(source.user_config_file).name, source.user_config_sha256))
-    if snapshot is not None:
-        import hashlib
-
-        files.append((snapshot.name, hashlib.sha256(snapshot.read_bytes()).hexdigest()))
-    how = f"MCP tools from snapshot {snapshot.name}" if snapshot is not None else "MCP tools discovered live"
-    servers = len(result.servers)
-    failed = f"; {len(errors)} failed" if errors else ""
-    notes = (
-        f"{how} ({servers} server{'' if servers == 1 else 's'}{failed})",
-        *tuple(source.notes or ()),
-        *result.stale_notes(),
-    )
-    from ..mcp.config import user_override_path
-
-    existing = [p for p in (config_path, user_override_path(config_path) if config_path else None) if p and p.is_file()]
-    return McpTools(discovered, errors, tuple(files), resolved_paths(*existing, snapshot), notes, result)

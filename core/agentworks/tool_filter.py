@@ -26,7 +26,8 @@ only in the last case) and ``servers_unrestricted`` (selected_servers empty: tru
 Per-package outcomes are cached and shared (they never depend on the tool name), so a
 call is a couple of dict lookups; only packages with specific entries look at the tool.
 ``package_plan`` gives that per-package answer as a :class:`PackagePlan` for callers that
-decide many tools of a package at once (the pipeline).
+decide many tools of a package at once (the pipeline). The lists are parsed into Go's lookups
+by ``filter_entries``; ``ShouldIncludeServer``'s decisions are ``server_filter``'s.
 """
 
 from __future__ import annotations
@@ -50,8 +51,9 @@ from .filter_decisions import (
     FIELD_SELECTED_TOOLS,
     FilterDecision,
     quote,
+    quote_list,
 )
-from .filter_decisions import quote_list as _quote_list
+from .filter_entries import SelectedEntries
 from .names import (
     DEFAULT_SYSTEM_CATEGORY_BASES,
     normalize_server_name,
@@ -59,6 +61,7 @@ from .names import (
     system_categories,
 )
 from .package_plan import PackagePlan
+from .server_filter import NO_FILTERING, decide_server
 
 __all__ = [
     "CODE_DEFAULT_INCLUDE",
@@ -83,11 +86,6 @@ __all__ = [
 
 
 _VIRTUAL = FilterDecision(True, CODE_VIRTUAL, "virtual tool, always included")
-_NO_FILTERING = FilterDecision(
-    True,
-    CODE_NO_FILTERING,
-    "selected_tools and selected_servers are both empty, so no filtering is active",
-)
 
 
 class ToolFilter:
@@ -104,52 +102,15 @@ class ToolFilter:
         selected_servers: Sequence[str],
         system_category_bases: Iterable[str] = DEFAULT_SYSTEM_CATEGORY_BASES,
     ) -> None:
-        self.selected_tools: tuple[str, ...] = tuple(selected_tools)
-        self.selected_servers: tuple[str, ...] = tuple(selected_servers)
+        self.entries = SelectedEntries(selected_tools, selected_servers)
+        self.selected_tools = self.entries.selected_tools
+        self.selected_servers = self.entries.selected_servers
+        self.bare_entries = self.entries.bare_entries
         self._system = system_categories(system_category_bases)
         self._active = bool(self.selected_tools) or bool(self.selected_servers)
-
-        # Go keeps three sets keyed by both the normalized and the raw namespace; these
-        # dicts keep the same keys and remember the first entry (list order) behind each.
-        self._all_tools: dict[str, str] = {}  # serversWithAllTools
-        self._specific_ns: dict[str, str] = {}  # serversWithSpecificTools
-        self._tool_keys: dict[str, str] = {}  # normalizedToolSet
-        # (entry, raw namespace, normalized namespace, is wildcard) for explanations
-        self._parsed: list[tuple[str, str, str, bool]] = []
-        bare: list[str] = []
-        for entry in self.selected_tools:
-            namespace, sep, tool = entry.partition(":")
-            if not sep:
-                bare.append(entry)  # selects nothing, but still counts in len(selectedTools)
-                continue
-            norm_ns = normalize_server_name(namespace)
-            if tool == "*":
-                self._all_tools.setdefault(norm_ns, entry)
-                self._all_tools.setdefault(namespace, entry)
-            else:
-                self._specific_ns.setdefault(norm_ns, entry)
-                self._specific_ns.setdefault(namespace, entry)
-                self._tool_keys.setdefault(norm_ns + ":" + normalize_tool_name(tool), entry)
-                self._tool_keys.setdefault(entry, entry)
-            self._parsed.append((entry, namespace, norm_ns, tool == "*"))
-        self.bare_entries: tuple[str, ...] = tuple(bare)
-
-        # selected_servers: normalized and raw forms -> index of the first entry with it
-        self._server_norm: dict[str, int] = {}
-        self._server_raw: dict[str, int] = {}
-        for index, server in enumerate(self.selected_servers):
-            self._server_norm.setdefault(normalize_server_name(server), index)
-            self._server_raw.setdefault(server, index)
-
-        # package -> shared decision, or (normalized key prefix, raw key prefix, shared
-        # miss decision) for packages whose tools must be looked up one by one (step 5)
         self._package_plan: dict[str, PackagePlan] = {}
         self._match_decisions: dict[str, FilterDecision] = {}
         self._server_cache: dict[str, FilterDecision] = {}
-        self._specific_index: dict[str, list[int]] | None = None
-        self._servers_text: str | None = None
-
-    # -- public helpers -------------------------------------------------------------
 
     @property
     def filtering_active(self) -> bool:
@@ -161,34 +122,8 @@ class ToolFilter:
         return normalize_server_name(package) in self._system or package in self._system
 
     def entries_for(self, package: str) -> tuple[str, ...]:
-        """Verbatim selected_tools entries (wildcard or specific) that address ``package``.
-
-        An entry addresses a package when its raw or normalized namespace equals the raw or
-        normalized package name, the same keys the Go lookup maps use.
-        """
-        keys = {package, normalize_server_name(package)}
-        return tuple(entry for entry, ns, norm_ns, _ in self._parsed if ns in keys or norm_ns in keys)
-
-    def _specific_entries_for(self, package: str) -> tuple[str, ...]:
-        # Indexed once: scanning every entry per package made a 300-server universe
-        # with hundreds of entries quadratic.
-        index = self._specific_index
-        if index is None:
-            index = {}
-            for position, (_entry, ns, norm_ns, wildcard) in enumerate(self._parsed):
-                if not wildcard:
-                    for key in {ns, norm_ns}:
-                        index.setdefault(key, []).append(position)
-            self._specific_index = index
-        positions = sorted(set(index.get(package, ())) | set(index.get(normalize_server_name(package), ())))
-        return tuple(self._parsed[p][0] for p in positions)
-
-    def _selected_server_entry(self, package: str, norm_package: str) -> str | None:
-        """First selected_servers entry s with normalize(s) == nP or s == P (Go's loop)."""
-        hits = [
-            index for index in (self._server_norm.get(norm_package), self._server_raw.get(package)) if index is not None
-        ]
-        return self.selected_servers[min(hits)] if hits else None
+        """Verbatim selected_tools entries (wildcard or specific) that address ``package``."""
+        return self.entries.entries_for(package)
 
     # -- ShouldIncludeTool ----------------------------------------------------------
 
@@ -229,10 +164,12 @@ class ToolFilter:
         return PackagePlan(decision)
 
     def _package_decision(self, package: str) -> FilterDecision | PackagePlan:
+        """Steps 2-5: no filtering, a system category, a wildcard, specific entries."""
         if not self._active:
-            return _NO_FILTERING
+            return NO_FILTERING
+        entries = self.entries
         norm_package = normalize_server_name(package)
-        has_specific = norm_package in self._specific_ns or package in self._specific_ns
+        has_specific = norm_package in entries.specific_ns or package in entries.specific_ns
         system = norm_package in self._system or package in self._system
         # Step 3: a system category passes whole unless it has specific entries.
         if system and not has_specific:
@@ -243,7 +180,7 @@ class ToolFilter:
                 "entries, so all its tools are included by default",
             )
         # Step 4: a wildcard beats specific entries for the same namespace.
-        wildcard = self._all_tools.get(norm_package) or self._all_tools.get(package)
+        wildcard = entries.all_tools.get(norm_package) or entries.all_tools.get(package)
         if wildcard is not None:
             return FilterDecision(
                 True,
@@ -255,27 +192,35 @@ class ToolFilter:
             )
         # Step 5: specific entries decide alone; selected_servers is never consulted.
         if has_specific:
-            specific = self._specific_entries_for(package)
-            kind = "system category" if system else "namespace"
-            miss = FilterDecision(
-                False,
-                CODE_SPECIFIC_MISS,
-                f"{kind} {quote(package)} has specific selected_tools entries "
-                f"({', '.join(quote(e) for e in specific)}) and this tool is not one of them",
-                specific[0] if specific else None,
-                FIELD_SELECTED_TOOLS,
-            )
-            return PackagePlan(
-                None,
-                miss=miss,
-                norm_prefix=norm_package + ":",
-                raw_prefix=package + ":",
-                tool_keys=self._tool_keys,
-                match=self._match_decision,
-            )
+            return self._specific_plan(package, norm_package, system)
+        return self._unnamed_package(package, norm_package)
+
+    def _specific_plan(self, package: str, norm_package: str, system: bool) -> PackagePlan:
+        """Step 5: the package's tools are looked up one by one among its specific entries."""
+        specific = self.entries.specific_entries_for(package)
+        kind = "system category" if system else "namespace"
+        miss = FilterDecision(
+            False,
+            CODE_SPECIFIC_MISS,
+            f"{kind} {quote(package)} has specific selected_tools entries "
+            f"({', '.join(quote(e) for e in specific)}) and this tool is not one of them",
+            specific[0] if specific else None,
+            FIELD_SELECTED_TOOLS,
+        )
+        return PackagePlan(
+            None,
+            miss=miss,
+            norm_prefix=norm_package + ":",
+            raw_prefix=package + ":",
+            tool_keys=self.entries.tool_keys,
+            match=self._match_decision,
+        )
+
+    def _unnamed_package(self, package: str, norm_package: str) -> FilterDecision:
+        """Steps 6-8: no selected_tools entry names the package."""
         # Step 6: selected_servers, custom and MCP packages alike.
         if self.selected_servers:
-            server = self._selected_server_entry(package, norm_package)
+            server = self.entries.selected_server_entry(package, norm_package)
             if server is not None:
                 return FilterDecision(
                     True,
@@ -289,14 +234,14 @@ class ToolFilter:
                 False,
                 CODE_SERVER_NOT_SELECTED,
                 f"{quote(package)} is not in selected_servers "
-                f"{self._quoted_servers()} and no selected_tools entry names it",
+                f"{self.entries.quoted_servers()} and no selected_tools entry names it",
             )
         # Step 7: only selected_tools is set and it never names this package.
         if self.selected_tools:
             note = ""
             if self.bare_entries:
                 note = (
-                    f"; entries without ':' ({_quote_list(self.bare_entries)}) select nothing but keep filtering strict"
+                    f"; entries without ':' ({quote_list(self.bare_entries)}) select nothing but keep filtering strict"
                 )
             return FilterDecision(
                 False,
@@ -306,63 +251,12 @@ class ToolFilter:
         # Step 8: unreachable (both lists empty returned at step 2).
         return FilterDecision(True, CODE_DEFAULT_INCLUDE, "no restriction applies")
 
-    def _quoted_servers(self) -> str:
-        # Built once: every package outside selected_servers quotes the same list.
-        if self._servers_text is None:
-            self._servers_text = _quote_list(self.selected_servers)
-        return self._servers_text
-
     # -- ShouldIncludeServer --------------------------------------------------------
 
     def should_include_server(self, server: str) -> FilterDecision:
         """``ShouldIncludeServer(server)``, §1.5; no system-category exemption (§10.3)."""
         cached = self._server_cache.get(server)
         if cached is None:
-            cached = self._decide_server(server)
+            cached = decide_server(self.entries, server) if self._active else NO_FILTERING
             self._server_cache[server] = cached
         return cached
-
-    def _decide_server(self, server: str) -> FilterDecision:
-        if not self._active:
-            return _NO_FILTERING
-        norm = normalize_server_name(server)
-        wildcard = self._all_tools.get(norm) or self._all_tools.get(server)
-        if wildcard is not None:
-            return FilterDecision(
-                True,
-                CODE_WILDCARD,
-                f"selected_tools entry {quote(wildcard)} selects every tool of {quote(server)}",
-                wildcard,
-                FIELD_SELECTED_TOOLS,
-            )
-        specific = self._specific_ns.get(norm) or self._specific_ns.get(server)
-        if specific is not None:
-            return FilterDecision(
-                True,
-                CODE_SPECIFIC_ENTRIES,
-                f"selected_tools entry {quote(specific)} names a tool of {quote(server)}",
-                specific,
-                FIELD_SELECTED_TOOLS,
-            )
-        entry = self._selected_server_entry(server, norm)
-        if entry is not None:
-            return FilterDecision(
-                True,
-                CODE_SELECTED_SERVER,
-                f"selected_servers entry {quote(entry)} names {quote(server)}",
-                entry,
-                FIELD_SELECTED_SERVERS,
-            )
-        if self.selected_servers:
-            return FilterDecision(
-                False,
-                CODE_SERVER_NOT_SELECTED,
-                f"{quote(server)} is not in selected_servers "
-                f"{self._quoted_servers()} and no selected_tools entry names it",
-            )
-        return FilterDecision(
-            True,
-            CODE_SERVERS_UNRESTRICTED,
-            f"selected_servers is empty, so server discovery keeps {quote(server)} even "
-            "though no selected_tools entry names it (its tools are then excluded one by one)",
-        )

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..inputs.documents import Document
 from ..model.enums import FindingKind, Severity
 from ..model.errors import InputError, Problem
 from ..model.verdicts import Finding
 from .era import Era, resolve_era
+from .mcp_tools import McpTools, discover_mcp_tools, expected_tools
 from .product_manifest import EXTERNAL, ProductManifest, load_product_manifest
 from .product_modes import product_mode_table
 from .registry import RegistryModel, find_registry, load_registry_model
@@ -24,9 +24,6 @@ from .selection_rewrite import WorkflowServers
 from .step_config import LoadedStep
 from .universe import Universe, build_universe
 from .workflow_manifest import PRECEDENCE, WORKSHOP_MODES, WorkflowManifest, find_workflow, load_workflow_manifest
-
-if TYPE_CHECKING:
-    from .subject import McpTools
 
 PRODUCT_TOOLS_LABEL = "product.yaml chat tools (registered in Go; the registry is the manifest alone)"
 
@@ -124,58 +121,23 @@ def load_world(
     origin: str | None = None,
 ) -> World:
     """Read the registry side for these steps of ``step_config`` (all of its files, once)."""
-    from .subject import _discover, _expected_tools
-
     registry_path = find_registry(step_config, registry)
     registry_doc, model, product = load_registry_or_product(registry_path)
     source = registry_doc.name
     era, apply_modes, apply_product, findings = resolve_era(
         model.era, model.modes is not None, model.product is not None, source
     )
-    if apply_product and product is None:
-        assert model.product is not None  # apply_product says so
-        product_path = registry_path.parent / model.product
-        if not product_path.is_file():
-            raise InputError(
-                str(registry_path),
-                "product names a file that does not exist",
-                [Problem("product", f"{model.product!r} (looked for {product_path})")],
-            )
-        product = load_product_manifest(product_path)
-    if not apply_product:
-        product = None
+    product = _product_manifest(registry_path, model, product) if apply_product else None
     if origin is not None and product is None:
         raise InputError(
             "--origin", f"applies to the product-manifest era (product.yaml); {source} models the {era.label}"
         )
-    mcp = _discover(registry_path, model, snapshot, timeout)
+    mcp = discover_mcp_tools(registry_path, model, snapshot, timeout)
     errors = mcp.errors if mcp else {}
-    expected: dict[str, tuple[str, ...]] = {}
-    for step in steps:
-        for server, tools in _expected_tools(step, errors).items():
-            expected[server] = tuple(dict.fromkeys((*expected.get(server, ()), *tools)))
-    universe = build_universe(model, source, mcp.servers if mcp else None, errors, expected)
-    default_mode = universe.modes.default if universe.modes and apply_modes else None
-    mode_note = None
+    universe = build_universe(model, source, mcp.servers if mcp else None, errors, _expected(steps, errors))
+    universe, default_mode, mode_note = _in_era(universe, era, apply_modes, product, origin)
     if product is not None:
-        universe = replace(universe, modes=product_mode_table(product, origin), era=era.value)
-        default_mode = "run" if origin == EXTERNAL else "builder"
-        mode_note = (
-            "mode run: an external (token-backed) caller reaches the run surface"
-            if origin == EXTERNAL
-            else "mode builder by default: AgentWorks derives the mode from workflow access (write: builder, "
-            "read-only: run), never from the client; --mode run for a read-only caller"
-        )
         findings += list(product.findings)
-    elif not apply_modes:
-        universe = replace(
-            universe,
-            modes=None,
-            era=era.value,
-            no_table=f"{source} models the {era.label}: no allow-list applies, registration is the only source",
-        )
-    else:
-        universe = replace(universe, era=era.value)
     workflow_path = find_workflow(step_config, workflow)
     manifest = load_workflow_manifest(workflow_path) if workflow_path is not None else None
     if manifest is not None:
@@ -196,6 +158,51 @@ def load_world(
         default_mode,
         mode_note,
     )
+
+
+def _product_manifest(registry_path: Path, model: RegistryModel, product: ProductManifest | None) -> ProductManifest:
+    """The product.yaml the registry names (or the one given in its place)."""
+    if product is not None:
+        return product
+    assert model.product is not None  # the era applies the product manifest only when it names one
+    product_path = registry_path.parent / model.product
+    if not product_path.is_file():
+        raise InputError(
+            str(registry_path),
+            "product names a file that does not exist",
+            [Problem("product", f"{model.product!r} (looked for {product_path})")],
+        )
+    return load_product_manifest(product_path)
+
+
+def _expected(steps: list[LoadedStep], errors: dict[str, str]) -> dict[str, tuple[str, ...]]:
+    """The tools any of the steps expects from each failed server, each once."""
+    expected: dict[str, tuple[str, ...]] = {}
+    for step in steps:
+        for server, tools in expected_tools(step, errors).items():
+            expected[server] = tuple(dict.fromkeys((*expected.get(server, ()), *tools)))
+    return expected
+
+
+def _in_era(
+    universe: Universe, era: Era, apply_modes: bool, product: ProductManifest | None, origin: str | None
+) -> tuple[Universe, str | None, str | None]:
+    """The universe with the era's layer 2 (product.yaml's chats, the registry's modes, or none),
+    its default mode and the note that explains that default."""
+    if product is not None:
+        note = (
+            "mode run: an external (token-backed) caller reaches the run surface"
+            if origin == EXTERNAL
+            else "mode builder by default: AgentWorks derives the mode from workflow access (write: builder, "
+            "read-only: run), never from the client; --mode run for a read-only caller"
+        )
+        chat = "run" if origin == EXTERNAL else "builder"
+        return replace(universe, modes=product_mode_table(product, origin), era=era.value), chat, note
+    if not apply_modes:
+        no_table = f"{universe.source} models the {era.label}: no allow-list applies, registration is the only source"
+        return replace(universe, modes=None, era=era.value, no_table=no_table), None, None
+    default = universe.modes.default if universe.modes else None
+    return replace(universe, era=era.value), default, None
 
 
 def _workflow_mode(

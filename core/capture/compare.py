@@ -145,10 +145,7 @@ class RequestComparison:
         """One entry of ``capture.requests``."""
         req = self.request
         return {
-            "request": req.index,
-            "record": req.record,
-            "protocol": req.protocol,
-            "model": req.model,
+            **req.head_json(),
             "received": list(self.received[:cap]),
             "received_count": len(self.received),
             "received_tokens": req.tokens,

@@ -67,6 +67,10 @@ class ObservedRequest:
         """The tool list's token estimate."""
         return sum(self.tool_tokens)
 
+    def head_json(self) -> dict[str, Any]:
+        """The keys that name this request in report JSON (the timeline's and the comparison's)."""
+        return {"request": self.index, "record": self.record, "protocol": self.protocol, "model": self.model}
+
 
 @dataclass(frozen=True)
 class ObservedCapture:

@@ -47,8 +47,11 @@ def _size(value: Any) -> int:
         return 0
 
 
-def _entry(name: Any, namespace: str | None, kind: Any, raw: Any, deferred: bool | None) -> dict[str, Any]:
-    size = _size(raw)
+def tool_entry(name: Any, namespace: str | None, kind: Any, size: int, deferred: bool | None) -> dict[str, Any]:
+    """One tool's entry in a record's ``tools`` (the slow path here and the fast ``request_decode`` alike).
+
+    ``size`` is the tool's compact JSON size in bytes; a name or type that is not a string is "".
+    """
     return {
         "name": name if isinstance(name, str) else "",
         "namespace": namespace,
@@ -60,7 +63,6 @@ def _entry(name: Any, namespace: str | None, kind: Any, raw: Any, deferred: bool
 
 
 def _chat_tools(tools: list[Any]) -> list[dict[str, Any]]:
-    # The hot path (a 1,000-tool request): one dumps per tool, the common shape inline.
     out = []
     for tool in tools[:MAX_TOOLS]:
         if not isinstance(tool, dict):
@@ -68,20 +70,7 @@ def _chat_tools(tools: list[Any]) -> list[dict[str, Any]]:
         kind = tool.get("type", "function")
         inner = tool.get(kind) if isinstance(kind, str) else None
         name = inner.get("name") if isinstance(inner, dict) else tool.get("name")
-        try:
-            size = len(_dumps(tool))
-        except (TypeError, orjson.JSONEncodeError):
-            size = 0
-        out.append(
-            {
-                "name": name if isinstance(name, str) else "",
-                "namespace": None,
-                "type": kind if isinstance(kind, str) else "",
-                "schema_bytes": size,
-                "token_estimate": (size + 3) // 4,
-                "deferred": None,
-            }
-        )
+        out.append(tool_entry(name, None, kind, _size(tool), None))
     return out
 
 
@@ -96,20 +85,22 @@ def _responses_tools(tools: list[Any]) -> list[dict[str, Any]]:
             namespace = str(tool.get("name", ""))
             for member in members[:MAX_TOOLS]:
                 if isinstance(member, dict):
-                    out.append(_entry(member.get("name"), namespace, member.get("type"), member, _deferred(member)))
+                    out.append(
+                        tool_entry(member.get("name"), namespace, member.get("type"), _size(member), _deferred(member))
+                    )
             continue
         if kind in ("function", "custom"):
-            out.append(_entry(tool.get("name"), None, kind, tool, _deferred(tool)))
+            out.append(tool_entry(tool.get("name"), None, kind, _size(tool), _deferred(tool)))
         else:
             # Built-in tools (tool_search, web_search, mcp, shell…) have no name: the type names them.
             name = tool.get("name") or tool.get("server_label") or kind
-            out.append(_entry(name, None, kind, tool, _deferred(tool) if "defer_loading" in tool else None))
+            out.append(tool_entry(name, None, kind, _size(tool), _deferred(tool) if "defer_loading" in tool else None))
     return out
 
 
 def _anthropic_tools(tools: list[Any]) -> list[dict[str, Any]]:
     return [
-        _entry(tool.get("name"), None, tool.get("type", "custom"), tool, tool.get("defer_loading") is True)
+        tool_entry(tool.get("name"), None, tool.get("type", "custom"), _size(tool), tool.get("defer_loading") is True)
         for tool in tools[:MAX_TOOLS]
         if isinstance(tool, dict)
     ]

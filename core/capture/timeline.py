@@ -42,10 +42,7 @@ class Step:
         """One entry of a report's capture timeline."""
         req = self.request
         return {
-            "request": req.index,
-            "record": req.record,
-            "protocol": req.protocol,
-            "model": req.model,
+            **req.head_json(),
             "tools": list(req.tools),
             "deferred": sorted(req.deferred),
             "tokens": req.tokens,

@@ -34,7 +34,7 @@ def record(
     *,
     index: int,
     received_at: str,
-    protocol: str,
+    protocol: str | None,
     path: str,
     mode: str,
     user_agent: str | None,
@@ -45,7 +45,8 @@ def record(
     error: dict[str, Any] | None = None,
     ended: float | None = None,
 ) -> dict[str, Any]:
-    """A ``toolscope.capture/1`` record as a dict (keys in the model's order)."""
+    """A ``toolscope.capture/1`` record as a dict (keys in the model's order; ``protocol`` None:
+    a refused request whose protocol was not recognised)."""
     return {
         "schema": CAPTURE_SCHEMA,
         "index": index,
@@ -85,28 +86,29 @@ def error_record(
     started: float,
 ) -> dict[str, Any]:
     """The record of a request the server refused: no tools, ``error`` says why."""
-    return {
-        "schema": CAPTURE_SCHEMA,
-        "index": index,
-        "received_at": received_at,
-        "protocol": protocol,
-        "path": path,
-        "mode": mode,
-        "model": None,
-        "stream": False,
-        "user_agent": user_agent,
-        "tools": [],
-        "deferred_names": [],
-        "deferred_namespaces": [],
-        "tool_choice": None,
-        "system_bytes": 0,
-        "system_token_estimate": 0,
-        "messages": 0,
-        "reply": reply_record("error", status, [], 0, None, message),
-        "duration_ms": round((time.perf_counter() - started) * 1000, 3),
-        "kept": None,
-        "error": {"kind": kind, "message": message, "method": method},
-    }
+    nothing = RequestFacts(
+        model=None,
+        stream=False,
+        tools=[],
+        deferred_names=[],
+        deferred_namespaces=[],
+        tool_choice=None,
+        system_bytes=0,
+        messages=0,
+    )
+    return record(
+        index=index,
+        received_at=received_at,
+        protocol=protocol,
+        path=path,
+        mode=mode,
+        user_agent=user_agent,
+        facts=nothing,
+        reply=reply_record("error", status, [], 0, None, message),
+        started=started,
+        kept=None,
+        error={"kind": kind, "message": message, "method": method},
+    )
 
 
 def reply_record(

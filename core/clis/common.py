@@ -35,6 +35,20 @@ class JsonFile:
     sha256: str
 
 
+def check_project_dir(project: Path, scheme: str) -> None:
+    """InputError for a ``scheme:PROJECT_DIR`` input (``claude-code``, ``codex``) that is not a directory."""
+    if project.is_dir():
+        return
+    from ..inputs.input_files import missing_path_problems
+
+    near = missing_path_problems(project, want_dir=True, prefix=f"{scheme}:") if not project.exists() else []
+    raise InputError(
+        f"{scheme}:{project}",
+        "no such directory" if not project.exists() else "not a directory",
+        [Problem("", f"expected {scheme}:PROJECT_DIR"), *near],
+    )
+
+
 def shown_path(path: Path, home: Path, project: Path) -> str:
     """A path as a user reads it: ``~/…`` under the home, relative under the project, else absolute."""
     for root, prefix in ((project, ""), (home, "~/")):

@@ -8,10 +8,14 @@ Modules (``mcp`` itself is imported only inside the functions that talk to serve
 * ``discovery``: ``async discover(config, timeout) -> DiscoveryResult`` and
   ``discover_sync(config, timeout)``: every server in parallel through the official SDK
   (stdio, streamable HTTP, SSE), tools/list pages followed, every spawned process reaped.
+  ``server_discovery`` is one server's attempt (listing, watchdog, cleanup, its reason);
+  ``transports`` opens the SDK's transport per protocol and summarises the launch, masked.
 * ``snapshot``: ``write_snapshot``/``load_snapshot`` (``toolscope.mcp-snapshot/1``) and
   ``diff_snapshots(old, new) -> Drift`` (added/removed/renamed per server; ``lines()``,
   ``to_json()`` with ``"schema": "toolscope.mcp-drift/1"``).
-* ``redact``: what counts as a secret and how it is masked (``***``).
+* ``redact``: what counts as a secret and how it is masked (``***``); ``secret_scan`` (secret
+  names and values, the one scan of a command line or URL) and ``config_secrets`` (every
+  secret value of a parsed config) apply its rules.
 * ``universe``: ``load_mcp_universe(config_path, snapshot, timeout) -> DiscoveryResult``,
   live when ``snapshot`` is None, else from the snapshot (config drift noted).
 * ``outage``: ``unknown_reason(server)`` (``unknown: server X failed: <reason>``) and

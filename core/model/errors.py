@@ -8,6 +8,7 @@ that escapes is a toolscope bug and is allowed to show its traceback.
 from __future__ import annotations
 
 import traceback
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -126,3 +127,13 @@ def is_user_frame(filename: str, user_root: Path | None) -> bool:
     if user_root is not None:
         return normalized.startswith(str(user_root).replace("\\", "/"))
     return True
+
+
+def unknown_mode_error(what: str, mode: str, modes: Sequence[str], near: str | None = None) -> InputError:
+    """The InputError naming --mode for a mode no subject knows: a did-you-mean from ``near``
+    (default: ``mode`` as typed) and the modes there are. ``what`` names the system's modes."""
+    from ..text.suggest import close_matches
+
+    close = close_matches(mode if near is None else near, modes, n=1)
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    return InputError("--mode", f"unknown {what} '{mode}'{hint}", [Problem("", "expected one of: " + ", ".join(modes))])

@@ -7,6 +7,7 @@ Public API::
     data.ReportData / Provenance / ModeSection;  transcript.Transcript / Turn / TurnSide
     summary.summary_lines(report) -> list[str]   # the plain-text summary every format starts with
     markdown.render_markdown(report) -> str      # GitHub-flavoured, ASCII, inert
+    markdown_text.md / prose / code              # untrusted text as inert Markdown, code spans verbatim
     html.render_html(report) -> str              # one self-contained page
     json_report.render_json(report) -> str       # "toolscope.report/2", its one writer
     json_report.report_document(report) -> dict;  json_report.report_schema() -> dict

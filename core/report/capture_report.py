@@ -18,7 +18,7 @@ from typing import Any
 from ..capture.compare import CaptureComparison
 from ..capture.observed import ObservedCapture
 from ..capture.timeline import Step, describe_calls, timeline
-from .markdown import code, md
+from .markdown_text import code, md
 
 SCHEMA = "toolscope.capture-report/1"
 MAX_ROWS = 2_000

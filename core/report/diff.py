@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -31,6 +31,17 @@ class ModePair:
     after: str | None
     gained: tuple[str, ...]
     lost: tuple[str, ...]
+
+    def sentence(self, escape: Callable[[str], str]) -> str:
+        """ "From A to B: N gained (…); M lost (…)." with every name through ``escape`` (Markdown, HTML)."""
+        from .data import mode_label  # data imports this module
+
+        gained = ", ".join(escape(n) for n in self.gained) or "none"
+        lost = ", ".join(escape(n) for n in self.lost) or "none"
+        return (
+            f"From {escape(mode_label(self.before))} to {escape(mode_label(self.after))}: "
+            f"{len(self.gained)} gained ({gained}); {len(self.lost)} lost ({lost})."
+        )
 
 
 @dataclass(frozen=True)

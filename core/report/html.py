@@ -17,7 +17,7 @@ from ..model.presentation import NOT_REACHED, STAGE_CLASS, STAGE_WORD, VERDICT_C
 from ..model.verdicts import STAGE_TITLES, Checklist, Finding, Stage
 from ..text.safe_text import inert
 from .data import ModeSection, ReportData, mode_label
-from .markdown import CODE_PATTERN, SPACES
+from .markdown_text import CODE_PATTERN, SPACES
 from .summary import summary_lines
 from .transcript import Transcript
 
@@ -182,14 +182,7 @@ def _checklist(checklist: Checklist) -> str:
 def _diff(report: ReportData) -> str:
     diff = report.diff
     assert diff is not None
-    items = []
-    for pair in diff.pairs:
-        gained = ", ".join(esc(n) for n in pair.gained) or "none"
-        lost = ", ".join(esc(n) for n in pair.lost) or "none"
-        items.append(
-            f"<li>From {esc(mode_label(pair.before))} to {esc(mode_label(pair.after))}: "
-            f"{len(pair.gained)} gained ({gained}); {len(pair.lost)} lost ({lost}).</li>"
-        )
+    items = [f"<li>{pair.sentence(esc)}</li>" for pair in diff.pairs]
     parts = ["<section><h2>Visibility across modes</h2>", "<ul>" + "".join(items) + "</ul>"]
     if diff.rows:
         header = ["tool", "namespace", *(esc(mode_label(m)) for m in diff.modes)]

@@ -140,7 +140,8 @@ def _demote_html(part: str) -> str:
 
 def render_workflow_markdown(data: WorkflowReportData) -> str:
     """The Markdown form: title, summary, the workflow's findings, then a section per step."""
-    from .markdown import findings_table, markdown_body, md, prose
+    from .markdown import findings_table, markdown_body
+    from .markdown_text import md, prose
 
     out = [f"# toolscope workflow report: {md(data.label)}", ""]
     out += [f"- {prose(line)}" for line in workflow_summary(data)]

@@ -54,6 +54,27 @@ def test_stages_follow_the_group_flags_and_get_json_schemas() -> None:
     assert subject.toolkit.state_dict() == {"active_groups": []}  # flags put back
 
 
+def test_visible_reasons_name_the_1x_group_flags() -> None:
+    """The visible stage in 1.x's words (group_stages.Words1x): the Toolkit's own flag, True or False."""
+    subject = _subject(ARMED)
+
+    def visible(evaluation, name):
+        stage = next(v for v in evaluation.tools if v.name == name).stages[1]
+        return stage.rule, stage.source
+
+    off, on = subject.evaluate(None), subject.evaluate(None, active_groups=["scraping"])
+    assert visible(off, "note_write") == ("group 'basic' is always active", "toolkit.tools")
+    assert visible(off, "page_fetch") == (
+        "group 'scraping' is not active (toolkit.groups['scraping'].active is False); reset_equipped_tools "
+        'must activate it: call reset_equipped_tools with {"scraping": true}',
+        "toolkit.groups['scraping'].active",
+    )
+    assert visible(on, "page_fetch") == (
+        "group 'scraping' is active (toolkit.groups['scraping'].active is True)",
+        "toolkit.groups['scraping'].active",
+    )
+
+
 def test_without_the_meta_tool_nothing_can_switch_groups() -> None:
     subject = _subject(UNARMED)
     assert "reset_equipped_tools" not in subject.all_tool_names()

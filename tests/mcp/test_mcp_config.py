@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from toolscope.core.mcp.config import infer_protocol, load_config, user_override_path
-from toolscope.core.mcp.discovery import launch_summary
 from toolscope.core.mcp.redact import MASK, redact_args, redact_url, scrub, secret_values
+from toolscope.core.mcp.transports import launch_summary
 from toolscope.core.model.errors import InputError
 
 

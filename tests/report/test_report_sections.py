@@ -31,11 +31,11 @@ def test_sections_are_hidden_unknown_visible_in_the_subjects_order(in_repo: Path
 
 
 def test_each_distinct_row_is_decided_once(in_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import toolscope.core.model.verdicts as verdicts
+    import toolscope.core.model.verdict_list as verdict_list
 
     calls: list[int] = []
-    real = verdicts.row_verdict
-    monkeypatch.setattr(verdicts, "row_verdict", lambda row: (calls.append(1), real(row))[1])
+    real = verdict_list.row_verdict
+    monkeypatch.setattr(verdict_list, "row_verdict", lambda row: (calls.append(1), real(row))[1])
     report, _ = make_report(str(SAMPLES / "seed" / "step_config.json"), environment=golden_environment("seed"))
     render_json(report)
     (section,) = report.sections

@@ -7,14 +7,13 @@ with the typo script, the 12-group toolkit.
 from __future__ import annotations
 
 import pytest
+from activation_helpers import activation, run_typo_script
 from rich.cells import cell_len
-from textual.widgets import Checkbox
 from tui_helpers import REPO, make_app
 
 from toolscope.tui.widgets.activation.composer import GroupBar, ToggleStrip
 from toolscope.tui.widgets.activation.lanes import LanePane
 from toolscope.tui.widgets.activation.turns import TurnList
-from toolscope.tui.widgets.activation.view import ActivationView
 
 SCRIPTS = REPO / "sample_configs" / "agentscope"
 
@@ -36,6 +35,26 @@ async def test_decided_by_keeps_room_at_80_columns() -> None:
         lines = [grid_line(grid, y) for y in range(1, grid.size.height)]
         for tool in app.screen.pipeline.shown_tools()[: len(lines)]:
             assert any(f" {tool.name} " in line for line in lines), (tool.name, lines)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)], ids=["80x24", "200x60"])
+async def test_decided_by_keeps_room_with_the_help_panel_open(size) -> None:
+    """With ? open at 80 columns the grid had no cell left for `decided by`: the stage columns
+    now give way first (the trace pane lists them), and the rule is named with its stage."""
+    app = make_app(mode="build")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        grid = app.screen.pipeline.grid
+        header, first = grid_line(grid, 0), grid_line(grid, 1)
+        assert "decided by" in header, header
+        if size == (80, 24):
+            assert header.split() == ["tool", "verdict", "decided", "by"], header
+            assert "notify_user" in first and "allow: not in the" in first, first
+        else:  # room for everything: the stage columns stay, the rule is whole
+            assert header.split()[:3] == ["tool", "namespace", "reg"], header
+            assert 'allow-listed: not in the system slice nor in mode "build"' in first, first
 
 
 async def test_at_200x60_the_trace_pane_takes_the_rows_the_grid_does_not_need() -> None:
@@ -71,15 +90,8 @@ async def test_the_guards_did_you_mean_and_the_turn_rows_fit_80_columns() -> Non
     scrolling, and each turn row shows its whole call."""
     from test_tui_activation_layout import visible_lines
 
-    app = make_app(SCRIPTS / "toolkit.yaml", view="activation")
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        view = app.screen.query_one(ActivationView)
-        await view.load_script(str(SCRIPTS / "typo.json"))
-        view.query_one(Checkbox).focus()
-        await pilot.press("n", "n", "n")
-        app.clear_notifications()
-        await pilot.pause()
+    async with activation((80, 24)) as (pilot, view):
+        await run_typo_script(pilot, focus_first_toggle=True, clear_toasts=True)
         guarded = " ".join(visible_lines(view.query_one("#guarded-lane", LanePane)))
         assert "did you mean 'web_search'?" in guarded, guarded
         turns = view.query_one(TurnList)

@@ -6,26 +6,16 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
+from activation_helpers import SCRIPTS, TOOLKIT, activation, run_typo_script, view_of
 from textual.widgets import Checkbox, Input
-from tui_helpers import REPO, SIZE, focus_now, make_app
-
-from toolscope.tui.widgets.activation.view import ActivationView
+from tui_helpers import SIZE, focus_now, make_app
 
 pytestmark = pytest.mark.agentscope
 
-TOOLKIT = REPO / "sample_configs" / "agentscope" / "toolkit.yaml"
-SCRIPTS = REPO / "sample_configs" / "agentscope"
-
-
-def view_of(app) -> ActivationView:
-    return app.screen.query_one(ActivationView)
-
 
 async def test_toggles_compose_the_call_and_fire_changes_both_lanes() -> None:
-    app = make_app(TOOLKIT, view="activation")
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        view = view_of(app)
+    async with activation(SIZE) as (pilot, view):
+        app = pilot.app
         assert isinstance(app.focused, Checkbox) and app.focused.name == "web_search"
         before_names, before_tokens = await view.session.avisible("stock")
         await pilot.press("space")  # toggle web_search on
@@ -40,10 +30,7 @@ async def test_toggles_compose_the_call_and_fire_changes_both_lanes() -> None:
 
 
 async def test_raw_json_with_a_typo_is_refused_by_the_guard() -> None:
-    app = make_app(TOOLKIT, view="activation")
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        view = view_of(app)
+    async with activation(SIZE) as (pilot, view):
         raw = view.query_one("#raw", Input)
         raw.value = ""
         await focus_now(pilot, raw)
@@ -58,10 +45,7 @@ async def test_raw_json_with_a_typo_is_refused_by_the_guard() -> None:
 
 
 async def test_script_next_back_restart() -> None:
-    app = make_app(TOOLKIT, view="activation")
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        view = view_of(app)
+    async with activation(SIZE) as (pilot, view):
         await pilot.press("l", *str(SCRIPTS / "typo.json"), "enter")
         await pilot.pause()
         assert len(view.session.steps) == 3
@@ -85,10 +69,7 @@ async def test_script_next_back_restart() -> None:
 
 async def test_toggles_follow_the_guarded_lane_but_typed_json_stays() -> None:
     """reset_tools sets the final state: after a turn the composer must not propose switching groups off."""
-    app = make_app(TOOLKIT, view="activation")
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        view = view_of(app)
+    async with activation(SIZE) as (pilot, view):
         await pilot.press("l", *str(SCRIPTS / "typo.json"), "enter")
         await pilot.pause()
         await pilot.press("n", "n")
@@ -103,9 +84,7 @@ async def test_toggles_follow_the_guarded_lane_but_typed_json_stays() -> None:
 
 
 async def test_export_of_the_activation_view(tmp_path: Path) -> None:
-    app = make_app(TOOLKIT, view="activation", export_dir=str(tmp_path))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with activation(SIZE, export_dir=str(tmp_path)) as (pilot, _view):
         await pilot.press("space", "f")
         await pilot.pause()
         await pilot.press("e")
@@ -115,44 +94,24 @@ async def test_export_of_the_activation_view(tmp_path: Path) -> None:
         assert next(tmp_path.glob("toolscope-activation-*.svg")).read_text().startswith("<svg")
 
 
-@pytest.mark.skipif(
-    metadata.version("agentscope") != "2.0.11", reason="the stock lane's picture is that of AgentScope 2.0.11"
-)
-def test_activation_snapshot_after_the_typo_script(snap_compare) -> None:
-    """Three turns of typo.json; the last refused by both lanes, with the guard's did-you-mean."""
-    app = make_app(TOOLKIT, view="activation")
-
-    async def run_script(pilot) -> None:
-        await pilot.pause()
-        await view_of(pilot.app).load_script(str(SCRIPTS / "typo.json"))
-        pilot.app.screen.query_one(Checkbox).focus()
-        await pilot.press("n", "n", "n")
-        pilot.app.clear_notifications()
-        await pilot.pause()
-
-    assert snap_compare(app, run_before=run_script, terminal_size=SIZE)
-
-
-@pytest.mark.skipif(metadata.version("agentscope") != "2.0.11", reason="the stock lane's text is 2.0.11's")
-def test_activation_snapshot_after_the_typo_script_80x24(snap_compare) -> None:
-    """The same at 80x24 (issue 22 item 7): the guard's did-you-mean on its outcome line, whole
-    turn rows (an outcome both lanes share said once)."""
-    app = make_app(TOOLKIT, view="activation")
-
-    async def run_script(pilot) -> None:
-        await pilot.pause()
-        await view_of(pilot.app).load_script(str(SCRIPTS / "typo.json"))
-        pilot.app.screen.query_one(Checkbox).focus()
-        await pilot.press("n", "n", "n")
-        pilot.app.clear_notifications()
-        await pilot.pause()
-
-    assert snap_compare(app, run_before=run_script, terminal_size=(80, 24))
-
-
 AT_2_0_11 = pytest.mark.skipif(
     metadata.version("agentscope") != "2.0.11", reason="the stock lane's picture is that of AgentScope 2.0.11"
 )
+
+
+async def typo_script_for_snapshot(pilot, *, focus_first_toggle: bool = True) -> None:
+    """The seed's typo script run to its end, its toasts cleared."""
+    await pilot.pause()
+    await run_typo_script(pilot, focus_first_toggle=focus_first_toggle, clear_toasts=True)
+
+
+@AT_2_0_11
+@pytest.mark.parametrize("size", [SIZE, (80, 24)], ids=["120x36", "80x24"])
+def test_activation_snapshot_after_the_typo_script(snap_compare, size: tuple[int, int]) -> None:
+    """Three turns of typo.json; the last refused by both lanes, with the guard's did-you-mean (at
+    80x24 on its outcome line, issue 22 item 7), whole turn rows (an outcome both lanes share said once)."""
+    app = make_app(TOOLKIT, view="activation")
+    assert snap_compare(app, run_before=typo_script_for_snapshot, terminal_size=size)
 
 
 async def _nine_turns(pilot) -> None:
@@ -183,11 +142,7 @@ def test_activation_snapshot_60x15(snap_compare) -> None:
     app = make_app(TOOLKIT, view="activation")
 
     async def run_script(pilot) -> None:
-        await pilot.pause()
-        await view_of(pilot.app).load_script(str(SCRIPTS / "typo.json"))
-        await pilot.press("n", "n", "n")
-        pilot.app.clear_notifications()  # the "Loaded" toast would cover the lanes
-        await pilot.pause()
+        await typo_script_for_snapshot(pilot, focus_first_toggle=False)
 
     assert snap_compare(app, run_before=run_script, terminal_size=(60, 15))
 
@@ -223,10 +178,7 @@ async def test_toggles_show_what_the_raw_json_says_not_a_stale_tick() -> None:
     before and after firing; flipping a toggle makes the call the toggles' again."""
     from toolscope.tui.widgets.activation.composer import NOT_A_BOOLEAN, GroupBar
 
-    app = make_app(TOOLKIT, view="activation")
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        view = view_of(app)
+    async with activation(SIZE) as (pilot, view):
         bar = view.query_one(GroupBar)
         await pilot.press("space", "f")  # web_search on in both lanes: its toggle ✓
         await pilot.pause()
@@ -281,9 +233,8 @@ def test_activation_snapshot_raw_maybe(snap_compare, size: tuple[int, int]) -> N
 async def test_a_script_run_at_start_leaves_the_toggles_on_the_guarded_lane() -> None:
     """The toggles' own raw-JSON updates are not taken for typed JSON: after a whole script run
     in one go (as --screenshot does) they show the guarded lane's groups, not the first call's."""
-    app = make_app(TOOLKIT, view="activation", script=str(SCRIPTS / "typo.json"), run_script=True)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with activation(SIZE, script=str(SCRIPTS / "typo.json"), run_script=True) as (pilot, view):
+        app = pilot.app
         await app.workers.wait_for_complete()
         await pilot.pause()
         view = view_of(app)

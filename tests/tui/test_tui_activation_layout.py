@@ -10,10 +10,11 @@ import io
 from pathlib import Path
 
 import pytest
+from activation_helpers import LARGE, SCRIPTS, TOOLKIT, activation, after_typo_script
 from rich.console import Console
 from textual.events import MouseScrollDown, MouseScrollUp
 from textual.widgets import Input, Static
-from tui_helpers import REPO, focus_now, make_app
+from tui_helpers import focus_now
 
 from toolscope.tui.widgets.activation.composer import GroupToggle, ToggleStrip
 from toolscope.tui.widgets.activation.lanes import LanePane
@@ -23,14 +24,6 @@ from toolscope.tui.widgets.activation.view import ActivationView
 from toolscope.tui.widgets.state_banner import StateBanner
 
 pytestmark = pytest.mark.agentscope
-
-SCRIPTS = REPO / "sample_configs" / "agentscope"
-TOOLKIT = SCRIPTS / "toolkit.yaml"
-LARGE = SCRIPTS / "large_toolkit.yaml"
-
-
-def view_of(app) -> ActivationView:
-    return app.screen.query_one(ActivationView)
 
 
 def visible_lines(pane: LanePane) -> list[str]:
@@ -58,10 +51,7 @@ async def fire_nine(pilot, view: ActivationView) -> None:
 
 @pytest.mark.parametrize("config", [TOOLKIT, LARGE], ids=["toolkit", "large"])
 async def test_the_turn_list_follows_the_newest_turn(config: Path) -> None:
-    app = make_app(config, view="activation")
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        view = view_of(app)
+    async with activation((80, 24), config) as (pilot, view):
         await fire_nine(pilot, view)
         turns = view.query_one(TurnList)
         assert turns.option_count == 9 and turns.highlighted == 8
@@ -72,10 +62,8 @@ async def test_the_turn_list_follows_the_newest_turn(config: Path) -> None:
 
 
 async def test_keys_and_the_wheel_scroll_the_turn_list_and_pick_the_lanes() -> None:
-    app = make_app(TOOLKIT, view="activation")
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        view = view_of(app)
+    async with activation((80, 24)) as (pilot, view):
+        app = pilot.app
         await fire_nine(pilot, view)
         turns = view.query_one(TurnList)
         await pilot.press("t")
@@ -101,10 +89,8 @@ async def test_keys_and_the_wheel_scroll_the_turn_list_and_pick_the_lanes() -> N
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_every_group_toggle_is_reachable_and_fully_visible_when_focused(size: tuple[int, int]) -> None:
-    app = make_app(LARGE, view="activation")
-    async with app.run_test(size=size) as pilot:
-        await pilot.pause()
-        view = view_of(app)
+    async with activation(size, LARGE) as (pilot, view):
+        app = pilot.app
         strip = view.query_one(ToggleStrip)
         toggles = list(view.query(GroupToggle))
         assert len(toggles) == 12
@@ -123,13 +109,8 @@ async def test_every_group_toggle_is_reachable_and_fully_visible_when_focused(si
 
 
 async def test_every_lane_shows_the_essentials_at_80x24_without_scrolling() -> None:
-    app = make_app(TOOLKIT, view="activation", config_dir=str(SCRIPTS))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        view = view_of(app)
-        await view.load_script("typo.json")
-        await pilot.press("n", "n", "n")
-        await pilot.pause()
+    # "typo.json" alone: found beside the config.
+    async with after_typo_script((80, 24), "typo.json", config_dir=str(SCRIPTS)) as (pilot, view):
         for lane in ("stock", "guarded"):
             pane = view.query_one(f"#{lane}-lane", LanePane)
             shown = "\n".join(visible_lines(pane))
@@ -143,13 +124,7 @@ async def test_every_lane_shows_the_essentials_at_80x24_without_scrolling() -> N
 
 async def test_d_shows_the_descriptions_and_texts_in_full() -> None:
     """Lanes too short for everything clamp long texts to a line; d shows them in full (and d again clamps)."""
-    app = make_app(TOOLKIT, view="activation")
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        view = view_of(app)
-        await view.load_script(str(SCRIPTS / "typo.json"))
-        await pilot.press("n", "n", "n")
-        await pilot.pause()
+    async with after_typo_script((80, 24)) as (pilot, view):
         pane = view.query_one("#stock-lane", LanePane)
         compact = "\n".join(visible_lines(pane))
         await pilot.press("d")
@@ -164,26 +139,14 @@ async def test_d_shows_the_descriptions_and_texts_in_full() -> None:
 
 
 async def test_lanes_show_everything_in_full_when_it_fits() -> None:
-    app = make_app(TOOLKIT, view="activation")
-    async with app.run_test(size=(200, 60)) as pilot:
-        await pilot.pause()
-        view = view_of(app)
-        await view.load_script(str(SCRIPTS / "typo.json"))
-        await pilot.press("n", "n", "n")
-        await pilot.pause()
+    async with after_typo_script((200, 60)) as (pilot, view):
         pane = view.query_one("#guarded-lane", LanePane)
         shown = "\n".join(visible_lines(pane))
         assert pane.full and "Still active:" in shown and "did you mean" in shown
 
 
 async def test_at_60x15_the_lanes_stay_readable() -> None:
-    app = make_app(TOOLKIT, view="activation", config_dir=str(SCRIPTS))
-    async with app.run_test(size=(60, 15)) as pilot:
-        await pilot.pause()
-        view = view_of(app)
-        await view.load_script("typo.json")
-        await pilot.press("n", "n", "n")
-        await pilot.pause()
+    async with after_typo_script((60, 15), "typo.json", config_dir=str(SCRIPTS)) as (pilot, view):
         assert not view.has_class("-too-small")
         for lane in ("stock", "guarded"):
             pane = view.query_one(f"#{lane}-lane", LanePane)
@@ -196,10 +159,7 @@ async def test_at_60x15_the_lanes_stay_readable() -> None:
 
 
 async def test_a_terminal_too_small_says_so() -> None:
-    app = make_app(TOOLKIT, view="activation")
-    async with app.run_test(size=(44, 11)) as pilot:
-        await pilot.pause()
-        view = view_of(app)
+    async with activation((44, 11)) as (pilot, view):
         assert view.has_class("-too-small")
         message = view.query_one("#too-small", Static)
         assert message.display and "44x11" in str(message.content)
@@ -210,11 +170,10 @@ async def test_a_terminal_too_small_says_so() -> None:
 
 
 async def test_i_focuses_the_raw_json_box() -> None:
-    app = make_app(TOOLKIT, view="activation")
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with activation((80, 24)) as (pilot, view):
+        app = pilot.app
         await pilot.press("i")
-        assert app.focused is view_of(app).query_one("#raw", Input)
+        assert app.focused is view.query_one("#raw", Input)
         await pilot.press("escape")
         assert isinstance(app.focused, GroupToggle)
 
@@ -230,10 +189,8 @@ def test_path_candidates_complete_from_the_current_folder_then_the_config_folder
 
 
 async def test_script_paths_complete_and_resolve_from_the_config_folder() -> None:
-    app = make_app(TOOLKIT, view="activation", config_dir=str(SCRIPTS))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        view = view_of(app)
+    async with activation((80, 24), config_dir=str(SCRIPTS)) as (pilot, view):
+        app = pilot.app
         await pilot.press("l", "t", "y")
         await pilot.pause()
         await pilot.pause()
@@ -247,10 +204,7 @@ async def test_script_paths_complete_and_resolve_from_the_config_folder() -> Non
 
 
 async def test_a_script_load_error_is_shown_in_the_view() -> None:
-    app = make_app(TOOLKIT, view="activation", config_dir=str(SCRIPTS))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        view = view_of(app)
+    async with activation((80, 24), config_dir=str(SCRIPTS)) as (pilot, view):
         await pilot.press("l", *"toolkit.yaml", "enter")  # a toolkit, not a script
         await pilot.pause()
         box = view.query_one(ScriptBox)
@@ -262,9 +216,8 @@ async def test_a_script_load_error_is_shown_in_the_view() -> None:
 
 
 async def test_the_pipeline_follows_the_guarded_lane_and_says_so() -> None:
-    app = make_app(TOOLKIT, view="activation")
-    async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause()
+    async with activation((120, 36)) as (pilot, _view):
+        app = pilot.app
         screen = app.screen
         web_search = next(t for t in screen.evaluation.tools if t.name == "web_search")
         assert web_search.stage("visible").passed is False

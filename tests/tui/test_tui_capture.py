@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from toolscope.cli.app import app as cli
 from toolscope.tui.capture.app import CaptureApp
-from toolscope.tui.capture.view import RequestDetail, RequestList
+from toolscope.tui.capture.requests import RequestDetail, RequestList
 
 CAPTURE = Path(__file__).resolve().parents[1] / "capture" / "fixtures" / "agentscope_seed.capture.jsonl"
 """Recorded from a real AgentScope Agent (tests/capture/fixtures/record_agentscope_capture.py, under toolscope capture)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.widgets import OptionList, Static
-from tui_helpers import SIZE, make_app, static_text
+from tui_helpers import SIZE, ask_in_checklist, make_app, static_text
 
 
 def steps_text(app) -> str:
@@ -42,8 +42,7 @@ async def test_unknown_name_offers_did_you_mean(seed_app) -> None:
     """A name nothing completes (the letters are out of order): Enter asks for it as typed."""
     async with seed_app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await pilot.press("2", *"notify_usre", "enter")
-        await pilot.pause()
+        await ask_in_checklist(pilot, "notify_usre")
         checklist = seed_app.screen.checklist
         assert checklist.verdict is None and "notify_user" in checklist.did_you_mean
         assert "Did you mean" in steps_text(seed_app)
@@ -106,8 +105,7 @@ async def test_enter_in_the_name_box_takes_the_top_match(seed_app) -> None:
     box, as a fuzzy finder's Enter takes), not the literal text (UNKNOWN)."""
     async with seed_app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await pilot.press("2", *"notify_us", "enter")
-        await pilot.pause()
+        await ask_in_checklist(pilot, "notify_us")
         checklist = seed_app.screen.checklist
         assert checklist is not None and checklist.tool == "notify_user" and checklist.verdict is not None
 

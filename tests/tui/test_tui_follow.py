@@ -10,6 +10,7 @@ import sys
 import time
 
 import pytest
+from activation_helpers import activation
 from textual.widgets import Static
 from tui_helpers import REPO, SIZE, make_app
 
@@ -28,10 +29,8 @@ def _verdicts(app) -> dict[str, str]:
 
 async def test_follow_shows_a_running_agents_calls_as_they_happen(tmp_path) -> None:
     tap = tmp_path / "agent.tap.jsonl"
-    app = make_app(TOOLKIT, view="activation", follow=str(tap))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        view = app.screen.query_one(ActivationView)
+    async with activation(SIZE, follow=str(tap)) as (pilot, view):
+        app = pilot.app
         assert view.session.history == []  # nothing yet: the agent has not started
         agent = subprocess.Popen(
             [sys.executable, str(SAMPLES / "record_session.py"), "--tap", str(tap), "--scenario", "drop"]
@@ -76,10 +75,8 @@ async def test_follow_shows_new_calls_within_a_second(tmp_path) -> None:
     import json
 
     tap = tmp_path / "t.jsonl"
-    app = make_app(TOOLKIT, view="activation", follow=str(tap))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        view = app.screen.query_one(ActivationView)
+    async with activation(SIZE, follow=str(tap)) as (pilot, view):
+        app = pilot.app
         header = {"toolscope_tap": 1, "agentscope": "x", "groups": [], "pid": 1}
         tap.write_text(json.dumps(header) + "\n")
         # Best of three calls: one slow look on a machine shared with other work is the
@@ -104,10 +101,8 @@ async def test_follow_shows_new_calls_within_a_second(tmp_path) -> None:
 
 
 async def test_session_in_the_activation_view_steps_through_the_recorded_calls() -> None:
-    app = make_app(TOOLKIT, view="activation", session=str(SAMPLES / "session_typo.json"))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        view = app.screen.query_one(ActivationView)
+    async with activation(SIZE, session=str(SAMPLES / "session_typo.json")) as (pilot, view):
+        app = pilot.app
         await asyncio.wait_for(view.loaded.wait(), 60)
         await pilot.pause()
         assert view.session.cursor == 0 and len(view.feed.replay.turns) == 2

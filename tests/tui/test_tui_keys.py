@@ -6,24 +6,23 @@ Each test drives the real app with Pilot on the seed sample and failed before it
 from __future__ import annotations
 
 from textual.widgets import HelpPanel, Input, OptionList
-from tui_helpers import SIZE, make_app, static_text
+from tui_helpers import SIZE, ask_in_checklist, make_app, static_text
 
 from toolscope.tui.keys import types_into_box
 from toolscope.tui.rows import GroupRow
 from toolscope.tui.widgets.tool_detail import ToolDetail
 
 
-async def test_a_mode_switch_never_changes_the_view_or_the_focus() -> None:
+async def test_a_mode_switch_never_changes_the_view_or_the_focus(seed_app) -> None:
     """With an unknown name in the checklist, m used to jump into the checklist's candidate list.
 
     The typo has its letters out of order, so nothing completes it and Enter asks for it as typed
     (a typo that completes, such as ``notify_usr``, now opens its top match: issue 22 item 4)."""
-    app = make_app(mode="build")
-    async with app.run_test(size=SIZE) as pilot:
+    async with seed_app.run_test(size=SIZE) as pilot:
+        app = seed_app
         await pilot.pause()
         screen = app.screen
-        await pilot.press("2", *"notify_usre", "enter")
-        await pilot.pause()
+        await ask_in_checklist(pilot, "notify_usre")
         assert screen.checklist is not None and screen.checklist.did_you_mean
         await pilot.press("1")
         await pilot.pause()
@@ -74,15 +73,14 @@ async def test_the_grouped_cursor_never_lands_on_a_group_header() -> None:
         assert screen.current_view == "checklist" and screen.checklist.tool == grid.selected_tool.name
 
 
-async def test_did_you_mean_down_enter_opens_the_highlighted_suggestion() -> None:
+async def test_did_you_mean_down_enter_opens_the_highlighted_suggestion(seed_app) -> None:
     """``get_isuse`` completes nothing (its letters are not in order in any name), so Enter asks
     for it as typed and the did-you-mean list takes ↓ Enter (``get_isue`` now completes)."""
-    app = make_app(mode="build")
-    async with app.run_test(size=SIZE) as pilot:
+    async with seed_app.run_test(size=SIZE) as pilot:
+        app = seed_app
         await pilot.pause()
         screen = app.screen
-        await pilot.press("2", *"get_isuse", "enter")
-        await pilot.pause()
+        await ask_in_checklist(pilot, "get_isuse")
         suggestions = screen.checklist.did_you_mean
         assert suggestions[:2] == ("get_issue", "get_resource")
         options = screen.checklist_view.query_one("#candidates", OptionList)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from activation_helpers import activation
 from textual.widgets import Input
 from tui_helpers import HOSTILE, REPO, make_app
 
 from toolscope.cli.inputs import open_subject
-from toolscope.tui.widgets.activation.view import ActivationView, GroupToggle
+from toolscope.tui.widgets.activation.view import GroupToggle
 from toolscope.tui.widgets.input_header import InputHeader, header_text
 
 TOOLKIT = REPO / "sample_configs" / "agentscope" / "toolkit.yaml"
@@ -83,9 +84,8 @@ async def test_c_on_a_bell_row_fills_the_box_inertly() -> None:
 
 @pytest.mark.agentscope
 async def test_pasted_control_characters_are_refused_by_every_box() -> None:
-    app = make_app(TOOLKIT, view="activation")
-    async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause()
+    async with activation((120, 36)) as (pilot, _view):
+        app = pilot.app
         boxes = list(app.screen.query(Input))
         assert len(boxes) == 4  # filter, tool name, raw JSON, script path
         for box in boxes:
@@ -153,10 +153,8 @@ async def test_escape_leaves_the_empty_tool_name_box(seed_app) -> None:
 
 @pytest.mark.agentscope
 async def test_enter_in_the_script_box_returns_focus_to_the_view() -> None:
-    app = make_app(TOOLKIT, view="activation")
-    async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause()
-        view = app.screen.query_one(ActivationView)
+    async with activation((120, 36)) as (pilot, view):
+        app = pilot.app
         await pilot.press("l", *str(SCRIPTS / "typo.json"), "enter")
         await pilot.pause()
         assert not isinstance(app.focused, Input)
@@ -168,10 +166,8 @@ async def test_enter_in_the_script_box_returns_focus_to_the_view() -> None:
 
 @pytest.mark.agentscope
 async def test_enter_in_the_raw_box_fires_and_returns_focus() -> None:
-    app = make_app(TOOLKIT, view="activation")
-    async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause()
-        view = app.screen.query_one(ActivationView)
+    async with activation((120, 36)) as (pilot, view):
+        app = pilot.app
         raw = view.query_one("#raw", Input)
         raw.focus()
         await pilot.press("enter")
@@ -188,10 +184,7 @@ async def test_enter_in_the_raw_box_fires_and_returns_focus() -> None:
 
 @pytest.mark.agentscope
 async def test_a_group_registered_mid_script_gets_a_toggle() -> None:
-    app = make_app(TOOLKIT, view="activation")
-    async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause()
-        view = app.screen.query_one(ActivationView)
+    async with activation((120, 36)) as (pilot, view):
         await view.load_script(str(SCRIPTS / "late_group.yaml"))
         raw = view.query_one("#raw", Input)
         raw.value = '{"typed": "by hand"}'
@@ -276,9 +269,8 @@ async def test_empty_script_path_says_so() -> None:
 
 @pytest.mark.agentscope
 async def test_toggle_state_reads_without_colour() -> None:
-    app = make_app(TOOLKIT, view="activation")
-    async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause()
+    async with activation((120, 36)) as (pilot, _view):
+        app = pilot.app
         box = app.screen.query_one(GroupToggle)
         off = box.render().plain
         await pilot.press("space")

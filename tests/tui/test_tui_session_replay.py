@@ -4,12 +4,15 @@ lane, the lost-tool answer stays on screen, and turns are numbered by model turn
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pytest
+from rich.cells import cell_len
+from svg_cells import cells, line
 from tui_helpers import REPO, make_app, static_text
 
 from toolscope.tui.widgets.activation.lanes import LanePane
-from toolscope.tui.widgets.activation.turns import TurnList
+from toolscope.tui.widgets.activation.turns import TurnList, replayed_prompt
 from toolscope.tui.widgets.activation.view import ActivationView
 
 pytestmark = pytest.mark.agentscope
@@ -45,8 +48,9 @@ async def test_the_answer_stays_above_the_lanes_and_the_recording_leads() -> Non
         await pilot.press("n", "n")
         await pilot.pause()
         rows = [str(option.prompt) for option in view.query_one(TurnList).options]
-        # Stock and guarded agree on both turns: their outcome is said once (issue 22 item 7).
-        assert rows[0].startswith("= turn 1  recorded ✓ web_search,scraping  stock+guarded ✓")
+        # Lanes that agree say their outcome once (issue 22 item 7): all three on turn 1, the
+        # what-ifs on turn 4.
+        assert rows[0].startswith("= turn 1  all ✓ web_search,scraping  ")
         assert rows[1].startswith("≠ turn 4  recorded ✓ ∅  stock+guarded ✗")
         # One numbering: model turns, no step counter beside them.
         recorded = view.query_one("#recorded-lane", LanePane)
@@ -66,6 +70,65 @@ def test_session_replay_snapshot(snap_compare, size) -> None:
         await pilot.pause()
 
     assert snap_compare(replay_app(), run_before=run_before, terminal_size=size)
+
+
+def turn_rows_on_screen(app) -> list[str]:
+    """The turn list's lines as drawn (from the screenshot), below its title, above the footer."""
+    grid = cells(app.export_screenshot())
+    lines = [line(grid, row).rstrip() for row in range(max(r for r, _ in grid) + 1)]
+    title = next(i for i, text in enumerate(lines) if text.startswith("─session session_typo.json"))
+    return [text for text in lines[title + 1 : -1] if text.strip()]
+
+
+async def test_replay_rows_fit_80_columns_with_every_outcome_and_the_whole_call() -> None:
+    """Issue 22 item 7: at 80 columns a replay row wraps between its outcomes instead of losing
+    the last groups and the call past the right edge."""
+    async with replay_app().run_test(size=(80, 24)) as pilot:
+        view = await replayed(pilot)
+        await pilot.press("n", "n")
+        await pilot.pause()
+        rows = turn_rows_on_screen(pilot.app)
+        assert rows == [  # each behind the list's one-cell padding
+            ' = turn 1  all ✓ web_search,scraping  {"web_search": true, "scraping": true}',
+            " ≠ turn 4  recorded ✓ ∅  stock+guarded ✗ web_search,scraping",
+            '           {"web_serch": true}',
+        ], rows
+        assert not any("…" in row for row in rows)
+        turns = view.query_one(TurnList)
+        # The same rows one line each once there is room, and wrapped again at 80.
+        await pilot.resize_terminal(200, 60)
+        await pilot.pause()
+        assert ["\n" in str(option.prompt) for option in turns.options] == [False, False]
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert ["\n" in str(option.prompt) for option in turns.options] == [False, True]
+
+
+async def test_a_row_whose_three_outcomes_differ_wraps_between_them() -> None:
+    """Three different outcomes (a recording replayed on a stock AgentScope that accepted the
+    typo differently, as 2.0.6 did): each outcome stays whole, on lines that fit."""
+    async with replay_app().run_test(size=(80, 24)) as pilot:
+        view = await replayed(pilot)
+        await pilot.press("n", "n")
+        await pilot.pause()
+        turn, recorded = view.session.history[1], view.replay.turns[1]
+        # The installed stock lane answered "accepted, web_search left on": all three differ.
+        stock = replace(turn.lanes["stock"], accepted=True, groups_after=("web_search",))
+        three_ways = replace(turn, lanes={**turn.lanes, "stock": stock})
+        width = view.query_one(TurnList).row_width
+        assert width == 75
+        lines = str(replayed_prompt(three_ways, recorded, width)).split("\n")
+        assert lines == [
+            "≠ turn 4  recorded ✓ ∅  stock ✓ web_search  guarded ✗ web_search,scraping",
+            '          {"web_serch": true}',
+        ]
+        assert max(cell_len(text) for text in lines) <= width
+        # Recording and stock agreeing, the guard not (2.0.6 replaying its own recording).
+        stock = replace(turn.lanes["stock"], accepted=True, groups_after=())
+        two_ways = replace(turn, lanes={**turn.lanes, "stock": stock})
+        assert str(replayed_prompt(two_ways, recorded, width)).startswith("≠ turn 4  recorded+stock ✓ ∅  guarded ✗ ")
+        # Without a width (nothing laid out yet) the row is one line.
+        assert "\n" not in str(replayed_prompt(three_ways, recorded))
 
 
 def test_the_cli_says_what_it_means_about_the_recording_version() -> None:

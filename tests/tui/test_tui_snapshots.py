@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from tui_helpers import HOSTILE, SIZE, make_app
 
 
@@ -59,9 +60,11 @@ class TestSizes:
     def test_pipeline_200x60(self, snap_compare) -> None:
         assert snap_compare(make_app(mode="build"), terminal_size=SIZES["200x60"])
 
-    def test_help_panel_80x24(self, snap_compare) -> None:
-        """? at 80x24 opens on the keys that work everywhere (mode, views), not the list's j/k."""
-        assert snap_compare(make_app(mode="build"), press=["question_mark", "_"], terminal_size=SIZES["80x24"])
+    @pytest.mark.parametrize("size", ["80x24", "200x60"])
+    def test_help_panel(self, snap_compare, size) -> None:
+        """? opens on the keys that work everywhere (mode, views), not the list's j/k; beside it
+        the grid keeps its "decided by" column (at 80x24 the stage columns give way)."""
+        assert snap_compare(make_app(mode="build"), press=["question_mark", "_"], terminal_size=SIZES[size])
 
     def test_pipeline_changed_rows_80x24(self, snap_compare) -> None:
         """After m: the change line under the summary, read_image marked Δ and selected with ]."""

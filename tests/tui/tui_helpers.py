@@ -14,12 +14,15 @@ HOSTILE = Path(__file__).resolve().parent / "fixtures" / "hostile" / "step_confi
 SIZE = (120, 36)
 
 
-def make_app(config: Path = SEED, mode: str | None = None, **options: object) -> ToolscopeApp:
+def make_app(
+    config: Path = SEED, mode: str | None = None, *, step: str | None = None, **options: object
+) -> ToolscopeApp:
     """The app as ``inspect`` builds it, in deterministic mode (no versions, no directories).
 
     The config is opened as typed from the repository root, so the paths it shows (suggested
     commands name the config as the user typed it) do not depend on where the checkout lives.
-    Exports write no PNG unless a test asks (``export_png=True``): Chromium is slow.
+    Exports write no PNG unless a test asks (``export_png=True``): Chromium is slow. ``step``
+    picks one step of a workflow (``--step``).
     """
     import contextlib
     import os
@@ -27,7 +30,7 @@ def make_app(config: Path = SEED, mode: str | None = None, **options: object) ->
     options.setdefault("export_png", False)
 
     with contextlib.chdir(REPO):
-        subject = open_subject(os.path.relpath(config, REPO))
+        subject = open_subject(os.path.relpath(config, REPO), step=step)
     return ToolscopeApp(subject, mode, TuiOptions(deterministic=True, **options))  # type: ignore[arg-type]
 
 
@@ -51,3 +54,9 @@ async def focus_now(pilot, widget) -> None:
         if pilot.app.focused is widget:
             return
     raise AssertionError(f"{widget!r} never took focus")
+
+
+async def ask_in_checklist(pilot, typed: str) -> None:
+    """Open the Checklist view (2), type ``typed`` into its tool box and press Enter."""
+    await pilot.press("2", *typed, "enter")
+    await pilot.pause()

@@ -11,13 +11,11 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import HelpPanel, Input, OptionList, TabPane
-from textual.worker import WorkerCancelled, WorkerFailed
 
 from ...core.model.enums import InputKind
 from ...core.model.errors import ToolscopeError
@@ -29,7 +27,7 @@ from .. import export
 from ..keys import footer_bindings
 from ..options import TuiOptions
 from ..rows import ModeChange, compare
-from ..views import DEFAULT_VIEW, NO_ACTIVATION_VIEW, VIEWS, View
+from ..views import DEFAULT_VIEW, VIEWS, View, explained_absence
 from ..widgets.activation.messages import AgentGroupsChanged, StateChanged
 from ..widgets.checklist_view import ChecklistView
 from ..widgets.footer import FittedFooter
@@ -37,6 +35,8 @@ from ..widgets.input_header import InputHeader
 from ..widgets.pipeline_view import PipelineData, PipelineView
 from ..widgets.state_banner import BannerState, StateBanner
 from ..widgets.view_tabs import ViewTabs
+from .background_evaluation import BackgroundEvaluation
+from .main_keys import MAIN_BINDINGS
 
 
 class MainScreen(Screen[None]):
@@ -47,23 +47,7 @@ class MainScreen(Screen[None]):
 
     HELP = "toolscope: why is a tool (not) available? Keys for the focused view are listed below."
 
-    BINDINGS = [
-        Binding("m", "next_mode", "Mode", tooltip="Switch to the next mode; changed tools get Δ", id="next-mode"),
-        Binding(
-            "M", "previous_mode", "Previous mode", show=False, tooltip="Switch to the previous mode", id="previous-mode"
-        ),
-        *(Binding(view.key, f"show_view('{view}')", view.tab_title, show=False, id=f"view-{view}") for view in VIEWS),
-        Binding("e", "export", "Export", tooltip="Save the screen as SVG and the view as Markdown", id="export"),
-        # Shown (footer, F1) only while it does something: the help panel is open, a text box
-        # or the candidate list has the focus, or the pipeline's filter holds text.
-        Binding(
-            "escape",
-            "back",
-            "Back",
-            tooltip="Close the help; else clear the filter; else leave the text box; else back to the step list",
-            id="back",
-        ),
-    ]
+    BINDINGS = MAIN_BINDINGS
 
     mode: var[str | None] = var(None)
     """The mode the verdicts are computed in (the header shows it)."""
@@ -83,6 +67,7 @@ class MainScreen(Screen[None]):
         self.picked = picked
         """Opened from the step picker: Escape, with nothing else to leave, goes back to it."""
         self.evaluator = Evaluator(subject)
+        self.background = BackgroundEvaluation(self, self.evaluator)
         start = subject.resolve_mode(mode) if mode is not None else subject.default_mode
         # Before the first paint there is nothing to keep responsive: the first evaluation
         # runs here, every later one in a worker.
@@ -186,22 +171,6 @@ class MainScreen(Screen[None]):
 
     # -- recomputing (in a worker) --------------------------------------------------------
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="evaluation")
-    def _evaluate_in_thread(self, state: VerdictState) -> Evaluation:
-        return self.evaluator.evaluate(state)
-
-    async def _evaluate(self, state: VerdictState, title: str) -> Evaluation | None:
-        """``state``'s evaluation from the worker; None (and a toast) when it failed or was superseded."""
-        try:
-            return await self._evaluate_in_thread(state).wait()
-        except WorkerCancelled:
-            return None
-        except WorkerFailed as failed:
-            if not isinstance(failed.error, ToolscopeError):
-                raise failed.error from None  # a toolscope bug: the app reports it and exits
-            self.notify(inert(failed.error.render()), title=title, severity="error", markup=False)
-            return None
-
     def _put(self, evaluation: Evaluation, describe: Callable[[ModeChange], str] | None = None) -> ModeChange:
         """Put a new evaluation on screen, Δ marking what moved, ``describe`` saying it in the
         summary lines (until the next change); re-run an open checklist in the new state."""
@@ -220,7 +189,7 @@ class MainScreen(Screen[None]):
         except ToolscopeError as exc:
             self.notify(inert(exc.render()), title="cannot switch mode", severity="error", markup=False)
             return None
-        evaluation = await self._evaluate(VerdictState(mode, self.verdict_state.groups), "cannot switch mode")
+        evaluation = await self.background.evaluate(VerdictState(mode, self.verdict_state.groups), "cannot switch mode")
         if evaluation is None:
             return None
         old_mode, self.mode = self.mode, mode
@@ -251,15 +220,12 @@ class MainScreen(Screen[None]):
             return  # following a running agent: the pipeline shows its real groups
         before, self.followed = self.followed, event
         self.banner = BannerState(event.lane, event.turn, event.groups)
-        if before is None and event.turn == 0:
-            return  # the initial state: already shown
-        if before is not None and (before.lane, before.turn, before.groups) == (event.lane, event.turn, event.groups):
+        if not event.moves_from(before):
             return
-        evaluation = await self._evaluate(self.verdict_state, "pipeline")
+        evaluation = await self.background.evaluate(self.verdict_state, "pipeline")
         if evaluation is not None:
-            where = f"{event.lane} lane, turn {event.turn}" if event.turn else "back to the initial state"
             # "guarded lane, turn 2: 2 tools became visible" (the summary without its "mode a → b").
-            self._put(evaluation, lambda change: f"{where}: {change.summary(None, None).split(': ', 1)[-1]}")
+            self._put(evaluation, lambda change: f"{event.where}: {change.summary(None, None).split(': ', 1)[-1]}")
 
     @on(AgentGroupsChanged)
     async def _follow_agent(self, event: AgentGroupsChanged) -> None:
@@ -270,7 +236,7 @@ class MainScreen(Screen[None]):
         subject.follow_active_groups(groups)
         self.evaluator.forget_fixes()
         self.banner = BannerState(None, 0, groups, agent=True)
-        evaluation = await self._evaluate(VerdictState(self.mode), "pipeline")
+        evaluation = await self.background.evaluate(VerdictState(self.mode), "pipeline")
         if evaluation is not None:
             self._put(evaluation)
 
@@ -299,11 +265,15 @@ class MainScreen(Screen[None]):
         """The keys in force (footer and F1 list these): see ``keys.footer_bindings``."""
         return footer_bindings(super().active_bindings, box_focused=isinstance(self.focused, Input))
 
+    @property
+    def is_step_config(self) -> bool:
+        """The input is an AgentWorks step config (it has no activation view, by design)."""
+        return self.subject.loaded.kind == InputKind.STEP_CONFIG
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide the key of a view this input does not have (footer, F1 and palette follow)."""
         if action == "show_view" and parameters and not self.views.has_view(str(parameters[0])):
-            # 3 stays a key on a step config: pressing it says why there is no activation view.
-            return parameters[0] == View.ACTIVATION and self.subject.loaded.kind == InputKind.STEP_CONFIG
+            return explained_absence(str(parameters[0]), self.is_step_config) is not None
         if action == "back":
             # Escape only means something when there is something to leave, close or clear.
             return bool(self.picked or self.query(HelpPanel) or self.views.can_go_back(self.focused))
@@ -312,8 +282,7 @@ class MainScreen(Screen[None]):
     def action_show_view(self, view: str) -> None:
         """Bring a view to the front."""
         if not self.views.has_view(view):
-            step_config = view == View.ACTIVATION and self.subject.loaded.kind == InputKind.STEP_CONFIG
-            reason = NO_ACTIVATION_VIEW if step_config else f"No {view} view for this input."
+            reason = explained_absence(view, self.is_step_config) or f"No {view} view for this input."
             self.notify(reason, title=f"no {view} view", severity="warning", timeout=10)
             return
         self.views.show(view)

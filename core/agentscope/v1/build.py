@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 from ...model.errors import InputError, Problem
-from ...text.suggest import close_matches
 from ..spec_models import GroupSpec, ToolkitSpec, ToolSpec
 
 META = "reset_equipped_tools"
@@ -155,15 +154,7 @@ def build_spec_toolkit(spec: ToolkitSpec, source: str) -> BuiltToolkitV1:
         for ti, tool in enumerate(group.tools):
             _register(toolkit, tool, group.name, f"groups[{gi}].tools[{ti}]", source)
             origins.setdefault((group.name, tool.name), f"{shown}: groups[{gi}].tools[{ti}]")
-    names = [g.name for g in spec.groups]
-    problems = []
-    for index, name in enumerate(spec.initially_active):
-        if name not in names:
-            close = close_matches(name, names, n=2)
-            hint = f" (did you mean {', '.join(close)}?)" if close else ""
-            problems.append(Problem(f"initially_active[{index}]", f"no group named '{name}'{hint}"))
-    if problems:
-        raise InputError(source, "unknown group in initially_active", problems)
+    spec.check_initially_active(source)
     toolkit.update_tool_groups(list(spec.initially_active), active=True)
     if spec.groups:
         if META in toolkit.tools:

@@ -21,10 +21,11 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ...model.enums import FindingKind, Severity, StageId, ToolKind
+from ...model.enums import FindingKind, StageId, ToolKind
 from ...model.presentation import ANSWER_WORD
 from ...model.verdicts import Checklist, ChecklistStep, Finding
 from ...text.suggest import close_matches
+from ..findings import group_findings
 from ..stages import activation_call
 from .build import META
 from .stages import ARM_HINT, CALLABLE_NOTE, meta_armed
@@ -116,26 +117,7 @@ def toolkit_findings_v1(subject: ToolkitSubjectV1) -> list[Finding]:
     origins = subject.built.group_origins
     for name, group in subject.toolkit.groups.items():
         members = [r for r in rows if r.entry.group == name and r.entry.kind != ToolKind.META]
-        if not members:
-            out.append(
-                Finding(
-                    FindingKind.EMPTY_GROUP,
-                    f"group '{name}' has no tools: activating it adds nothing",
-                    entry=name,
-                    source=origins.get(name),
-                    severity=Severity.WARNING,
-                )
-            )
-        if not (group.description or "").strip():
-            out.append(
-                Finding(
-                    FindingKind.GROUP_WITHOUT_DESCRIPTION,
-                    f"group '{name}' has no description: reset_equipped_tools offers the model only its name",
-                    entry=name,
-                    source=origins.get(name),
-                    severity=Severity.WARNING,
-                )
-            )
+        out += group_findings(name, group.description, not members, META, origins.get(name))
     if not meta_armed(subject.toolkit):
         inactive = [g for g in subject.group_names() if g not in subject.active_groups()]
         stuck = [r.entry.name for r in rows if r.entry.group in inactive]

@@ -26,14 +26,13 @@ Public API: like ``..session.StepSession`` (``lanes``, ``history``, ``cursor``, 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import Any
 
-from ...model.errors import InputError, Problem
 from ...text.clip import clip
 from ..planner import ActivationPlan
-from ..script import CallStep, RegisterGroupStep, Step, call_step
-from ..session import SessionRunner
+from ..script import CallStep, RegisterGroupStep, Step
+from ..stepping import SessionRunner, Side
 from ..turns import LANES, Lane, LaneTurn, Turn, estimate_tokens
 from .build import META, BuiltToolkitV1, make_spec_function, v1_api
 from .guard import GroupGuardV1, can_install, guard_unavailable_note
@@ -84,7 +83,7 @@ class StepSessionV1(SessionRunner):
 
         self.built = built
         self.toolkit = built.toolkit
-        self.steps: list[Step] = list(steps)
+        self._start_history(steps)
         self.start = tuple(built.initial_groups if start is None else start)
         self.states: dict[str, tuple[str, ...]] = {lane: self.start for lane in LANES}
         self._plans: list[ActivationPlan] = []
@@ -96,50 +95,12 @@ class StepSessionV1(SessionRunner):
         else:
             self.guard_description = self.guard_note or ""
         self.notes: tuple[str, ...] = (SHARED_TOOLKIT_NOTE,)
-        self._records: list[Turn] = []
-        self.cursor = 0
-        self._script_pos: list[int] = [0]
-        self._check_groups()
-
-    def _check_groups(self) -> None:
-        names = set(self.toolkit.groups) | {"basic"}
-        for index, step in enumerate(self.steps):
-            if isinstance(step, RegisterGroupStep):
-                if step.group.name in names:
-                    raise InputError(
-                        step.source or "",
-                        f"script step {index + 1} (register_group): group '{step.group.name}' already exists",
-                        [
-                            Problem(
-                                f"[{step.position if step.position is not None else index}].register_group.name",
-                                "AgentScope group names must be unique ('basic' is reserved)",
-                            )
-                        ],
-                    )
-                names.add(step.group.name)
+        for _ in self._registrations(set(self.toolkit.groups) | {"basic"}):
+            pass  # refuses a name already taken (1.x builds the group when the step runs)
 
     # -- queries -------------------------------------------------------------
-    @property
-    def history(self) -> list[Turn]:
-        """The turns up to the cursor."""
-        return self._records[: self.cursor]
-
-    @property
-    def at_end(self) -> bool:
-        """No turn to redo and no script step left."""
-        return self.cursor >= len(self._records) and self._script_pos[-1] >= len(self.steps)
-
-    @property
-    def script_position(self) -> int:
-        """How many script steps the lanes reflect now."""
-        return self._script_pos[self.cursor]
-
-    def next_step(self) -> str | None:
-        """What ``forward`` would do next; None at the end."""
-        if self.cursor < len(self._records):
-            return f"redo turn {self.cursor + 1}: {self._records[self.cursor].description}"
-        pos = self._script_pos[self.cursor]
-        return describe(self.steps[pos]) if pos < len(self.steps) else None
+    def describe_step(self, step: Step) -> str:
+        return describe(step)
 
     def known_groups(self) -> tuple[str, ...]:
         """The Toolkit's groups now (script registrations included)."""
@@ -216,64 +177,18 @@ class StepSessionV1(SessionRunner):
                 },
             )
 
-    async def _run_step(self, step: Step) -> Turn:
-        index = self.cursor + 1
-        if isinstance(step, RegisterGroupStep):
-            self._register(step)
-            return Turn(index, "register_group", describe(step), group=step, group_name=step.group.name)
-        lanes: dict[str, LaneTurn] = {lane: await self._call_lane(lane, step) for lane in LANES}
-        return Turn(index, "call", describe(step), lanes=lanes)
+    def _register_group(self, step: RegisterGroupStep, script_index: int | None) -> RegisterGroupStep:
+        self._register(step)
+        return step  # 1.x's undo needs only the name; redo registers the step again
 
-    def _push(self, turn: Turn, script_pos: int) -> Turn:
-        del self._records[self.cursor :]
-        del self._script_pos[self.cursor + 1 :]
-        self._records.append(turn)
-        self._script_pos.append(script_pos)
-        self.cursor += 1
-        return turn
+    def _lane_state(self, lane_turn: LaneTurn, side: Side) -> tuple[str, ...]:
+        return lane_turn.groups_before if side == "before" else lane_turn.groups_after
 
-    async def acall(self, value: str | Mapping[str, Any], label: str | None = None) -> Turn:
-        """An ad-hoc call on both lanes; drops redo turns."""
-        step = call_step(value if isinstance(value, str) else dict(value), label)
-        turn = await self._run_step(step)
-        return self._push(turn, self._script_pos[self.cursor])
-
-    async def aforward(self) -> Turn | None:
-        """Redo the next recorded turn, or run the next script step; None at the end."""
-        if self.cursor < len(self._records):
-            turn = self._records[self.cursor]
-            self._apply(turn, "after")
-            self.cursor += 1
-            return turn
-        pos = self._script_pos[self.cursor]
-        if pos >= len(self.steps):
-            return None
-        turn = await self._run_step(self.steps[pos])
-        return self._push(turn, pos + 1)
-
-    def back(self) -> Turn | None:
-        """Undo the last turn (lane states restored, a registered group removed)."""
-        if self.cursor == 0:
-            return None
-        turn = self._records[self.cursor - 1]
-        self._apply(turn, "before")
-        self.cursor -= 1
-        return turn
-
-    def reset(self) -> None:
-        """Back to the start (recorded turns stay available for forward)."""
-        while self.back() is not None:
-            pass
-
-    def _apply(self, turn: Turn, side: Literal["before", "after"]) -> None:
-        if turn.kind == "register_group":
-            name = turn.group_name or ""
-            if side == "before":
-                for tool in [n for n, t in self.toolkit.tools.items() if t.group == name]:
-                    self.toolkit.remove_tool_function(tool)
-                self.toolkit.groups.pop(name, None)
-            elif name not in self.toolkit.groups:
-                self._register(turn.group)
-            return
-        for lane, lane_turn in turn.lanes.items():
-            self.states[lane] = lane_turn.groups_before if side == "before" else lane_turn.groups_after
+    def _apply_registration(self, turn: Turn, side: Side) -> None:
+        name = turn.group_name or ""
+        if side == "before":
+            for tool in [n for n, t in self.toolkit.tools.items() if t.group == name]:
+                self.toolkit.remove_tool_function(tool)
+            self.toolkit.groups.pop(name, None)
+        elif name not in self.toolkit.groups:
+            self._register(turn.group)

@@ -34,7 +34,7 @@ from typing import Any
 
 from ...model.errors import InputError, Problem
 from ...text.clip import clip
-from ..recorded import Failure, RecordedCall, RecordedSession
+from ..recorded import Failure, RecordedCall, RecordedSession, text_of
 from .build import META
 
 FAILURE_WORDS_V1 = {"not_found": "FunctionNotFoundError", "inactive_group": "FunctionInactiveError"}
@@ -118,14 +118,6 @@ def _messages(source: str, memory: Any, where: str) -> list[Mapping[str, Any]]:
     return out
 
 
-def _text(output: Any) -> str:
-    if isinstance(output, str):
-        return output
-    if isinstance(output, list):
-        return "".join(b.get("text", "") for b in output if isinstance(b, Mapping) and b.get("type") == "text")
-    return ""
-
-
 def calls_from_v1(messages: list[Mapping[str, Any]]) -> tuple[list[RecordedCall], int]:
     """Tool calls in order; results matched by id; one model turn per assistant message."""
     pending: list[dict[str, Any]] = []
@@ -152,7 +144,7 @@ def calls_from_v1(messages: list[Mapping[str, Any]]) -> tuple[list[RecordedCall]
                     )
         for block in blocks:
             if block.get("type") == "tool_result":
-                results[block.get("id")] = _text(block.get("output"))
+                results[block.get("id")] = text_of(block.get("output"))
     calls = []
     for position, call in enumerate(pending, start=1):
         recorded = call["id"] in results

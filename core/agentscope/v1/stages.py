@@ -26,8 +26,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from ...model.enums import RuleCode, StageId, ToolKind
+from ...model.enums import StageId, ToolKind
 from ...model.verdicts import Stage, ToolVerdict
+from ..group_stages import GroupWords, member_stage, visible_stage
 from ..stages import ToolEntry, ToolRow, activation_call
 from .build import META, BuiltToolkitV1, is_meta
 
@@ -80,7 +81,7 @@ def evaluate(built: BuiltToolkitV1, groups: Sequence[str]) -> list[ToolRow]:
     armed = meta_armed(toolkit)
     rows = []
     for entry in collect(toolkit):
-        stages = (_registered(entry, built.origins), _visible(entry, active, names, armed))
+        stages = (_registered(entry, built.origins), visible_stage(entry, active, names, armed, WORDS_1X))
         verdict = ToolVerdict(entry.name, entry.group, entry.kind, stages, entry.description)
         rows.append(ToolRow(entry, verdict, "n/a", "AgentScope 1.x has no permission engine", None))
     return rows
@@ -96,55 +97,26 @@ def _registered(entry: ToolEntry, origins: dict[tuple[str, str], str]) -> Stage:
             entry=entry.name,
             source=f"toolkit.tools['{META}']",
         )
-    where = f"group '{entry.group}'" if entry.group != "basic" else "the basic group"
     via = " (from an MCP client)" if entry.kind == ToolKind.MCP else ""
-    source = origins.get((entry.group, entry.name)) or f"toolkit.tools['{entry.name}']"
-    return Stage(
-        StageId.REGISTERED, True, "group.member", f"registered in {where}{via}", entry=entry.group, source=source
-    )
+    return member_stage(entry, via, origins.get((entry.group, entry.name)) or f"toolkit.tools['{entry.name}']")
 
 
-def _visible(entry: ToolEntry, active: tuple[str, ...], names: set[str], armed: bool) -> Stage:
-    flag = f"toolkit.groups['{entry.group}'].active"
-    if entry.group == "basic":
-        rule = "group 'basic' is always active"
-        if entry.name not in names:
-            return Stage(
-                StageId.VISIBLE,
-                None,
-                "schema.missing",
-                f"{rule}, but get_json_schemas() does not list it",
-                entry="basic",
-                source="toolkit.get_json_schemas()",
-            )
-        return Stage(StageId.VISIBLE, True, "group.basic", rule, entry="basic", source="toolkit.tools")
-    if entry.group in active:
-        if entry.name not in names:
-            return Stage(
-                StageId.VISIBLE,
-                None,
-                "schema.missing",
-                f"group '{entry.group}' is active but get_json_schemas() does not list '{entry.name}'",
-                entry=entry.group,
-                source=flag,
-            )
-        return Stage(
-            StageId.VISIBLE,
-            True,
-            "group.active",
-            f"group '{entry.group}' is active ({flag} is True)",
-            entry=entry.group,
-            source=flag,
-        )
-    if armed:
-        how = f"reset_equipped_tools must activate it: call reset_equipped_tools with {json.dumps(activation_call(active, entry.group))}"
-    else:
-        how = f"and the model cannot switch groups at all: reset_equipped_tools is not registered ({ARM_HINT})"
-    return Stage(
-        StageId.VISIBLE,
-        False,
-        RuleCode.GROUP_INACTIVE,
-        f"group '{entry.group}' is not active ({flag} is False); {how}",
-        entry=entry.group,
-        source=flag,
-    )
+class Words1x(GroupWords):
+    """1.x: activation is each group's ``active`` flag on the Toolkit; the meta tool may not be registered."""
+
+    schemas = "get_json_schemas()"
+    always_on_source = "toolkit.tools"
+    always_on_missing_source = "toolkit.get_json_schemas()"
+
+    def state(self, group: str, active: tuple[str, ...], on: bool) -> tuple[str, str]:
+        flag = f"toolkit.groups['{group}'].active"
+        return f"{flag} is {on}", flag
+
+    def how(self, group: str, active: tuple[str, ...], armed: bool) -> str:
+        if armed:
+            call = json.dumps(activation_call(active, group))
+            return f"reset_equipped_tools must activate it: call reset_equipped_tools with {call}"
+        return f"and the model cannot switch groups at all: reset_equipped_tools is not registered ({ARM_HINT})"
+
+
+WORDS_1X = Words1x()

@@ -18,15 +18,13 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...model.enums import InputKind
 from ...model.errors import InputError, Problem
-from ...model.subject import resolved_paths
 from ...model.verdicts import Checklist, Evaluation, Finding, LoadedInput
-from ...text.suggest import close_matches
 from ..stages import ToolRow
+from ..subject_input import check_groups, load_built, without_basic
 from .build import BuiltToolkitV1
 from .stages import AGENTSCOPE1_STAGES, CALLABLE_NOTE, evaluate
 
@@ -79,7 +77,7 @@ class ToolkitSubjectV1:
     def rows(self, mode: str | None, active_groups: Sequence[str] | None = None) -> list[ToolRow]:
         """Every tool's stages for the start groups or ``active_groups`` (cached)."""
         self.resolve_mode(mode)
-        groups = self._groups if active_groups is None else tuple(_without_basic(active_groups))
+        groups = self._groups if active_groups is None else tuple(without_basic(active_groups))
         key = (groups, tuple(self.toolkit.groups), tuple(self.toolkit.tools))
         if key not in self._rows:
             self._rows[key] = evaluate(self.built, groups)
@@ -88,7 +86,7 @@ class ToolkitSubjectV1:
     def evaluate(self, mode: str | None, active_groups: Sequence[str] | None = None) -> Evaluation:
         """Registered and visible for every tool, with the notes a 1.x user needs."""
         rows = self.rows(mode, active_groups)
-        active = self._groups if active_groups is None else tuple(_without_basic(active_groups))
+        active = self._groups if active_groups is None else tuple(without_basic(active_groups))
         notes = [
             f"active groups: {json.dumps(list(active))} (toolkit.groups[...].active; basic is always active)",
             CALLABLE_NOTE,
@@ -116,13 +114,13 @@ class ToolkitSubjectV1:
 
     def set_active_groups(self, groups: Sequence[str]) -> None:
         """Replace the start groups (validated) and drop cached rows."""
-        _validate_groups(self.group_names(), list(groups))
-        self.built.initial_groups = tuple(_without_basic(groups))
+        check_groups(self.group_names(), groups)
+        self.built.initial_groups = tuple(without_basic(groups))
         self._rows.clear()
 
     def follow_active_groups(self, groups: Sequence[str]) -> None:
         """Take groups seen elsewhere (not validated: 1.x ignores names it doesn't know)."""
-        self.built.initial_groups = tuple(g for g in _without_basic(groups) if g in self.toolkit.groups)
+        self.built.initial_groups = tuple(g for g in without_basic(groups) if g in self.toolkit.groups)
         self._rows.clear()
 
     def session(self, steps: Sequence[Any] = ()) -> StepSessionV1:
@@ -151,57 +149,16 @@ class ToolkitSubjectV1:
         return []
 
 
-def _without_basic(groups: Sequence[str]) -> list[str]:
-    return [g for g in dict.fromkeys(groups) if g != "basic"]
-
-
-def _validate_groups(known: Sequence[str], groups: list[str]) -> None:
-    problems = []
-    for name in _without_basic(groups):
-        if name not in known:
-            close = close_matches(name, list(known), n=2)
-            hint = f" (did you mean {', '.join(close)}?)" if close else ""
-            problems.append(Problem(name, f"no such group{hint}; groups: {', '.join(known) or '(none)'}"))
-    if problems:
-        raise InputError("--groups", "unknown group", problems)
-
-
 def load_toolkit_subject_v1(target: str, kind: InputKind, groups: list[str] | None = None) -> ToolkitSubjectV1:
     """Build a spec or call a factory on the installed AgentScope 1.x."""
-    import hashlib
-    import sys
-
+    from ..factory import run_factory
     from ..version import installed_version
     from .build import build_spec_toolkit, check_factory_result
 
-    if kind == InputKind.TOOLKIT_SPEC:
-        from ..spec import load_spec
+    def load_factory(target: str) -> BuiltToolkitV1:
+        return check_factory_result(run_factory(target), target)
 
-        spec, document = load_spec(target)
-        built = build_spec_toolkit(spec, target)
-        files: tuple[tuple[str, str], ...] = ((document.name, document.sha256),)
-        paths = resolved_paths(document.path)
-        what = "toolkit spec"
-    else:
-        from ..factory import parse_target, run_factory
-
-        built = check_factory_result(run_factory(target), target)
-        where, _ = parse_target(target)
-        if where.endswith(".py") and Path(where).is_file():
-            files = ((Path(where).name, hashlib.sha256(Path(where).read_bytes()).hexdigest()),)
-            paths = resolved_paths(Path(where))
-        else:
-            module_file = getattr(sys.modules.get(where), "__file__", None)
-            files, paths = (), resolved_paths(Path(module_file) if module_file else None)
-        what = "toolkit factory"
-    loaded = LoadedInput(
-        kind=kind,
-        label=built.label,
-        files=files,
-        mode=None,
-        extra=(("agentscope", installed_version() or "unknown"), ("input", what)),
-        paths=paths,
-    )
+    built, loaded = load_built(target, kind, build_spec_toolkit, load_factory, installed_version() or "unknown")
     subject = ToolkitSubjectV1(built, loaded)
     if groups is not None:
         subject.set_active_groups(groups)

@@ -20,11 +20,10 @@ from pathlib import Path
 
 from ...mcp.results import ServerResult
 from ...model.enums import CLAUDE_CODE_STAGES, InputKind, StageId, ToolKind
-from ...model.errors import InputError, Problem
+from ...model.errors import unknown_mode_error
 from ...model.subject import resolved_paths
 from ...model.verdicts import Checklist, Evaluation, Finding, LoadedInput, Stage, ToolVerdict
-from ...text.suggest import close_matches
-from ..common import claude_name_part, list_servers
+from ..common import check_project_dir, claude_name_part, list_servers
 from .args import ClientArgs, parse_client_args
 from .files import ClaudeFiles, load_claude_files
 from .permissions import MODES, collect_rules, effective_mode
@@ -72,13 +71,7 @@ class ClaudeCodeSubject:
         for known in MODES:
             if known.lower() == mode.strip().lower().replace("-", "").replace("_", ""):
                 return known
-        close = close_matches(mode, MODES, n=1)
-        hint = f" (did you mean {close[0]}?)" if close else ""
-        raise InputError(
-            "--mode",
-            f"unknown Claude Code permission mode '{mode}'{hint}",
-            [Problem("", "expected one of: " + ", ".join(MODES))],
-        )
+        raise unknown_mode_error("Claude Code permission mode", mode, MODES)
 
     def evaluate(self, mode: str | None) -> Evaluation:
         """Every tool's nine stages in this permission mode."""
@@ -163,15 +156,7 @@ def load_claude_code_subject(
 ) -> ClaudeCodeSubject:
     """Read the project's Claude Code files, list the servers' tools, and wrap it all."""
     environ = dict(os.environ if environ is None else environ)
-    if not project.is_dir():
-        from ...inputs.input_files import missing_path_problems
-
-        near = missing_path_problems(project, want_dir=True, prefix="claude-code:") if not project.exists() else []
-        raise InputError(
-            f"claude-code:{project}",
-            "no such directory" if not project.exists() else "not a directory",
-            [Problem("", "expected claude-code:PROJECT_DIR"), *near],
-        )
+    check_project_dir(project, "claude-code")
     home = (home or Path(environ.get("HOME") or Path.home())).expanduser().resolve()
     args = parse_client_args(client_args)
     files = load_claude_files(project, home, (managed_dir or DEFAULT_MANAGED_DIR), args)

@@ -142,9 +142,10 @@ def test_code_execution_cuts_virtual_tools_to_get_api_spec():
 
 
 def test_outage_makes_expected_tools_unknown_not_missing(tmp_path: Path):
+    from toolscope.core.agentworks.mcp_tools import expected_tools
     from toolscope.core.agentworks.registry import McpServer, RegistryModel
     from toolscope.core.agentworks.step_config import load_step_config
-    from toolscope.core.agentworks.subject import AgentWorksSubject, _expected_tools
+    from toolscope.core.agentworks.subject import AgentWorksSubject
     from toolscope.core.agentworks.universe import build_universe
     from toolscope.core.inputs.documents import load_document
 
@@ -167,7 +168,7 @@ def test_outage_makes_expected_tools_unknown_not_missing(tmp_path: Path):
         "toolscope.registry.json",
         {"tavily": McpServer(), "github": McpServer(tools=("create_issue",))},
         errors,
-        _expected_tools(step, errors),
+        expected_tools(step, errors),
     )
     doc = load_document(tmp_path / "toolscope.registry.json")
     subject = AgentWorksSubject(step, static_world(doc, RegistryModel(), universe))

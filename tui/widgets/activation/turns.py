@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
+from textual.content import Content
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -55,63 +56,75 @@ def _without_meta_tool(description: str, call: str) -> str:
     return arguments if arguments == call and tool and " " not in tool else description
 
 
-def _lane_outcomes(text: Text, lanes: Sequence[tuple[str, Any]], together: str = "both") -> None:
-    """``stock ✓ a,b  guarded ✗ a  ``, or ``both ✓ a,b  `` when the lanes agree: at 80 columns
-    saying an agreeing outcome once leaves room for the call, which names the turn."""
+def _outcome_chunks(lanes: Sequence[tuple[str, Any]], together: str = "both", tail: str = "") -> list[Text]:
+    """``stock ✓ a,b`` and ``guarded ✗ a``, or one ``both ✓ a,b`` when the lanes agree: at 80
+    columns saying an agreeing outcome once leaves room for the call, which names the turn."""
     if len(lanes) == 2 and _same_outcome(lanes[0][1], lanes[1][1]):
         lanes = [(together, lanes[0][1])]
-    for lane, lane_turn in lanes:
-        text.append(f"{lane} ", style="dim")
-        text.append(
-            MARK[True] if lane_turn.accepted else MARK[False], style="green" if lane_turn.accepted else "bold red"
-        )
-        text.append(f" {_names(lane_turn.groups_after)}  ", style="cyan")
+    return [_outcome(lane, lane_turn.accepted, _names(lane_turn.groups_after), tail) for lane, lane_turn in lanes]
+
+
+def _outcome(lane: str, accepted: bool, groups: str, tail: str = "") -> Text:
+    """``stock ✓ a,b`` (and ``tail``, in the groups' style)."""
+    text = Text()
+    text.append(f"{lane} ", style="dim")
+    text.append(MARK[True] if accepted else MARK[False], style="green" if accepted else "bold red")
+    text.append(f" {groups}{tail}", style="cyan")
+    return text
+
+
+def _lane_outcomes(text: Text, lanes: Sequence[tuple[str, Any]], together: str = "both") -> None:
+    """Append the lanes' outcomes, each followed by two spaces."""
+    for chunk in _outcome_chunks(lanes, together, tail="  "):
+        text.append_text(chunk)
 
 
 def _same_outcome(one: Any, other: Any) -> bool:
     return bool(one.accepted == other.accepted and one.groups_after == other.groups_after)
 
 
-def replayed_prompt(turn: Any, replayed: Any) -> Text:
-    """One line of a replay: ``≠ turn 4  recorded ✓ web_serch  stock ✗ … guarded ✗ …  {"web_serch": true}``.
+def replayed_prompt(turn: Any, replayed: Any, width: int | None = None) -> Text:
+    """A row of a replay: ``≠ turn 4  recorded ✓ ∅  stock+guarded ✗ web_search  {"web_serch": true}``.
 
     ``≠`` marks a turn whose stock replay differs from the recording (``=``: it agrees);
-    the recording comes first, the what-if lanes after it.
+    the recording comes first, the what-if lanes after it, lanes that agree named together. When the row is wider than
+    ``width`` it wraps between its parts (never inside one), the later lines indented under
+    the first outcome, so no lane's outcome and no call is cut at the right edge.
     """
-    text = Text(no_wrap=True, overflow="ellipsis")
+    head = Text()
     split = replayed.differs is not None
-    text.append("≠ " if split else "= ", style="bold red" if split else "green")
-    text.append(f"turn {replayed.call.model_turn}  ", style="bold")
+    head.append("≠ " if split else "= ", style="bold red" if split else "green")
+    head.append(f"turn {replayed.call.model_turn}  ", style="bold")
     call = replayed.call
-    accepted = call.result_state == "success"
-    text.append("recorded ", style="dim")
-    text.append(MARK[True] if accepted else MARK[False], style="green" if accepted else "bold red")
     after = replayed.recorded_after
-    text.append(f" {_names(after) if after is not None else '?'}  ", style="cyan")
-    # Beside the recording, "both" could read as recording and stock: the lanes are named.
-    _lane_outcomes(text, [(lane, turn.lanes[lane]) for lane in ("stock", "guarded")], "stock+guarded")
-    text.append(inert(call.shown_input, single_line=True))
-    return text
+    outcomes: dict[tuple[bool, Any], list[str]] = {}
+    # Lanes that agree share one outcome ("recorded+stock ✓ ∅", or "all ✓ a,b" when the what-ifs
+    # agree with the recording): at 80 columns that leaves the row room for the call.
+    outcomes.setdefault((call.result_state == "success", after), []).append("recorded")
+    for lane in ("stock", "guarded"):
+        lane_turn = turn.lanes[lane]
+        outcomes.setdefault((lane_turn.accepted, lane_turn.groups_after), []).append(lane)
+    parts = [
+        _outcome("all" if len(lanes) == 3 else "+".join(lanes), accepted, _names(groups) if groups is not None else "?")
+        for (accepted, groups), lanes in outcomes.items()
+    ]
+    return _flowed(head, [*parts, Text(inert(call.shown_input, single_line=True))], width)
 
 
-def replay_banner(replay: Any) -> Text:
-    """The replay's answer, kept above the lanes: the lost-tool headline, then divergence."""
-    text = Text()
-    for number, link in enumerate(replay.links):
-        text.append("\n" if number else "")
-        text.append("lost tool  ", style="bold red")
-        text.append(inert(link.summary(), single_line=True), style="bold")
-        guarded = link.turn.turn.guarded if link.turn is not None else None
-        if guarded is not None and guarded.plan is not None:
-            # The guard's full answer is in the guarded lane; here only what it would have done.
-            verdict = "would have accepted it" if guarded.plan.accepted else "would have refused it"
-            text.append(f" · the guard {verdict}", style="green" if not guarded.plan.accepted else "")
-    if not replay.links:
-        text.append("no lost tools: no recorded call failed because the recording had turned its group off")
-    if replay.diverged:
-        turns = ", ".join(str(t.call.model_turn) for t in replay.diverged)
-        text.append(f"\n≠ the installed AgentScope answers differently from the recording at turn {turns}", "yellow")
-        text.append(" (recorded on another version, or the toolkit changed)", style="dim")
+def _flowed(head: Text, parts: Sequence[Text], width: int | None, gap: str = "  ", gap_style: str = "cyan") -> Text:
+    """``head`` then ``parts`` separated by ``gap``; on one line when it fits in ``width`` (or
+    ``width`` is None), else wrapped between parts with a hanging indent as wide as ``head``."""
+    lines = [head.copy()]
+    for part in parts:
+        line = lines[-1]
+        starts_line = line.cell_len == head.cell_len
+        if width is not None and not starts_line and line.cell_len + len(gap) + part.cell_len > width:
+            lines.append(Text(" " * head.cell_len))
+        elif not starts_line:
+            line.append(gap, style=gap_style)
+        lines[-1].append_text(part)
+    text = Text("\n", no_wrap=True, overflow="ellipsis").join(lines)
+    text.no_wrap, text.overflow = True, "ellipsis"
     return text
 
 
@@ -145,6 +158,8 @@ class TurnList(OptionList):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.turn_count = 0
+        self._replay_rows: tuple[Sequence[Any], Sequence[Any], int | None] | None = None
+        """A replay's turns as last shown (and their row width): re-flowed when the width changes."""
 
     def show_turns(self, turns: Sequence[Any], select: int | None, replayed: Sequence[Any] | None = None) -> None:
         """Replace the rows; highlight (and scroll to) ``select``, or nothing.
@@ -153,8 +168,10 @@ class TurnList(OptionList):
         """
         self.clear_options()
         self.turn_count = len(turns)
+        width = self.row_width
+        self._replay_rows = (turns, replayed, width) if turns and replayed is not None else None
         if turns and replayed is not None:
-            self.add_options(Option(replayed_prompt(turn, replayed[i])) for i, turn in enumerate(turns))
+            self.add_options(Option(replayed_prompt(turn, replayed[i], width)) for i, turn in enumerate(turns))
         elif turns:
             self.add_options(Option(turn_prompt(turn)) for turn in turns)
         else:
@@ -163,6 +180,31 @@ class TurnList(OptionList):
         self.highlighted = select if turns and select is not None else None
         if self.highlighted is not None:
             self.scroll_to_highlight()
+
+    @property
+    def row_width(self) -> int | None:
+        """The cells a row can use (a scrollbar's column kept free); None before the first layout."""
+        width = self.size.width - self.styles.gutter.width - self.styles.scrollbar_size_vertical
+        return width if self.size.width and width > 0 else None
+
+    def on_resize(self) -> None:
+        """A replay's rows wrap to the width: re-flow them when it changed."""
+        if self._replay_rows is not None and self._replay_rows[2] != self.row_width:
+            turns, replayed, _ = self._replay_rows
+            self.show_turns(turns, self.highlighted, replayed)
+
+    def show_session(
+        self, session: Any, select: int | None, replay: Any, script_name: str | None, runs_left_out: int
+    ) -> None:
+        """The session's turns (led by the recording when ``replay`` is one), and the title."""
+        replayed = replay.turns if replay is not None else None
+        self.show_turns(session.history, select, replayed)
+        self.border_title = Content(turns_title(session, script_name, replayed, runs_left_out))  # never markup
+
+    def show_replay_progress(self, session_name: str | None, done: int, total: int) -> None:
+        """A recorded session is being replayed: how far, in the title."""
+        name = inert(session_name or "", single_line=True)
+        self.border_title = Content(f"session {name} · replaying {done:,} of {total:,} reset_tools calls (q quits)")
 
     def highlight_after_change(self, total: int, selected: int | None, newest: bool | None) -> int | None:
         """The turn to show once the history holds ``total`` turns: the newest, unless

@@ -19,111 +19,52 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
-from textual.content import Content
 from textual.events import Resize
 from textual.reactive import var
-from textual.widgets import Checkbox, Input, Static
+from textual.widgets import Input
 
 from ....core.agentscope.aio import on_shared_loop
 from ....core.agentscope.lane_history import RECORDED, LaneState
 from ....core.model.errors import ToolscopeError
-from ....core.model.subject import StepsActivation, Subject
+from ....core.model.subject import StepsActivation
 from ....core.text.safe_text import inert
+from .call_composer import CallComposer
 from .composer import GroupBar, GroupToggle, RawCall
+from .keys import ACTIVATION_BINDINGS, ACTIVATION_HELP
 from .lane_board import LaneBoard
 from .lanes import LanePane
 from .messages import AgentGroupsChanged, StateChanged
+from .replay_banner import ReplayBanner
 from .script_box import ScriptBox
-from .turns import TurnList, replay_banner, turns_title
+from .too_small import TooSmallNotice
+from .turns import TurnList
 
-__all__ = ["ActivationView", "GroupToggle", "activation_view_for"]
+__all__ = ["ActivationView", "GroupToggle"]
 
-MIN_SIZE = (50, 12)
-"""Below this terminal size (columns, rows) the view says it is too small."""
 SHORT_HEIGHT = 16
 """Below this view height the lanes drop the call and description lines (they are in the
 composer and the details)."""
 
 
-def activation_view_for(
-    subject: Subject,
-    script: str | None = None,
-    run_script: bool = False,
-    config_dir: str | None = None,
-    feed: Any = None,
-) -> ActivationView | None:
-    """An activation view for subjects that offer a step-through session (toolkits).
-
-    ``feed`` (``tui.session_feed``) hands the view a recorded session or a running agent's turns.
-    """
-    if not isinstance(subject, StepsActivation):
-        return None
-    return ActivationView(
-        subject, script=script, run_script=run_script, config_dir=config_dir, feed=feed, id="activation-view"
-    )
-
-
 class ActivationView(Vertical):
     """Composer (group toggles, raw JSON, script line), two lanes, the turn list."""
 
-    HELP = (
-        "Build a reset_tools call with the toggles (← → between groups) or type raw JSON (misspelled "
-        "names and non-booleans are allowed), then fire it on both lanes. n / p step through the script, "
-        "r restarts. The turn list (t) scrolls; the highlighted turn is shown in the lanes."
-    )
+    HELP = ACTIVATION_HELP
 
-    BINDINGS = [
-        Binding("f", "fire", "Fire", id="activation-fire"),
-        Binding("n", "next_step", "Next", id="activation-next"),
-        # All shown: the fitted footer keeps those that fit (all at 200 columns); ? lists every one.
-        Binding("p", "previous_step", "Back", tooltip="Undo the last turn on every lane", id="activation-back"),
-        Binding("r", "restart", "Restart", tooltip="Back to the state before any turn", id="activation-restart"),
-        Binding("l", "focus_script", "Script", id="activation-load"),
-        Binding(
-            "i",
-            "focus_raw",
-            "Raw JSON",
-            tooltip="Edit the raw reset_tools arguments (Enter fires)",
-            id="activation-edit-json",
-        ),
-        Binding(
-            "t",
-            "focus_turns",
-            "Turns",
-            tooltip="Focus the turn list (↑ ↓ pick the turn the lanes show)",
-            id="activation-turns",
-        ),
-        Binding(
-            "d", "toggle_details", "Details", tooltip="Long texts in full, or one line each", id="activation-details"
-        ),
-        Binding(
-            "v",
-            "switch_followed_lane",
-            "Other lane",
-            tooltip="The Pipeline view follows the other lane's groups",
-            id="activation-pipeline-lane",
-        ),
-    ]
+    BINDINGS = ACTIVATION_BINDINGS
 
     DEFAULT_CSS = """
     ActivationView { height: 1fr; }
-    ActivationView #raw { border: none; height: 1; background: $boost; margin: 0 1; padding: 0; }
-    ActivationView #raw:focus { background: $primary 30%; }
     ActivationView #lanes { height: 1fr; min-height: 4; }
-    ActivationView #replay-banner { display: none; height: auto; max-height: 4; padding: 0 1; background: $error 15%; }
-    ActivationView #replay-banner.-shown { display: block; }
     ActivationView #guarded-lane { margin-left: 1; }
     ActivationView TurnList { height: 30%; min-height: 3; max-height: 14; }
     /* Short terminals: the script line only while it is being edited or has an error
        (the turn list's title names the script). */
     ActivationView.-short ScriptBox { display: none; }
     ActivationView.-short ScriptBox.-editing, ActivationView.-short ScriptBox.-error { display: block; }
-    ActivationView #too-small { display: none; height: 1fr; content-align: center middle; text-style: bold; }
     ActivationView.-too-small > * { display: none; }
     ActivationView.-too-small > #too-small { display: block; }
     """
@@ -169,18 +110,16 @@ class ActivationView(Vertical):
         """The lanes shown, left to right: the recording first when there is one, then the what-ifs."""
 
     def compose(self) -> ComposeResult:
-        yield GroupBar(self.session.known_groups(), set(self.subject.active_groups()), id="composer")
-        yield RawCall(id="raw")
         bases = [Path(".")] + ([self.config_dir] if self.config_dir else [])
-        yield ScriptBox(bases, id="script")
-        yield Static(id="replay-banner")
+        yield CallComposer(self.session.known_groups(), set(self.subject.active_groups()), bases)
+        yield ReplayBanner(id="replay-banner")
         yield LaneBoard(self.lanes, id="lanes")
         yield TurnList(id="turns")
-        yield Static(id="too-small")
+        yield TooSmallNotice(id="too-small")
 
     async def on_mount(self) -> None:
         """Toggles and the initial call; probe the installed stock meta tool; the start script."""
-        self._write_raw_call()
+        self.query_one(CallComposer).write_raw_call()
         from ....core.agentscope.probe import arun_probe
 
         try:
@@ -208,13 +147,7 @@ class ActivationView(Vertical):
 
     def on_resize(self, event: Resize) -> None:
         """Tiny terminals get a sentence instead of bare borders; short ones compact lanes."""
-        columns, rows = self.app.size
-        too_small = columns < MIN_SIZE[0] or rows < MIN_SIZE[1]
-        self.set_class(too_small, "-too-small")
-        self.query_one("#too-small", Static).update(
-            f"The activation view needs at least {MIN_SIZE[0]}x{MIN_SIZE[1]} (this terminal is "
-            f"{columns}x{rows}). Enlarge it, or press 1 for the Pipeline view."
-        )
+        self.set_class(not self.query_one(TooSmallNotice).fits(*self.app.size), "-too-small")
         self.set_class(event.size.height < SHORT_HEIGHT, "-short")
         # After layout: whether the lanes are tall enough for the details depends on it.
         self.call_after_refresh(self.show_selected)
@@ -224,37 +157,8 @@ class ActivationView(Vertical):
 
     def focus_main(self) -> None:
         """Focus the first toggle (not a box: an Input swallows the view's letter keys)."""
-        toggles = self.query_one(GroupBar).toggles
+        toggles = self.query_one(CallComposer).toggles
         toggles[0].take_focus() if toggles else self.query_one(TurnList).focus()
-
-    def _write_raw_call(self) -> None:
-        self.query_one(RawCall).write_call(self.query_one(GroupBar).values())
-
-    async def _follow_guarded_lane(self) -> None:
-        """After a turn the toggles show the guarded lane's active groups, so firing again
-        keeps them (reset_tools sets the final state); hand-typed raw JSON is left alone, and
-        the toggles keep showing what it says (a ``"maybe"`` is ``?``, never ✓)."""
-        bar, raw = self.query_one(GroupBar), self.query_one(RawCall)
-        await bar.show_groups(self.session.known_groups(), set(self.session.active_groups("guarded")))
-        if raw.hand_typed:
-            bar.show_raw_arguments(raw.value)
-            return
-        bar.set_values(set(self.session.active_groups("guarded")))
-        self._write_raw_call()
-
-    @on(Input.Changed, "#raw")
-    def _raw_edited(self, event: Input.Changed) -> None:
-        # Typed by the user only: a Changed from the toggles' own sync can arrive after a later
-        # sync (a script run in one go), and must not put an old call back on the toggles.
-        raw = self.query_one(RawCall)
-        if raw.has_focus and event.value == raw.value and raw.hand_typed:
-            self.query_one(GroupBar).show_raw_arguments(event.value)
-
-    @on(Checkbox.Changed)
-    def _toggled(self) -> None:
-        self.query_one(GroupBar).forget_arguments()
-        self._write_raw_call()
-        self.query_one(GroupBar).update_markers()
 
     @on(Input.Submitted, "#raw")
     async def _raw_submitted(self) -> None:
@@ -263,13 +167,9 @@ class ActivationView(Vertical):
 
     @on(Input.Submitted, "#script-path")
     async def _script_submitted(self, event: Input.Submitted) -> None:
-        path = event.value.strip()
-        if not path:
-            self.query_one(ScriptBox).show_status(Text(), "no path given: type a file name, then Enter")
-            self.focus_main()
-            return
-        self.focus_main()
-        await self.load_script(path)
+        self.focus_main()  # the script box has said what an empty path means
+        if event.value.strip():
+            await self.load_script(event.value.strip())
 
     @on(TurnList.Picked)
     def _turn_picked(self, event: TurnList.Picked) -> None:
@@ -348,22 +248,11 @@ class ActivationView(Vertical):
 
         A failure is shown in the script line (and a toast); the current session stays.
         """
-        from ....core.agentscope.script import load_script, resolve_script_path
-
-        box = self.query_one(ScriptBox)
-        resolved = resolve_script_path(path, self.config_dir)
-        try:
-            steps = load_script(resolved)
-            session = self.subject.session(steps)
-        except ToolscopeError as exc:
-            box.show_status(Text(), exc.render())
-            self.notify(inert(exc.render()), title="script", severity="error", markup=False)
+        loaded = self.query_one(ScriptBox).read_script(path, self.config_dir, self.subject.session)
+        if loaded is None:
             return
         self.session.reset()
-        self.session = session
-        self.script_name = resolved.name
-        box.error = None
-        self.notify(f"Loaded {inert(self.script_name)}: {len(steps)} steps (n: next)", markup=False)
+        self.script_name, self.session = loaded
         await self.refresh_lanes(newest=True)
 
     async def _run(self, coroutine: Any, at_end: str | None = None) -> None:
@@ -400,24 +289,20 @@ class ActivationView(Vertical):
             await self.query_one(LaneBoard).measure_initial(self.session)
         turns = self.query_one(TurnList)
         self.selected = turns.highlight_after_change(len(history), self.selected, newest)
-        replayed = self.replay.turns if self.replay is not None else None
-        turns.show_turns(history, self.selected, replayed)
-        title = turns_title(self.session, self.script_name, replayed, self.runs_left_out)
-        turns.border_title = Content(title)  # Content: never markup
+        turns.show_session(self.session, self.selected, self.replay, self.script_name, self.runs_left_out)
         self.show_selected()
         self.query_one(ScriptBox).show_session(self.session, self.script_name, self.replay)
-        await self._follow_guarded_lane()
+        # The toggles follow the guarded lane: firing again keeps its groups.
+        await self.query_one(CallComposer).follow_lane(
+            self.session.known_groups(), set(self.session.active_groups("guarded"))
+        )
         self._post_state()
 
     def show_replay_progress(self, done: int, total: int) -> None:
         """A recorded session is being replayed: how far, in the turn list's title."""
-        name = inert(self.script_name or "", single_line=True)
-        self.query_one(TurnList).border_title = Content(
-            f"session {name} · replaying {done:,} of {total:,} reset_tools calls (q quits)"
-        )
+        self.query_one(TurnList).show_replay_progress(self.script_name, done, total)
 
     def show_replay(self, replay: Any) -> None:
         """A recorded session was replayed: its answer stays above the lanes (not in a toast)."""
         self.replay = replay
-        self.query_one("#replay-banner", Static).update(replay_banner(replay))
-        self.query_one("#replay-banner", Static).add_class("-shown")
+        self.query_one(ReplayBanner).show_replay(replay)

@@ -1,0 +1,102 @@
+"""Every secret value inside parsed MCP config data (a whole file, or one server entry).
+
+``collect_secrets`` walks the data once: secret-keyed values anywhere, every value of ``env``
+and ``headers``, what ``scan_args`` finds in ``args`` and an inline ``command``, and URL
+credentials. ``collect_env_values`` gathers only the ``env`` and ``headers`` values, which free
+text is scrubbed of whatever they look like. Lists of plain names (50,000 tools) are skipped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .secret_scan import SECRET_CONTAINERS, is_secret_key, scan_args, scan_url, with_token
+
+
+def _scalar(value: Any) -> str | None:
+    """A value as text when it is a string or a number (booleans and containers are not secrets)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        return None
+    return str(value)
+
+
+def _has_containers(items: list[Any]) -> bool:
+    # The item types, collected at C speed: a long list of names has one (str).
+    return any(issubclass(kind, (dict, list)) for kind in set(map(type, items)))
+
+
+def _collect(data: Any, into: set[str], everything: bool = False) -> None:
+    """Add the secret values under ``data`` to ``into`` (``everything``: inside a secret container)."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            name = str(key).lower()
+            text = _scalar(value)
+            if text is not None:
+                if everything or is_secret_key(name):
+                    into.update(with_token(text))
+                elif name == "url":
+                    into.update(scan_url(text)[1])
+            elif isinstance(value, list) and name == "args":
+                into.update(scan_args(value)[1])
+            if name == "command" and isinstance(value, str) and " " in value:
+                into.update(scan_args(value.split(" "))[1])
+            inner = (name in SECRET_CONTAINERS and isinstance(value, dict)) or (
+                isinstance(value, list) and (everything or is_secret_key(name))
+            )
+            _collect(value, into, everything=inner)
+    elif isinstance(data, list):
+        if not everything:
+            # Only containers inside can hold secrets here: a list of 50,000 tool names is skipped.
+            if _has_containers(data):
+                for item in data:
+                    if isinstance(item, (dict, list)):
+                        _collect(item, into)
+            return
+        for item in data:
+            text = _scalar(item)
+            if text is not None:
+                into.update(with_token(text))
+            else:
+                _collect(item, into)
+
+
+def collect_secrets(data: Any) -> set[str]:
+    """Every secret value inside parsed config data (a whole file or one server entry)."""
+    found: set[str] = set()
+    _collect(data, found)
+    return {v for v in found if v}
+
+
+def secret_values(server: Any) -> set[str]:
+    """All secret values of one ``ServerConfig``: env, headers, secret-keyed extras, args, URL."""
+    return collect_secrets(server.model_dump(mode="json", exclude_none=True))
+
+
+def collect_env_values(data: Any) -> set[str]:
+    """The values of every ``env`` and ``headers`` mapping inside parsed config data: masked
+    in free text whatever they look like (see ``scrubbable``)."""
+    found: set[str] = set()
+    _collect_env(data, found)
+    return found
+
+
+def _collect_env(data: Any, found: set[str]) -> None:
+    """Add the values of every ``env`` and ``headers`` mapping under ``data`` to ``found``."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if str(key).lower() in SECRET_CONTAINERS and isinstance(value, dict):
+                for item in value.values():
+                    text = _scalar(item)
+                    if text:
+                        found |= with_token(text)
+            elif isinstance(value, (dict, list)):
+                _collect_env(value, found)
+    elif isinstance(data, list) and _has_containers(data):
+        for item in data:
+            if isinstance(item, (dict, list)):
+                _collect_env(item, found)
+
+
+def env_values(server: Any) -> set[str]:
+    """The env and headers values of one ``ServerConfig``."""
+    return collect_env_values(server.model_dump(mode="json", exclude_none=True))
