@@ -14,24 +14,16 @@
 # Env: PYTHON (default python3.11), KEEP_VENV=1 reuses an existing venv.
 set -euo pipefail
 
-if [[ $# -lt 1 ]]; then
-    echo "usage: $0 VENV_PATH [AGENTSCOPE_SPEC]" >&2
-    exit 2
-fi
-venv=$1
-spec=${2:-"agentscope==2.0.6"}
-python=${PYTHON:-python3.11}
-repo=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/lane_venv.sh"
+lane_args "agentscope==2.0.6" "$@"
 
 extra=()
 if [[ "$spec" == *"==2.0.6"* ]]; then
     extra=("mcp<2")
 fi
 
-if [[ "${KEEP_VENV:-0}" != 1 || ! -x "$venv/bin/python" ]]; then
-    rm -rf "$venv"
-    "$python" -m venv "$venv"
-    "$venv/bin/python" -m pip install -q --upgrade pip
+if ! lane_reuse_venv; then
+    lane_new_venv
     if [[ ${#extra[@]} -gt 0 ]]; then
         # toolscope pins mcp exactly (core/mcp/sdk_private.py); this lane needs the older mcp
         # AgentScope 2.0.6 requires: toolscope without its deps, then its deps but mcp.
@@ -45,7 +37,7 @@ if [[ "${KEEP_VENV:-0}" != 1 || ! -x "$venv/bin/python" ]]; then
     fi
 fi
 
-"$venv/bin/python" -c 'import agentscope, mcp.types; print("agentscope", agentscope.__version__)'
+lane_version
 cd "$repo"
 # tests/mcp/test_mcp_eras.py (marked mcp_sdk): under mcp<2, discovery must say why a server that
 # speaks only the 2026-07-28 protocol cannot be listed (a recorded refusal is replayed).

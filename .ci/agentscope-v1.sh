@@ -16,26 +16,18 @@
 # Env: PYTHON (default python3.11), KEEP_VENV=1 reuses an existing venv.
 set -euo pipefail
 
-if [[ $# -lt 1 ]]; then
-    echo "usage: $0 VENV_PATH [AGENTSCOPE_SPEC]" >&2
-    exit 2
-fi
-venv=$1
-spec=${2:-"agentscope==1.0.21"}
-python=${PYTHON:-python3.11}
-repo=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/lane_venv.sh"
+lane_args "agentscope==1.0.21" "$@"
 
-if [[ "${KEEP_VENV:-0}" != 1 || ! -x "$venv/bin/python" ]]; then
-    rm -rf "$venv"
-    "$python" -m venv "$venv"
-    "$venv/bin/python" -m pip install -q --upgrade pip
+if ! lane_reuse_venv; then
+    lane_new_venv
     # The AgentScope release first, then toolscope: pip keeps the installed 1.x (toolscope's
     # range admits it), which is what a 1.x user's environment looks like.
     "$venv/bin/python" -m pip install -q "$spec" "mcp<2" greenlet tqdm
     "$venv/bin/python" -m pip install -q -e "$repo" pytest pytest-asyncio pytest-timeout pytest-xdist pyyaml jsonschema
 fi
 
-"$venv/bin/python" -c 'import agentscope, mcp.types; print("agentscope", agentscope.__version__)'
+lane_version
 "$venv/bin/python" - "$spec" <<'PY'
 import sys
 from importlib.metadata import version

@@ -1,4 +1,5 @@
-"""Decide what the user gave us and open it as a ``Subject``.
+"""Open what the user gave as a ``Subject`` (or every step of a workflow), refusing the options
+that do not apply to its kind (which kind it is: ``input_kind``).
 
 ``CONFIG`` may be an AgentWorks step config (``{"steps": [...]}`` or one step), an
 AgentScope toolkit spec (YAML/JSON with ``groups``), a toolkit factory
@@ -8,149 +9,44 @@ project: ``claude-code:[PROJECT_DIR]`` or ``codex:[PROJECT_DIR]`` (default: the 
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.inputs.documents import load_document
 from ..core.model.enums import InputKind
 from ..core.model.errors import InputError, Problem
 from ..core.model.subject import Subject
+from .client_options import CLAUDE_ONLY, CLI_ONLY, CODEX_ONLY, ClientOptions
+from .input_kind import cli_target, detect_kind
 
 if TYPE_CHECKING:
+    from ..core.agentworks.step_config import Step
     from ..core.agentworks.subject import AgentWorksSubject
 
-_FACTORY = re.compile(r"^(?P<target>[\w.]+|.+\.py):(?P<attr>[A-Za-z_][\w.]*)$")
-CLI_PREFIXES = {"claude-code:": InputKind.CLAUDE_CODE, "codex:": InputKind.CODEX}
+
+def refuse_given(options: Iterable[tuple[str, object]], why: str) -> None:
+    """Exit 2 on the first (flag, value) given (not None); ``why`` says where it applies."""
+    for flag, value in options:
+        if value is not None:
+            raise InputError(flag, why)
 
 
-@dataclass(frozen=True)
-class ClientOptions:
-    """The options of the coding-agent CLI inputs (and of the AgentWorks link to them)."""
+def workflow_steps(
+    target: str, *, step: str | None, groups: list[str] | None, client: ClientOptions
+) -> tuple[Step, ...] | None:
+    """The steps of a step config with several steps, when no --step picks one (None otherwise),
+    after refusing the options no step config takes. The whole-workflow answers and the TUI's
+    step picker start here."""
+    if step is not None or detect_kind(target) != InputKind.STEP_CONFIG:
+        return None
+    from ..core.agentworks.step_config import steps_to_choose
 
-    home: Path | None = None
-    managed_dir: Path | None = None
-    client_args: str | None = None
-    codex_home: Path | None = None
-    codex_system_dir: Path | None = None
-    codex_config: tuple[str, ...] = ()
-    client_home: Path | None = None
-
-    def given(self, *names: str) -> list[str]:
-        """The option flags among ``names`` (attribute names) that were given."""
-        return [
-            "--" + n.replace("_", "-") if n != "codex_config" else "-c"
-            for n in names
-            if getattr(self, n) not in (None, ())
-        ]
-
-
-def cli_target(target: str) -> tuple[InputKind, Path] | None:
-    """``claude-code:DIR`` / ``codex:DIR`` → (kind, DIR); None for every other CONFIG."""
-    for prefix, kind in CLI_PREFIXES.items():
-        if target.startswith(prefix):
-            return kind, Path(target[len(prefix) :] or ".")
-    return None
-
-
-def detect_kind(target: str) -> InputKind:
-    """Classify the CONFIG argument without importing anything heavy."""
-    found = cli_target(target)
-    if found is not None:
-        return found[0]
-    path = Path(target)
-    if not path.exists() and _FACTORY.match(target):
-        return InputKind.TOOLKIT_FACTORY
-    if path.suffix == ".py" and path.is_file():
-        raise _factory_needs_function(target, path)
-    document = load_document(path, "config file")
-    data = document.data
-    if isinstance(data, dict):
-        if "steps" in data or "agent_configs" in data:
-            return InputKind.STEP_CONFIG
-        if "groups" in data or data.get("kind") == "toolkit":
-            return InputKind.TOOLKIT_SPEC
-        if REGISTRY_KEYS & data.keys():
-            raise _registry_as_config(target, path)
-    raise InputError(
-        target,
-        "not a config toolscope knows",
-        [
-            Problem(
-                "",
-                "expected an AgentWorks step config (an object with 'steps' or 'agent_configs'), "
-                "an AgentScope toolkit spec (an object with 'groups'), or a toolkit factory "
-                "'package.module:function' / 'path/to/file.py:function'",
-            )
-        ],
-    )
-
-
-REGISTRY_KEYS = frozenset({"modes", "custom_tools", "mcp_servers", "mcp_config", "virtual_tools", "system_categories"})
-"""Top-level keys only a registry has (docs: "The registry format")."""
-
-
-def _registry_as_config(target: str, path: Path) -> InputError:
-    """A registry given where CONFIG goes: say what it is, and name the step configs beside it."""
-    from itertools import islice
-
-    beside = []
-    for candidate in sorted(islice(path.parent.glob("*.json"), 50)):
-        try:
-            data = load_document(candidate, "config file").data
-        except InputError:
-            continue
-        if isinstance(data, dict) and ("steps" in data or "agent_configs" in data):
-            beside.append(candidate)
-    problems = [
-        Problem("", "a registry describes the tool universe; CONFIG is the step config whose tools it answers for")
-    ]
-    found_beside = path.name in ("toolscope.registry.yaml", "toolscope.registry.yml", "toolscope.registry.json")
-    if beside:
-        how = "the registry beside it is found" if found_beside else f"with --registry {target}"
-        problems.append(Problem("", f"did you mean {beside[0]}? ({how})"))
-    else:
-        problems.append(Problem("", "give the step config, with --registry " + target))
-    return InputError(target, "is a toolscope registry, not a config", problems)
-
-
-def _factory_needs_function(target: str, path: Path) -> InputError:
-    """A ``.py`` given without ``:function``: name the file's candidate factories (parsed, never run)."""
-    import ast
-
-    from ..core.inputs.input_files import read_text
-
-    text, _ = read_text(path, "Python file")
-    try:
-        tree = ast.parse(text, filename=str(path))
-    except SyntaxError as exc:
-        return InputError(
-            target, "a toolkit factory needs :function", [Problem(f"line {exc.lineno}", "not valid Python")]
-        )
-    defined = [
-        node
-        for node in tree.body
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.name.startswith("_")
-    ]
-    # A factory is called without arguments: prefer functions that can be.
-    callable_bare = [
-        n.name
-        for n in defined
-        if len(n.args.posonlyargs) + len(n.args.args) <= len(n.args.defaults)
-        and all(d is not None for d in n.args.kw_defaults)
-    ]
-    functions = callable_bare or [n.name for n in defined]
-    hint = (
-        "candidate functions: " + ", ".join(f"{target}:{name}" for name in functions)
-        if functions
-        else "the file defines no public top-level function"
-    )
-    return InputError(
-        target,
-        "a .py file is a toolkit factory and needs :function (path/to/file.py:function)",
-        [Problem("", hint)],
-    )
+    steps = steps_to_choose(Path(target))
+    if not steps:
+        return None
+    refuse_given([("--groups", groups)], "applies to AgentScope toolkits, not step configs")
+    client.refuse(CLI_ONLY)
+    return steps
 
 
 def open_workflow(
@@ -171,21 +67,13 @@ def open_workflow(
 
     ``one_step`` is (flag, why) for an option that answers for one step only (``--format svg``):
     with it, a config with several steps and no ``--step`` is exit 2 before anything is loaded."""
-    if step is not None or detect_kind(target) != InputKind.STEP_CONFIG:
+    client = client or ClientOptions()
+    steps = workflow_steps(target, step=step, groups=groups, client=client)
+    if steps is None:
         return None
-    from ..core.agentworks.step_config import steps_to_choose
-
-    steps = steps_to_choose(Path(target))
-    if not steps:
-        return None
-    if groups is not None:
-        raise InputError("--groups", "applies to AgentScope toolkits, not step configs")
     ids = [Problem("", "step ids: " + ", ".join(s.id for s in steps))]
     if one_step is not None:
         raise InputError(one_step[0], f"{one_step[1]}: give --step ID", ids)
-    client = client or ClientOptions()
-    for flag in client.given("home", "managed_dir", "client_args", "codex_home", "codex_system_dir", "codex_config"):
-        raise InputError(flag, "applies to claude-code:DIR / codex:DIR inputs")
     if capture is not None:
         # A capture records one agent's requests, and one step is one agent: comparing it with
         # every step would report every other step as a disagreement.
@@ -219,16 +107,13 @@ def open_subject(
     client = client or ClientOptions()
     kind = detect_kind(target)
     if kind in (InputKind.CLAUDE_CODE, InputKind.CODEX):
-        return _open_cli(target, kind, client, step=step, registry=registry, groups=groups, snapshot=snapshot)
-    for flag in client.given("home", "managed_dir", "client_args", "codex_home", "codex_system_dir", "codex_config"):
-        raise InputError(flag, "applies to claude-code:DIR / codex:DIR inputs")
-    if kind != InputKind.STEP_CONFIG and client.client_home is not None:
-        raise InputError(
-            "--client-home", "applies to AgentWorks step configs whose provider is claude-code or codex-cli"
-        )
+        other_kinds = {"--step": step, "--registry": registry, "--groups": groups, "--workflow": workflow}
+        other_kinds |= {"--origin": origin, "--client-home": client.client_home}
+        refuse_given(other_kinds.items(), f"does not apply to {target.partition(':')[0]}: inputs")
+        return _open_cli(target, kind, client, snapshot)
+    client.refuse(CLI_ONLY)
     if kind == InputKind.STEP_CONFIG:
-        if groups is not None:
-            raise InputError("--groups", "applies to AgentScope toolkits, not step configs")
+        refuse_given([("--groups", groups)], "applies to AgentScope toolkits, not step configs")
         from ..core.agentworks.subject import load_agentworks_subject
 
         return load_agentworks_subject(
@@ -240,16 +125,17 @@ def open_subject(
             origin=origin,
             client_home=client.client_home,
         )
-    if workflow is not None:
-        raise InputError("--workflow", "applies to AgentWorks step configs, not toolkits")
-    if origin is not None:
-        raise InputError("--origin", "applies to AgentWorks step configs, not toolkits")
-    if step is not None:
-        raise InputError("--step", "applies to AgentWorks step configs, not toolkits")
-    if registry is not None:
-        raise InputError("--registry", "applies to AgentWorks step configs, not toolkits")
-    if snapshot is not None:
-        raise InputError("--snapshot", "applies to AgentWorks step configs whose registry has mcp_config, not toolkits")
+    refuse_given(
+        [("--client-home", client.client_home)],
+        "applies to AgentWorks step configs whose provider is claude-code or codex-cli",
+    )
+    refuse_given(
+        [("--workflow", workflow), ("--origin", origin), ("--step", step), ("--registry", registry)],
+        "applies to AgentWorks step configs, not toolkits",
+    )
+    refuse_given(
+        [("--snapshot", snapshot)], "applies to AgentWorks step configs whose registry has mcp_config, not toolkits"
+    )
     from ..core.agentscope.subject import load_toolkit_subject
 
     return load_toolkit_subject(target, kind=kind, groups=groups)
@@ -259,27 +145,14 @@ def _open_cli(
     target: str,
     kind: InputKind,
     client: ClientOptions,
-    *,
-    step: str | None,
-    registry: Path | None,
-    groups: list[str] | None,
     snapshot: Path | None,
 ) -> Subject:
-    """``claude-code:DIR`` or ``codex:DIR``; options of the other kinds are rejected."""
+    """``claude-code:DIR`` or ``codex:DIR``; the other CLI's options are rejected."""
     found = cli_target(target)
     assert found is not None
     directory = found[1]
-    for flag, value in (
-        ("--step", step),
-        ("--registry", registry),
-        ("--groups", groups),
-        ("--client-home", client.client_home),
-    ):
-        if value is not None:
-            raise InputError(flag, f"does not apply to {target.partition(':')[0]}: inputs")
     if kind == InputKind.CLAUDE_CODE:
-        for flag in client.given("codex_home", "codex_system_dir", "codex_config"):
-            raise InputError(flag, "applies to codex:DIR, not claude-code:DIR")
+        client.refuse(CODEX_ONLY, "applies to codex:DIR, not claude-code:DIR")
         from ..core.clis.claude_code.subject import load_claude_code_subject
 
         return load_claude_code_subject(
@@ -289,8 +162,7 @@ def _open_cli(
             client_args=client.client_args,
             snapshot=snapshot,
         )
-    for flag in client.given("home", "managed_dir", "client_args"):
-        raise InputError(flag, "applies to claude-code:DIR, not codex:DIR")
+    client.refuse(CLAUDE_ONLY, "applies to claude-code:DIR, not codex:DIR")
     from ..core.clis.codex.subject import load_codex_subject
 
     return load_codex_subject(

@@ -9,25 +9,19 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 
 
-def test_engine_benchmark_runs_and_prints_a_ratio():
+def run_bench(script: str, *args: str, timeout: float = 120) -> str:
+    """Run ``benchmarks/SCRIPT`` with ``args``; its stdout, once it has exited 0."""
     out = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "benchmarks" / "engine_bench.py"),
-            "--tools",
-            "3000",
-            "--servers",
-            "30",
-            "--repeat",
-            "1",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
+        [sys.executable, str(REPO / "benchmarks" / script), *args], capture_output=True, text=True, timeout=timeout
     )
     assert out.returncode == 0, out.stderr
-    assert "ratio evaluate / json.loads:" in out.stdout
-    assert "universe: 3005 tools" in out.stdout
+    return out.stdout
+
+
+def test_engine_benchmark_runs_and_prints_a_ratio():
+    stdout = run_bench("engine_bench.py", "--tools", "3000", "--servers", "30", "--repeat", "1")
+    assert "ratio evaluate / json.loads:" in stdout
+    assert "universe: 3005 tools" in stdout
 
 
 def test_engine_benchmark_writes_the_universe_for_trying_by_hand(tmp_path):
@@ -52,81 +46,33 @@ def test_engine_benchmark_writes_the_universe_for_trying_by_hand(tmp_path):
 
 
 def test_cli_benchmark_runs_every_row_and_prints_ratios():
-    out = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "benchmarks" / "cli_bench.py"),
-            "--tools",
-            "1000",
-            "--servers",
-            "10",
-            "--runs",
-            "1",
-            "--only",
-            "tools,report,explain,help",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
+    stdout = run_bench(
+        "cli_bench.py", "--tools", "1000", "--servers", "10", "--runs", "1", "--only", "tools,report,explain,help"
     )
-    assert out.returncode == 0, out.stderr
     for row in ("tools STEP --json", "report STEP --format json", "explain SEED", "toolscope --help"):
-        assert row in out.stdout
-    assert out.stdout.count(": ratio ") == 4 and out.stdout.count("CPU ratio ") == 4
-    assert "memory per tool:" in out.stdout and "bytes per tool" in out.stdout
+        assert row in stdout
+    assert stdout.count(": ratio ") == 4 and stdout.count("CPU ratio ") == 4
+    assert "memory per tool:" in stdout and "bytes per tool" in stdout
 
 
 def test_tap_benchmark_runs_a_real_agent_and_prints_the_ratio():
-    out = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "tap_bench.py"), "--calls", "20", "--repeat", "1"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert out.returncode == 0, out.stderr
-    assert "ratio with / without:" in out.stdout
-    assert "tool calls per run: 20" in out.stdout
+    stdout = run_bench("tap_bench.py", "--calls", "20", "--repeat", "1")
+    assert "ratio with / without:" in stdout
+    assert "tool calls per run: 20" in stdout
 
 
 def test_replay_benchmark_replays_the_real_recording_and_prints_the_ratio():
-    out = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "replay_bench.py"), "--calls", "20", "--repeat", "1"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert out.returncode == 0, out.stderr
-    assert "ratio cached/stock:" in out.stdout and "reset_tools calls replayed (both lanes): 20" in out.stdout
+    stdout = run_bench("replay_bench.py", "--calls", "20", "--repeat", "1")
+    assert "ratio cached/stock:" in stdout and "reset_tools calls replayed (both lanes): 20" in stdout
 
 
 def test_workflow_benchmark_runs_and_prints_the_linearity_ratio():
-    out = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "benchmarks" / "workflow_bench.py"),
-            "--steps",
-            "10",
-            "--tools",
-            "1000",
-            "--servers",
-            "10",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert out.returncode == 0, out.stderr
-    assert "ratio per-step time 10 / 1 steps:" in out.stdout
+    stdout = run_bench("workflow_bench.py", "--steps", "10", "--tools", "1000", "--servers", "10")
+    assert "ratio per-step time 10 / 1 steps:" in stdout
 
 
 def test_capture_benchmark_runs_and_prints_its_figures():
-    out = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "capture_bench.py"), "--quick"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert out.returncode == 0, out.stderr
+    stdout = run_bench("capture_bench.py", "--quick", timeout=300)
     for figure in (
         "added           p50",
         "CPU per request (server + record worker)",
@@ -135,26 +81,14 @@ def test_capture_benchmark_runs_and_prints_its_figures():
         "answered and recorded",
         "memory of the recording server",
     ):
-        assert figure in out.stdout
+        assert figure in stdout
 
 
 def test_gc_freeze_benchmark_runs_and_prints_a_ratio():
-    out = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "gc_freeze_bench.py"), "--tools", "2000"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert out.returncode == 0, out.stderr
-    assert "collector CPU without / with gc.freeze: ratio" in out.stdout
+    stdout = run_bench("gc_freeze_bench.py", "--tools", "2000", timeout=300)
+    assert "collector CPU without / with gc.freeze: ratio" in stdout
 
 
 def test_capture_start_benchmark_runs_and_prints_its_figures():
-    out = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "capture_start_bench.py"), "--runs", "1"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert out.returncode == 0, out.stderr
-    assert "first reply cold/warm:" in out.stdout
+    stdout = run_bench("capture_start_bench.py", "--runs", "1", timeout=300)
+    assert "first reply cold/warm:" in stdout

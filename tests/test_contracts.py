@@ -111,6 +111,17 @@ def test_subprocess_json_outputs_validate(in_repo: Path) -> None:
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text("utf-8")
 
 
+def keys_not_named(model_path: str, text: str) -> list[str]:
+    """The top-level keys of the document model ``module:Class`` (in core.schemas) that ``text``
+    does not name in backticks (the model is the source; ``schema`` is the id itself)."""
+    import importlib
+
+    module_name, _, class_name = model_path.partition(":")
+    model = getattr(importlib.import_module(f"toolscope.core.schemas.{module_name}"), class_name)
+    keys = {field.alias or name for name, field in model.model_fields.items()} - {"schema"}
+    return sorted(k for k in keys if f"`{k}`" not in text)
+
+
 @pytest.mark.parametrize(
     ("schema_id", "model_path"),
     [
@@ -122,13 +133,8 @@ README = (Path(__file__).resolve().parent.parent / "README.md").read_text("utf-8
 )
 def test_readme_lists_every_top_level_json_field(schema_id: str, model_path: str) -> None:
     """The README's line for a document names each of its keys (the model is the source)."""
-    import importlib
-
-    module_name, _, class_name = model_path.partition(":")
-    model = getattr(importlib.import_module(f"toolscope.core.schemas.{module_name}"), class_name)
     (line,) = [x for x in README.splitlines() if x.startswith(f"- `{schema_id}`")]
-    keys = {field.alias or name for name, field in model.model_fields.items()} - {"schema"}
-    missing = sorted(k for k in keys if f"`{k}`" not in line)
+    missing = keys_not_named(model_path, line)
     assert not missing, f"README's {schema_id} line does not name {missing}"
 
 
@@ -157,12 +163,7 @@ def test_readme_stage_ids_and_exit_codes_match_the_code() -> None:
 )
 def test_readme_lists_every_workflow_json_field(schema_id: str, model_path: str) -> None:
     """The README's whole-workflow line names each key of each workflow document, after its id."""
-    import importlib
-
-    module_name, _, class_name = model_path.partition(":")
-    model = getattr(importlib.import_module(f"toolscope.core.schemas.{module_name}"), class_name)
     (line,) = [x for x in README.splitlines() if x.startswith("- Whole workflows")]
     part = line.split(f"`{schema_id}`")[1].split("`toolscope.")[0]
-    keys = {field.alias or name for name, field in model.model_fields.items()} - {"schema"}
-    missing = sorted(k for k in keys if f"`{k}`" not in part)
+    missing = keys_not_named(model_path, part)
     assert not missing, f"README's {schema_id} part does not name {missing}"

@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from ...core.model.errors import InputError
+
 ModeOpt = Annotated[
     str | None,
     typer.Option(
@@ -77,6 +79,17 @@ CaptureOpt = Annotated[
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+def parse_size(size: str) -> tuple[int, int]:
+    """``--size 120x36`` → (120, 36): columns and rows of the headless terminal (``report`` and
+    ``inspect --screenshot``)."""
+    from ...tui.screenshot import parse_size as parse_terminal_size
+
+    try:
+        return parse_terminal_size(size)
+    except ValueError as exc:
+        raise InputError("--size", str(exc)) from None
 
 
 def split_groups(groups: str | None) -> list[str] | None:

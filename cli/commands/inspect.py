@@ -13,50 +13,22 @@ from ...core.model.errors import EXIT_INTERNAL, InputError, Problem
 from ...core.model.presentation import MARK
 from ...tui.views import DEFAULT_VIEW, VIEWS, View
 from ..output import handle_errors, plain, stdout_console
-from .common import (
-    ClientArgsOpt,
-    ClientHomeOpt,
-    CodexConfigOpt,
-    CodexHomeOpt,
-    CodexSystemDirOpt,
-    GroupsOpt,
-    HomeOpt,
-    ManagedDirOpt,
-    ModeOpt,
-    OriginOpt,
-    RegistryOpt,
-    SessionIdOpt,
-    SessionOpt,
-    SnapshotOpt,
-    StepOpt,
-    WorkflowOpt,
-    split_groups,
-)
+from .common import ModeOpt, SessionIdOpt, SessionOpt, parse_size
+from .subject_options import NO_SUBJECT_OPTIONS, SubjectOptions, with_subject_options
 
 if TYPE_CHECKING:
     from ...core.model.subject import Subject
 
 
 @handle_errors
+@with_subject_options
 def inspect_command(
     config: Annotated[
         str | None,
         typer.Argument(help="Step config, toolkit spec, or module:function (with --capture: checked against it)."),
     ] = None,
     mode: ModeOpt = None,
-    step: StepOpt = None,
-    registry: RegistryOpt = None,
-    groups: GroupsOpt = None,
-    snapshot: SnapshotOpt = None,
-    home: HomeOpt = None,
-    managed_dir: ManagedDirOpt = None,
-    client_args: ClientArgsOpt = None,
-    codex_home: CodexHomeOpt = None,
-    codex_system_dir: CodexSystemDirOpt = None,
-    codex_config: CodexConfigOpt = None,
-    client_home: ClientHomeOpt = None,
-    workflow: WorkflowOpt = None,
-    origin: OriginOpt = None,
+    subject_options: SubjectOptions = NO_SUBJECT_OPTIONS,
     tool: Annotated[str | None, typer.Option("--tool", "-t", help="Open the checklist on this tool.")] = None,
     view: Annotated[
         str | None, typer.Option("--view", help=f"First view: {', '.join(VIEWS[:-1])} or {VIEWS[-1]}.")
@@ -98,24 +70,10 @@ def inspect_command(
     ] = None,
 ) -> None:
     """Open the interactive view: pipeline, live mode switching, checklist, export (F1 for keys)."""
-    from ..inputs import ClientOptions, open_subject
-
     if capture is not None:
-        _check_capture(capture, screenshot)
-        predict = None
-        if config is not None:
-            predict = _capture_prediction(
-                config,
-                mode,
-                step,
-                registry,
-                groups,
-                snapshot,
-                ClientOptions(
-                    home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
-                ),
-            )
-        _run_capture(capture, config, predict)
+        from .inspect_capture import run_capture_view
+
+        run_capture_view(capture, config, screenshot, mode, subject_options)
         return
     if config is None:
         raise InputError("CONFIG", "give the config to inspect (or --capture FILE for a capture)")
@@ -128,12 +86,8 @@ def inspect_command(
     first_view = view or (View.CHECKLIST if tool else View.ACTIVATION if feeds else DEFAULT_VIEW)
     if first_view not in VIEWS:
         raise InputError("--view", f"unknown view {first_view!r}", [Problem("", "expected " + ", ".join(VIEWS))])
-    client = ClientOptions(
-        home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
-    )
-    opened = {"registry": registry, "snapshot": snapshot, "workflow": workflow, "origin": origin, "client": client}
-    if step is None and screenshot is None:
-        picker = _step_picker(config, mode, opened, groups, first_view, feeds)
+    if subject_options.step is None and screenshot is None:
+        picker = _step_picker(config, mode, subject_options, first_view, feeds)
         if picker is not None:
             _run_app(
                 None,
@@ -142,13 +96,10 @@ def inspect_command(
                 picker,
             )
             return
-    subject = open_subject(config, step=step, groups=split_groups(groups), **opened)  # type: ignore[arg-type]
+    subject = subject_options.open_subject(config)
     resolved_mode = subject.resolve_mode(mode)
-    if (first_view == View.ACTIVATION or feeds) and subject.loaded.kind == InputKind.STEP_CONFIG:
-        raise InputError(
-            feeds[0] if feeds else "--view activation",
-            "the activation view steps reset_tools calls: it is for AgentScope toolkits, not step configs",
-        )
+    if subject.loaded.kind == InputKind.STEP_CONFIG:
+        _refuse_activation(first_view, feeds)
     if follow is not None and follow.exists() and not follow.is_file():
         what = "a folder" if follow.is_dir() else "not a regular file (a named pipe or a device)"
         raise InputError(str(follow), f"is {what}; --follow takes the tap file the agent writes (SessionTap(path))")
@@ -167,17 +118,14 @@ def inspect_command(
     if screenshot is not None and follow is not None:
         raise InputError("--screenshot", "a screenshot is one picture; --follow watches an agent over time")
     if screenshot is not None:
-        from ...tui.screenshot import parse_size, render_svg_sync
+        from ...tui.screenshot import render_svg_sync
 
-        try:
-            dimensions = parse_size(size)
-        except ValueError as exc:
-            raise InputError("--size", str(exc)) from None
+        dimensions = parse_size(size)
         from ...core.outputs.output_file import check_output, write_output
-        from .report import input_files
+        from .report_document import input_files
 
         # The same rules as report -o: never an input, an existing file only with --force.
-        inputs = input_files(config, subject, registry, snapshot, script, session)
+        inputs = input_files(config, subject, *subject_options.named_paths, script, session)
         check_output(str(screenshot), force=force, inputs=inputs, what="the screenshot")
         svg = render_svg_sync(
             subject,
@@ -226,45 +174,6 @@ def _tui_options(
     )
 
 
-def _capture_prediction(
-    config: str,
-    mode: str | None,
-    step: str | None,
-    registry: Path | None,
-    groups: str | None,
-    snapshot: Path | None,
-    client: Any,
-) -> Any:
-    """``inspect CONFIG --capture FILE``: what toolscope predicts per request, for the view to check."""
-    from ...core.capture.predict import compare_subject
-    from ..inputs import open_subject, open_workflow
-
-    if open_workflow(config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot):
-        raise InputError("--step", "the config has several steps; give --step to compare one with the capture")
-    subject = open_subject(
-        config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot, client=client
-    )
-    resolved = subject.resolve_mode(mode)
-    return lambda capture: compare_subject(subject, capture, resolved).comparison
-
-
-def _run_capture(capture: Path, config: str | None, predict: Any = None) -> None:
-    """``inspect [CONFIG] --capture FILE``: the capture view (it follows the file, which may not exist yet)."""
-    from ...tui.capture.app import CaptureApp
-
-    CaptureApp(str(capture), predict, Path(config).name if config else None).run()
-
-
-def _check_capture(capture: Path, screenshot: Path | None) -> None:
-    # Before a config is loaded (seconds for a toolkit): the cheap refusals first.
-    if screenshot is not None:
-        raise InputError("--screenshot", "is not available with --capture (the view follows a growing file)")
-    if capture.exists() and not capture.is_file():
-        raise InputError(str(capture), "is not a file; --capture takes the file toolscope capture -o writes")
-    if not has_display():
-        raise InputError("stdout", "is not a terminal: toolscope inspect is interactive")
-
-
 def has_display() -> bool:
     """A terminal on stdout, or a browser page: ``toolscope serve`` runs each page's app with
     Textual's web driver (``TEXTUAL_DRIVER``), which talks to the page through stdin/stdout."""
@@ -273,17 +182,19 @@ def has_display() -> bool:
     return sys.stdout.isatty() or os.environ.get("TEXTUAL_DRIVER", "").startswith("textual.drivers.web_driver:")
 
 
-def _run_app(subject: Subject | None, mode: str | None, options: Any, picker: Any) -> None:
+def require_display(*hints: str) -> None:
+    """Exit 2 without a display: a full-screen app on a pipe or a file only writes escape codes
+    until it is killed. ``hints``: what to do instead."""
     if not has_display():
-        # A full-screen app on a pipe or a file only writes escape codes until it is killed.
-        raise InputError(
-            "stdout",
-            "is not a terminal: toolscope inspect is interactive",
-            [
-                Problem("", "run it in a terminal, or give --screenshot FILE for a picture of the view"),
-                Problem("", "for text output use toolscope explain, tools or report"),
-            ],
-        )
+        problems = [Problem("", hint) for hint in hints]
+        raise InputError("stdout", "is not a terminal: toolscope inspect is interactive", problems)
+
+
+def _run_app(subject: Subject | None, mode: str | None, options: Any, picker: Any) -> None:
+    require_display(
+        "run it in a terminal, or give --screenshot FILE for a picture of the view",
+        "for text output use toolscope explain, tools or report",
+    )
     from ...tui.app import ToolscopeApp
 
     app = ToolscopeApp(subject, mode, options, picker=picker)
@@ -301,11 +212,19 @@ def _run_app(subject: Subject | None, mode: str | None, options: Any, picker: An
         raise typer.Exit(EXIT_INTERNAL)
 
 
+def _refuse_activation(first_view: str, feeds: list[str]) -> None:
+    """Exit 2 when the activation view (or a feed for it) is asked for on a step config."""
+    if first_view == View.ACTIVATION or feeds:
+        raise InputError(
+            feeds[0] if feeds else "--view activation",
+            "the activation view steps reset_tools calls: it is for AgentScope toolkits, not step configs",
+        )
+
+
 def _step_picker(
     config: str,
     mode: str | None,
-    opened: dict[str, Any],
-    groups: str | None,
+    subject_options: SubjectOptions,
     first_view: str,
     feeds: list[str],
 ) -> Any:
@@ -313,32 +232,17 @@ def _step_picker(
 
     What can be refused before a step is chosen is refused here, as without the picker
     (options of the other input kind, the activation view); what needs a step (an unknown
-    --mode, a broken registry) is said in the picker when the step is opened. ``opened`` are
-    open_subject's options (registry, snapshot, workflow, origin, client): every step gets them.
+    --mode, a broken registry) is said in the picker when the step is opened, with every
+    option given.
     """
-    from ..inputs import detect_kind, open_subject
-
-    if detect_kind(config) != "step_config":
+    steps = subject_options.workflow_steps(config)
+    if steps is None:
         return None
-    from ...core.agentworks.step_config import steps_to_choose
-
-    steps = steps_to_choose(Path(config))
-    if not steps:
-        return None
-    if groups is not None:
-        raise InputError("--groups", "applies to AgentScope toolkits, not step configs")
-    client = opened["client"]
-    for flag in client.given("home", "managed_dir", "client_args", "codex_home", "codex_system_dir", "codex_config"):
-        raise InputError(flag, "applies to claude-code:DIR / codex:DIR inputs")
-    if first_view == View.ACTIVATION or feeds:
-        raise InputError(
-            feeds[0] if feeds else "--view activation",
-            "the activation view steps reset_tools calls: it is for AgentScope toolkits, not step configs",
-        )
+    _refuse_activation(first_view, feeds)
     from ...tui.screens.step_picker import StepChoice, StepPicker
 
     def load(step_id: str) -> tuple[Any, str | None]:
-        subject = open_subject(config, step=step_id, **opened)
+        subject = subject_options.for_step(step_id).open_subject(config)
         return subject, subject.resolve_mode(mode)
 
     return StepPicker(Path(config).name, [StepChoice.of(s) for s in steps], load)

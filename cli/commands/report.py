@@ -2,39 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from ...core.model.errors import InputError
-from ..inputs import ClientOptions
 from ..output import handle_errors
-from .common import (
-    ClientArgsOpt,
-    ClientHomeOpt,
-    CodexConfigOpt,
-    CodexHomeOpt,
-    CodexSystemDirOpt,
-    GroupsOpt,
-    HomeOpt,
-    ManagedDirOpt,
-    OriginOpt,
-    RegistryOpt,
-    SessionIdOpt,
-    SessionOpt,
-    SnapshotOpt,
-    StepOpt,
-    WorkflowOpt,
-    split_groups,
-)
-
-# The report modules are imported by the functions that use them: registering this
-# command must not cost every other command their import time.
-if TYPE_CHECKING:
-    from ...core.model.subject import Subject
-    from ...core.report.data import Environment, ReportData
+from .common import SessionIdOpt, SessionOpt, parse_size
+from .report_document import input_files, make_report, open_with_inputs, render
+from .subject_options import NO_SUBJECT_OPTIONS, SubjectOptions, with_subject_options
 
 FORMATS = ("md", "html", "json", "svg", "png")
 _SUFFIX_FORMAT = {
@@ -50,16 +27,6 @@ STDOUT = "-"
 """``-o -``: write to stdout (``core.outputs.output_file.STDOUT``)."""
 
 
-def parse_size(size: str) -> tuple[int, int]:
-    """``120x36`` → (120, 36); columns and rows of the headless terminal (the range ``inspect`` takes)."""
-    from ...tui.screenshot import parse_size as parse_terminal_size
-
-    try:
-        return parse_terminal_size(size)
-    except ValueError as exc:
-        raise InputError("--size", str(exc)) from None
-
-
 def pick_format(fmt: str | None, output: str) -> str:
     """The --format value, or the one the output file's suffix names, or md."""
     if fmt is None:
@@ -69,130 +36,32 @@ def pick_format(fmt: str | None, output: str) -> str:
     return fmt.lower()
 
 
-def _factory_file(config: str) -> Path | None:
-    # "path/to/file.py:function" names a file too; "package.module:function" does not.
-    head, sep, _ = config.rpartition(":")
-    return Path(head) if sep and head.endswith(".py") else None
-
-
-def input_files(config: str, subject: Subject | None, *explicit: Path | None) -> list[Path]:
-    """Every file this command was given or read, for output protection and secret masking: the
-    paths named on the command line (CONFIG or a factory's file, registry, snapshot, script,
-    session) and, once loaded, the files the subject read (``LoadedInput.paths``: a registry
-    found next to the config, the mcp_config and its ``_user.json`` override, …). Each file once,
-    in a stable order. Before loading (``subject`` None) only the named paths are known."""
-    paths = [p for p in explicit if p is not None]
-    paths.append(_factory_file(config) or Path(config))
-    if subject is not None:
-        paths += subject.loaded.paths
-    unique: dict[Path, Path] = {}
-    for path in paths:
-        unique.setdefault(path.resolve(), path)
-    return list(unique.values())
-
-
-def render(report: ReportData, fmt: str) -> str:
-    """The report in md, html or json."""
-    if fmt == "md":
-        from ...core.report.markdown import render_markdown
-
-        return render_markdown(report)
-    if fmt == "html":
-        from ...core.report.html import render_html
-
-        return render_html(report)
-    from ...core.report.json_report import render_json
-
-    return render_json(report)
-
-
-def _render_svg(subject: Subject, mode: str | None, size: tuple[int, int]) -> str:
+def _write_picture(
+    config: str,
+    subject_options: SubjectOptions,
+    kind: str,
+    mode: str | None,
+    size: tuple[int, int],
+    output: str,
+    force: bool,
+) -> None:
+    """--format svg or png: the TUI's pipeline view of one subject, headless."""
+    from ...core.outputs.output_file import check_output, write_output
     from ...tui.screenshot import render_svg_sync
     from ...tui.views import View
 
-    return render_svg_sync(subject, mode, size, view=View.PIPELINE)
+    subject, inputs = open_with_inputs(config, subject_options)
+    check_output(output, force=force, inputs=inputs)
+    picture: str | bytes = render_svg_sync(subject, subject.resolve_mode(mode), size, view=View.PIPELINE)
+    if kind == "png":
+        from ...core.report.png import svg_to_png
 
-
-def _open_subject(
-    config: str,
-    step: str | None,
-    registry: Path | None,
-    groups: str | None,
-    snapshot: Path | None,
-    workflow: Path | None,
-    origin: str | None,
-    client: ClientOptions | None,
-) -> Subject:
-    """CONFIG as one subject, as both the document reports and the screenshots open it."""
-    from ..inputs import open_subject
-
-    return open_subject(
-        config,
-        step=step,
-        registry=registry,
-        groups=split_groups(groups),
-        snapshot=snapshot,
-        workflow=workflow,
-        origin=origin,
-        client=client,
-    )
-
-
-def make_report(
-    config: str,
-    *,
-    modes: list[str] | None = None,
-    tools: list[str] | None = None,
-    script: Path | None = None,
-    session: Path | None = None,
-    session_id: str | None = None,
-    step: str | None = None,
-    registry: Path | None = None,
-    groups: str | None = None,
-    snapshot: Path | None = None,
-    client: ClientOptions | None = None,
-    workflow: Path | None = None,
-    origin: str | None = None,
-    timestamp: bool = False,
-    environment: Environment | None = None,
-) -> tuple[ReportData, list[Path]]:
-    """Open CONFIG and build its report; returns it with every input file's path.
-
-    ``environment`` replaces the running software's versions (golden tests).
-    """
-    from ...core.report.build import build_report
-    from ...core.report.redaction import secret_values_in_files
-
-    subject = _open_subject(config, step, registry, groups, snapshot, workflow, origin, client)
-    inputs = input_files(config, subject, registry, snapshot, script, session, workflow)
-    transcript = None
-    extra_files: list[tuple[str, str]] = []
-    if script is not None:
-        from ...core.report.adapters import run_transcript
-
-        transcript, script_file = run_transcript(subject, script)
-        extra_files.append(script_file)
-    elif session is not None:
-        from ...core.report.adapters import run_session_transcript
-        from ..replay_progress import replay_progress
-
-        with replay_progress():
-            transcript, session_file = run_session_transcript(subject, session, session_id, groups is not None)
-        extra_files.append(session_file)
-    report = build_report(
-        subject,
-        modes or (),
-        tools or (),
-        transcript=transcript,
-        extra_files=extra_files,
-        environment=environment,
-        secrets=sorted(secret_values_in_files(inputs)),
-        generated_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if timestamp else None,
-    )
-    return report, inputs
+        picture = svg_to_png(str(picture), what="--format png")
+    say_written(write_output(picture, output, force=force, inputs=inputs), kind, picture)
 
 
 @handle_errors
+@with_subject_options
 def report_command(
     config: Annotated[
         str | None,
@@ -216,19 +85,7 @@ def report_command(
     ] = None,
     session: SessionOpt = None,
     session_id: SessionIdOpt = None,
-    step: StepOpt = None,
-    registry: RegistryOpt = None,
-    groups: GroupsOpt = None,
-    snapshot: SnapshotOpt = None,
-    home: HomeOpt = None,
-    managed_dir: ManagedDirOpt = None,
-    client_args: ClientArgsOpt = None,
-    codex_home: CodexHomeOpt = None,
-    codex_system_dir: CodexSystemDirOpt = None,
-    codex_config: CodexConfigOpt = None,
-    client_home: ClientHomeOpt = None,
-    workflow: WorkflowOpt = None,
-    origin: OriginOpt = None,
+    subject_options: SubjectOptions = NO_SUBJECT_OPTIONS,
     fmt: Annotated[
         str | None,
         typer.Option(
@@ -263,10 +120,7 @@ def report_command(
     if capture is not None:
         from .report_capture import write_capture_report
 
-        client = ClientOptions(
-            home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
-        )
-        write_capture_report(capture, config, kind, output, force, mode, step, registry, groups, snapshot, client)
+        write_capture_report(capture, config, kind, output, force, mode, subject_options)
         return
     if config is None:
         raise InputError("CONFIG", "give the config to report on (or --capture FILE for a capture report)")
@@ -278,37 +132,22 @@ def report_command(
     columns_rows = parse_size(size) if picture else None
     # Fail fast on the output before loading anything; checked again once the subject
     # has said which files it read (e.g. a registry found next to the config).
-    check_output(output, force=force, inputs=input_files(config, None, registry, snapshot, script, session, workflow))
+    named = (*subject_options.named_paths, script, session)
+    check_output(output, force=force, inputs=input_files(config, None, *named))
 
     if script is not None and session is not None:
         raise InputError("--session", "give one of --script or --session, not both")
     if session_id is not None and session is None:
         raise InputError("--session-id", "--session-id goes with --session (a database, or a tap holding several runs)")
-    client = ClientOptions(
-        home, managed_dir, client_args, codex_home, codex_system_dir, tuple(codex_config or ()), client_home
-    )
-    from ..inputs import open_workflow
-
-    subjects = open_workflow(
-        config,
-        step=step,
-        registry=registry,
-        groups=split_groups(groups),
-        snapshot=snapshot,
-        workflow=workflow,
-        origin=origin,
-        client=client,
-        # A screenshot shows one step's pipeline view; the other formats cover every step.
-        one_step=(f"--format {kind}", "is a screenshot of one step's pipeline view") if picture else None,
-    )
+    # A screenshot shows one step's pipeline view; the other formats cover every step.
+    one_step = (f"--format {kind}", "is a screenshot of one step's pipeline view") if picture else None
+    subjects = subject_options.open_workflow(config, one_step=one_step)
     if subjects is not None:
         if script is not None or session is not None:
             raise InputError("--script" if script is not None else "--session", "applies to AgentScope toolkits")
         from .report_workflow import write_workflow_report
 
-        write_workflow_report(
-            subjects, config, kind, output, force, mode, tool, (registry, snapshot, workflow), timestamp
-        )
+        write_workflow_report(subjects, config, kind, output, force, mode, tool, subject_options.named_paths, timestamp)
         return
     if picture:
         if script is not None or session is not None or tool:
@@ -317,18 +156,8 @@ def report_command(
             )
         if mode and len(mode) > 1:
             raise InputError(f"--format {kind}", "shows one mode; give a single --mode")
-        subject = _open_subject(config, step, registry, groups, snapshot, workflow, origin, client)
-        inputs = input_files(config, subject, registry, snapshot, script, session, workflow)
-        check_output(output, force=force, inputs=inputs)
         assert columns_rows is not None
-        svg = _render_svg(subject, subject.resolve_mode(mode[0] if mode else None), columns_rows)
-        if kind == "png":
-            from ...core.report.png import svg_to_png
-
-            png = svg_to_png(svg, what="--format png")
-            say_written(write_output(png, output, force=force, inputs=inputs), kind, png)
-            return
-        say_written(write_output(svg, output, force=force, inputs=inputs), kind, svg)
+        _write_picture(config, subject_options, kind, mode[0] if mode else None, columns_rows, output, force)
         return
 
     report, inputs = make_report(
@@ -338,13 +167,7 @@ def report_command(
         script=script,
         session=session,
         session_id=session_id,
-        step=step,
-        registry=registry,
-        groups=groups,
-        snapshot=snapshot,
-        client=client,
-        workflow=workflow,
-        origin=origin,
+        subject_options=subject_options,
         timestamp=timestamp,
     )
     payload = render(report, kind).encode("utf-8")  # once: written, and its size said (10 MB for 50k tools)

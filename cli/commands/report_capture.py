@@ -6,10 +6,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...core.model.errors import InputError
-from .common import split_groups
 
 if TYPE_CHECKING:
-    from ..inputs import ClientOptions
+    from .subject_options import SubjectOptions
 
 
 def write_capture_report(
@@ -19,36 +18,29 @@ def write_capture_report(
     output: str,
     force: bool,
     modes: list[str] | None,
-    step: str | None,
-    registry: Path | None,
-    groups: str | None,
-    snapshot: Path | None,
-    client: ClientOptions | None = None,
+    subject_options: SubjectOptions,
 ) -> None:
     """Read the capture, compare it with CONFIG when given, write md / html / json."""
     from ...core import __version__
     from ...core.capture.observed_file import load_capture
     from ...core.outputs.output_file import check_output, write_output
     from ...core.report.capture_report import CaptureReport, render_capture
-    from .report import input_files, say_written
+    from .report import say_written
+    from .report_document import open_with_inputs
 
     if kind not in ("md", "html", "json"):
         raise InputError(f"--format {kind}", "a capture report is md, html or json")
     if modes and len(modes) > 1:
         raise InputError("--mode", "a capture is compared in one mode; give a single --mode")
-    named = [capture, registry, snapshot]
+    named = [capture, *subject_options.named_paths]
     inputs = [p for p in named if p is not None] + ([Path(config)] if config else [])
     check_output(output, force=force, inputs=inputs)
     observed = load_capture(capture)
     comparison, label = None, None
     if config is not None:
         from ...core.capture.predict import compare_subject
-        from ..inputs import open_subject
 
-        subject = open_subject(
-            config, step=step, registry=registry, groups=split_groups(groups), snapshot=snapshot, client=client
-        )
-        inputs = input_files(config, subject, registry, snapshot, capture)
+        subject, inputs = open_with_inputs(config, subject_options, capture)
         check_output(output, force=force, inputs=inputs)
         mode = subject.resolve_mode(modes[0] if modes else None)
         comparison = compare_subject(subject, observed, mode).comparison

@@ -35,7 +35,8 @@ def write_workflow_report(
         render_workflow_json,
         render_workflow_markdown,
     )
-    from .report import input_files, say_written
+    from .report import say_written
+    from .report_document import input_files
 
     inputs = input_files(config, subjects[0], *named)
     check_output(output, force=force, inputs=inputs)

@@ -7,6 +7,7 @@ says which behaviour the installed AgentScope has, probed on a throwaway state.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -39,7 +40,7 @@ def step_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Step reset_tools calls (a script, a recorded session, or a capture's) through the stock and the guarded meta tool."""
-    from ..inputs import detect_kind
+    from ..input_kind import detect_kind
 
     kind = detect_kind(toolkit)
     if kind == InputKind.STEP_CONFIG:
@@ -90,23 +91,11 @@ def step_command(
     if as_json:
         from ...core.schemas.step import StepEnvelope
 
-        body = stepper.to_json()
         # Validated: lanes and events are assembled by core.agentscope.turns as plain data.
         print_document(
             StepEnvelope.model_validate(
-                {
-                    "input": {
-                        "kind": subject.loaded.kind,
-                        "label": subject.loaded.label,
-                        "files": list(subject.loaded.files),
-                    },
-                    "script": script.name,
-                    "agentscope_version": probe.agentscope_version,
-                    "initial_groups": list(subject.active_groups()),
-                    "probe": probe.to_json(),
-                    "lanes": body["lanes"],
-                    "events": body["events"],
-                    "final_groups": {lane: list(stepper.active_groups(lane)) for lane in stepper.lanes},
+                step_fields(subject, stepper, probe, subject.active_groups(), script.name)
+                | {
                     "mcp_outages": [
                         {"group": group, "client": client, "error": error}
                         for group, client, error in subject.mcp_outages()
@@ -147,6 +136,28 @@ def _json_call_notes(session: Any, version: str) -> list[dict[str, Any]]:
 
 def _names(items: Any) -> str:
     return ", ".join(items) if items else "(none)"
+
+
+def step_fields(
+    subject: ToolkitSubject | ToolkitSubjectV1,
+    stepped: Any,
+    probe: Any,
+    initial_groups: Iterable[str],
+    script: str | None,
+) -> dict[str, Any]:
+    """What every ``toolscope.step/1`` document starts with, whatever fed the lanes (a script, a
+    session, a capture): the input, the probe, and ``stepped``'s lanes, events and final groups."""
+    body = stepped.to_json()
+    return {
+        "input": {"kind": subject.loaded.kind, "label": subject.loaded.label, "files": list(subject.loaded.files)},
+        "script": script,
+        "agentscope_version": probe.agentscope_version,
+        "initial_groups": list(initial_groups),
+        "probe": probe.to_json(),
+        "lanes": body["lanes"],
+        "events": body["events"],
+        "final_groups": {lane: list(stepped.active_groups(lane)) for lane in stepped.lanes},
+    }
 
 
 def _print_human(subject: ToolkitSubject | ToolkitSubjectV1, session: Any, probe: Any, script_name: str) -> None:

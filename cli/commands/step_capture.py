@@ -15,6 +15,7 @@ from rich.text import Text
 
 from ..capture_output import capture_source, print_disagreements, print_requests
 from ..output import print_document, print_wrapped, stdout_console
+from .step import step_fields
 
 if TYPE_CHECKING:
     from ...core.agentscope.subject import ToolkitSubject
@@ -40,28 +41,9 @@ def print_capture_json(subject: ToolkitSubject | ToolkitSubjectV1, result: Subje
     """``toolscope.step/1`` with the ``capture`` block."""
     from ...core.schemas.step import CaptureStepEnvelope
 
-    session = result.session
-    body = session.to_json()
     # Validated: the capture block is assembled by core.capture.compare as plain data.
-    print_document(
-        CaptureStepEnvelope.model_validate(
-            {
-                "input": {
-                    "kind": subject.loaded.kind,
-                    "label": subject.loaded.label,
-                    "files": list(subject.loaded.files),
-                },
-                "script": None,
-                "agentscope_version": probe.agentscope_version,
-                "initial_groups": list(subject.active_groups()),
-                "probe": probe.to_json(),
-                "lanes": body["lanes"],
-                "events": body["events"],
-                "final_groups": {lane: list(session.active_groups(lane)) for lane in session.lanes},
-                "capture": result.comparison.to_json(),
-            }
-        )
-    )
+    fields = step_fields(subject, result.session, probe, subject.active_groups(), None)
+    print_document(CaptureStepEnvelope.model_validate(fields | {"capture": result.comparison.to_json()}))
 
 
 def print_capture_human(subject: ToolkitSubject | ToolkitSubjectV1, result: SubjectComparison, probe: Any) -> None:

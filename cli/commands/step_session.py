@@ -16,6 +16,7 @@ from rich.text import Text
 
 from ..output import print_document, print_wrapped, stdout_console
 from ..styles import CALL_STATE_STYLE
+from .step import step_fields
 
 if TYPE_CHECKING:
     from ...core.agentscope.subject import ToolkitSubject
@@ -52,26 +53,9 @@ def step_json(subject: ToolkitSubject | ToolkitSubjectV1, replay: Any, probe: An
     """``toolscope.step/1`` with the ``session`` block."""
     from ...core.schemas.step import SessionStepEnvelope
 
-    session = replay.session
-    body = session.to_json()
     # Validated: the session block is assembled by core.agentscope.session_replay as plain data.
-    return SessionStepEnvelope.model_validate(
-        {
-            "input": {
-                "kind": subject.loaded.kind,
-                "label": subject.loaded.label,
-                "files": list(subject.loaded.files),
-            },
-            "script": None,
-            "agentscope_version": probe.agentscope_version,
-            "initial_groups": list(replay.starting_groups),
-            "probe": probe.to_json(),
-            "lanes": body["lanes"],
-            "events": body["events"],
-            "final_groups": {lane: list(session.active_groups(lane)) for lane in session.lanes},
-            "session": replay.to_json(),
-        }
-    )
+    fields = step_fields(subject, replay.session, probe, replay.starting_groups, None)
+    return SessionStepEnvelope.model_validate(fields | {"session": replay.to_json()})
 
 
 def print_session_json(subject: ToolkitSubject | ToolkitSubjectV1, replay: Any, probe: Any) -> None:

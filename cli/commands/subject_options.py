@@ -1,5 +1,5 @@
-"""Where a command's subject comes from: the options ``check``, ``tools`` and ``explain`` share,
-declared once.
+"""Where a command's subject comes from: the options ``check``, ``tools``, ``explain``, ``report``
+and ``inspect`` share, declared once.
 
 A command takes one ``subject_options: SubjectOptions`` parameter and is decorated with
 ``with_subject_options``: Typer then sees each option of ``OPTIONS`` in that parameter's place
@@ -11,10 +11,11 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..client_options import ClientOptions
 from .common import (
     ClientArgsOpt,
     ClientHomeOpt,
@@ -33,9 +34,9 @@ from .common import (
 )
 
 if TYPE_CHECKING:
+    from ...core.agentworks.step_config import Step
     from ...core.agentworks.subject import AgentWorksSubject
     from ...core.model.subject import Subject
-    from ..inputs import ClientOptions
 
 R = TypeVar("R")
 
@@ -67,50 +68,57 @@ class SubjectOptions:
     snapshot: Path | None = None
     workflow: Path | None = None
     origin: str | None = None
-    home: Path | None = None
-    managed_dir: Path | None = None
-    client_args: str | None = None
-    codex_home: Path | None = None
-    codex_system_dir: Path | None = None
-    codex_config: list[str] | None = None
-    client_home: Path | None = None
+    client: ClientOptions = ClientOptions()
+    """The coding-agent CLI options (and the AgentWorks link to them)."""
+
+    @classmethod
+    def of(cls, given: dict[str, Any]) -> SubjectOptions:
+        """The options as Typer passes them, by parameter name (``OPTIONS``' keys)."""
+        client = {f.name: given.pop(f.name) for f in fields(ClientOptions) if f.name in given}
+        client["codex_config"] = tuple(client.get("codex_config") or ())
+        return cls(**given, client=ClientOptions(**client))
 
     @property
-    def client(self) -> ClientOptions:
-        """The coding-agent CLI options (and the AgentWorks link to them)."""
-        from ..inputs import ClientOptions
+    def named_paths(self) -> tuple[Path | None, ...]:
+        """The files these options name (never written over; read for secrets to mask)."""
+        return (self.registry, self.snapshot, self.workflow)
 
-        return ClientOptions(
-            self.home,
-            self.managed_dir,
-            self.client_args,
-            self.codex_home,
-            self.codex_system_dir,
-            tuple(self.codex_config or ()),
-            self.client_home,
-        )
+    def for_step(self, step: str) -> SubjectOptions:
+        """These options with ``--step step`` (the step picker opens the chosen step with them)."""
+        return replace(self, step=step)
 
     def _opened(self) -> dict[str, Any]:
         return {
+            "step": self.step,
             "registry": self.registry,
             "groups": split_groups(self.groups),
             "snapshot": self.snapshot,
             "workflow": self.workflow,
             "origin": self.origin,
+            "client": self.client,
         }
 
-    def open_workflow(self, config: str, capture: Path | None = None) -> list[AgentWorksSubject] | None:
+    def workflow_steps(self, config: str) -> tuple[Step, ...] | None:
+        """The steps to choose from when CONFIG has several and no --step picks one, else None."""
+        from ..inputs import workflow_steps
+
+        return workflow_steps(config, step=self.step, groups=split_groups(self.groups), client=self.client)
+
+    def open_workflow(
+        self, config: str, capture: Path | None = None, one_step: tuple[str, str] | None = None
+    ) -> list[AgentWorksSubject] | None:
         """Every step of a step config with several steps when no --step picks one, else None
-        (``capture``: a whole workflow with --capture is exit 2, asking for --step)."""
+        (``capture``: a whole workflow with --capture is exit 2, asking for --step; ``one_step``:
+        (flag, why) of an option that answers for one step only, likewise)."""
         from ..inputs import open_workflow
 
-        return open_workflow(config, step=self.step, client=self.client, capture=capture, **self._opened())
+        return open_workflow(config, capture=capture, one_step=one_step, **self._opened())
 
     def open_subject(self, config: str) -> Subject:
         """CONFIG as one subject (one step, one toolkit, one CLI's settings)."""
         from ..inputs import open_subject
 
-        return open_subject(config, step=self.step, client=self.client, **self._opened())
+        return open_subject(config, **self._opened())
 
 
 def with_subject_options(command: Callable[..., R]) -> Callable[..., R]:
@@ -129,7 +137,7 @@ def with_subject_options(command: Callable[..., R]) -> Callable[..., R]:
     @functools.wraps(command)
     def call(*args: Any, **kwargs: Any) -> R:
         given = {name: kwargs.pop(name) for name in OPTIONS if name in kwargs}
-        return command(*args, subject_options=SubjectOptions(**given), **kwargs)
+        return command(*args, subject_options=SubjectOptions.of(given), **kwargs)
 
     call.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
     call.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": signature.return_annotation}

@@ -99,10 +99,13 @@ def _end(child: subprocess.Popen[bytes], signum: int) -> None:
 
 
 def _kill_tree(pid: int) -> None:
-    """SIGKILL ``pid`` and every process under it (psutil: a reused pid is never signalled)."""
+    """SIGKILL ``pid`` and every process under it (psutil: a reused pid is never signalled).
+
+    The command goes first: killed after its children, a shell waiting on them would end on
+    its own and its status would read as a clean exit."""
     try:
         root = psutil.Process(pid)
-        targets = [*root.children(recursive=True), root]
+        targets = [root, *root.children(recursive=True)]
     except (psutil.NoSuchProcess, psutil.AccessDenied):
         return
     for target in targets:

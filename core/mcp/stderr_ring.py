@@ -33,9 +33,11 @@ class StderrRing:
         self._buffer = bytearray()
         self._lock = threading.Lock()
         self._stop = threading.Event()
+        self._closed_fd = False
         self.total = 0
         """Bytes the server wrote to stderr (read and dropped included)."""
         read_fd, write_fd = os.pipe()
+        os.set_blocking(read_fd, False)  # read by the thread and by tail: neither may block on the other
         self._read_fd = read_fd
         self.file: BinaryIO = os.fdopen(write_fd, "wb", buffering=0)
         """The write end, given to the SDK as ``errlog`` (the child's stderr)."""
@@ -48,20 +50,34 @@ class StderrRing:
                 ready, _, _ = select.select([self._read_fd], [], [], _POLL)
             except (OSError, ValueError):
                 return
-            if not ready:
-                continue
-            try:
-                data = os.read(self._read_fd, _CHUNK)
-            except OSError:
-                return
-            if not data:
+            if ready and not self._pump():
                 return  # every writer closed it: the server and its children are gone
-            with self._lock:
+
+    def _pump(self, most: int = 16) -> bool:
+        """Read what the pipe holds now (at most ``most`` chunks) into the buffer; False at its end.
+
+        The reader thread calls it when the pipe is ready, and ``tail`` calls it too: a server
+        that wrote and exited has its words in the pipe already, but on a loaded machine the
+        thread may not have been scheduled to read them before the reason is written.
+        """
+        with self._lock:
+            if self._closed_fd:
+                return False  # closed by close(): never read a descriptor number reused since
+            for _ in range(most):
+                try:
+                    data = os.read(self._read_fd, _CHUNK)
+                except BlockingIOError:
+                    return True  # nothing more for now (the other reader may have taken it)
+                except OSError:
+                    return False
+                if not data:
+                    return False
                 self.total += len(data)
                 self._buffer += data
                 # Trimmed in amortized steps: at most 2 * limit bytes are ever held.
                 if len(self._buffer) > 2 * self.limit:
                     del self._buffer[: -self.limit]
+            return True
 
     def kept(self) -> bytes:
         """The last ``limit`` bytes written so far."""
@@ -70,6 +86,7 @@ class StderrRing:
 
     def tail(self) -> str:
         """The last non-blank line, at most ``TAIL_CHARS`` characters (its end), or ``""``."""
+        self._pump()
         text = self.kept().decode("utf-8", "replace")
         for line in reversed(text.splitlines()):
             if line.strip():
@@ -84,5 +101,7 @@ class StderrRing:
         self._stop.set()
         self._thread.join(wait)
         if not self._thread.is_alive():
-            with contextlib.suppress(OSError):
-                os.close(self._read_fd)
+            with self._lock:
+                self._closed_fd = True
+                with contextlib.suppress(OSError):
+                    os.close(self._read_fd)

@@ -16,7 +16,7 @@ Public API::
     adapters.run_transcript(subject, script) -> (Transcript, (name, sha256))
     adapters.probe_facts() -> ((question, answer), ...)
 
-``toolscope.cli.commands.report.make_report(config, modes=, tools=, script=, …)`` opens a
+``toolscope.cli.commands.report_document.make_report(config, modes=, tools=, script=, …)`` opens a
 CONFIG and builds its report the way the CLI does. What is a secret and how it is masked
 is decided in ``toolscope.core.mcp.redact`` (see ``redaction``); files are written by
 ``toolscope.core.outputs.output_file`` (the same rules for every output). SVG is the TUI's screenshot

@@ -30,13 +30,17 @@ HERE = Path(__file__).resolve().parent
 TOOLKIT = HERE / "toolkit.yaml"
 
 
-def scripted_turns() -> list[list[Any]]:
-    """What the model says, one list of blocks per model call."""
+def turn(text: str | None, name: str, args: dict[str, Any], call_id: str) -> list[Any]:
+    """One model reply: an optional text block, then one tool call."""
     from agentscope.message import TextBlock, ToolCallBlock
 
-    def turn(text: str | None, name: str, args: dict[str, Any], call_id: str) -> list[Any]:
-        blocks: list[Any] = [TextBlock(text=text)] if text else []
-        return blocks + [ToolCallBlock(id=call_id, name=name, input=json.dumps(args))]
+    blocks: list[Any] = [TextBlock(text=text)] if text else []
+    return blocks + [ToolCallBlock(id=call_id, name=name, input=json.dumps(args))]
+
+
+def scripted_turns() -> list[list[Any]]:
+    """What the model says, one list of blocks per model call."""
+    from agentscope.message import TextBlock
 
     return [
         turn("I need the web tools for this.", "reset_tools", {"web_search": True, "scraping": True}, "call-1"),
@@ -52,11 +56,7 @@ def scripted_turns() -> list[list[Any]]:
 
 def drop_turns() -> list[list[Any]]:
     """A loss on every version: the model keeps only scraping, then calls page_fetch."""
-    from agentscope.message import TextBlock, ToolCallBlock
-
-    def turn(text: str | None, name: str, args: dict[str, Any], call_id: str) -> list[Any]:
-        blocks: list[Any] = [TextBlock(text=text)] if text else []
-        return blocks + [ToolCallBlock(id=call_id, name=name, input=json.dumps(args))]
+    from agentscope.message import TextBlock
 
     return [
         turn("Web tools, please.", "reset_tools", {"web_search": True, "scraping": True}, "a1"),
@@ -70,8 +70,9 @@ def drop_turns() -> list[list[Any]]:
 SCENARIOS = {"typo": scripted_turns, "drop": drop_turns}
 
 
-def scripted_model(turns: list[list[Any]], delay: float = 0.0) -> Any:
-    """A ChatModelBase that replays ``turns`` (no network)."""
+def scripted_model(turns: list[list[Any]], delay: float = 0.0, observe: Any = None) -> Any:
+    """A ChatModelBase that replays ``turns`` (no network). ``observe(messages, tools)``, when
+    given, sees what each model call received (the tests record what the model was offered)."""
     from agentscope.credential import CredentialBase
     from agentscope.formatter import OpenAIChatFormatter
     from agentscope.message import TextBlock
@@ -92,6 +93,8 @@ def scripted_model(turns: list[list[Any]], delay: float = 0.0) -> Any:
         async def _call_api(self, model_name, messages, tools=None, tool_choice=None, **kwargs):
             if delay:
                 await asyncio.sleep(delay)
+            if observe is not None:
+                observe(messages, tools)
             blocks = self.turns.pop(0) if self.turns else [TextBlock(text="(script exhausted)")]
             return ChatResponse(
                 content=blocks, is_last=True, usage=ChatUsage(input_tokens=0, output_tokens=0, time=0.0)

@@ -112,11 +112,8 @@ def test_below_1_0_16_the_guard_cannot_be_installed() -> None:
 @pytest.mark.skipif(not HAS_MIDDLEWARE, reason="register_middleware is 1.0.16+")
 async def test_the_guard_inside_a_real_react_agent() -> None:
     sys.path.insert(0, str(V1))
-    from agentscope.agent import ReActAgent
-    from agentscope.formatter import DashScopeChatFormatter
-    from agentscope.memory import InMemoryMemory
     from agentscope.message import Msg
-    from record_v1_sessions import scripted_model_class
+    from record_v1_sessions import scripted_agent
     from v1_seed_toolkit import build_toolkit
 
     from toolscope.core.agentscope.v1.build import check_factory_result
@@ -128,22 +125,12 @@ async def test_the_guard_inside_a_real_react_agent() -> None:
         ("reset_equipped_tools", {"web_serch": True}),
         ("page_fetch", {"url": "u"}),
     ]
-    model = scripted_model_class()(calls)
-    agent = ReActAgent(
-        name="dbg",
-        sys_prompt="t",
-        model=model,
-        formatter=DashScopeChatFormatter(),
-        memory=InMemoryMemory(),
-        toolkit=toolkit,
-        enable_meta_tool=True,
-        max_iters=5,
-    )
-    agent.set_console_output_enabled(False)
+    agent = scripted_agent(calls, toolkit)
     install_guard_v1(check_factory_result(toolkit, "t"))
     await agent(Msg("user", "go", "user"))
     assert toolkit.state_dict() == {"active_groups": ["web_search", "scraping"]}
-    assert "page_fetch" in model.offered[2] and "page_fetch" in model.offered[3]  # still offered after the typo
+    offered = agent.model.offered
+    assert "page_fetch" in offered[2] and "page_fetch" in offered[3]  # still offered after the typo
 
 
 def test_replayed_session_links_the_lost_tool() -> None:

@@ -5,48 +5,25 @@ guarded. We assert what the model was offered on every model call. No network.
 
 from __future__ import annotations
 
-import json
-
 import pytest
+from agentscope_version import agentscope_version
+from session_helpers import sample_recorder
 
 pytestmark = pytest.mark.agentscope
 
 
-def _version() -> tuple[int, ...]:
-    import agentscope
-
-    return tuple(int(p) for p in agentscope.__version__.split(".")[:3])
-
-
 def _scripted_model(turns):
-    from agentscope.credential import CredentialBase
-    from agentscope.formatter import OpenAIChatFormatter
-    from agentscope.message import TextBlock
-    from agentscope.model import ChatModelBase, ChatResponse, ChatUsage
+    """The shipped recording script's offline model; records the tool names offered and the
+    results it got on every call."""
+    offered, results = [], []
 
-    class ScriptedModel(ChatModelBase):
-        """Replays fixed turns; records the tool names offered and the results it got."""
+    def observe(messages, tools) -> None:
+        offered.append([t["function"]["name"] for t in tools or []])
+        results.append(_tool_results(messages))
 
-        def __init__(self, turns):
-            super().__init__(
-                credential=CredentialBase(),
-                model="scripted",
-                parameters=ChatModelBase.Parameters(),
-                stream=False,
-                max_retries=0,
-            )
-            self.formatter = OpenAIChatFormatter()  # the Agent reads formatter.supported_input_media_types
-            self.turns, self.offered, self.results = list(turns), [], []
-
-        async def _call_api(self, model_name, messages, tools=None, tool_choice=None, **kwargs):
-            self.offered.append([t["function"]["name"] for t in tools or []])
-            self.results.append(_tool_results(messages))
-            blocks = self.turns.pop(0) if self.turns else [TextBlock(text="(script exhausted)")]
-            return ChatResponse(
-                content=blocks, is_last=True, usage=ChatUsage(input_tokens=0, output_tokens=0, time=0.0)
-            )
-
-    return ScriptedModel(turns)
+    model = sample_recorder().scripted_model(turns, observe=observe)
+    model.offered, model.results = offered, results
+    return model
 
 
 def _tool_results(messages) -> list[tuple[str, str, str]]:
@@ -67,16 +44,14 @@ def _tool_results(messages) -> list[tuple[str, str, str]]:
 
 
 def _turns():
-    from agentscope.message import TextBlock, ToolCallBlock
+    from agentscope.message import TextBlock
 
-    def tc(name, args, call_id):
-        return [ToolCallBlock(id=call_id, name=name, input=json.dumps(args))]
-
+    turn = sample_recorder().turn
     return [
-        tc("reset_tools", {"web_search": True, "scraping": True}, "c1"),
-        tc("web_search", {"query": "agentscope"}, "c2"),
-        tc("reset_tools", {"web_serch": True}, "c3"),
-        tc("web_search", {"query": "again"}, "c4"),
+        turn(None, "reset_tools", {"web_search": True, "scraping": True}, "c1"),
+        turn(None, "web_search", {"query": "agentscope"}, "c2"),
+        turn(None, "reset_tools", {"web_serch": True}, "c3"),
+        turn(None, "web_search", {"query": "again"}, "c4"),
         [TextBlock(text="done")],
     ]
 
@@ -128,7 +103,7 @@ async def test_stock_agent_on_the_installed_version(seed_built) -> None:
     results = model.results[-1]
     assert model.offered[:3] == [BASIC, WITH_WEB, WITH_WEB]
     assert [(n, s) for n, s, _ in results[:2]] == [("reset_tools", "success"), ("web_search", "success")]
-    if _version() == (2, 0, 6):
+    if agentscope_version() == (2, 0, 6):
         # The seed: one transposed letter and both capability groups are gone.
         assert model.offered[3:] == [BASIC, BASIC]
         assert agent.state.tool_context.activated_groups == ["web_serch"]

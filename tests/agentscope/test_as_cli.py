@@ -6,6 +6,8 @@ import json
 import textwrap
 
 import pytest
+from agentscope_version import agentscope_version
+from session_helpers import LANE_TURN_KEYS
 from typer.testing import CliRunner
 
 from toolscope.cli.app import app
@@ -13,12 +15,6 @@ from toolscope.cli.app import app
 pytestmark = pytest.mark.agentscope
 
 runner = CliRunner()
-
-
-def _version() -> tuple[int, ...]:
-    import agentscope
-
-    return tuple(int(p) for p in agentscope.__version__.split(".")[:3])
 
 
 def run(*args: str):
@@ -35,7 +31,7 @@ def test_step_human_shows_both_lanes_and_the_probe(samples) -> None:
     assert "turn 3: reset_tools, note_write, web_search, page_fetch" in guarded
     assert "activated_groups at the end: ['web_search', 'scraping']" in guarded
     stock = out.split("-- stock reset_tools")[1].split("-- guarded")[0]
-    if _version() == (2, 0, 6):
+    if agentscope_version() == (2, 0, 6):
         assert "turn 3: reset_tools, note_write\n" in stock
         assert "activated_groups at the end: ['web_serch']" in stock
         assert "clears before validating" in out
@@ -52,16 +48,7 @@ def test_step_json_shape(samples) -> None:
     assert len(data["lanes"]["stock"]) == len(data["lanes"]["guarded"]) == 3
     for lane in ("stock", "guarded"):
         for turn in data["lanes"][lane]:
-            for key in (
-                "call",
-                "accepted",
-                "response_state",
-                "response_text",
-                "groups_before",
-                "groups_after",
-                "visible_tools",
-            ):
-                assert key in turn
+            assert LANE_TURN_KEYS <= set(turn), turn
             assert isinstance(turn["accepted"], bool)
     plan = data["lanes"]["guarded"][2]["plan"]
     assert {"unknown", "non_bool", "activated", "deactivated", "kept"} <= set(plan)
@@ -69,7 +56,7 @@ def test_step_json_shape(samples) -> None:
     assert data["lanes"]["guarded"][1]["plan"]["activated"] == ["web_search", "scraping"]
     assert data["lanes"]["stock"][2]["call"] == '{"web_serch": true}'
     probe = data["probe"]
-    assert probe["unknown_names_stored"] is (_version() == (2, 0, 6))
+    assert probe["unknown_names_stored"] is (agentscope_version() == (2, 0, 6))
     assert data["final_groups"]["guarded"] == ["web_search", "scraping"]
 
 
@@ -217,18 +204,23 @@ def needs_arg(x):
 """
 
 
-def test_factory_sys_exit_is_not_a_false_green(tmp_path, monkeypatch) -> None:
+@pytest.fixture
+def in_factory_dir(tmp_path, monkeypatch) -> None:
+    """The current folder holds fac.py (QA_FACTORY), as a user runs toolscope next to their code."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "fac.py").write_text(QA_FACTORY)
+
+
+@pytest.mark.usefixtures("in_factory_dir")
+def test_factory_sys_exit_is_not_a_false_green() -> None:
     result = run("check", "fac.py:exits")
     assert result.exit_code == 3, result.output
     assert "your code called sys.exit(0)" in result.output
     assert "fac.py:7, in exits" in result.output
 
 
-def test_factory_needing_arguments_exits_2(tmp_path, monkeypatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "fac.py").write_text(QA_FACTORY)
+@pytest.mark.usefixtures("in_factory_dir")
+def test_factory_needing_arguments_exits_2() -> None:
     result = run("tools", "fac.py:needs_arg")
     assert result.exit_code == 2, result.output
     assert "factory fac.py:needs_arg must take no arguments" in result.output

@@ -3,21 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from agentscope_version import agentscope_version
 
 pytestmark = pytest.mark.agentscope
 
 
-def _version() -> tuple[int, ...]:
-    import agentscope
-
-    return tuple(int(p) for p in agentscope.__version__.split(".")[:3])
-
-
-def test_probe_matches_the_installed_version() -> None:
+def test_probe_matches_the_installedagentscope_version() -> None:
     from toolscope.core.agentscope.probe import run_probe
 
     probe = run_probe()
-    version = _version()
+    version = agentscope_version()
     import agentscope
 
     assert probe.agentscope_version == agentscope.__version__

@@ -5,17 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from agentscope_version import agentscope_version
+from session_helpers import LANE_TURN_KEYS
 
 from toolscope.core.agentscope.script import CallStep, RegisterGroupStep, load_script, parse_script
 from toolscope.core.model.errors import InputError
 
 pytestmark = pytest.mark.agentscope
-
-
-def _version() -> tuple[int, ...]:
-    import agentscope
-
-    return tuple(int(p) for p in agentscope.__version__.split(".")[:3])
 
 
 @pytest.fixture
@@ -42,7 +38,7 @@ def test_typo_script_reproduces_the_seed(typo_session) -> None:
     assert guarded[1].plan.activated == ("web_search", "scraping")
     assert stock[2].plan is None and stock[2].call == '{"web_serch": true}'
     # The stock side depends on the installed version; the seed's table is 2.0.6's.
-    if _version() == (2, 0, 6):
+    if agentscope_version() == (2, 0, 6):
         assert stock[2].visible_tools == ("reset_tools", "note_write")
         assert typo_session.active_groups("stock") == ("web_serch",)
         assert stock[2].accepted is True
@@ -61,17 +57,7 @@ def test_turn_records(typo_session) -> None:
     turn2 = typo_session.forward()
     assert turn2.guarded.token_estimate > lane.token_estimate  # two more schemas offered
     data = turn2.to_json()
-    assert set(data["guarded"]) >= {
-        "call",
-        "accepted",
-        "response_state",
-        "response_text",
-        "groups_before",
-        "groups_after",
-        "visible_tools",
-        "plan",
-        "token_estimate",
-    }
+    assert set(data["guarded"]) >= LANE_TURN_KEYS | {"plan", "token_estimate"}
     assert "plan" not in data["stock"]
 
 

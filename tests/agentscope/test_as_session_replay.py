@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+from agentscope_version import agentscope_version
 from json_contracts import validated
 from session_helpers import drop_web_turns, recorder
 from typer.testing import CliRunner
@@ -21,12 +22,6 @@ pytestmark = pytest.mark.agentscope
 
 FIXTURES = Path(__file__).parent / "fixtures"
 runner = CliRunner()
-
-
-def _version() -> tuple[int, ...]:
-    import agentscope
-
-    return tuple(int(p) for p in agentscope.__version__.split(".")[:3])
 
 
 def run(*args: str):
@@ -43,7 +38,7 @@ def test_shipped_sample_prints_the_lost_tool_link_first(samples) -> None:
         "turns 5–6 then called page_fetch and got 'doesn't exist'"
     )
     assert "guarded lane at turn 4: the guard would have refused it" in lines[3]
-    if _version() == (2, 0, 6):
+    if agentscope_version() == (2, 0, 6):
         assert "= the stock replay matches the recording at every turn" in result.output
     else:
         # Newer versions refuse the typo: the replay diverges from the 2.0.6 recording, and says so.
@@ -67,7 +62,7 @@ def test_shipped_sample_json_keeps_step_schema_and_adds_session(samples) -> None
         ["page_fetch"],
     )
     assert link["failed_model_turns"] == [5, 6]
-    assert session["diverged_turns"] == ([] if _version() == (2, 0, 6) else [2])
+    assert session["diverged_turns"] == ([] if agentscope_version() == (2, 0, 6) else [2])
     other = {o["model_turn"]: o for o in session["other_calls"]}
     assert other[7]["tool"] == "note_write" and other[7]["visibility"] == "visible"
     assert "url" not in json.dumps(session["other_calls"])  # argument values are never read

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -61,52 +62,47 @@ def _write(tmp_path: Path, name: str, text: str) -> Path:
     return path
 
 
-def test_group_named_basic_quotes_agentscope(tmp_path) -> None:
+def spec_error(tmp_path: Path, text: str) -> InputError:
+    """The InputError load_toolkit_spec raises for a spec with this text."""
     from toolscope.core.agentscope.spec import load_toolkit_spec
 
-    path = _write(
+    with pytest.raises(InputError) as info:
+        load_toolkit_spec(_write(tmp_path, "t.yaml", text))
+    return info.value
+
+
+def test_group_named_basic_quotes_agentscope(tmp_path) -> None:
+    error = spec_error(
         tmp_path,
-        "t.yaml",
         """
         groups:
           - {name: web, description: Web}
           - {name: basic, description: Mine}
     """,
     )
-    with pytest.raises(InputError) as info:
-        load_toolkit_spec(path)
-    text = info.value.render()
-    assert info.value.exit_code == EXIT_BAD_INPUT
+    text = error.render()
+    assert error.exit_code == EXIT_BAD_INPUT
     assert "groups[1].name" in text and "top-level 'tools:'" in text
     assert "AgentScope says: The 'basic' tool group is reserved" in text
 
 
 def test_duplicate_groups_quote_agentscope(tmp_path) -> None:
-    from toolscope.core.agentscope.spec import load_toolkit_spec
-
-    path = _write(
+    text = spec_error(
         tmp_path,
-        "t.yaml",
         """
         groups:
           - {name: web, description: Web}
           - {name: files, description: Files}
           - {name: web, description: Web again}
     """,
-    )
-    with pytest.raises(InputError) as info:
-        load_toolkit_spec(path)
-    text = info.value.render()
+    ).render()
     assert "groups[2].name: 'web' is also groups[0]" in text
     assert "AgentScope says: Tool groups must not contain duplicate tool groups." in text
 
 
 def test_spec_schema_errors(tmp_path) -> None:
-    from toolscope.core.agentscope.spec import load_toolkit_spec
-
-    path = _write(
+    text = spec_error(
         tmp_path,
-        "t.yaml",
         """
         groups:
           - name: web
@@ -114,23 +110,27 @@ def test_spec_schema_errors(tmp_path) -> None:
             tools:
               - {name: s, permision: allow}
     """,
-    )
-    with pytest.raises(InputError) as info:
-        load_toolkit_spec(path)
-    assert "groups[0].tools[0].permision: unknown field" in info.value.render()
+    ).render()
+    assert "groups[0].tools[0].permision: unknown field" in text
 
-    path = _write(tmp_path, "u.yaml", "groups:\n  - {name: web}\n")
-    with pytest.raises(InputError) as info:
-        load_toolkit_spec(path)
-    assert "groups[0]" in info.value.render() and "AgentScope says" in info.value.render()
+    text = spec_error(tmp_path, "groups:\n  - {name: web}\n").render()
+    assert "groups[0]" in text and "AgentScope says" in text
 
-    path = _write(tmp_path, "v.yaml", "groups:\n  - {name: web, description: W}\ninitially_active: [wbe]\n")
-    with pytest.raises(InputError) as info:
-        load_toolkit_spec(path)
-    assert "initially_active[0]: no group named 'wbe' (did you mean web?)" in info.value.render()
+    text = spec_error(tmp_path, "groups:\n  - {name: web, description: W}\ninitially_active: [wbe]\n").render()
+    assert "initially_active[0]: no group named 'wbe' (did you mean web?)" in text
 
 
 # -- factories --------------------------------------------------------------------
+
+
+def factory_error(target: str, kind: type[Exception]) -> Any:
+    """The error of ``kind`` that load_factory raises for ``target``."""
+    from toolscope.core.agentscope.factory import load_factory
+
+    with pytest.raises(kind) as info:
+        load_factory(target)
+    return info.value
+
 
 FACTORY = """
 from agentscope.state import AgentState
@@ -194,40 +194,31 @@ def test_factory_module_not_found(tmp_path, monkeypatch) -> None:
     from toolscope.core.agentscope.factory import load_factory
 
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(InputError) as info:
-        load_factory("no_such_pkg_xyz.agent:build")
-    assert "module not found" in info.value.render() and "no_such_pkg_xyz" in info.value.render()
+    error = factory_error("no_such_pkg_xyz.agent:build", InputError)
+    assert "module not found" in error.render() and "no_such_pkg_xyz" in error.render()
     with pytest.raises(InputError, match="no such file"):
         load_factory(f"{tmp_path}/missing.py:build")
 
 
 def test_missing_import_inside_their_module_is_their_error(tmp_path) -> None:
-    from toolscope.core.agentscope.factory import load_factory
-
     path = _write(tmp_path, "needs_dep.py", "import definitely_not_installed_dep\n\ndef build():\n    pass\n")
-    with pytest.raises(UserCodeError) as info:
-        load_factory(f"{path}:build")
-    assert "ModuleNotFoundError" in info.value.render() and f"{path}:1" in info.value.render()
+    error = factory_error(f"{path}:build", UserCodeError)
+    assert "ModuleNotFoundError" in error.render() and f"{path}:1" in error.render()
 
 
 def test_factory_attribute_missing_and_not_callable(tmp_path) -> None:
     from toolscope.core.agentscope.factory import load_factory
 
     path = _write(tmp_path, "agent_attr.py", FACTORY)
-    with pytest.raises(InputError) as info:
-        load_factory(f"{path}:buidl")
-    assert "attribute not found" in info.value.render() and "did you mean build" in info.value.render()
+    error = factory_error(f"{path}:buidl", InputError)
+    assert "attribute not found" in error.render() and "did you mean build" in error.render()
     with pytest.raises(InputError, match="not callable"):
         load_factory(f"{path}:value")
 
 
 def test_factory_raises_is_user_code_error(tmp_path) -> None:
-    from toolscope.core.agentscope.factory import load_factory
-
     path = _write(tmp_path, "agent_raise.py", FACTORY)
-    with pytest.raises(UserCodeError) as info:
-        load_factory(f"{path}:broken")
-    error = info.value
+    error = factory_error(f"{path}:broken", UserCodeError)
     assert error.exit_code == EXIT_USER_CODE
     rendered = error.render()
     line = FACTORY.splitlines().index('    return settings["api_key"]') + 1  # their file's line
@@ -237,12 +228,9 @@ def test_factory_raises_is_user_code_error(tmp_path) -> None:
 
 
 def test_factory_wrong_return_type(tmp_path) -> None:
-    from toolscope.core.agentscope.factory import load_factory
-
     path = _write(tmp_path, "agent_wrong.py", FACTORY)
-    with pytest.raises(InputError) as info:
-        load_factory(f"{path}:wrong")
-    assert "returned list, expected a Toolkit, or a (Toolkit, AgentState) tuple" in info.value.render()
+    error = factory_error(f"{path}:wrong", InputError)
+    assert "returned list, expected a Toolkit, or a (Toolkit, AgentState) tuple" in error.render()
 
 
 def test_sample_factory(samples) -> None:
@@ -286,10 +274,9 @@ def test_factory_sys_exit_is_user_code_error(tmp_path) -> None:
     from toolscope.core.agentscope.factory import load_factory
 
     path = _write(tmp_path, "agent_exit.py", QA_FACTORY)
-    with pytest.raises(UserCodeError) as info:
-        load_factory(f"{path}:exits")
-    rendered = info.value.render()
-    assert info.value.exit_code == EXIT_USER_CODE
+    error = factory_error(f"{path}:exits", UserCodeError)
+    rendered = error.render()
+    assert error.exit_code == EXIT_USER_CODE
     line = QA_FACTORY.splitlines().index("    sys.exit(0)") + 1
     assert "your code called sys.exit(0)" in rendered
     assert f"(at {path}:{line}, in exits)" in rendered
@@ -301,9 +288,8 @@ def test_module_level_sys_exit_and_base_exceptions(tmp_path) -> None:
     from toolscope.core.agentscope.factory import load_factory
 
     path = _write(tmp_path, "agent_exit_on_import.py", "import sys\nsys.exit(2)\n")
-    with pytest.raises(UserCodeError) as info:
-        load_factory(f"{path}:build")
-    assert "your code called sys.exit(2)" in info.value.render() and f"{path}:2" in info.value.render()
+    error = factory_error(f"{path}:build", UserCodeError)
+    assert "your code called sys.exit(2)" in error.render() and f"{path}:2" in error.render()
 
     # Any BaseException from their code is theirs, except Ctrl-C.
     path = _write(
@@ -329,13 +315,10 @@ def test_factory_print_goes_to_stderr(tmp_path, capsys) -> None:
 
 
 def test_factory_attribute_missing_names_the_file(tmp_path, monkeypatch) -> None:
-    from toolscope.core.agentscope.factory import load_factory
-
     _write(tmp_path, "fac.py", QA_FACTORY)
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(InputError) as info:
-        load_factory("fac.py:nope")
-    rendered = info.value.render()
+    error = factory_error("fac.py:nope", InputError)
+    rendered = error.render()
     assert "'nope' is not defined in fac.py" in rendered
     assert "toolscope_user_" not in rendered
 
@@ -344,11 +327,10 @@ def test_factory_needing_arguments_is_bad_input(tmp_path) -> None:
     from toolscope.core.agentscope.factory import load_factory
 
     path = _write(tmp_path, "agent_args.py", QA_FACTORY)
-    with pytest.raises(InputError) as info:
-        load_factory(f"{path}:needs_arg")
-    assert info.value.exit_code == EXIT_BAD_INPUT
-    assert f"factory {path}:needs_arg must take no arguments" in info.value.render()
-    assert "x" in info.value.render()
+    error = factory_error(f"{path}:needs_arg", InputError)
+    assert error.exit_code == EXIT_BAD_INPUT
+    assert f"factory {path}:needs_arg must take no arguments" in error.render()
+    assert "x" in error.render()
     load_factory(f"{path}:has_default")  # a default is fine: it can be called with none
 
 

@@ -9,17 +9,12 @@ any of it, a test breaks rather than the text toolscope shows.
 from __future__ import annotations
 
 import pytest
+from agentscope_version import agentscope_version
 
 pytestmark = pytest.mark.agentscope
 
 
-def _version() -> tuple[int, ...]:
-    import agentscope
-
-    return tuple(int(p) for p in agentscope.__version__.split(".")[:3] if p.isdigit())
-
-
-V = _version()
+V = agentscope_version()
 ON_206 = pytest.mark.skipif(V != (2, 0, 6), reason="2.0.6 behaviour")
 ON_NEWER = pytest.mark.skipif(V < (2, 0, 7), reason="2.0.7+ behaviour (validate first)")
 ON_2011 = pytest.mark.skipif(V < (2, 0, 11), reason="2.0.11+ behaviour (call_tool coerces)")

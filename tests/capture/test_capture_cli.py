@@ -28,12 +28,28 @@ sys.exit(5)
 """
 
 
+def _clean_env() -> dict[str, str]:
+    """This environment without the base-URL and key variables capture sets for its command."""
+    return {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "ANTHROPIC_"))}
+
+
+def _start_capture(*args: str, cwd: Path) -> subprocess.Popen[str]:
+    """``toolscope capture ARGS`` running in the background, its stdout and stderr piped."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "toolscope", "capture", *args],
+        cwd=cwd,
+        env=_clean_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
 def _toolscope(*args: str, cwd: Path, **kwargs) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "ANTHROPIC_"))}
     return subprocess.run(
         [sys.executable, "-m", "toolscope", "capture", *args],
         cwd=cwd,
-        env=env,
+        env=_clean_env(),
         capture_output=True,
         text=True,
         timeout=120,
@@ -70,15 +86,7 @@ def test_bad_input_exits_2_naming_the_file_and_place(tmp_path: Path) -> None:
 
 
 def test_sigterm_while_serving_leaves_a_valid_capture(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "ANTHROPIC_"))}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "toolscope", "capture", "-o", "c.jsonl"],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = _start_capture("-o", "c.jsonl", cwd=tmp_path)
     try:
         assert proc.stdout is not None
         head = proc.stdout.readline()
@@ -99,15 +107,7 @@ def test_sigterm_while_serving_leaves_a_valid_capture(tmp_path: Path) -> None:
 
 def test_sigterm_during_a_command_ends_the_command_too(tmp_path: Path) -> None:
     script = "import os, time, pathlib; pathlib.Path('pid').write_text(str(os.getpid())); time.sleep(60)"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "ANTHROPIC_"))}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "toolscope", "capture", "-o", "c.jsonl", "--", sys.executable, "-c", script],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = _start_capture("-o", "c.jsonl", "--", sys.executable, "-c", script, cwd=tmp_path)
     try:
         deadline = time.monotonic() + 60
         while not (tmp_path / "pid").exists() and time.monotonic() < deadline:

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from agentscope_version import agentscope_version
 from typer.testing import CliRunner
 
 from toolscope.cli.app import app
@@ -19,12 +20,6 @@ CAPTURE = HERE / "fixtures" / "agentscope_seed.capture.jsonl"
 REPO = HERE.parent.parent
 TOOLKIT = REPO / "sample_configs" / "agentscope" / "toolkit.yaml"
 runner = CliRunner()
-
-
-def _version() -> tuple[int, ...]:
-    import agentscope
-
-    return tuple(int(p) for p in agentscope.__version__.split(".")[:3])
 
 
 def _compare(groups: list[str] | None = None):
@@ -44,7 +39,7 @@ def test_the_replayed_lanes_predict_every_recorded_request() -> None:
         ("reset_tools", "note_write", "web_search", "page_fetch"),
     ]
     assert comparison.requests[1].prediction.basis.startswith("after request 1's reset_tools")
-    if _version() >= (2, 0, 7):
+    if agentscope_version() >= (2, 0, 7):
         assert comparison.agrees and comparison.never_received == () and comparison.unpredicted == ()
         assert all(r.same_order for r in comparison.requests)
     else:

@@ -1,14 +1,16 @@
-"""check, tools and explain take the subject options declared once (``SubjectOptions``)."""
+"""check, tools, explain, report and inspect take the subject options declared once (``SubjectOptions``)."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import fields
 
 import pytest
 from typer.testing import CliRunner
 
 from toolscope.cli.app import app
-from toolscope.cli.commands.subject_options import OPTIONS
+from toolscope.cli.client_options import ClientOptions
+from toolscope.cli.commands.subject_options import OPTIONS, SubjectOptions
 
 FLAGS = ["--step", "--registry", "--groups", "--snapshot", "--workflow", "--origin", "--home", "--managed-dir"]
 FLAGS += ["--client-args", "--codex-home", "--codex-system-dir", "--config", "--client-home"]
@@ -18,7 +20,7 @@ def test_every_shared_option_has_its_flag() -> None:
     assert len(OPTIONS) == len(FLAGS)
 
 
-@pytest.mark.parametrize("command", ["check", "tools", "explain"])
+@pytest.mark.parametrize("command", ["check", "tools", "explain", "report", "inspect"])
 def test_each_command_lists_the_shared_options_in_one_order(command: str) -> None:
     result = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
@@ -32,3 +34,17 @@ def test_a_shared_option_reaches_the_subject(in_repo) -> None:
     """--step is read through SubjectOptions: an unknown step id is refused by name."""
     result = CliRunner().invoke(app, ["tools", "sample_configs/seed/step_config.json", "--step", "nope"])
     assert result.exit_code == 2 and "no step with id 'nope'" in result.output
+
+
+def test_every_shared_option_lands_in_subject_options() -> None:
+    client = {f.name for f in fields(ClientOptions)}
+    assert set(OPTIONS) == {f.name for f in fields(SubjectOptions)} - {"client"} | client
+
+
+def test_report_capture_opens_config_with_every_shared_option(in_repo, tmp_path) -> None:
+    """--origin reaches the subject a capture report compares with (it was dropped there): a
+    toolkit refuses it instead of ignoring it."""
+    capture = "tests/capture/fixtures/agentscope_seed.capture.jsonl"
+    args = ["report", "sample_configs/agentscope/toolkit.yaml", "--capture", capture, "-o", str(tmp_path / "r.md")]
+    result = CliRunner().invoke(app, [*args, "--origin", "external"])
+    assert result.exit_code == 2 and "--origin: applies to AgentWorks step configs" in result.output, result.output

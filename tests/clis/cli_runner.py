@@ -36,6 +36,17 @@ def can_overlay_etc() -> bool:
     return os.geteuid() == 0 and shutil.which("unshare") is not None
 
 
+def skip_unless_runnable(name: str, label: str, managed: bool, etc: str) -> None:
+    """Skip a real-CLI case when ``name`` is not installed, or when the case has managed
+    settings (in ``etc``) and this machine cannot give it a private /etc."""
+    import pytest
+
+    if bin_path(name) is None:
+        pytest.skip(f"{label} not installed (run .ci/clis.sh, or set CLIS_NPM_DIR)")
+    if managed and not can_overlay_etc():
+        pytest.skip(f"managed settings live in {etc}: needs root and unshare for a private /etc")
+
+
 def _subst(value: Any, root: Path) -> Any:
     text = json.dumps(value, ensure_ascii=False)
     text = text.replace("$D", str(root)).replace("$PY", sys.executable).replace("$RAW", str(RAW))

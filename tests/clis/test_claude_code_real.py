@@ -17,10 +17,10 @@ import pytest
 from claude_matrix import CASES, Case
 from cli_runner import (
     bin_path,
-    can_overlay_etc,
     capture_problems,
     claude_env,
     run_captured,
+    skip_unless_runnable,
     toolscope_tools,
     write_case,
 )
@@ -53,10 +53,7 @@ def run_case(case: Case, root: Path) -> tuple[list[str], dict[str, Any]]:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_prediction_equals_capture(case: Case, tmp_path: Path) -> None:
-    if bin_path("claude") is None:
-        pytest.skip("Claude Code not installed (run .ci/clis.sh, or set CLIS_NPM_DIR)")
-    if case.managed and not can_overlay_etc():
-        pytest.skip("managed settings live in /etc/claude-code: needs root and unshare for a private /etc")
+    skip_unless_runnable("claude", "Claude Code", case.managed, "/etc/claude-code")
     problems, document = run_case(case, tmp_path)
     assert problems == [], problems
     assert document["capture"]["agrees"] is True

@@ -30,49 +30,44 @@ def claude_home(tmp_path: Path, claude_json: object, settings: object | None = N
     return home, proj
 
 
+def claude_options(home: Path, tmp_path: Path) -> tuple[str, ...]:
+    """--home HOME and a managed-settings folder that does not exist (not this machine's)."""
+    return ("--home", str(home), "--managed-dir", str(tmp_path / "none"))
+
+
+def codex_options(tmp_path: Path, config_toml: str) -> tuple[str, ...]:
+    """A CODEX_HOME holding this config.toml, and the options that point codex:DIR at it (and at
+    a system folder that does not exist)."""
+    (tmp_path / "cx").mkdir()
+    (tmp_path / "cx" / "config.toml").write_text(config_toml)
+    return ("--codex-home", str(tmp_path / "cx"), "--codex-system-dir", str(tmp_path / "none"))
+
+
 def server(*tools: str) -> dict[str, object]:
     return {"command": sys.executable, "args": [str(RAW), *tools]}
 
 
 def test_malformed_claude_json_names_file_and_line_column(tmp_path: Path) -> None:
     home, proj = claude_home(tmp_path, '{"mcpServers": {\n  "t": {"command": "x",}\n}}')
-    done = run("tools", "claude-code:.", "--home", str(home), "--managed-dir", str(tmp_path / "none"), cwd=proj)
+    done = run("tools", "claude-code:.", *claude_options(home, tmp_path), cwd=proj)
     assert done.returncode == 2
     assert ".claude.json" in done.stderr and "line 2, column" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_malformed_config_toml_names_file_and_line_column(tmp_path: Path) -> None:
-    (tmp_path / "cx").mkdir()
-    (tmp_path / "cx" / "config.toml").write_text('model = "gpt-4.1"\n[mcp_servers.t\ncommand = "x"\n')
-    done = run(
-        "tools",
-        "codex:.",
-        "--codex-home",
-        str(tmp_path / "cx"),
-        "--codex-system-dir",
-        str(tmp_path / "none"),
-        cwd=tmp_path,
-    )
+    codex = codex_options(tmp_path, 'model = "gpt-4.1"\n[mcp_servers.t\ncommand = "x"\n')
+    done = run("tools", "codex:.", *codex, cwd=tmp_path)
     assert done.returncode == 2
     assert "config.toml" in done.stderr and "line 2, column" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_files_cut_short_name_the_end_of_the_file(tmp_path: Path) -> None:
-    (tmp_path / "cx").mkdir()
-    (tmp_path / "cx" / "config.toml").write_text('model = "gpt-4.1"\n[mcp_servers.t]\nargs = ["a", ')
-    done = run(
-        "tools",
-        "codex:.",
-        "--codex-home",
-        str(tmp_path / "cx"),
-        "--codex-system-dir",
-        str(tmp_path / "none"),
-        cwd=tmp_path,
-    )
+    codex = codex_options(tmp_path, 'model = "gpt-4.1"\n[mcp_servers.t]\nargs = ["a", ')
+    done = run("tools", "codex:.", *codex, cwd=tmp_path)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "config.toml" in done.stderr and "line 3, column 14 (the end of the file)" in done.stderr, done.stderr
     home, proj = claude_home(tmp_path, '{"mcpServers": {"t": {"command": "x')
-    done = run("tools", "claude-code:.", "--home", str(home), "--managed-dir", str(tmp_path / "none"), cwd=proj)
+    done = run("tools", "claude-code:.", *claude_options(home, tmp_path), cwd=proj)
     assert done.returncode == 2 and ".claude.json" in done.stderr, done.stderr
     assert (
         "line 1, column 34: a string starts here and is never closed; the file ends at line 1, column 36" in done.stderr
@@ -86,6 +81,13 @@ def test_options_of_the_other_cli_are_refused(tmp_path: Path) -> None:
     assert done.returncode == 2 and "--client-args" in done.stderr
 
 
+def test_options_of_step_configs_are_refused(tmp_path: Path) -> None:
+    """--workflow and --origin answer for AgentWorks steps: a CLI input refuses them as it refuses --step."""
+    for flag, value in (("--step", "s"), ("--workflow", "workflow.json"), ("--origin", "external")):
+        done = run("tools", "claude-code:.", flag, value, cwd=tmp_path)
+        assert done.returncode == 2 and f"{flag}: does not apply to claude-code: inputs" in done.stderr, done.stderr
+
+
 def test_deny_in_wrong_form_is_a_finding_with_the_normalised_form(tmp_path: Path) -> None:
     home, proj = claude_home(
         tmp_path,
@@ -93,9 +95,7 @@ def test_deny_in_wrong_form_is_a_finding_with_the_normalised_form(tmp_path: Path
         {"permissions": {"deny": ["mcp__t__convert-time"]}},
     )
     before = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in home.rglob("*") if p.is_file()}
-    done = run(
-        "check", "claude-code:.", "--home", str(home), "--managed-dir", str(tmp_path / "none"), "--json", cwd=proj
-    )
+    done = run("check", "claude-code:.", *claude_options(home, tmp_path), "--json", cwd=proj)
     assert done.returncode == 1, done.stderr
     kinds = {f["kind"]: f for f in json.loads(done.stdout)["findings"]}
     assert kinds["rule_matches_nothing"]["tool"] == "mcp__t__convert_time"
@@ -104,17 +104,7 @@ def test_deny_in_wrong_form_is_a_finding_with_the_normalised_form(tmp_path: Path
 
 def test_explain_walks_to_the_fix_for_servers_in_settings_json(tmp_path: Path) -> None:
     home, proj = claude_home(tmp_path, {}, {"mcpServers": {"t": server("x")}})
-    done = run(
-        "explain",
-        "claude-code:.",
-        "mcp__t__x",
-        "--home",
-        str(home),
-        "--managed-dir",
-        str(tmp_path / "none"),
-        "--json",
-        cwd=proj,
-    )
+    done = run("explain", "claude-code:.", "mcp__t__x", *claude_options(home, tmp_path), "--json", cwd=proj)
     assert done.returncode == 1, done.stderr
     answer = json.loads(done.stdout)
     assert answer["first_failing_stage"] == "source"
@@ -124,8 +114,7 @@ def test_explain_walks_to_the_fix_for_servers_in_settings_json(tmp_path: Path) -
 def test_explain_tool_of_a_failed_server_walks_to_its_start(tmp_path: Path) -> None:
     # The server never listed its tools: its one row (mcp__t__*) answers for mcp__t__x, not a did-you-mean.
     home, proj = claude_home(tmp_path, {"mcpServers": {"t": {"command": sys.executable, "args": [str(RAW), "--fail"]}}})
-    common = ("--home", str(home), "--managed-dir", str(tmp_path / "none"))
-    done = run("explain", "claude-code:.", "mcp__t__x", *common, "--json", cwd=proj)
+    done = run("explain", "claude-code:.", "mcp__t__x", *claude_options(home, tmp_path), "--json", cwd=proj)
     answer = json.loads(done.stdout)
     assert answer["first_failing_stage"] == "connection", answer
     assert answer["fix"].startswith('make the server "t" start') and not answer["did_you_mean"]
@@ -135,28 +124,18 @@ def test_explain_tool_of_a_failed_server_walks_to_its_start(tmp_path: Path) -> N
 def test_explain_allowed_tool_is_visible_in_print_mode(tmp_path: Path) -> None:
     home, proj = claude_home(tmp_path, {"mcpServers": {"t": server("x")}}, {"permissions": {"allow": ["mcp__t__*"]}})
     done = run(
-        "explain",
-        "claude-code:.",
-        "mcp__t__x",
-        "--home",
-        str(home),
-        "--managed-dir",
-        str(tmp_path / "none"),
-        "--client-args",
-        "-p",
-        cwd=proj,
+        "explain", "claude-code:.", "mcp__t__x", *claude_options(home, tmp_path), "--client-args", "-p", cwd=proj
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "VISIBLE" in done.stdout and "deferred behind ToolSearch" in done.stdout
 
 
 def test_codex_enabled_tools_typo_hides_the_server(tmp_path: Path) -> None:
-    (tmp_path / "cx").mkdir()
     args = json.dumps([str(RAW), "convert_time"])
-    (tmp_path / "cx" / "config.toml").write_text(
-        f'model = "gpt-5.5"\n[mcp_servers.time]\ncommand = {json.dumps(sys.executable)}\nargs = {args}\nenabled_tools = ["mcp__time__convert_time"]\n'
+    common = codex_options(
+        tmp_path,
+        f'model = "gpt-5.5"\n[mcp_servers.time]\ncommand = {json.dumps(sys.executable)}\nargs = {args}\nenabled_tools = ["mcp__time__convert_time"]\n',
     )
-    common = ("--codex-home", str(tmp_path / "cx"), "--codex-system-dir", str(tmp_path / "none"))
     done = run("explain", "codex:.", "mcp__time__convert_time", *common, "--json", cwd=tmp_path)
     assert done.returncode == 1, done.stderr
     answer = json.loads(done.stdout)
@@ -167,13 +146,12 @@ def test_codex_enabled_tools_typo_hides_the_server(tmp_path: Path) -> None:
 
 def test_codex_fixes_name_the_raw_server_and_tool(tmp_path: Path) -> None:
     # Codex's keys take the raw names ("my.srv", "get-time"), never the model's (mcp__my_srv, get_time).
-    (tmp_path / "cx").mkdir()
     args = json.dumps([str(RAW), "get-time", "other"])
-    (tmp_path / "cx" / "config.toml").write_text(
+    common = codex_options(
+        tmp_path,
         f'model = "gpt-4.1"\n[mcp_servers."my.srv"]\ncommand = {json.dumps(sys.executable)}\nargs = {args}\n'
-        'enabled_tools = ["mcp__my_srv__get_time", "other"]\n'
-    )
-    common = ("--codex-home", str(tmp_path / "cx"), "--codex-system-dir", str(tmp_path / "none"), "--json")
+        'enabled_tools = ["mcp__my_srv__get_time", "other"]\n',
+    ) + ("--json",)
     hidden = json.loads(run("explain", "codex:.", "mcp__my_srv__get_time", *common, cwd=tmp_path).stdout)
     assert hidden["first_failing_stage"] == "tool_filter" and 'raw tool name "get-time"' in hidden["fix"]
     refused = json.loads(run("explain", "codex:.", "mcp__my_srv:other", *common, cwd=tmp_path).stdout)

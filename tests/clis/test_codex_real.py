@@ -13,7 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_runner import bin_path, can_overlay_etc, capture_problems, run_captured, toolscope_tools, write_case
+from cli_runner import (
+    bin_path,
+    capture_problems,
+    run_captured,
+    skip_unless_runnable,
+    toolscope_tools,
+    write_case,
+)
 from codex_matrix import CASES, CodexCase
 
 from toolscope.core.capture.reader import read_capture
@@ -69,10 +76,7 @@ def run_codex_case(case: CodexCase, root: Path) -> tuple[list[str], dict[str, An
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_prediction_equals_capture(case: CodexCase, tmp_path: Path) -> None:
-    if bin_path("codex") is None:
-        pytest.skip("Codex not installed (run .ci/clis.sh, or set CLIS_NPM_DIR)")
-    if case.managed and not can_overlay_etc():
-        pytest.skip("/etc/codex: needs root and unshare for a private /etc")
+    skip_unless_runnable("codex", "Codex", case.managed, "/etc/codex")
     problems, document = run_codex_case(case, tmp_path)
     assert problems == [], json.dumps(problems, indent=1)
     assert document["capture"]["agrees"] is True

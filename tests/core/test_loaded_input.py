@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from toolscope.cli.app import app
-from toolscope.cli.commands.report import input_files
+from toolscope.cli.commands.report_document import input_files
 from toolscope.core.agentworks.subject import load_agentworks_subject
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -17,6 +17,13 @@ from toolscope.core.model.errors import InputError
 ERA_C = Path(__file__).resolve().parent / "agentworks" / "eras" / "product_manifest"
 
 
+def problems(text: str) -> list[tuple[str, str]]:
+    """(location, message) of each problem parse_json finds in ``text``; it must refuse it."""
+    with pytest.raises(InputError) as caught:
+        parse_json(text, "f.json")
+    return [(p.location, p.message) for p in caught.value.problems]
+
+
 @pytest.mark.parametrize(
     ("text", "where", "key"),
     [
@@ -26,11 +33,7 @@ ERA_C = Path(__file__).resolve().parent / "agentworks" / "eras" / "product_manif
     ],
 )
 def test_the_repeated_key_is_placed(text: str, where: str, key: str) -> None:
-    with pytest.raises(InputError) as caught:
-        parse_json(text, "f.json")
-    assert [(p.location, p.message) for p in caught.value.problems] == [
-        (where, f"key {key!r} appears twice in one object")
-    ]
+    assert problems(text) == [(where, f"key {key!r} appears twice in one object")]
 
 
 def test_no_repeated_key_in_valid_json() -> None:
@@ -58,6 +61,4 @@ def test_workflow_json_with_a_repeated_key_names_file_line_and_column(tmp_path: 
     ],
 )
 def test_nan_and_infinity_are_placed(text: str, where: str, word: str) -> None:
-    with pytest.raises(InputError) as caught:
-        parse_json(text, "f.json")
-    assert [(p.location, p.message.split(" ")[0]) for p in caught.value.problems] == [(where, word)]
+    assert [(location, message.split(" ")[0]) for location, message in problems(text)] == [(where, word)]

@@ -5,36 +5,19 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-from toolscope.cli.app import app
+from hostile_helpers import bad
+from hostile_helpers import run_bounded as run
 
 REPO = Path(__file__).resolve().parents[2]
 TOOLKIT = REPO / "sample_configs" / "agentscope" / "toolkit.yaml"
 MCP = REPO / "sample_configs" / "mcp"
-runner = CliRunner()
 
 BILLION_LAUGHS = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
     f"{name}: &{name} [{', '.join(['*' + prev] * 9)}]\n" for prev, name in zip("abcdefgh", "bcdefghi", strict=True)
 )
-
-
-def run(*args: str):
-    started = time.monotonic()
-    result = runner.invoke(app, list(args))
-    assert time.monotonic() - started < 20, "took too long: a hang or an unbounded read"
-    return result
-
-
-def bad(result, *needles: str) -> None:
-    assert result.exit_code == 2, result.output
-    assert "Traceback" not in result.output and "toolscope bug" not in result.output
-    for needle in needles:
-        assert needle in result.output, result.output
 
 
 MALFORMED = [

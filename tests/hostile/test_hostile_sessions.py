@@ -11,13 +11,10 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-from toolscope.cli.app import app
+from hostile_helpers import bad, run_bounded
 
 pytestmark = pytest.mark.agentscope
 
@@ -25,21 +22,10 @@ REPO = Path(__file__).resolve().parents[2]
 AGENTSCOPE = REPO / "sample_configs" / "agentscope"
 TOOLKIT = AGENTSCOPE / "toolkit.yaml"
 RECORDED = AGENTSCOPE / "session_typo.json"
-runner = CliRunner()
 
 
 def step(session: Path, *extra: str):
-    started = time.monotonic()
-    result = runner.invoke(app, ["step", str(TOOLKIT), "--session", str(session), *extra])
-    assert time.monotonic() - started < 20, "took too long: a hang or an unbounded read"
-    return result
-
-
-def bad(result, *needles: str) -> None:
-    assert result.exit_code == 2, result.output
-    assert "Traceback" not in result.output and "toolscope bug" not in result.output
-    for needle in needles:
-        assert needle in result.output, result.output
+    return run_bounded("step", str(TOOLKIT), "--session", str(session), *extra)
 
 
 def recorded() -> dict:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -30,6 +31,35 @@ def test_the_tail_is_the_end_of_the_last_line_only() -> None:
     subprocess.run([sys.executable, "-c", "import sys; sys.stderr.write('y' * 5000)"], stderr=ring.file, timeout=60)
     ring.close()
     assert ring.tail() == "y" * TAIL_CHARS
+
+
+def test_the_tail_reads_what_an_exited_child_left_before_the_reader_thread_runs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # On a loaded machine the reader thread may not run between the child's exit and the failure
+    # reason: here it is held in select() until the end, so only tail()'s own read can see the words.
+    from toolscope.core.mcp import stderr_ring
+
+    release = threading.Event()
+    real_select = stderr_ring.select.select
+
+    def held_select(*args: object) -> object:
+        release.wait(30)
+        return real_select(*args)
+
+    monkeypatch.setattr(stderr_ring.select, "select", held_select)
+    ring = StderrRing()
+    try:
+        subprocess.run(
+            [sys.executable, "-c", "import sys; sys.stderr.write('exiting on purpose\\n')"],
+            stderr=ring.file,
+            timeout=60,
+        )
+        assert ring.tail() == "exiting on purpose"
+    finally:
+        release.set()
+        ring.close()
+    assert ring.tail() == "exiting on purpose" and ring.total == len("exiting on purpose\n")
 
 
 def test_a_ring_nobody_wrote_to_has_no_tail() -> None:

@@ -1,9 +1,10 @@
-"""Fixtures of the report tests (helpers live in ``report_helpers``: a conftest is not importable by name)."""
+"""Fixtures of the report tests (helpers live in ``report_helpers`` and ``hand_subject``: a conftest is not
+importable by name)."""
 
 from __future__ import annotations
 
 import pytest
-from report_helpers import HandSubject, make_tool
+from hand_subject import HandSubject, make_tool
 
 from toolscope.core.model.enums import FindingKind, InputKind, Severity
 from toolscope.core.model.verdicts import Finding, LoadedInput

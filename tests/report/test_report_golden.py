@@ -16,7 +16,7 @@ import pytest
 from json_contracts import validate_document
 from report_helpers import GOLDEN, SAMPLE_CASES, golden_environment, golden_stem
 
-from toolscope.cli.commands.report import make_report, render
+from toolscope.cli.commands.report_document import make_report, render
 from toolscope.core.report.json_report import report_schema
 
 # Read at import: the autouse fixture clears TOOLSCOPE_* variables before each test.

@@ -12,7 +12,7 @@ import pytest
 from json_contracts import validated
 from report_helpers import SAMPLE_CASES, SAMPLES, golden_environment
 
-from toolscope.cli.commands.report import make_report
+from toolscope.cli.commands.report_document import make_report
 from toolscope.core.report.json_report import render_json
 
 SESSION_CASE = (

@@ -9,7 +9,7 @@ from pathlib import Path
 from json_contracts import validated
 from report_helpers import SAMPLES, golden_environment
 
-from toolscope.cli.commands.report import make_report
+from toolscope.cli.commands.report_document import make_report
 from toolscope.core.report.json_report import render_json
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from report_helpers import HandSubject, make_tool
+from hand_subject import HandSubject, make_tool
 from typer.testing import CliRunner
 
 from toolscope.cli.app import app

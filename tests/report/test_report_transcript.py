@@ -11,22 +11,19 @@ from typer.testing import CliRunner
 from toolscope.cli.app import app
 
 
+def toolkit_report(script: str) -> dict:
+    """The JSON report of the sample toolkit with ``sample_configs/agentscope/SCRIPT`` stepped through."""
+    args = ["report", "sample_configs/agentscope/toolkit.yaml", "--script", f"sample_configs/agentscope/{script}"]
+    result = CliRunner().invoke(app, [*args, "-f", "json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
 @pytest.mark.agentscope
 def test_typo_script_transcript(in_repo: Path) -> None:
     """Turn by turn: the guard refuses the misspelt name and keeps both groups active."""
-    result = CliRunner().invoke(
-        app,
-        [
-            "report",
-            "sample_configs/agentscope/toolkit.yaml",
-            "--script",
-            "sample_configs/agentscope/typo.json",
-            "-f",
-            "json",
-        ],
-    )
-    assert result.exit_code == 0, result.output
-    transcript = json.loads(result.stdout)["transcript"]
+    document = toolkit_report("typo.json")
+    transcript = document["transcript"]
     turns = transcript["turns"]
     assert [t["turn"] for t in turns] == [1, 2, 3]
     assert turns[2]["call"] == '{"web_serch": true}'
@@ -36,29 +33,17 @@ def test_typo_script_transcript(in_repo: Path) -> None:
     assert set(third["visible"]) >= {"web_search", "page_fetch"}
     assert transcript["guarded_final_groups"] == ["web_search", "scraping"]
     # The script is part of the provenance, with its hash.
-    files = json.loads(result.stdout)["provenance"]["files"]
+    files = document["provenance"]["files"]
     assert any(f["name"].endswith("typo.json") for f in files)
     # The stock lane's behaviour is the installed AgentScope's; the probe says which it is.
-    probe = json.loads(result.stdout)["provenance"]["agentscope"]["reset_tools"]
+    probe = document["provenance"]["agentscope"]["reset_tools"]
     assert {p["answer"] for p in probe} <= {"yes", "no"} and len(probe) == 5
 
 
 @pytest.mark.agentscope
 def test_report_leaves_the_toolkit_as_it_found_it(in_repo: Path) -> None:
     """A script that registers a group: the report's verdict tables don't show it."""
-    result = CliRunner().invoke(
-        app,
-        [
-            "report",
-            "sample_configs/agentscope/toolkit.yaml",
-            "--script",
-            "sample_configs/agentscope/late_group.yaml",
-            "-f",
-            "json",
-        ],
-    )
-    assert result.exit_code == 0, result.output
-    document = json.loads(result.stdout)
+    document = toolkit_report("late_group.yaml")
     registered = {t["namespace"] for t in document["modes"][0]["tools"]}
     assert "databases" not in registered
     assert any("register group" in t["call"] for t in document["transcript"]["turns"])

@@ -98,20 +98,14 @@ def test_the_step_picker_opens_every_step_with_the_workflow_options(tmp_path: Pa
     """--client-home (and --workflow, --origin) reach the step the picker opens, as with --step."""
     import json
 
+    from toolscope.cli.client_options import ClientOptions
     from toolscope.cli.commands.inspect import _step_picker
-    from toolscope.cli.inputs import ClientOptions
+    from toolscope.cli.commands.subject_options import SubjectOptions
 
     (tmp_path / ".claude").mkdir()
     (tmp_path / ".claude" / "settings.json").write_text(json.dumps({"permissions": {"deny": ["mcp__api-bridge__*"]}}))
     steps = str(SEED.parent / "steps.json")
-    opened = {
-        "registry": None,
-        "snapshot": None,
-        "workflow": None,
-        "origin": None,
-        "client": ClientOptions(client_home=tmp_path),
-    }
-    picker = _step_picker(steps, None, opened, None, "pipeline", [])
+    picker = _step_picker(steps, None, SubjectOptions(client=ClientOptions(client_home=tmp_path)), "pipeline", [])
     claude_step, _mode = picker.load("triage")
     openai_step, _mode = picker.load("sheets-report")
     assert "bridge_blocked" in [f.kind for f in claude_step.config_findings]

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from tui_subjects import HandSubject
+from tui_subjects import table_subject
 
 from toolscope.tui.completion import complete
 from toolscope.tui.rows import GroupRow, RowIndex, RowQuery, compare, is_registered_but_hidden
 
 
 def test_registered_but_hidden_tools_come_first() -> None:
-    evaluation = HandSubject().evaluate("run")
+    evaluation = table_subject().evaluate("run")
     rows = RowIndex(evaluation).select(RowQuery())
     assert [t.name for t in rows[:2]] == ["notify_user", "write_file"]
     assert all(is_registered_but_hidden(t) for t in rows[:2])
@@ -17,7 +17,7 @@ def test_registered_but_hidden_tools_come_first() -> None:
 
 
 def test_filter_terms_match_name_namespace_and_verdict() -> None:
-    index = RowIndex(HandSubject().evaluate("build"))
+    index = RowIndex(table_subject().evaluate("build"))
     assert [t.name for t in index.select(RowQuery("issue"))] == ["create_issue", "list_issues"]
     assert [t.name for t in index.select(RowQuery("github hidden"))] == ["create_issue"]
     assert [t.name for t in index.select(RowQuery("HUMAN"))] == ["human_feedback", "notify_user"]
@@ -25,7 +25,7 @@ def test_filter_terms_match_name_namespace_and_verdict() -> None:
 
 
 def test_only_hidden_and_grouping() -> None:
-    index = RowIndex(HandSubject().evaluate("run"))
+    index = RowIndex(table_subject().evaluate("run"))
     hidden = index.select(RowQuery(only_hidden=True))
     assert {t.name for t in hidden} == {"notify_user", "write_file", "create_issue"}
     grouped = index.select(RowQuery(grouped=True))
@@ -35,7 +35,7 @@ def test_only_hidden_and_grouping() -> None:
 
 
 def test_compare_counts_moves_between_modes() -> None:
-    subject = HandSubject()
+    subject = table_subject()
     change = compare(subject.evaluate("build"), subject.evaluate("run"))
     assert change.changed == {("human_tools", "notify_user"), ("workspace", "write_file")}
     assert change.summary("build", "run") == "mode build → run: 2 tools became hidden"
@@ -54,7 +54,7 @@ def test_completion_ranks_exact_prefix_substring_then_letters() -> None:
 
 def test_typing_on_and_deleting_give_the_same_rows_as_a_fresh_index() -> None:
     """The incremental narrowing must never lose rows when the user deletes or toggles."""
-    evaluation = HandSubject().evaluate("run")
+    evaluation = table_subject().evaluate("run")
     index = RowIndex(evaluation)
     for text, only_hidden in [
         ("i", False),

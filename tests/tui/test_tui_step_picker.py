@@ -6,20 +6,18 @@ from textual.widgets import OptionList, Static
 from tui_helpers import REPO, make_app
 
 from toolscope.cli.commands.inspect import _step_picker
-from toolscope.cli.inputs import ClientOptions
+from toolscope.cli.commands.subject_options import NO_SUBJECT_OPTIONS
 from toolscope.tui.app import ToolscopeApp
 from toolscope.tui.options import TuiOptions
 from toolscope.tui.screens.main import MainScreen
 from toolscope.tui.screens.step_picker import StepPickerScreen
 
 STEPS = REPO / "sample_configs" / "seed" / "steps.json"
-OPENED = {"registry": None, "snapshot": None, "workflow": None, "origin": None, "client": ClientOptions()}
-"""open_subject's options as inspect passes them when none is given."""
 
 
 def picker_app(mode: str | None = "build") -> ToolscopeApp:
     """The app as ``inspect steps.json`` starts it without --step."""
-    picker = _step_picker(str(STEPS), mode, OPENED, None, "pipeline", [])
+    picker = _step_picker(str(STEPS), mode, NO_SUBJECT_OPTIONS, "pipeline", [])
     assert picker is not None
     return ToolscopeApp(None, None, TuiOptions(deterministic=True), picker=picker)
 
@@ -28,7 +26,7 @@ def test_no_picker_when_there_is_nothing_to_pick() -> None:
     seed_step = REPO / "sample_configs" / "seed" / "step_config.json"
     toolkit = REPO / "sample_configs" / "agentscope" / "toolkit.yaml"
     for config in (seed_step, toolkit):
-        assert _step_picker(str(config), None, OPENED, None, "pipeline", []) is None
+        assert _step_picker(str(config), None, NO_SUBJECT_OPTIONS, "pipeline", []) is None
 
 
 async def test_the_picker_lists_the_steps_and_opens_the_chosen_one() -> None:
