@@ -37,23 +37,6 @@ def pytest_configure(config: pytest.Config) -> None:
     cpu_report.register(config)
 
 
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """``-n auto`` (the README's command): one worker more than the cores.
-
-    With one worker per core a core sits idle whenever its test waits: a Pilot test spends about
-    a third of its time asleep (Textual's ``wait_for_idle`` after each key and pause, measured
-    with /proc/self/schedstat), and the signal, lock and timeout tests wait by design. One more
-    worker fills those waits with another test's work. Scheduling the measured per-test CPU and
-    sleep on 2 cores: 3 workers take 19% less wall time than 2; 4 only 4% less than 3, for more
-    contention in the tests that bound a start-up.
-    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still decides when set.
-    """
-    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
-        return None  # xdist's own hook reads it
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return cores + 1
-
-
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         where = Path(str(item.fspath)).relative_to(REPO).as_posix()

@@ -6,8 +6,7 @@ the child processes it waited for (the real CLI, MCP servers, AgentScope scripts
 
 A second list names the tests that sleep longest: wall time minus CPU minus the time the
 worker's threads waited for a core (``/proc/self/task/*/schedstat``, Linux). A sleeping test
-leaves its core idle unless another worker fills it (``-n auto`` runs one worker more than the
-cores). The time a child process or a thread waited for a core cannot be read once it has
+leaves its core idle (one xdist worker per core). The time a child process or a thread waited for a core cannot be read once it has
 ended, so on a loaded machine a test that runs the CLI in a subprocess (or works in short-lived
 threads) shows that wait as sleep too; on a quiet machine the figure is the test's own sleep.
 """

@@ -115,7 +115,7 @@ def test_hanging_server_bounded_others_present_and_every_process_reaped(tmp_path
     before = children_of(os.getpid())
     pidfiles = {name: tmp_path / f"{name}.pid" for name in ("ok", "hang", "crash")}
     # The healthy servers need ~1.2 s of CPU each to start (the SDK's import), three start at
-    # once, and the suite runs more workers than cores: 4 s was missed at load 9. The hang is
+    # once, beside the other worker's tests: 4 s was missed at load 9. The hang is
     # asleep meanwhile, so a wider deadline costs its worker no CPU.
     timeout = 8.0
     started = time.monotonic()
