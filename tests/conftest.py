@@ -27,10 +27,42 @@ SAMPLES = REPO / "sample_configs"
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
-SLOW_LANE = ("tests/browser/", "tests/integration/", "tests/test_benchmarks.py", "tests/hostile/test_hostile_sizes.py")
-"""Tests of the ``lane`` step (``pytest -m lane``, run by .ci/run after the README's command): real
-Chromium, the end-to-end integrations, the benchmark scripts and the timing-based size checks.
-They take about a fifth of the suite's time; the README's ``pytest`` leaves them out to stay fast."""
+PROCESS_LANE = (
+    # real MCP servers over stdio through the SDK (each server about 1 s of CPU to start)
+    "tests/mcp/test_mcp_discovery.py",
+    "tests/mcp/test_dead_server_answers.py",
+    "tests/mcp/test_mcp_cli.py",
+    "tests/mcp/test_mcp_eras.py",
+    "tests/mcp/test_discover_progress.py",
+    "tests/mcp/test_mcp_agentscope_clients.py",
+    "tests/hostile/test_hostile_mcp.py",
+    "tests/clis/test_cli_inputs.py",
+    # signals sent to a running toolscope, locks held by another process, tmux terminals, pipes
+    # closed under a writer, a live agent followed
+    "tests/hostile/test_hostile_processes.py",
+    "tests/hostile/test_hostile_tui_replay.py",
+    "tests/hostile/test_hostile_app_storage.py",
+    "tests/hostile/test_hostile_user_code.py",
+    "tests/hostile/test_hostile_outputs.py",
+    "tests/capture/test_capture_cli.py",
+    "tests/cli/test_closed_stdout.py",
+    "tests/tui/test_tui_follow.py",
+)
+"""Tests that start real processes and wait on them. Measured (tests/cpu_report.py,
+``CPU_REPORT_JSON``): about 170 s of the 490 s the suite's tests take one after another, while
+they are a tenth of its tests."""
+
+SLOW_LANE = (
+    "tests/browser/",
+    "tests/integration/",
+    "tests/test_benchmarks.py",
+    "tests/hostile/test_hostile_sizes.py",
+    *PROCESS_LANE,
+)
+"""Tests of the ``lane`` step (``pytest -m lane``, run by .ci/run right after the README's command):
+real Chromium, the end-to-end integrations, the benchmark scripts, the timing-based size checks
+and ``PROCESS_LANE``. The README's ``pytest`` leaves them out to stay under 3 minutes on 2 cores;
+CI runs every one of them."""
 
 
 def pytest_configure(config: pytest.Config) -> None:

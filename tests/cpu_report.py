@@ -13,9 +13,11 @@ threads) shows that wait as sleep too; on a quiet machine the figure is the test
 
 from __future__ import annotations
 
+import json
 import os
 from collections import defaultdict
 from collections.abc import Generator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -104,6 +106,10 @@ class CpuReport:
         asleep = {
             nodeid: self.wall[nodeid] - cpu - self.core_wait.get(nodeid, 0.0) for nodeid, cpu in self.by_test.items()
         }
+        dump = os.environ.get("CPU_REPORT_JSON")
+        if dump:  # every test's figures, for planning which tests run where
+            rows = {nodeid: {"cpu": cpu, "wall": self.wall[nodeid]} for nodeid, cpu in self.by_test.items()}
+            Path(dump).write_text(json.dumps(rows, indent=1))
         write(f"asleep (wall - CPU - waiting for a core): {sum(max(0.0, v) for v in asleep.values()):.1f} s in all")
         for nodeid, slept in sorted(asleep.items(), key=lambda kv: -kv[1])[:SHOWN]:
             write(f"{slept:7.2f} s  {nodeid}")

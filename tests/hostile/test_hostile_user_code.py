@@ -177,7 +177,9 @@ def test_a_signal_during_a_long_replay_ends_it_promptly_and_cleanly(
 ) -> None:
     # Before: the loop thread was still replaying at interpreter shutdown, and the process
     # aborted ("FATAL: exception not rethrown", exit 134) every time.
-    session = long_session(tmp_path / "long.json", 260)
+    # 2,000 calls: several seconds of replay, so the signal lands inside it even on a fast machine
+    # (520 calls could finish within the 0.3 s the test waits before signalling).
+    session = long_session(tmp_path / "long.json", 1000)
     extra = ["-o", str(tmp_path / "r.md")] if command == "report" else []
     process = toolscope(
         command, str(TOOLKIT), "--session", str(session), *extra, stdout=subprocess.PIPE, stderr=subprocess.PIPE
@@ -185,7 +187,7 @@ def test_a_signal_during_a_long_replay_ends_it_promptly_and_cleanly(
     try:
         assert process.stderr is not None
         line = process.stderr.readline()  # the replay announces itself once it starts
-        assert "replaying 520 reset_tools calls" in line, line
+        assert "replaying 2000 reset_tools calls" in line, line
         time.sleep(0.3)
         sent = time.monotonic()
         os.kill(process.pid, signum)
