@@ -153,7 +153,7 @@ def _refuse_special(info: os.stat_result, shown: str, what: str, limit: int) -> 
     if not stat.S_ISREG(info.st_mode):
         raise InputError(shown, f"is not a regular file, expected a {what}")
     if info.st_size > limit:
-        raise InputError(shown, f"is {info.st_size:,} bytes; toolscope reads a {what} of at most {_mib(limit)}")
+        raise InputError(shown, f"is {info.st_size:,} bytes; toolscope reads at most {_mib(limit)} of a {what}")
 
 
 def file_sha256(path: Path, what: str = "file") -> str:
