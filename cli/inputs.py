@@ -13,9 +13,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.model.enums import InputKind
 from ..core.model.errors import InputError, Problem
 from ..core.model.subject import Subject
+from ..core.systems.agentscope.ids import AgentScopeInput
+from ..core.systems.agentworks.ids import AgentWorksInput
+from ..core.systems.claude_code.ids import ClaudeInput
+from ..core.systems.codex.ids import CodexInput
 from ..core.systems.contract import OpenRequest, System
 from .client_options import CLAUDE_ONLY, CLI_ONLY, CODEX_ONLY, ClientOptions
 from .input_kind import Recognised, detect_kind, recognise
@@ -38,7 +41,7 @@ def workflow_steps(
     """The steps of a step config with several steps, when no --step picks one (None otherwise),
     after refusing the options no step config takes. The whole-workflow answers and the TUI's
     step picker start here."""
-    if step is not None or detect_kind(target) != InputKind.STEP_CONFIG:
+    if step is not None or detect_kind(target) != AgentWorksInput.STEP_CONFIG:
         return None
     from ..core.systems.agentworks.step_config import steps_to_choose
 
@@ -120,19 +123,19 @@ _CLIENT_FIELDS = ("home", "managed_dir", "client_args", "codex_home", "codex_sys
 def _refuse_builtin(found: Recognised, given: dict[str, object], client: ClientOptions) -> None:
     """The built-in inputs' own refusals, each saying where the option applies."""
     kind = found.kind
-    if kind in (InputKind.CLAUDE_CODE, InputKind.CODEX):
+    if kind in (ClaudeInput.CLAUDE_CODE, CodexInput.CODEX):
         other_kinds = {f"--{n.replace('_', '-')}": given[n] for n in ("step", "registry", "groups", "workflow")}
         other_kinds |= {"--origin": given["origin"], "--client-home": client.client_home}
         refuse_given(other_kinds.items(), f"does not apply to {found.system.prefix} inputs")
-        if kind == InputKind.CLAUDE_CODE:
+        if kind == ClaudeInput.CLAUDE_CODE:
             client.refuse(CODEX_ONLY, "applies to codex:DIR, not claude-code:DIR")
         else:
             client.refuse(CLAUDE_ONLY, "applies to claude-code:DIR, not codex:DIR")
         return
-    if kind not in (InputKind.STEP_CONFIG, InputKind.TOOLKIT_SPEC, InputKind.TOOLKIT_FACTORY):
+    if kind not in (AgentWorksInput.STEP_CONFIG, AgentScopeInput.TOOLKIT_SPEC, AgentScopeInput.TOOLKIT_FACTORY):
         return
     client.refuse(CLI_ONLY)
-    if kind == InputKind.STEP_CONFIG:
+    if kind == AgentWorksInput.STEP_CONFIG:
         refuse_given([("--groups", given["groups"])], "applies to AgentScope toolkits, not step configs")
         return
     refuse_given(

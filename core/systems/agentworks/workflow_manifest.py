@@ -20,10 +20,10 @@ from typing import Any
 from ...inputs.input_files import checked_path, read_text
 from ...inputs.positions import Path_, json_positions, place
 from ...inputs.strict_json import parse_json
-from ...model.enums import FindingKind
 from ...model.errors import InputError, Problem
 from ...model.verdicts import Finding
 from ...text.clip import clip
+from .ids import AgentWorksFinding
 
 WORKFLOW_FILE = "workflow.json"
 MODE_SHOWN_CHARS = 200
@@ -137,7 +137,9 @@ def _server_findings(manifest: WorkflowManifest) -> list[Finding]:
         where = manifest.where("capabilities", "selected_servers", index)
         if not server.strip():
             out.append(
-                Finding(FindingKind.WORKFLOW_MANIFEST, "an empty server name is refused", entry=server, source=where)
+                Finding(
+                    AgentWorksFinding.WORKFLOW_MANIFEST, "an empty server name is refused", entry=server, source=where
+                )
             )
             continue
         key = server.replace("_", "-")
@@ -145,7 +147,7 @@ def _server_findings(manifest: WorkflowManifest) -> list[Finding]:
         if first is not None and first != server:
             out.append(
                 Finding(
-                    FindingKind.WORKFLOW_MANIFEST,
+                    AgentWorksFinding.WORKFLOW_MANIFEST,
                     f"duplicate capabilities.selected_servers entries {first!r} and {server!r} resolve to the same "
                     "MCP server (AgentWorks refuses to save the workflow)",
                     entry=server,
@@ -157,7 +159,7 @@ def _server_findings(manifest: WorkflowManifest) -> list[Finding]:
     if mode is not None and mode.strip().lower() not in WORKSHOP_MODES:
         out.append(
             Finding(
-                FindingKind.WORKFLOW_MANIFEST,
+                AgentWorksFinding.WORKFLOW_MANIFEST,
                 f"execution_defaults.workshop_mode {clip(mode, MODE_SHOWN_CHARS)!r} is not a workshop mode "
                 "(workshop, run, or a retired name)",
                 entry=clip(mode, MODE_SHOWN_CHARS),
