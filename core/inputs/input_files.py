@@ -6,10 +6,13 @@ Every failure is an ``InputError`` naming the file; input files are only ever re
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from ..model.errors import InputError, Problem
 from ..text.clip import clip
@@ -120,9 +123,31 @@ def checked_path(path: Path | str, what: str = "path") -> os.stat_result | None:
 def read_bytes(path: Path, what: str = "file", limit: int = MAX_INPUT_BYTES, budget: ReadBudget | None = None) -> bytes:
     """Read a regular file of at most ``limit`` bytes (and within ``budget``); anything else is an InputError.
 
-    Pipes, devices (``/dev/zero``, ``/dev/urandom``) and sockets are refused before they
-    are opened, and again by ``fstat`` on what was opened (a swap after the check cannot
-    slip through); the open never waits (``O_NONBLOCK``) and the read stops at ``limit``.
+    Opened by ``open_checked``: pipes, devices (``/dev/zero``, ``/dev/urandom``) and sockets are
+    refused before the open and again on what was opened; the read stops at ``limit``.
+    """
+    with open_checked(path, what, limit) as (handle, size):
+        if budget is not None:
+            budget.take(size, clip(str(path), SHOWN_PATH_CHARS))
+        try:
+            raw = handle.read(limit + 1)
+        except OSError as exc:
+            raise path_error(path, exc, what) from None
+    if len(raw) > limit:
+        raise InputError(
+            clip(str(path), SHOWN_PATH_CHARS), f"is larger than toolscope's limit of {_mib(limit)} for a {what}"
+        )
+    return raw
+
+
+@contextlib.contextmanager
+def open_checked(path: Path, what: str = "file", limit: int | None = MAX_INPUT_BYTES) -> Iterator[tuple[BinaryIO, int]]:
+    """The one way toolscope opens a file it was pointed at: (handle, size) of a regular file of at most
+    ``limit`` bytes (None: any size, for streaming), recorded as an input; anything else is an InputError.
+
+    The path is checked before the open (so a device is never opened), the open never waits
+    (``O_NONBLOCK``: a pipe has no writer to wait for) and ``fstat`` checks what was opened, so
+    a file swapped for a pipe or a device in between is refused too.
     """
     shown = clip(str(path), SHOWN_PATH_CHARS)
     info = checked_path(path, what)
@@ -132,33 +157,44 @@ def read_bytes(path: Path, what: str = "file", limit: int = MAX_INPUT_BYTES, bud
     record_input(path)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0))
-        with os.fdopen(fd, "rb") as handle:
-            opened = os.fstat(handle.fileno())
-            _refuse_special(opened, shown, what, limit)
-            if budget is not None:
-                budget.take(opened.st_size, shown)
-            raw = handle.read(limit + 1)
     except OSError as exc:
         raise path_error(path, exc, what) from None
-    if len(raw) > limit:
-        raise InputError(shown, f"is larger than toolscope's limit of {_mib(limit)} for a {what}")
-    return raw
+    with os.fdopen(fd, "rb") as handle:
+        opened = os.fstat(fd)
+        _refuse_special(opened, shown, what, limit)
+        yield handle, opened.st_size
 
 
-def _refuse_special(info: os.stat_result, shown: str, what: str, limit: int) -> None:
-    """InputError unless ``info`` is a regular file of at most ``limit`` bytes."""
+def _refuse_special(info: os.stat_result, shown: str, what: str, limit: int | None) -> None:
+    """InputError unless ``info`` is a regular file of at most ``limit`` bytes (None: any size)."""
     for test, description in _NOT_REGULAR:
         if test(info.st_mode):
             raise InputError(shown, f"{description}, expected a {what} (a regular file)")
     if not stat.S_ISREG(info.st_mode):
         raise InputError(shown, f"is not a regular file, expected a {what}")
-    if info.st_size > limit:
+    if limit is not None and info.st_size > limit:
         raise InputError(shown, f"is {info.st_size:,} bytes; toolscope reads at most {_mib(limit)} of a {what}")
 
 
 def file_sha256(path: Path, what: str = "file") -> str:
-    """The sha256 of a file read the checked way (``read_bytes``)."""
-    return _sha256(read_bytes(path, what)).hexdigest()
+    """The sha256 of a file opened the checked way (``open_checked``), read in 1 MiB pieces: any size."""
+    digest = _sha256()
+    with open_checked(path, what, None) as (handle, _size):
+        try:
+            while piece := handle.read(1024 * 1024):
+                digest.update(piece)
+        except OSError as exc:
+            raise path_error(path, exc, what) from None
+    return digest.hexdigest()
+
+
+def read_head(path: Path, size: int, what: str = "file") -> bytes:
+    """The first ``size`` bytes of a file opened the checked way (``open_checked``), of any size."""
+    with open_checked(path, what, None) as (handle, _size):
+        try:
+            return handle.read(size)
+        except OSError as exc:
+            raise path_error(path, exc, what) from None
 
 
 def _mib(size: int) -> str:

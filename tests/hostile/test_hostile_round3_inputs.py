@@ -287,3 +287,25 @@ def test_a_huge_workshop_mode_is_shown_clipped(tmp_path):
         assert result.exit_code in (0, 1), result.output
         assert "is not a workshop mode" in result.output
         assert len(result.output) < 20_000, f"{command}: {len(result.output):,} characters"
+
+
+# -- the one checked open, for hashes and headers too ---------------------------------------------
+
+
+def test_hashes_and_headers_use_the_checked_open(tmp_path):
+    """A script, session, snapshot or config is hashed (and a session's header read) through the same
+    checked open as every read: a pipe is refused at once, a device is never read, any size is hashed."""
+    from toolscope.core.inputs.input_files import file_sha256, read_head
+    from toolscope.core.model.errors import InputError
+    from toolscope.core.systems.agentscope.sqlite_files import is_wal
+
+    fifo = tmp_path / "session.db"
+    os.mkfifo(fifo)
+    for call in (lambda: file_sha256(fifo), lambda: read_head(fifo, 20), lambda: file_sha256(Path("/dev/zero"))):
+        with pytest.raises(InputError, match="named pipe|character device"):
+            call()
+    assert is_wal(fifo) is False
+    big = tmp_path / "big.db"
+    with open(big, "wb") as handle:
+        handle.truncate(200 * MIB)  # over the read cap: hashed in pieces, never held whole
+    assert file_sha256(big) == "72abf2ca8f36943ebe2e49ca3a51d409ca5f0bfcffab6c9d25643c17c32889da"  # 200 MiB of zeros
