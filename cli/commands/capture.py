@@ -69,13 +69,8 @@ def capture_command(
     """
     from ...core.capture.replies import ReplyScript, load_replies
 
-    if replies is not None and upstream is not None:
-        raise InputError("--replies", "cannot be used with --upstream (the upstream answers in proxy mode)")
-    if upstream is not None and not upstream.startswith(("http://", "https://")):
-        raise InputError("--upstream", f"{upstream!r} is not an http:// or https:// URL")
-    if not 0 <= port <= 65535:
-        raise InputError("--port", f"{port} is not a port number (0-65535; 0: a free port)")
-    origins = _allowed_origins(allow_origin or [])
+    _check_options(replies, upstream, port)
+    origins = _allowed_origins(allow_origin)
     script = ReplyScript(load_replies(replies)) if replies is not None else ReplyScript()
     target = _output_path(output, force, replies)
     # The server modules (starlette, uvicorn) only once the input is known to be good.
@@ -104,9 +99,24 @@ def capture_command(
     raise typer.Exit(status)
 
 
-def _allowed_origins(values: list[str]) -> tuple[str, ...]:
+def _check_options(replies: Path | None, upstream: str | None, port: int) -> None:
+    from ...core.capture.upstream_url import parse_upstream, shown_url
+
+    if replies is not None and upstream is not None:
+        raise InputError("--replies", "cannot be used with --upstream (the upstream answers in proxy mode)")
+    if upstream is not None:
+        try:
+            parse_upstream(upstream)
+        except ValueError:  # shown without its userinfo and query values: they may be credentials
+            raise InputError("--upstream", f"{shown_url(upstream)!r} is not an http:// or https:// URL") from None
+    if not 0 <= port <= 65535:
+        raise InputError("--port", f"{port} is not a port number (0-65535; 0: a free port)")
+
+
+def _allowed_origins(values: list[str] | None) -> tuple[str, ...]:
     from ...core.capture.browser_guard import normal_origin
 
+    values = values or []
     if len(values) > 100:
         raise InputError("--allow-origin", "more than 100 origins")
     origins = []

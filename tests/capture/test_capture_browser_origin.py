@@ -36,7 +36,9 @@ def test_a_cross_origin_text_plain_post_is_refused_and_recorded_without_its_tool
     same_site = {"sec-fetch-site": "same-site", "sec-fetch-mode": "no-cors", "origin": "http://127.0.0.1:1"}
     messages = httpx.post(f"{server.url}/v1/messages", content=b'{"model": "m", "max_tokens": 1}', headers=same_site)
     assert messages.status_code == 403 and messages.json()["error"]["type"] == "permission_error"
-    listing = httpx.get(f"{server.url}/v1/models", headers={"sec-fetch-site": "cross-site", "sec-fetch-mode": "no-cors"})
+    listing = httpx.get(
+        f"{server.url}/v1/models", headers={"sec-fetch-site": "cross-site", "sec-fetch-mode": "no-cors"}
+    )
     assert listing.status_code == 403 and "Sec-Fetch-Site: 'cross-site'" in listing.json()["error"]["message"]
     found = wait_records(server, 3)
     assert [(r.protocol, r.error.kind, r.reply.status, r.tools, r.model) for r in found] == [
