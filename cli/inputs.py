@@ -20,8 +20,8 @@ from .client_options import CLAUDE_ONLY, CLI_ONLY, CODEX_ONLY, ClientOptions
 from .input_kind import cli_target, detect_kind
 
 if TYPE_CHECKING:
-    from ..core.agentworks.step_config import Step
-    from ..core.agentworks.subject import AgentWorksSubject
+    from ..core.systems.agentworks.step_config import Step
+    from ..core.systems.agentworks.subject import AgentWorksSubject
 
 
 def refuse_given(options: Iterable[tuple[str, object]], why: str) -> None:
@@ -39,7 +39,7 @@ def workflow_steps(
     step picker start here."""
     if step is not None or detect_kind(target) != InputKind.STEP_CONFIG:
         return None
-    from ..core.agentworks.step_config import steps_to_choose
+    from ..core.systems.agentworks.step_config import steps_to_choose
 
     steps = steps_to_choose(Path(target))
     if not steps:
@@ -80,7 +80,7 @@ def open_workflow(
         raise InputError(
             "--capture", "compares one step's prediction with what its model received: give --step ID", ids
         )
-    from ..core.agentworks.subject import load_workflow_subjects
+    from ..core.systems.agentworks.subject import load_workflow_subjects
 
     return load_workflow_subjects(
         Path(target),
@@ -114,7 +114,7 @@ def open_subject(
     client.refuse(CLI_ONLY)
     if kind == InputKind.STEP_CONFIG:
         refuse_given([("--groups", groups)], "applies to AgentScope toolkits, not step configs")
-        from ..core.agentworks.subject import load_agentworks_subject
+        from ..core.systems.agentworks.subject import load_agentworks_subject
 
         return load_agentworks_subject(
             Path(target),
@@ -136,7 +136,7 @@ def open_subject(
     refuse_given(
         [("--snapshot", snapshot)], "applies to AgentWorks step configs whose registry has mcp_config, not toolkits"
     )
-    from ..core.agentscope.subject import load_toolkit_subject
+    from ..core.systems.agentscope.subject import load_toolkit_subject
 
     return load_toolkit_subject(target, kind=kind, groups=groups)
 
@@ -153,7 +153,7 @@ def _open_cli(
     directory = found[1]
     if kind == InputKind.CLAUDE_CODE:
         client.refuse(CODEX_ONLY, "applies to codex:DIR, not claude-code:DIR")
-        from ..core.clis.claude_code.subject import load_claude_code_subject
+        from ..core.systems.claude_code.subject import load_claude_code_subject
 
         return load_claude_code_subject(
             directory,
@@ -163,7 +163,7 @@ def _open_cli(
             snapshot=snapshot,
         )
     client.refuse(CLAUDE_ONLY, "applies to claude-code:DIR, not codex:DIR")
-    from ..core.clis.codex.subject import load_codex_subject
+    from ..core.systems.codex.subject import load_codex_subject
 
     return load_codex_subject(
         directory,

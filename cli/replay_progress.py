@@ -52,7 +52,7 @@ class _Progress:
 @contextlib.contextmanager
 def replay_progress() -> Iterator[None]:
     """Report replay progress on stderr while the block runs."""
-    from ..core.agentscope.session_replay import REPLAY_PROGRESS
+    from ..core.systems.agentscope.session_replay import REPLAY_PROGRESS
 
     progress = _Progress(sys.stderr)
     token = REPLAY_PROGRESS.set(progress)

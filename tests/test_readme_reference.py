@@ -27,8 +27,8 @@ def test_every_finding_kind_the_code_reports_is_documented_and_no_other():
 
 
 def test_documented_step_fields_are_the_ones_the_model_reads():
-    from toolscope.core.agentworks.step_config import AgentConfigs, ExecutionLLM, Step
-    from toolscope.core.agentworks.step_keys import AGENT_CONFIGS_KEYS, EXECUTION_LLM_KEYS, STEP_KEYS
+    from toolscope.core.systems.agentworks.step_config import AgentConfigs, ExecutionLLM, Step
+    from toolscope.core.systems.agentworks.step_keys import AGENT_CONFIGS_KEYS, EXECUTION_LLM_KEYS, STEP_KEYS
 
     read = {f"steps[].{name}" for name in _names(Step) if name != "agent_configs"}
     read |= {f"agent_configs.{name}" for name in _names(AgentConfigs) if name not in ("execution_llm", "extra")}

@@ -51,8 +51,8 @@ def check_command(
     """Run the invariant checks and expectations; exit 1 when one fails."""
     from rich.text import Text
 
-    from ...core.agentworks.subject import AgentWorksSubject
     from ...core.model.expectations import check_expectations, parse_expectation
+    from ...core.systems.agentworks.subject import AgentWorksSubject
     from ..output import era_sentence, print_document, print_findings, print_wrapped, stdout_console
 
     expectations = [parse_expectation(e) for e in expect or []]
@@ -137,10 +137,10 @@ def no_drift_sentence(drift_findings: list[Finding], snapshot: str, servers: int
 
 def _session_findings(subject: object, session: Path, session_id: str | None, groups_given: bool) -> list:
     """Findings from a recorded session replayed on the toolkit (a group the model activated that does not exist)."""
-    from ...core.agentscope.session_replay import replay_session
-    from ...core.agentscope.session_source import load_session
-    from ...core.agentscope.v1.explain import session_findings
     from ...core.model.subject import StepsActivation
+    from ...core.systems.agentscope.session_replay import replay_session
+    from ...core.systems.agentscope.session_source import load_session
+    from ...core.systems.agentscope.v1.explain import session_findings
 
     if not isinstance(subject, StepsActivation):
         raise InputError("--session", "applies to AgentScope toolkits (a spec or a factory)")

@@ -16,9 +16,9 @@ from ...core.model.enums import FindingKind, Severity
 from ...core.model.errors import EXIT_NEGATIVE, InputError
 
 if TYPE_CHECKING:
-    from ...core.agentworks.subject import AgentWorksSubject
     from ...core.model.expectations import Expectation
     from ...core.model.verdicts import Finding
+    from ...core.systems.agentworks.subject import AgentWorksSubject
 
 
 def workflow_label(subjects: Sequence[AgentWorksSubject]) -> str:

@@ -28,8 +28,8 @@ from .common import (
 from .subject_options import NO_SUBJECT_OPTIONS, SubjectOptions, with_subject_options
 
 if TYPE_CHECKING:
-    from ...core.agentworks.selection_rewrite import SelectionRewrite
     from ...core.model.verdicts import Checklist
+    from ...core.systems.agentworks.selection_rewrite import SelectionRewrite
 
 
 @handle_errors
@@ -97,7 +97,7 @@ def print_rewrite(rewrite: SelectionRewrite) -> None:
     """The step's selected_servers / selected_tools before and after the app's rewrite."""
     from rich.text import Text
 
-    from ...core.agentworks.filter_decisions import quote_list
+    from ...core.systems.agentworks.filter_decisions import quote_list
 
     console = stdout_console()
     console.print()

@@ -15,8 +15,8 @@ from ...core.model.enums import Verdict
 from ...core.model.errors import EXIT_NEGATIVE
 
 if TYPE_CHECKING:
-    from ...core.agentworks.subject import AgentWorksSubject
     from ...core.model.verdicts import Checklist, Finding
+    from ...core.systems.agentworks.subject import AgentWorksSubject
 
 
 def _why(checklist: Checklist) -> str:

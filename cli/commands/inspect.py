@@ -104,14 +104,14 @@ def inspect_command(
         what = "a folder" if follow.is_dir() else "not a regular file (a named pipe or a device)"
         raise InputError(str(follow), f"is {what}; --follow takes the tap file the agent writes (SessionTap(path))")
     if script is not None:  # like --session: a missing or malformed script is exit 2, not a blank view
-        from ...core.agentscope.script import load_script, script_for_config
+        from ...core.systems.agentscope.script import load_script, script_for_config
 
         # Resolved here (beside the config when not found from the current folder) so that a
         # --screenshot finds the same file the interactive view does.
         script = script_for_config(script, config)
         load_script(script)
     if session is not None:  # bad input is exit 2 here, not a notification inside the app
-        from ...core.agentscope.session_source import load_session
+        from ...core.systems.agentscope.session_source import load_session
 
         load_session(session, session_id=session_id)
     # Textual is imported here only: every other command starts without it.

@@ -38,7 +38,7 @@ def write_capture_report(
     observed = load_capture(capture)
     comparison, label = None, None
     if config is not None:
-        from ...core.capture.predict import compare_subject
+        from ...core.comparison.predict import compare_subject
 
         subject, inputs = open_with_inputs(config, subject_options, capture)
         check_output(output, force=force, inputs=inputs)

@@ -38,7 +38,7 @@ class StageId(StrEnum):
     """Both systems: a call reaches it."""
     VISIBLE = "visible"
     """AgentScope, shown as "offered": its group is active, so the model is sent its schema."""
-    # Claude Code (core/clis/claude_code), in the CLI's own order
+    # Claude Code (core/systems/claude_code), in the CLI's own order
     SOURCE = "source"
     """Claude Code: a file Claude reads defines the server (scope)."""
     PRECEDENCE = "precedence"
@@ -55,7 +55,7 @@ class StageId(StrEnum):
     """Claude Code: no permissions.deny rule removes the tool."""
     IN_CONTEXT = "in_context"
     """Both CLIs: the tool reaches the model, in full or deferred behind tool search."""
-    # Codex (core/clis/codex)
+    # Codex (core/systems/codex)
     LAYER = "layer"
     """Codex: a config layer Codex reads defines the server (project layers need trust)."""
     REQUIREMENTS = "requirements"

@@ -8,7 +8,7 @@ list and file.
 
 These are frozen, slotted dataclasses rather than pydantic models: a 50,000-tool
 universe builds 50,000 verdicts, and stage results are shared between tools that were
-decided by the same rule (see ``core.agentworks.pipeline``).
+decided by the same rule (see ``core.systems.agentworks.pipeline``).
 """
 
 from __future__ import annotations

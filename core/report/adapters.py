@@ -1,4 +1,4 @@
-"""Bridges from ``core.agentscope`` into report data: the reset_tools probe and the
+"""Bridges from ``core.systems.agentscope`` into report data: the reset_tools probe and the
 step-through session.
 
 Both import their source lazily: AgentScope costs over a second to import, and a
@@ -23,7 +23,7 @@ MAX_OUTCOME = 400
 
 def probe_facts() -> tuple[tuple[str, str], ...]:
     """The installed stock reset_tools' probed behaviour as (question, answer) pairs."""
-    from ..agentscope.probe import probe_stock_reset_tools
+    from ..systems.agentscope.probe import probe_stock_reset_tools
 
     probe = probe_stock_reset_tools()
 
@@ -54,7 +54,7 @@ def run_transcript(subject: Subject, script: Path) -> tuple[Transcript, tuple[st
     """
     if subject.loaded.kind == InputKind.STEP_CONFIG or not isinstance(subject, StepsActivation):
         raise InputError("--script", "applies to AgentScope toolkits (reset_tools calls), not AgentWorks step configs")
-    from ..agentscope.script import load_script
+    from ..systems.agentscope.script import load_script
 
     steps = load_script(script)
     digest = hashlib.sha256(script.read_bytes()).hexdigest()
@@ -98,8 +98,8 @@ def run_session_transcript(
     if subject.loaded.kind == InputKind.STEP_CONFIG or not isinstance(subject, StepsActivation):
         raise InputError("--session", "applies to AgentScope toolkits (reset_tools calls), not AgentWorks step configs")
     built = subject.built
-    from ..agentscope.session_replay import replay_session
-    from ..agentscope.session_source import load_session
+    from ..systems.agentscope.session_replay import replay_session
+    from ..systems.agentscope.session_source import load_session
 
     recorded = load_session(session, session_id=session_id)
     digest = hashlib.sha256(session.read_bytes()).hexdigest()

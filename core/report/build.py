@@ -39,7 +39,7 @@ def current_environment(kind: str) -> Environment:
 
 
 def probe_reset_tools() -> tuple[tuple[str, str], ...]:
-    """The installed stock reset_tools' behaviour, probed through ``core.agentscope.probe``."""
+    """The installed stock reset_tools' behaviour, probed through ``core.systems.agentscope.probe``."""
     from .adapters import probe_facts
 
     return probe_facts()

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import Field
 
 if TYPE_CHECKING:
-    from ..agentworks.selection_rewrite import SelectionRewrite
+    from ..systems.agentworks.selection_rewrite import SelectionRewrite
 
 from ..model.enums import FindingKind, InputKind, Severity, StageId, ToolKind, Verdict
 from ..model.verdicts import Checklist, ChecklistStep, Finding, Stage, ToolVerdict

@@ -10,9 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 from toolscope.cli.app import app
-from toolscope.core.agentscope.version import agentscope_major
 from toolscope.core.model.enums import FindingKind, InputKind
 from toolscope.core.model.errors import InputError
+from toolscope.core.systems.agentscope.version import agentscope_major
 
 pytestmark = [
     pytest.mark.agentscope1,
@@ -30,7 +30,7 @@ def run(*args: str):
 
 
 def _subject(target: str, groups=None):
-    from toolscope.core.agentscope.subject import load_toolkit_subject
+    from toolscope.core.systems.agentscope.subject import load_toolkit_subject
 
     return load_toolkit_subject(target, InputKind.TOOLKIT_FACTORY, groups)
 
@@ -113,7 +113,7 @@ def test_cli_tools_explain_check() -> None:
 def test_the_spec_is_built_as_a_real_1x_toolkit(samples) -> None:
     from agentscope.tool import Toolkit
 
-    from toolscope.core.agentscope.subject import load_toolkit_subject
+    from toolscope.core.systems.agentscope.subject import load_toolkit_subject
 
     subject = load_toolkit_subject(str(samples / "toolkit.yaml"), InputKind.TOOLKIT_SPEC)
     assert isinstance(subject.toolkit, Toolkit) and set(subject.toolkit.groups) == {"web_search", "scraping"}

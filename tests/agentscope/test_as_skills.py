@@ -34,8 +34,8 @@ def _factory(tmp_path: Path) -> str:
 
 def test_skill_rows_follow_what_get_tool_schemas_offers(tmp_path: Path) -> None:
     pytest.importorskip("agentscope.skill")
-    from toolscope.core.agentscope.subject import load_toolkit_subject
     from toolscope.core.model.enums import InputKind
+    from toolscope.core.systems.agentscope.subject import load_toolkit_subject
 
     subject = load_toolkit_subject(_factory(tmp_path), InputKind.TOOLKIT_FACTORY)
     rows = [(v.name, v.namespace, v.verdict.value) for v in subject.evaluate(None).tools]

@@ -23,10 +23,10 @@ runner = CliRunner()
 
 
 def _compare(groups: list[str] | None = None):
-    from toolscope.core.agentscope.subject import load_toolkit_subject
     from toolscope.core.capture.observed_file import load_capture
-    from toolscope.core.capture.predict import compare_subject
+    from toolscope.core.comparison.predict import compare_subject
     from toolscope.core.model.enums import InputKind
+    from toolscope.core.systems.agentscope.subject import load_toolkit_subject
 
     subject = load_toolkit_subject(str(TOOLKIT), kind=InputKind.TOOLKIT_SPEC, groups=groups)
     return compare_subject(subject, load_capture(CAPTURE), None).comparison

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from toolscope.cli.app import app
 from toolscope.cli.commands.report_document import input_files
-from toolscope.core.agentworks.subject import load_agentworks_subject
+from toolscope.core.systems.agentworks.subject import load_agentworks_subject
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_configs"
@@ -58,8 +58,8 @@ def test_static_registry_given_by_flag_is_in_paths_and_in_check_args(tmp_path: P
 
 
 def test_toolkit_spec_and_factory_files_are_in_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from toolscope.core.agentscope.subject import load_toolkit_subject
     from toolscope.core.model.enums import InputKind
+    from toolscope.core.systems.agentscope.subject import load_toolkit_subject
 
     spec = load_toolkit_subject(str(SAMPLES / "agentscope" / "toolkit.yaml"), kind=InputKind.TOOLKIT_SPEC)
     assert spec.loaded.paths == ((SAMPLES / "agentscope" / "toolkit.yaml").resolve(),)
