@@ -123,3 +123,16 @@ def test_allow_origin_must_be_an_origin(tmp_path) -> None:
     assert done.returncode == 2, done.stderr
     assert "--allow-origin: 'evil/path' is not an origin" in done.stderr
     assert not (tmp_path / "c.jsonl").exists()
+
+
+def test_in_proxy_mode_a_pages_request_never_reaches_the_upstream(start_server) -> None:
+    upstream = start_server(name="up.jsonl")
+    proxy = start_server(name="proxy.jsonl", upstream=upstream.url)
+    page = {"origin": "http://evil.example", "content-type": "text/plain"}
+    answer = httpx.post(f"{proxy.url}/v1/chat/completions", content=json.dumps(CHAT), headers=page)
+    assert answer.status_code == 403
+    (record,) = wait_records(proxy, 1)
+    assert (record.mode, record.error.kind, record.tools) == ("proxy", "browser_origin", [])
+    real = httpx.post(f"{proxy.url}/v1/chat/completions", json=CHAT)
+    assert real.status_code == 200
+    assert [[t.name for t in r.tools] for r in wait_records(upstream, 1)] == [["fake_tool"]]
