@@ -44,6 +44,7 @@ PROCESS_LANE = (
     "tests/hostile/test_hostile_tui_replay.py",
     "tests/hostile/test_hostile_app_storage.py",
     "tests/hostile/test_hostile_user_code.py",
+    "tests/hostile/test_hostile_serve.py",
     "tests/hostile/test_hostile_outputs.py",
     "tests/capture/test_capture_cli.py",
     "tests/cli/test_closed_stdout.py",
