@@ -4,7 +4,9 @@ The request body and headers go to the upstream as received (the client's creden
 pass through and are never recorded: only the User-Agent is), except hop-by-hop headers
 and ``Accept-Encoding`` (asked as ``identity`` so the reply can be read for its tool calls).
 The reply's status, headers and bytes come back unchanged, chunk by chunk, while
-``upstream_reply.ReplyObserver`` reads the tool calls. An unreachable upstream is a 502 in
+``upstream_reply.ReplyObserver`` reads the tool calls; a reply the upstream compressed anyway
+(``Content-Encoding: gzip``, ``br``, ``deflate``, ``zstd``) is relayed decoded, without that
+header, as the identity encoding the request asked for. An unreachable upstream is a 502 in
 the provider's error shape. ``--upstream`` is the provider's base URL; when it ends in
 ``/v1`` the client's ``/v1`` is not repeated.
 """
@@ -99,11 +101,11 @@ class Proxy:
         async def relay() -> AsyncIterator[bytes]:
             error: str | None = "the reply was cut off: the client disconnected or the server stopped"
             try:
-                async for chunk in upstream.aiter_raw():
+                async for chunk in upstream.aiter_bytes():  # decoded: the header is dropped
                     observer.feed(chunk)
                     yield chunk
                 error = None
-            except httpx.HTTPError as exc:
+            except httpx.HTTPError as exc:  # a broken gzip stream too (DecodingError)
                 error = f"the upstream's reply broke off: {type(exc).__name__}: {exc}"[:500]
             finally:
                 await upstream.aclose()
