@@ -21,7 +21,7 @@ import httpx
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
-from .app import CaptureSettings, error_response
+from .app import STOPPED_MESSAGE, CaptureSettings, error_response
 from .upstream_reply import ReplyObserver
 from .writer import now_iso, reply_record
 
@@ -87,6 +87,21 @@ class Proxy:
             upstream = await client.send(
                 client.build_request(request.method, self._url(request), headers=headers, content=raw), stream=True
             )
+        except asyncio.CancelledError:
+            # The server stopped while the upstream had not answered (``app.ended_cleanly``).
+            if protocol:
+                self._write(
+                    request,
+                    protocol,
+                    index,
+                    received_at,
+                    started,
+                    raw,
+                    503,
+                    ReplyObserver(None, False),
+                    STOPPED_MESSAGE,
+                )
+            raise
         except httpx.HTTPError as exc:
             message = f"the upstream {self.base} could not be reached: {type(exc).__name__}: {exc}"[:500]
             if protocol:

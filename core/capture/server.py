@@ -10,7 +10,9 @@ thread: the main thread keeps Ctrl+C and SIGTERM), and ``stop()`` shuts it down 
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
+import sys
 import threading
 import time
 
@@ -40,6 +42,24 @@ def bind(host: str, port: int) -> socket.socket:
         raise
     sock.set_inheritable(False)
     return sock
+
+
+class _CutOffNote(logging.Filter):
+    """uvicorn's "ERROR: Cancel N running task(s)" at shutdown, said as what it means for the capture."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not str(record.msg).startswith("Cancel %s running task"):
+            return True
+        count = record.args[0] if isinstance(record.args, tuple) and record.args else "some"
+        print(
+            f"toolscope capture: {count} request(s) still in flight after {STOP_SECONDS:g} s were cut off"
+            " (their lines say so)",
+            file=sys.stderr,
+        )
+        return False
+
+
+logging.getLogger("uvicorn.error").addFilter(_CutOffNote())
 
 
 class CaptureServer:
