@@ -174,3 +174,30 @@ def test_ctrl_c_with_a_request_in_flight_records_it_without_a_traceback(tmp_path
     assert record.reply.error is not None
     assert "cut off" in record.reply.error or "stopped before this reply" in record.reply.error
     assert answers and answers[0].status_code == (200 if stream else 503)
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie has ended: its adopter may not have reaped it yet)."""
+    try:
+        return not Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[-1].startswith("Z")
+    except OSError:
+        return False
+
+
+def test_sigterm_ends_the_background_children_of_a_shell_that_exits_first(tmp_path: Path) -> None:
+    proc = _start_capture("-o", "c.jsonl", "--", "sh", "-c", "sleep 300 & echo $! > gc; wait", cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "gc").exists() or not (tmp_path / "gc").read_text().strip():
+            assert time.monotonic() < deadline, "the shell never started its child"
+            time.sleep(0.05)
+        grandchild = int((tmp_path / "gc").read_text())
+        os.kill(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+        ended = time.monotonic() + 10
+        while _running(grandchild) and time.monotonic() < ended:
+            time.sleep(0.05)
+    finally:
+        proc.kill()
+    assert proc.returncode == -signal.SIGTERM
+    assert not _running(grandchild), "the shell's background child outlived toolscope capture"
