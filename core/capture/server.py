@@ -19,6 +19,7 @@ import time
 import uvicorn
 
 from .app import CaptureSettings, capture_app, warm_up
+from .http_protocol import BoundedHttpToolsProtocol
 
 START_SECONDS = 15.0
 STOP_SECONDS = 5.0
@@ -76,6 +77,7 @@ class CaptureServer:
             log_level="warning",
             access_log=False,
             lifespan="off",
+            http=BoundedHttpToolsProtocol,  # a request head over 64 KiB is a 431, not unbounded memory
             timeout_graceful_shutdown=int(STOP_SECONDS),
             timeout_keep_alive=30,
             server_header=False,
