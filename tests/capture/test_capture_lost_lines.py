@@ -145,3 +145,30 @@ def test_a_line_that_fails_part_way_is_taken_back(tmp_path: Path) -> None:
         os.close(fd)
     assert (sink.written, sink.lost, sink.reason) == (1, 1, "File too large")
     assert path.read_bytes() == first
+
+
+def test_a_10_mb_captured_name_is_printed_clipped_by_every_command(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from toolscope.cli.app import app
+
+    big = "n" * 10_000_000
+    tool = {
+        "name": big,
+        "namespace": None,
+        "type": "function",
+        "schema_bytes": 9,
+        "token_estimate": 3,
+        "deferred": True,
+    }
+    call = {"name": "c" + big[:6_000_000], "namespace": None, "arguments": {}}
+    first = _record(tools=[tool], reply=reply_record("upstream", 200, [call], 0, None, None))
+    path = tmp_path / "big.jsonl"
+    path.write_bytes(encode_line(first) + encode_line(_record(index=2)))
+    seed = "sample_configs/seed/step_config.json"
+    toolkit = "sample_configs/agentscope/toolkit.yaml"
+    commands = [["report"], ["report", "--format", "json"], ["check", seed, "--json"], ["tools", seed]]
+    for command in [*commands, ["step", toolkit], ["report", toolkit, "--format", "html"]]:
+        done = CliRunner().invoke(app, [*command, "--capture", str(path)])
+        assert len(done.output) < 200_000, (command, len(done.output))
+        assert "characters not shown" in done.output, command
