@@ -4,7 +4,7 @@ Run: ``python benchmarks/capture_bench.py [--requests N] [--memory-requests M] [
 (``--check``: exit 1 when a target is missed; figures depend on the machine's load, so the
 test suite runs ``--quick`` for the script only).
 
-Each server runs in its own process (``python -m toolscope.core.capture.bench_server``), the
+Each server runs in its own process (``benchmarks/capture_bench_server.py``), the
 client here, over real HTTP with keep-alive, alternating between the servers request by
 request so both see the same machine load. Measured, side by side in one run:
 
@@ -69,7 +69,7 @@ class Server:
 
     def __init__(self, *args: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "toolscope.core.capture.bench_server", *args],
+            [sys.executable, str(Path(__file__).with_name("capture_bench_server.py")), *args],
             stdout=subprocess.PIPE,
             text=True,
         )

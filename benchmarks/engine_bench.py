@@ -137,8 +137,8 @@ def main() -> None:
         write_universe(args.write, args.tools, args.servers)
         return
 
-    from toolscope.core.agentworks.pipeline import StepPipeline
-    from toolscope.core.agentworks.subject import load_agentworks_subject
+    from toolscope.core.systems.agentworks.pipeline import StepPipeline
+    from toolscope.core.systems.agentworks.subject import load_agentworks_subject
 
     with tempfile.TemporaryDirectory() as tmp:
         step_path = make_universe_files(Path(tmp), args.tools, args.servers)

@@ -5,7 +5,7 @@ CALLS ``reset_tools`` calls, replayed on both lanes (stock and guarded) the way
 ``step --session`` replays it. The baseline is the stock AgentScope meta tool, which
 compiles its Jinja response template and rebuilds its input schema's pydantic model on every
 call; the other run uses toolscope's caches
-(``core/agentscope/meta_tool_cache.py``). Runs alternate, best of REPEAT each, CPU time of
+(``core/systems/agentscope/meta_tool_cache.py``). Runs alternate, best of REPEAT each, CPU time of
 this process. Prints both costs per call and the ratio (cached / stock; lower is better).
 
     python benchmarks/replay_bench.py [--calls 400] [--repeat 3]
@@ -21,6 +21,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from ..core.systems.agentscope.ids import AgentScopeInput
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "sample_configs" / "agentscope"
@@ -40,7 +42,7 @@ def tiled_session(path: Path, calls: int) -> Path:
 
 def replay_cpu(built: object, recorded: object) -> float:
     """CPU seconds for one whole replay."""
-    from toolscope.core.agentscope.session_replay import areplay_session, starting_point
+    from toolscope.core.systems.agentscope.session_replay import areplay_session, starting_point
 
     start_built, starting_from = starting_point(built, recorded, False)
     started = time.process_time()
@@ -59,10 +61,9 @@ def main(argv: list[str] | None = None) -> int:
 
     import jinja2
 
-    from toolscope.core.agentscope import meta_tool_cache
-    from toolscope.core.agentscope.session_source import load_session
-    from toolscope.core.agentscope.subject import load_toolkit_subject
-    from toolscope.core.model.enums import InputKind
+    from toolscope.core.systems.agentscope import meta_tool_cache
+    from toolscope.core.systems.agentscope.session_source import load_session
+    from toolscope.core.systems.agentscope.subject import load_toolkit_subject
 
     if not meta_tool_cache.install():
         import agentscope
@@ -75,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     [stock_schema] = meta_tool_cache.ORIGINAL_SCHEMA
     with tempfile.TemporaryDirectory() as folder:
         recorded = load_session(tiled_session(Path(folder) / "long.json", args.calls))
-    built = load_toolkit_subject(str(SAMPLES / "toolkit.yaml"), kind=InputKind.TOOLKIT_SPEC).built
+    built = load_toolkit_subject(str(SAMPLES / "toolkit.yaml"), kind=AgentScopeInput.TOOLKIT_SPEC).built
     calls = len(recorded.resets)
     best = {"stock": float("inf"), "cached": float("inf")}
     for run in range(args.repeat):

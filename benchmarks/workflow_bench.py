@@ -31,7 +31,7 @@ def _workflow(directory: Path, registry: dict, steps: int) -> Path:
 
 
 def _answer_all(path: Path) -> float:
-    from toolscope.core.agentworks.subject import load_workflow_subjects
+    from toolscope.core.systems.agentworks.subject import load_workflow_subjects
 
     start = time.process_time()
     subjects = load_workflow_subjects(path)

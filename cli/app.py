@@ -164,7 +164,7 @@ def main() -> None:
 
 
 def _stop_shared_loop(status: object) -> None:
-    """Stop AgentScope's loop thread before the interpreter finalizes (see core.agentscope.aio).
+    """Stop AgentScope's loop thread before the interpreter finalizes (see core.systems.agentscope.aio).
 
     When a user's coroutine ignores cancellation, finalizing would kill that thread inside
     whatever C or Rust code it runs and abort the process (exit 134): end without
@@ -172,7 +172,7 @@ def _stop_shared_loop(status: object) -> None:
     """
     import os
 
-    aio = sys.modules.get("toolscope.core.agentscope.aio")
+    aio = sys.modules.get("toolscope.core.systems.agentscope.aio")
     if aio is None or aio.shutdown():
         return
     from . import signals

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
     from rich.console import Console
 
-    from ..core.capture.compare import CaptureComparison, RequestComparison
+    from ..core.comparison.compare import CaptureComparison, RequestComparison
 
 # Names shown per list in the human form; the JSON has up to 200, the TUI all.
 SHOWN = 30
@@ -188,7 +188,7 @@ def print_tool_in_capture(
 def compare_capture(path: Any, subject: Any, mode: str | None) -> CaptureComparison:
     """Read the capture and compare it with what ``subject`` predicts in ``mode``."""
     from ..core.capture.observed_file import load_capture
-    from ..core.capture.predict import compare_subject
+    from ..core.comparison.predict import compare_subject
     from .replay_progress import replay_progress
 
     observed = load_capture(path)
@@ -217,5 +217,5 @@ def with_capture(document: BaseModel, comparison: CaptureComparison | None) -> B
         ExplainEnvelope: ExplainCaptureEnvelope,
     }
     captured = envelopes[type(document)]
-    # Validated: the capture block is assembled by core.capture.compare as plain data.
+    # Validated: the capture block is assembled by core.comparison.compare as plain data.
     return captured.model_validate({**document.model_dump(mode="json", by_alias=True), "capture": comparison.to_json()})

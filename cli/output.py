@@ -135,7 +135,7 @@ def handle_errors(func: F) -> F:
         except (typer.Abort, KeyboardInterrupt, SystemExit):
             raise
         except BaseException as exc:
-            from ..core.agentscope.user_code_guard import UserExitCalled
+            from ..core.systems.agentscope.user_code_guard import UserExitCalled
 
             if isinstance(exc, UserExitCalled):  # os._exit in user code, outside the factory call
                 _fail_if_user_code_exited()
@@ -178,23 +178,23 @@ def handle_errors(func: F) -> F:
 
 def _user_code_failure(exc: BaseException) -> ToolscopeError | None:
     # Only when a factory was loaded (its module is imported then): a spec's toolkit runs no user code.
-    if "toolscope.core.agentscope.user_code" not in sys.modules:
+    if "toolscope.core.systems.agentscope.user_code" not in sys.modules:
         return None
-    from ..core.agentscope.user_code import failure_in_user_code
+    from ..core.systems.agentscope.user_code import failure_in_user_code
 
     return failure_in_user_code(exc)
 
 
 def _release_user_code_guards() -> None:
     # The os._exit guard, the threading hook and the stdout guard end with the command that needed them.
-    guard = sys.modules.get("toolscope.core.agentscope.user_code_guard")
+    guard = sys.modules.get("toolscope.core.systems.agentscope.user_code_guard")
     if guard is not None:
         guard.release()
 
 
 def _fail_if_user_code_exited() -> None:
     # A factory (or a thread it started) called os._exit: never report success after that.
-    from ..core.agentscope.user_code_guard import exit_calls
+    from ..core.systems.agentscope.user_code_guard import exit_calls
 
     calls = exit_calls()
     if calls:
@@ -246,7 +246,7 @@ def era_sentence(loaded: LoadedInput) -> str | None:
     (and the product era's origin); None for toolkits."""
     if loaded.era is None:
         return None
-    from ..core.agentworks.era import Era
+    from ..core.systems.agentworks.era import Era
 
     origin = next((f"; origin {value}" for key, value in loaded.extra if key == "origin"), "")
     return f"era: {Era(loaded.era).label}{origin}"

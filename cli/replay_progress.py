@@ -61,7 +61,7 @@ class _Progress:
 @contextlib.contextmanager
 def replay_progress(what: str = "turn") -> Iterator[None]:
     """Report replay progress on stderr while the block runs (``what``: turn, or request for a capture)."""
-    from ..core.agentscope.session_replay import REPLAY_PROGRESS
+    from ..core.systems.agentscope.session_replay import REPLAY_PROGRESS
 
     progress = _Progress(sys.stderr, what)
     token = REPLAY_PROGRESS.set(progress)

@@ -53,14 +53,14 @@ MUTANTS = (
     ),
     Mutant(
         "toolkit rows kept when the toolkit's groups change",
-        "core/agentscope/subject.py",
+        "core/systems/agentscope/subject.py",
         "if not _same_objects(current, self._rows_groups):",
         "if False:",
         ("tests/agentscope/test_as_subject.py",),
     ),
     Mutant(
         "toolkit rows keyed without the active groups",
-        "core/agentscope/subject.py",
+        "core/systems/agentscope/subject.py",
         "key = (mode, groups)",
         "key = (mode,)",
         ("tests/agentscope/test_as_subject.py",),
@@ -109,7 +109,7 @@ MUTANTS = (
     ),
     Mutant(
         "specific selected_tools entries matched without normalizing the tool name",
-        "core/agentworks/filter_entries.py",
+        "core/systems/agentworks/filter_entries.py",
         'self.tool_keys.setdefault(norm_ns + ":" + normalize_tool_name(tool), entry)',
         'self.tool_keys.setdefault(norm_ns + ":" + tool, entry)',
         ("tests/core/agentworks/test_tool_filter.py",),
@@ -123,7 +123,7 @@ MUTANTS = (
     ),
     Mutant(
         "the system slice left out of every mode's allow-list",
-        "core/agentworks/mode_table.py",
+        "core/systems/agentworks/mode_table.py",
         'table.setdefault(tool, "the system slice (modes.system)")',
         "pass",
         ("tests/core/agentworks/test_universe.py", "tests/core/agentworks/test_pipeline.py"),

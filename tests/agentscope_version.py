@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toolscope.core.agentscope.version import parse_version
+from toolscope.core.systems.agentscope.version import parse_version
 
 
 def agentscope_version() -> tuple[int, ...]:

@@ -86,7 +86,7 @@ def test_the_resolver_notices_a_broken_relative_import(tmp_path: Path) -> None:
 
 def test_every_package_has_a_docstring_that_says_what_lives_there() -> None:
     thin = []
-    for folder in ("toolscope", *FOLDERS):
+    for folder in ("entry", *FOLDERS):
         for init in sorted((REPO / folder).rglob("__init__.py")):
             doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
             if len(doc.split()) < 8:
@@ -95,7 +95,9 @@ def test_every_package_has_a_docstring_that_says_what_lives_there() -> None:
 
 
 def test_the_root_package_holds_only_the_entry_point_and_the_tap() -> None:
-    assert sorted(p.name for p in (REPO / "toolscope").iterdir() if p.name != "__pycache__") == [
+    """entry/ installs as ``toolscope``; no folder at the checkout's root is named toolscope (it would shadow the install)."""
+    assert not (REPO / "toolscope").exists()
+    assert sorted(p.name for p in (REPO / "entry").iterdir() if p.name != "__pycache__") == [
         "__init__.py",
         "__main__.py",
         "py.typed",

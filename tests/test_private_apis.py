@@ -78,14 +78,14 @@ def test_textual_still_has_the_footer_key_and_the_key_names() -> None:
 
 @pytest.mark.agentscope
 def test_agentscope_meta_tool_still_compiles_its_template_and_schema_where_the_cache_hooks_in() -> None:
-    """``core/agentscope/meta_tool_cache.py`` replaces ``Template`` in AgentScope's private
+    """``core/systems/agentscope/meta_tool_cache.py`` replaces ``Template`` in AgentScope's private
     ``_meta`` module and wraps ``ResetTools.input_schema``: still there, still used, same answers."""
     import importlib
 
     import agentscope
     from agentscope.tool import ResetTools, ToolGroup
 
-    from toolscope.core.agentscope import meta_tool_cache
+    from toolscope.core.systems.agentscope import meta_tool_cache
 
     module = importlib.import_module(meta_tool_cache.PRIVATE_TEMPLATE[0])
     assert module.ResetTools is ResetTools

@@ -49,17 +49,17 @@ class TuiOptions:
     export_png: bool = True
     """The export key also writes a PNG of the SVG (in the background, when Chromium is installed)."""
     script: str | None = None
-    """Activation view: a script to load at start (see ``core.agentscope.script``)."""
+    """Activation view: a script to load at start (see ``core.systems.agentscope.script``)."""
     run_script: bool = False
     """Activation view: run the whole script at start (headless screenshots)."""
     config_dir: str | None = None
     """The folder of the config file: script paths not found from the current folder are tried there."""
     session: str | None = None
-    """Activation view: a recorded AgentScope session to step through (``core.agentscope.session_source``)."""
+    """Activation view: a recorded AgentScope session to step through (``core.systems.agentscope.session_source``)."""
     session_id: str | None = None
     """With ``session`` naming an app storage database: the session id."""
     follow: str | None = None
-    """Activation view: a running agent's tap file to follow live (``core.agentscope.tap``)."""
+    """Activation view: a running agent's tap file to follow live (``core.systems.agentscope.tap``)."""
     activation_factory: Callable[[Any, Any], Any] = _default_activation_view
     """Builds the activation view for a subject and these options (None when it has none)."""
 

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from textual.worker import WorkerFailed
 
-from ..core.agentscope.aio import on_shared_loop
 from ..core.model.errors import ToolscopeError
+from ..core.systems.agentscope.aio import on_shared_loop
 from ..core.text.safe_text import inert
 
 if TYPE_CHECKING:
@@ -52,8 +52,8 @@ class SessionFeed:
 
     async def start(self, view: Any) -> None:
         """Replay the session on both lanes, hand it to the view, say the headline."""
-        from ..core.agentscope.session_replay import areplay_session, starting_point
-        from ..core.agentscope.session_source import load_session
+        from ..core.systems.agentscope.session_replay import areplay_session, starting_point
+        from ..core.systems.agentscope.session_source import load_session
 
         # Reading app storage runs AgentScope's own storage API: a thread, not the app's loop.
         reading = view.run_worker(
@@ -102,7 +102,7 @@ class FollowFeed:
 
     async def start(self, view: Any) -> None:
         """Start polling; the view shows the agent's turns as they come."""
-        from ..core.agentscope.follow import LiveFollow
+        from ..core.systems.agentscope.follow import LiveFollow
 
         self.view = view
         self.live = LiveFollow(view.subject.built, self.path)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ...core.model.enums import FindingKind, Severity
+from ...core.model.enums import Severity, SharedFinding
 from ...core.model.errors import EXIT_NEGATIVE, InputError
 from ..output import handle_errors
 
@@ -51,8 +51,8 @@ def check_command(
     """Run the invariant checks and expectations; exit 1 when one fails."""
     from rich.text import Text
 
-    from ...core.agentworks.subject import AgentWorksSubject
     from ...core.model.expectations import check_expectations, parse_expectation
+    from ...core.systems.agentworks.subject import AgentWorksSubject
     from ..output import era_sentence, print_document, print_findings, print_wrapped, stdout_console
 
     expectations = [parse_expectation(e) for e in expect or []]
@@ -107,7 +107,7 @@ def check_command(
             print_wrapped(console, Text(""), era, "dim")
         shown = ", ".join(str(m) if m is not None else "(none: no permission modes)" for m in modes)
         print_wrapped(console, Text(""), "modes checked: " + shown, "dim")
-        if drift_from is not None and not any(f.kind == FindingKind.MCP_DRIFT for f in findings):
+        if drift_from is not None and not any(f.kind == SharedFinding.MCP_DRIFT for f in findings):
             live = subject.discovery.servers if isinstance(subject, AgentWorksSubject) and subject.discovery else ()
             print_wrapped(console, Text(""), no_drift_sentence(drift_findings, drift_from.name, len(live)), "dim")
         print_findings(findings, console)
@@ -124,7 +124,7 @@ def check_command(
 def no_drift_sentence(drift_findings: list[Finding], snapshot: str, servers: int) -> str:
     """What ``--drift-from`` found when no server drifted: "no drift" only when every server could be
     compared; a server that failed in the snapshot leaves its drift unknown (never "no drift")."""
-    unknown = [f.entry for f in drift_findings if f.kind == FindingKind.MCP_OUTAGE and f.entry]
+    unknown = [f.entry for f in drift_findings if f.kind == SharedFinding.MCP_OUTAGE and f.entry]
     if not unknown:
         return f"MCP tools: no drift since {snapshot}"
     if len(unknown) >= servers:
@@ -137,10 +137,10 @@ def no_drift_sentence(drift_findings: list[Finding], snapshot: str, servers: int
 
 def _session_findings(subject: object, session: Path, session_id: str | None, groups_given: bool) -> list:
     """Findings from a recorded session replayed on the toolkit (a group the model activated that does not exist)."""
-    from ...core.agentscope.session_replay import replay_session
-    from ...core.agentscope.session_source import load_session
-    from ...core.agentscope.v1.explain import session_findings
     from ...core.model.subject import StepsActivation
+    from ...core.systems.agentscope.session_replay import replay_session
+    from ...core.systems.agentscope.session_source import load_session
+    from ...core.systems.agentscope.v1.explain import session_findings
 
     if not isinstance(subject, StepsActivation):
         raise InputError("--session", "applies to AgentScope toolkits (a spec or a factory)")

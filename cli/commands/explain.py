@@ -6,9 +6,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ...core.model.enums import InputKind, Verdict
+from ...core.model.enums import Verdict
 from ...core.model.errors import EXIT_NEGATIVE
 from ...core.model.presentation import MARK
+from ...core.systems.codex.ids import CodexInput
 from ...core.text.shell import is_command, wrap_command
 from ..output import (
     era_sentence,
@@ -28,8 +29,8 @@ from .common import (
 from .subject_options import NO_SUBJECT_OPTIONS, SubjectOptions, with_subject_options
 
 if TYPE_CHECKING:
-    from ...core.agentworks.selection_rewrite import SelectionRewrite
     from ...core.model.verdicts import Checklist
+    from ...core.systems.agentworks.selection_rewrite import SelectionRewrite
 
 
 @handle_errors
@@ -85,7 +86,7 @@ def explain_command(
             verdict = checklist.verdict
             aliases = (
                 (f"{verdict.namespace}:{verdict.name}", f"{verdict.namespace}:*")
-                if verdict is not None and subject.loaded.kind == InputKind.CODEX
+                if verdict is not None and subject.loaded.kind == CodexInput.CODEX
                 else ()
             )
             print_tool_in_capture(console, comparison, checklist.tool, capture_source(comparison), aliases)
@@ -97,7 +98,7 @@ def print_rewrite(rewrite: SelectionRewrite) -> None:
     """The step's selected_servers / selected_tools before and after the app's rewrite."""
     from rich.text import Text
 
-    from ...core.agentworks.filter_decisions import quote_list
+    from ...core.systems.agentworks.filter_decisions import quote_list
 
     console = stdout_console()
     console.print()
@@ -119,7 +120,7 @@ def print_checklist(
     checklist (whose answers quote the stages' rules), the fix."""
     from rich.text import Text
 
-    from ...core.model.verdicts import STAGE_TITLES
+    from ...core.systems.registry import STAGE_TITLES
     from ...core.text.safe_text import inert
     from ..layout import wrap_words
 

@@ -15,8 +15,8 @@ from ...core.model.enums import Verdict
 from ...core.model.errors import EXIT_NEGATIVE
 
 if TYPE_CHECKING:
-    from ...core.agentworks.subject import AgentWorksSubject
     from ...core.model.verdicts import Checklist, Finding
+    from ...core.systems.agentworks.subject import AgentWorksSubject
 
 
 def _why(checklist: Checklist) -> str:
@@ -66,7 +66,7 @@ def explain_workflow(subjects: list[AgentWorksSubject], tool: str, mode: str | N
     else:
         from rich.text import Text
 
-        from ...core.model.verdicts import STAGE_TITLES
+        from ...core.systems.registry import STAGE_TITLES
         from ..layout import Cell, Column, layout_table
         from ..output import print_findings, print_lines, print_wrapped, stdout_console
         from ..styles import VERDICT_STYLE

@@ -24,8 +24,8 @@ from ..output import handle_errors, print_document, stdout_console
 from ..styles import STAGE_STYLE
 
 if TYPE_CHECKING:
-    from ...core.agentworks.filter_decisions import FilterDecision
     from ...core.schemas.filter import Answer
+    from ...core.systems.agentworks.filter_decisions import FilterDecision
 
 
 @handle_errors
@@ -69,8 +69,8 @@ def filter_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Evaluate ShouldIncludeTool / ShouldIncludeServer for the given selected_tools and selected_servers."""
-    from ...core.agentworks.tool_filter import DEFAULT_SYSTEM_CATEGORY_BASES, ToolFilter
     from ...core.schemas.filter import FilterEnvelope, ServerAnswer, ToolAnswer, VirtualToolAnswer
+    from ...core.systems.agentworks.tool_filter import DEFAULT_SYSTEM_CATEGORY_BASES, ToolFilter
 
     asked: list[Query] = [_split_query(q, virtual) for q in queries or []]
     if query_file is not None:

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ...core.model.enums import InputKind
 from ...core.model.errors import EXIT_INTERNAL, InputError, Problem
 from ...core.model.presentation import MARK
+from ...core.systems.agentworks.ids import AgentWorksInput
 from ...tui.views import DEFAULT_VIEW, VIEWS, View
 from ..output import handle_errors, plain, stdout_console
 from .common import ModeOpt, SessionIdOpt, SessionOpt, parse_size
@@ -98,20 +98,20 @@ def inspect_command(
             return
     subject = subject_options.open_subject(config)
     resolved_mode = subject.resolve_mode(mode)
-    if subject.loaded.kind == InputKind.STEP_CONFIG:
+    if subject.loaded.kind == AgentWorksInput.STEP_CONFIG:
         _refuse_activation(first_view, feeds)
     if follow is not None and follow.exists() and not follow.is_file():
         what = "a folder" if follow.is_dir() else "not a regular file (a named pipe or a device)"
         raise InputError(str(follow), f"is {what}; --follow takes the tap file the agent writes (SessionTap(path))")
     if script is not None:  # like --session: a missing or malformed script is exit 2, not a blank view
-        from ...core.agentscope.script import load_script, script_for_config
+        from ...core.systems.agentscope.script import load_script, script_for_config
 
         # Resolved here (beside the config when not found from the current folder) so that a
         # --screenshot finds the same file the interactive view does.
         script = script_for_config(script, config)
         load_script(script)
     if session is not None:  # bad input is exit 2 here, not a notification inside the app
-        from ...core.agentscope.session_source import load_session
+        from ...core.systems.agentscope.session_source import load_session
 
         load_session(session, session_id=session_id)
     # Textual is imported here only: every other command starts without it.

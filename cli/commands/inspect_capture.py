@@ -31,7 +31,7 @@ def run_capture_view(
 
 def _prediction(config: str, mode: str | None, subject_options: SubjectOptions, capture: Path) -> Any:
     """What toolscope predicts per request, for the view to check each one against."""
-    from ...core.capture.predict import compare_subject
+    from ...core.comparison.predict import compare_subject
 
     subject_options.open_workflow(config, capture=capture)  # a whole workflow: exit 2, asking for --step
     subject = subject_options.open_subject(config)

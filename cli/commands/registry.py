@@ -25,7 +25,7 @@ def registry_check_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Compare the registry's lists with the literal facts of the Go source; exit 1 on drift."""
-    from ...core.agentworks.registry_drift import check_registry_against_source
+    from ...core.systems.agentworks.registry_drift import check_registry_against_source
 
     report = check_registry_against_source(registry, list(go_src))
     if as_json:

@@ -125,7 +125,7 @@ def report_command(
     if config is None:
         raise InputError("CONFIG", "give the config to report on (or --capture FILE for a capture report)")
     if script is not None:
-        from ...core.agentscope.script import script_for_config
+        from ...core.systems.agentscope.script import script_for_config
 
         script = script_for_config(script, config)
     picture = kind in ("svg", "png")

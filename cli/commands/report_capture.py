@@ -38,7 +38,7 @@ def write_capture_report(
     observed = load_capture(capture)
     comparison, label = None, None
     if config is not None:
-        from ...core.capture.predict import compare_subject
+        from ...core.comparison.predict import compare_subject
         from ..replay_progress import replay_progress
 
         subject, inputs = open_with_inputs(config, subject_options, capture)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ...core.agentworks.subject import AgentWorksSubject
+    from ...core.systems.agentworks.subject import AgentWorksSubject
 
 
 def write_workflow_report(

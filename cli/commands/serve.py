@@ -45,7 +45,7 @@ def serve_command(
     subject = open_subject(config, step=step, registry=registry)
     subject.resolve_mode(mode)
     if script is not None:
-        from ...core.agentscope.script import load_script, script_for_config
+        from ...core.systems.agentscope.script import load_script, script_for_config
 
         script = script_for_config(script, config)
         load_script(script)

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ...core.model.enums import InputKind
 from ...core.model.errors import InputError
 from ...core.model.presentation import MARK
+from ...core.systems.agentworks.ids import AgentWorksInput
 from ..output import handle_errors, print_document, stdout_console
 from ..styles import CALL_STATE_STYLE
 from .common import CaptureOpt, GroupsOpt, JsonOpt, SessionIdOpt, SessionOpt, split_groups
@@ -23,8 +23,8 @@ from .common import CaptureOpt, GroupsOpt, JsonOpt, SessionIdOpt, SessionOpt, sp
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from ...core.agentscope.subject import ToolkitSubject
-    from ...core.agentscope.v1.subject import ToolkitSubjectV1
+    from ...core.systems.agentscope.subject import ToolkitSubject
+    from ...core.systems.agentscope.v1.subject import ToolkitSubjectV1
 
 
 @handle_errors
@@ -43,7 +43,7 @@ def step_command(
     from ..input_kind import detect_kind
 
     kind = detect_kind(toolkit)
-    if kind == InputKind.STEP_CONFIG:
+    if kind == AgentWorksInput.STEP_CONFIG:
         raise InputError(toolkit, "step works on AgentScope toolkits", [])
     feeds = [name for name, value in (("--script", script), ("--session", session), ("--capture", capture)) if value]
     if not feeds:
@@ -56,7 +56,7 @@ def step_command(
         raise InputError(feeds[1], f"give either {feeds[0]} or {feeds[1]}, not both")
     if session_id is not None and session is None:
         raise InputError("--session-id", "--session-id goes with --session (a database, or a tap holding several runs)")
-    from ...core.agentscope.probe import probe_stock_reset_tools
+    from ...core.systems.agentscope.probe import probe_stock_reset_tools
 
     if capture is not None:
         from .step_capture import open_capture_replay, print_capture_human, print_capture_json
@@ -79,8 +79,8 @@ def step_command(
             print_session_human(subject, replay, probe)
         return
     assert script is not None
-    from ...core.agentscope.script import load_script, script_for_config
-    from ...core.agentscope.subject import load_toolkit_subject
+    from ...core.systems.agentscope.script import load_script, script_for_config
+    from ...core.systems.agentscope.subject import load_toolkit_subject
 
     script = script_for_config(script, toolkit)
     steps = load_script(script)
@@ -91,7 +91,7 @@ def step_command(
     if as_json:
         from ...core.schemas.step import StepEnvelope
 
-        # Validated: lanes and events are assembled by core.agentscope.turns as plain data.
+        # Validated: lanes and events are assembled by core.systems.agentscope.turns as plain data.
         print_document(
             StepEnvelope.model_validate(
                 step_fields(subject, stepper, probe, subject.active_groups(), script.name)
@@ -119,7 +119,7 @@ def _outage_notes(outages: list[tuple[str, str, str]], active: Any) -> list[str]
 
 
 def _json_call_notes(session: Any, version: str) -> list[dict[str, Any]]:
-    from ...core.agentscope.call_notes import call_args, call_notes
+    from ...core.systems.agentscope.call_notes import call_args, call_notes
 
     out = []
     for turn in session.history:
@@ -163,7 +163,7 @@ def step_fields(
 def _print_human(subject: ToolkitSubject | ToolkitSubjectV1, session: Any, probe: Any, script_name: str) -> None:
     from rich.text import Text
 
-    from ...core.agentscope.call_notes import call_args, call_notes
+    from ...core.systems.agentscope.call_notes import call_args, call_notes
     from ..output import print_wrapped
 
     console = stdout_console()

@@ -18,19 +18,19 @@ from ..output import print_document, print_wrapped, stdout_console
 from .step import step_fields
 
 if TYPE_CHECKING:
-    from ...core.agentscope.subject import ToolkitSubject
-    from ...core.agentscope.v1.subject import ToolkitSubjectV1
-    from ...core.capture.predict import SubjectComparison
+    from ...core.comparison.predict import SubjectComparison
     from ...core.model.enums import InputKind
+    from ...core.systems.agentscope.subject import ToolkitSubject
+    from ...core.systems.agentscope.v1.subject import ToolkitSubjectV1
 
 
 def open_capture_replay(
     toolkit: str, kind: InputKind, capture: Path, groups: list[str] | None
 ) -> tuple[ToolkitSubject | ToolkitSubjectV1, SubjectComparison]:
     """Load the capture (first: a bad file fails before the toolkit is built) and the toolkit; compare."""
-    from ...core.agentscope.subject import load_toolkit_subject
     from ...core.capture.observed_file import load_capture
-    from ...core.capture.predict import compare_subject
+    from ...core.comparison.predict import compare_subject
+    from ...core.systems.agentscope.subject import load_toolkit_subject
     from ..replay_progress import replay_progress
 
     observed = load_capture(capture)
@@ -43,7 +43,7 @@ def print_capture_json(subject: ToolkitSubject | ToolkitSubjectV1, result: Subje
     """``toolscope.step/1`` with the ``capture`` block."""
     from ...core.schemas.step import CaptureStepEnvelope
 
-    # Validated: the capture block is assembled by core.capture.compare as plain data.
+    # Validated: the capture block is assembled by core.comparison.compare as plain data.
     fields = step_fields(subject, result.session, probe, subject.active_groups(), None)
     print_document(CaptureStepEnvelope.model_validate(fields | {"capture": result.comparison.to_json()}))
 

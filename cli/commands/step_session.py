@@ -19,10 +19,10 @@ from ..styles import CALL_STATE_STYLE
 from .step import step_fields
 
 if TYPE_CHECKING:
-    from ...core.agentscope.subject import ToolkitSubject
-    from ...core.agentscope.v1.subject import ToolkitSubjectV1
     from ...core.model.enums import InputKind
     from ...core.schemas.step import SessionStepEnvelope
+    from ...core.systems.agentscope.subject import ToolkitSubject
+    from ...core.systems.agentscope.v1.subject import ToolkitSubjectV1
 
 VISIBILITY_TEXT = {
     "visible": "offered",  # its group was active: the model had its schema (#22: one word, one meaning)
@@ -40,9 +40,9 @@ def open_replay(
     toolkit: str, kind: InputKind, session: Path, session_id: str | None, groups: list[str] | None
 ) -> tuple[ToolkitSubject | ToolkitSubjectV1, Any]:
     """Load the toolkit and the session, pick the starting groups, replay. Returns the subject and the SessionReplay."""
-    from ...core.agentscope.session_replay import replay_session
-    from ...core.agentscope.session_source import load_session
-    from ...core.agentscope.subject import load_toolkit_subject
+    from ...core.systems.agentscope.session_replay import replay_session
+    from ...core.systems.agentscope.session_source import load_session
+    from ...core.systems.agentscope.subject import load_toolkit_subject
 
     recorded = load_session(session, session_id=session_id)
     subject = load_toolkit_subject(toolkit, kind=kind, groups=groups)
@@ -53,7 +53,7 @@ def step_json(subject: ToolkitSubject | ToolkitSubjectV1, replay: Any, probe: An
     """``toolscope.step/1`` with the ``session`` block."""
     from ...core.schemas.step import SessionStepEnvelope
 
-    # Validated: the session block is assembled by core.agentscope.session_replay as plain data.
+    # Validated: the session block is assembled by core.systems.agentscope.session_replay as plain data.
     fields = step_fields(subject, replay.session, probe, replay.starting_groups, None)
     return SessionStepEnvelope.model_validate(fields | {"session": replay.to_json()})
 
@@ -147,7 +147,7 @@ def _plan_short(plan: Any) -> str:
 
 
 def _print_turns(console: Any, replay: Any, version: str = "?") -> None:
-    from ...core.agentscope.call_notes import call_args, call_notes
+    from ...core.systems.agentscope.call_notes import call_args, call_notes
 
     console.print()
     if not replay.turns:

@@ -34,9 +34,9 @@ from .common import (
 )
 
 if TYPE_CHECKING:
-    from ...core.agentworks.step_config import Step
-    from ...core.agentworks.subject import AgentWorksSubject
     from ...core.model.subject import Subject
+    from ...core.systems.agentworks.step_config import Step
+    from ...core.systems.agentworks.subject import AgentWorksSubject
 
 R = TypeVar("R")
 

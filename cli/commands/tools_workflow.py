@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ...core.model.presentation import verdict_counts_text
 
 if TYPE_CHECKING:
-    from ...core.agentworks.subject import AgentWorksSubject
+    from ...core.systems.agentworks.subject import AgentWorksSubject
 
 WORKFLOW_TOOLS_SCHEMA = "toolscope.workflow-tools/1"
 

@@ -10,10 +10,9 @@ Modules, by responsibility:
 - ``app`` (routes, limits), ``scripted`` (``--replies``), ``proxy`` (``--upstream``),
   ``upstream_reply`` (tool calls read from a provider's reply), ``server`` (uvicorn in a
   thread), ``command`` (running ``-- COMMAND`` with the clients' base-URL variables);
-- prediction against reality: ``observed`` / ``observed_file`` (the requests as the
-  comparison reads them), ``compare`` (per request: received, predicted, agrees and the
-  difference), ``predict`` (each input kind's prediction), ``timeline`` (what changed
-  between requests, for ``inspect --capture`` and ``report --capture``).
+- what the comparison reads: ``observed`` / ``observed_file`` (the recorded requests), and
+  ``timeline`` (what changed between requests, for ``inspect --capture`` and ``report
+  --capture``). The comparison itself is ``core.comparison``: this package knows no system.
 
 Nothing here imports the CLI; the server modules import starlette/uvicorn/the SDKs, the
 reader only pydantic (``inspect --capture`` loads it without the server).

@@ -48,5 +48,5 @@ def call_id(request_index: int, position: int) -> str:
 
 
 def estimate_tokens(size: int) -> int:
-    """About four bytes of JSON per token, rounded up (see ``core.agentscope.turns``)."""
+    """About four bytes of JSON per token, rounded up (see ``core.systems.agentscope.turns``)."""
     return (size + 3) // 4

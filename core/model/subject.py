@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from .verdicts import Checklist, Evaluation, Finding, LoadedInput
 
 if TYPE_CHECKING:
-    from ..agentscope.session import StepSession
-    from ..agentscope.spec import BuiltToolkit
-    from ..agentworks.selection_rewrite import SelectionRewrite
+    from ..systems.agentscope.session import StepSession
+    from ..systems.agentscope.spec import BuiltToolkit
+    from ..systems.agentworks.selection_rewrite import SelectionRewrite
 
 
 def resolved_paths(*paths: Path | None) -> tuple[Path, ...]:

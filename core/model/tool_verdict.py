@@ -8,7 +8,7 @@ list and file.
 
 These are frozen, slotted dataclasses rather than pydantic models: a 50,000-tool
 universe builds 50,000 verdicts, and stage results are shared between tools that were
-decided by the same rule (see ``core.agentworks.pipeline``).
+decided by the same rule (see ``core.systems.agentworks.pipeline``).
 """
 
 from __future__ import annotations
@@ -18,27 +18,6 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .enums import StageId, ToolKind, Verdict
-
-STAGE_TITLES: dict[str, str] = {
-    StageId.REGISTERED: "registered",
-    StageId.ALLOW_LISTED: "allow-listed",
-    StageId.DISCOVERABLE: "discoverable",
-    StageId.CALLABLE: "callable",
-    StageId.VISIBLE: "offered",  # the model is sent its schema; "visible" is the verdict (#22)
-    StageId.SOURCE: "source",
-    StageId.PRECEDENCE: "precedence",
-    StageId.APPROVAL: "approval",
-    StageId.POLICY: "policy",
-    StageId.CONNECTION: "connection",
-    StageId.NAMING: "naming",
-    StageId.DENY: "deny",
-    StageId.IN_CONTEXT: "in context",
-    StageId.LAYER: "layer",
-    StageId.REQUIREMENTS: "requirements",
-    StageId.ENABLED: "enabled",
-    StageId.TOOL_FILTER: "tool filter",
-    StageId.APPROVAL_POLICY: "approval",
-}
 
 
 def empty_counts() -> dict[str, int]:

@@ -1,4 +1,4 @@
-"""Bridges from ``core.agentscope`` into report data: the reset_tools probe and the
+"""Bridges from ``core.systems.agentscope`` into report data: the reset_tools probe and the
 step-through session.
 
 Both import their source lazily: AgentScope costs over a second to import, and a
@@ -11,9 +11,9 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from ..model.enums import InputKind
 from ..model.errors import InputError
 from ..model.subject import StepsActivation, Subject
+from ..systems.agentworks.ids import AgentWorksInput
 from .data import shown_name
 from .transcript import LostToolLink, SessionSummary, Transcript, Turn, TurnSide
 
@@ -23,7 +23,7 @@ MAX_OUTCOME = 400
 
 def probe_facts() -> tuple[tuple[str, str], ...]:
     """The installed stock reset_tools' probed behaviour as (question, answer) pairs."""
-    from ..agentscope.probe import probe_stock_reset_tools
+    from ..systems.agentscope.probe import probe_stock_reset_tools
 
     probe = probe_stock_reset_tools()
 
@@ -52,9 +52,9 @@ def run_transcript(subject: Subject, script: Path) -> tuple[Transcript, tuple[st
     Returns the transcript and the script's (name, sha256) for the provenance. The
     toolkit is left as it was found (groups a script registers are removed again).
     """
-    if subject.loaded.kind == InputKind.STEP_CONFIG or not isinstance(subject, StepsActivation):
+    if subject.loaded.kind == AgentWorksInput.STEP_CONFIG or not isinstance(subject, StepsActivation):
         raise InputError("--script", "applies to AgentScope toolkits (reset_tools calls), not AgentWorks step configs")
-    from ..agentscope.script import load_script
+    from ..systems.agentscope.script import load_script
 
     steps = load_script(script)
     digest = hashlib.sha256(script.read_bytes()).hexdigest()
@@ -95,11 +95,11 @@ def run_session_transcript(
     Returns the transcript and the session file's (name, sha256). Nothing is written to
     the session source; the subject's own state is not changed (the replay starts on a copy).
     """
-    if subject.loaded.kind == InputKind.STEP_CONFIG or not isinstance(subject, StepsActivation):
+    if subject.loaded.kind == AgentWorksInput.STEP_CONFIG or not isinstance(subject, StepsActivation):
         raise InputError("--session", "applies to AgentScope toolkits (reset_tools calls), not AgentWorks step configs")
     built = subject.built
-    from ..agentscope.session_replay import replay_session
-    from ..agentscope.session_source import load_session
+    from ..systems.agentscope.session_replay import replay_session
+    from ..systems.agentscope.session_source import load_session
 
     recorded = load_session(session, session_id=session_id)
     digest = hashlib.sha256(session.read_bytes()).hexdigest()

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..capture.compare import CaptureComparison
 from ..capture.observed import ObservedCapture
 from ..capture.timeline import Step, describe_calls, timeline
+from ..comparison.compare import CaptureComparison
 from .markdown_text import code, md
 
 SCHEMA = "toolscope.capture-report/1"

@@ -71,7 +71,7 @@ class Provenance:
         if self.registry:
             rows["registry"] = self.registry
         if self.era:
-            from ..agentworks.era import Era  # every AgentWorks answer names its era
+            from ..systems.agentworks.era import Era  # every AgentWorks answer names its era
 
             rows["era"] = Era(self.era).label
         rows["mode(s)"] = ", ".join(mode_label(m) for m in self.modes)

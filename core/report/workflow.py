@@ -22,7 +22,7 @@ from .data import Environment, ReportData, mode_label
 from .redaction import Redactor
 
 if TYPE_CHECKING:
-    from ..agentworks.subject import AgentWorksSubject
+    from ..systems.agentworks.subject import AgentWorksSubject
 
 WORKFLOW_SCHEMA = "toolscope.workflow-report/1"
 

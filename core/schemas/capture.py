@@ -8,7 +8,7 @@ tool calls of the reply), never an API key or an auth header, and no message tex
 A request the server refused (malformed JSON, a body over the limit, an unknown path) is
 recorded too, with ``error`` saying why and no tools.
 
-Token estimates follow ``core.agentscope.turns``: ``ceil(bytes of compact JSON / 4)``.
+Token estimates follow ``core.systems.agentscope.turns``: ``ceil(bytes of compact JSON / 4)``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The ``capture`` block: a capture file's requests against toolscope's prediction.
 
 Shared by ``step --capture``, ``tools`` / ``explain`` / ``check`` ``--capture`` and
-``report --capture`` (built by ``core.capture.compare.CaptureComparison.to_json``).
+``report --capture`` (built by ``core.comparison.compare.CaptureComparison.to_json``).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from pydantic import Field
 from .base import Model
 
 if TYPE_CHECKING:
-    from ..agentworks.registry_drift import DriftReport
+    from ..systems.agentworks.registry_drift import DriftReport
 
 
 class ListDriftJson(Model):

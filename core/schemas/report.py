@@ -11,9 +11,9 @@ from typing import Annotated, Literal
 from pydantic import Field
 from pydantic.json_schema import JsonDict
 
-from ..agentscope.recorded import SourceKind, StartFrom
 from ..model.enums import InputKind, StageId, Verdict
 from ..model.verdicts import Stage
+from ..systems.agentscope.recorded import SourceKind, StartFrom
 from .base import Model
 from .verdicts import ChecklistJson, FindingJson, ToolRefJson, VerdictCounts
 

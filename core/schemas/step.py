@@ -6,9 +6,9 @@ from typing import Any, Literal
 
 from pydantic import Field, RootModel
 
-from ..agentscope.recorded import Failure, SourceKind
-from ..agentscope.session_replay import StartFrom, Visibility
 from ..model.enums import InputKind, TurnKind
+from ..systems.agentscope.recorded import Failure, SourceKind
+from ..systems.agentscope.session_replay import StartFrom, Visibility
 from .base import Model
 from .capture_compare import CaptureJson
 

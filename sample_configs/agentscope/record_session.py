@@ -114,7 +114,7 @@ async def run_agent(
     from agentscope.agent import Agent, ReActConfig
     from agentscope.message import UserMsg
 
-    from toolscope.core.agentscope.spec import load_toolkit_spec
+    from toolscope.core.systems.agentscope.spec import load_toolkit_spec
 
     built = load_toolkit_spec(toolkit_path)
     agent = Agent(

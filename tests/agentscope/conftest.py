@@ -20,7 +20,7 @@ def samples() -> Path:
 @pytest.fixture
 def seed_built() -> Any:
     """The seed's world as a real Toolkit + AgentState (fresh for every test)."""
-    from toolscope.core.agentscope.spec import load_toolkit_spec
+    from toolscope.core.systems.agentscope.spec import load_toolkit_spec
 
     return load_toolkit_spec(SAMPLES / "toolkit.yaml")
 

@@ -12,9 +12,9 @@ import pytest
 from typer.testing import CliRunner
 
 from toolscope.cli.app import app
-from toolscope.core.agentscope.v1.sessions import detect_v1, failure_kind_v1, read_v1
-from toolscope.core.agentscope.version import agentscope_major
 from toolscope.core.model.errors import InputError
+from toolscope.core.systems.agentscope.v1.sessions import detect_v1, failure_kind_v1, read_v1
+from toolscope.core.systems.agentscope.version import agentscope_major
 
 V1 = Path(__file__).parent / "fixtures" / "v1"
 VERSIONS = ("1.0.21", "1.0.11")

@@ -13,8 +13,8 @@ from json_contracts import validated
 from typer.testing import CliRunner
 
 from toolscope.cli.app import app
-from toolscope.core.agentscope.version import agentscope_major, installed_version, parse_version
-from toolscope.core.model.enums import InputKind
+from toolscope.core.systems.agentscope.ids import AgentScopeInput
+from toolscope.core.systems.agentscope.version import agentscope_major, installed_version, parse_version
 
 pytestmark = [
     pytest.mark.agentscope1,
@@ -32,10 +32,10 @@ def run(*args: str):
 
 
 def _session(steps):
-    from toolscope.core.agentscope.script import parse_script
-    from toolscope.core.agentscope.subject import load_toolkit_subject
+    from toolscope.core.systems.agentscope.script import parse_script
+    from toolscope.core.systems.agentscope.subject import load_toolkit_subject
 
-    subject = load_toolkit_subject(ARMED, InputKind.TOOLKIT_FACTORY, ["web_search", "scraping"])
+    subject = load_toolkit_subject(ARMED, AgentScopeInput.TOOLKIT_FACTORY, ["web_search", "scraping"])
     session = subject.session(parse_script(steps, "script.json"))
     session.run_all()
     return session
@@ -63,7 +63,7 @@ def test_typo_and_non_bool_stock_vs_guarded() -> None:
 
 
 def test_probe_observes_1x() -> None:
-    from toolscope.core.agentscope.probe import run_probe
+    from toolscope.core.systems.agentscope.probe import run_probe
 
     probe = run_probe()
     assert probe.refused_call_changes_state and not probe.unknown_names_stored
@@ -76,10 +76,10 @@ def test_users_own_middleware_runs_in_both_lanes() -> None:
     from agentscope.message import TextBlock
     from agentscope.tool import ToolResponse
 
-    from toolscope.core.agentscope.script import parse_script
-    from toolscope.core.agentscope.subject import load_toolkit_subject
+    from toolscope.core.systems.agentscope.script import parse_script
+    from toolscope.core.systems.agentscope.subject import load_toolkit_subject
 
-    subject = load_toolkit_subject(ARMED, InputKind.TOOLKIT_FACTORY, ["web_search"])
+    subject = load_toolkit_subject(ARMED, AgentScopeInput.TOOLKIT_FACTORY, ["web_search"])
     seen = []
 
     async def deny_meta(kwargs, next_handler):
@@ -100,7 +100,7 @@ def test_users_own_middleware_runs_in_both_lanes() -> None:
 
 @pytest.mark.skipif(HAS_MIDDLEWARE, reason="1.0.16+ has register_middleware")
 def test_below_1_0_16_the_guard_cannot_be_installed() -> None:
-    from toolscope.core.agentscope.v1.guard import GuardUnavailable, install_guard_v1
+    from toolscope.core.systems.agentscope.v1.guard import GuardUnavailable, install_guard_v1
 
     session = _session([{"web_serch": True}])
     assert "cannot be installed" in session.guard_description
@@ -116,8 +116,8 @@ async def test_the_guard_inside_a_real_react_agent() -> None:
     from record_v1_sessions import scripted_agent
     from v1_seed_toolkit import build_toolkit
 
-    from toolscope.core.agentscope.v1.build import check_factory_result
-    from toolscope.core.agentscope.v1.guard import install_guard_v1
+    from toolscope.core.systems.agentscope.v1.build import check_factory_result
+    from toolscope.core.systems.agentscope.v1.guard import install_guard_v1
 
     toolkit = build_toolkit()
     calls = [
@@ -151,11 +151,11 @@ def test_replayed_session_links_the_lost_tool() -> None:
 
 @pytest.mark.parametrize("version", ["1.0.21", "1.0.11"])
 def test_replay_offers_what_the_recorded_model_was_offered(version: str) -> None:
-    from toolscope.core.agentscope.session_replay import replay_session
-    from toolscope.core.agentscope.session_source import load_session
-    from toolscope.core.agentscope.subject import load_toolkit_subject
+    from toolscope.core.systems.agentscope.session_replay import replay_session
+    from toolscope.core.systems.agentscope.session_source import load_session
+    from toolscope.core.systems.agentscope.subject import load_toolkit_subject
 
-    subject = load_toolkit_subject(ARMED, InputKind.TOOLKIT_FACTORY)
+    subject = load_toolkit_subject(ARMED, AgentScopeInput.TOOLKIT_FACTORY)
     replay = replay_session(subject.built, load_session(V1 / version / "typo.json"))
     offered = json.loads((V1 / version / "typo.offered.json").read_text())
     # The reset at model turn k decides what the model is offered at turn k + 1.

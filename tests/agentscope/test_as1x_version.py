@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from toolscope.core.agentscope.version import parse_version, supported_major
+from toolscope.core.systems.agentscope.version import parse_version, supported_major
 
 SEED = Path(__file__).parent / "fixtures" / "v1" / "v1_seed_toolkit.py"
 

@@ -60,7 +60,7 @@ async def _run(built, guarded: bool):
     from agentscope.agent import Agent, ReActConfig
     from agentscope.message import UserMsg
 
-    from toolscope.core.agentscope.guard import install_guard
+    from toolscope.core.systems.agentscope.guard import install_guard
 
     if guarded:
         install_guard(built.toolkit)

@@ -9,7 +9,7 @@ pytestmark = pytest.mark.agentscope
 
 @pytest.fixture
 def guarded(seed_built):
-    from toolscope.core.agentscope.guard import install_guard
+    from toolscope.core.systems.agentscope.guard import install_guard
 
     plans = []
     guard = install_guard(seed_built.toolkit, observer=plans.append)
@@ -17,7 +17,7 @@ def guarded(seed_built):
 
 
 async def test_install_keeps_group_list_and_template(seed_built) -> None:
-    from toolscope.core.agentscope.guard import install_guard
+    from toolscope.core.systems.agentscope.guard import install_guard
 
     toolkit = seed_built.toolkit
     install_guard(toolkit)
@@ -60,7 +60,7 @@ async def test_refusal_never_reaches_the_stock_tool(seed_built, call) -> None:
     """A refused call does not delegate: a middleware inside the guard never runs."""
     from agentscope.tool import RegisteredTool, ResetTools, ToolMiddlewareBase
 
-    from toolscope.core.agentscope.guard import GroupActivationGuard, known_group_reader
+    from toolscope.core.systems.agentscope.guard import GroupActivationGuard, known_group_reader
 
     reached = []
 
@@ -112,7 +112,7 @@ async def test_both_problem_kinds_at_once(guarded, call, text) -> None:
 async def test_group_registered_later_is_known_without_reinstalling(guarded, call, text) -> None:
     from agentscope.tool import ToolGroup
 
-    from toolscope.core.agentscope.spec import GroupSpec, ToolSpec, make_spec_group
+    from toolscope.core.systems.agentscope.spec import GroupSpec, ToolSpec, make_spec_group
 
     toolkit, state, guard, plans = guarded
     meta_before = toolkit.builtin_meta_tool

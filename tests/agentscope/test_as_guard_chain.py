@@ -22,7 +22,7 @@ def test_a_users_deny_middleware_denies_in_both_lanes(seed_built) -> None:
     from agentscope.message import TextBlock, ToolResultState
     from agentscope.tool import ToolChunk, ToolMiddlewareBase
 
-    from toolscope.core.agentscope.session import StepSession
+    from toolscope.core.systems.agentscope.session import StepSession
 
     class Deny(ToolMiddlewareBase):
         async def on_tool_call(self, tool, input_kwargs, next_handler):
@@ -41,7 +41,7 @@ def test_a_users_deny_middleware_denies_in_both_lanes(seed_built) -> None:
 def test_a_users_logger_sees_both_lanes_and_the_guard_still_refuses(seed_built) -> None:
     from agentscope.tool import ToolMiddlewareBase
 
-    from toolscope.core.agentscope.session import StepSession
+    from toolscope.core.systems.agentscope.session import StepSession
 
     seen = []
 
@@ -62,9 +62,9 @@ def test_a_users_logger_sees_both_lanes_and_the_guard_still_refuses(seed_built) 
 
 
 def test_the_repaired_call_is_shown_as_written_and_as_repaired(seed_built) -> None:
-    from toolscope.core.agentscope.call_notes import call_notes
-    from toolscope.core.agentscope.probe import probe_stock_reset_tools
-    from toolscope.core.agentscope.session import StepSession
+    from toolscope.core.systems.agentscope.call_notes import call_notes
+    from toolscope.core.systems.agentscope.probe import probe_stock_reset_tools
+    from toolscope.core.systems.agentscope.session import StepSession
 
     session = StepSession(seed_built)
     turn = session.call({"web_search": "yes"})

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from toolscope.core.agentscope.planner import ActivationPlan, diff_groups, plan_activation
+from toolscope.core.systems.agentscope.planner import ActivationPlan, diff_groups, plan_activation
 
 KNOWN = ("web_search", "scraping", "databases")
 
@@ -105,7 +105,7 @@ def test_diff_groups_keeps_order() -> None:
 
 def test_planner_imports_without_agentscope() -> None:
     code = (
-        "import sys; import toolscope.core.agentscope.planner as p; "
+        "import sys; import toolscope.core.systems.agentscope.planner as p; "
         "assert 'agentscope' not in sys.modules, sorted(m for m in sys.modules if 'agentscope' in m); "
         "print(p.plan_activation({'a': True}, ['a'], []).accepted)"
     )

@@ -9,7 +9,7 @@ pytestmark = pytest.mark.agentscope
 
 
 def test_probe_matches_the_installedagentscope_version() -> None:
-    from toolscope.core.agentscope.probe import run_probe
+    from toolscope.core.systems.agentscope.probe import run_probe
 
     probe = run_probe()
     version = agentscope_version()
@@ -37,7 +37,7 @@ def test_probe_matches_direct_observation(seed_built, call) -> None:
     """Independent of version tables: the probe agrees with the seed toolkit's own behaviour."""
     import asyncio
 
-    from toolscope.core.agentscope.probe import probe_stock_reset_tools
+    from toolscope.core.systems.agentscope.probe import probe_stock_reset_tools
 
     probe = probe_stock_reset_tools()
 
@@ -57,6 +57,6 @@ def test_probe_matches_direct_observation(seed_built, call) -> None:
 
 
 async def test_probe_runs_inside_a_running_loop() -> None:
-    from toolscope.core.agentscope.probe import run_probe
+    from toolscope.core.systems.agentscope.probe import run_probe
 
     assert run_probe().agentscope_version

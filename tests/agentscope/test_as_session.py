@@ -8,15 +8,15 @@ import pytest
 from agentscope_version import agentscope_version
 from session_helpers import LANE_TURN_KEYS
 
-from toolscope.core.agentscope.script import CallStep, RegisterGroupStep, load_script, parse_script
 from toolscope.core.model.errors import InputError
+from toolscope.core.systems.agentscope.script import CallStep, RegisterGroupStep, load_script, parse_script
 
 pytestmark = pytest.mark.agentscope
 
 
 @pytest.fixture
 def typo_session(seed_built, samples):
-    from toolscope.core.agentscope.session import StepSession
+    from toolscope.core.systems.agentscope.session import StepSession
 
     return StepSession(seed_built, load_script(samples / "typo.json"))
 
@@ -62,7 +62,7 @@ def test_turn_records(typo_session) -> None:
 
 
 def test_token_estimate_is_documented_formula(typo_session) -> None:
-    from toolscope.core.agentscope.session import estimate_tokens
+    from toolscope.core.systems.agentscope.session import estimate_tokens
 
     turn = typo_session.forward()
     import asyncio
@@ -109,7 +109,7 @@ def test_manual_call_after_back_drops_redo(typo_session) -> None:
 
 
 def test_raw_text_stays_raw(seed_built) -> None:
-    from toolscope.core.agentscope.session import StepSession
+    from toolscope.core.systems.agentscope.session import StepSession
 
     session = StepSession(seed_built)
     turn = session.call("[1, 2]")
@@ -120,7 +120,7 @@ def test_raw_text_stays_raw(seed_built) -> None:
 
 
 def test_late_group_known_without_reinstall(seed_built, samples) -> None:
-    from toolscope.core.agentscope.session import StepSession
+    from toolscope.core.systems.agentscope.session import StepSession
 
     session = StepSession(seed_built, load_script(samples / "late_group.yaml"))
     guarded_meta = session._guarded_meta
@@ -146,7 +146,7 @@ def test_late_group_known_without_reinstall(seed_built, samples) -> None:
 
 
 def test_non_bool_script(seed_built, samples) -> None:
-    from toolscope.core.agentscope.session import StepSession
+    from toolscope.core.systems.agentscope.session import StepSession
 
     session = StepSession(seed_built, load_script(samples / "non_bool.json"))
     turns = session.run_all()
@@ -163,7 +163,7 @@ def test_non_bool_script(seed_built, samples) -> None:
 
 
 async def test_async_api_inside_a_loop(seed_built) -> None:
-    from toolscope.core.agentscope.session import StepSession
+    from toolscope.core.systems.agentscope.session import StepSession
 
     session = StepSession(seed_built)
     turn = await session.acall({"web_search": True})
@@ -227,7 +227,7 @@ def test_script_file_errors(tmp_path) -> None:
 
 
 def test_register_group_clash_fails_at_load(seed_built) -> None:
-    from toolscope.core.agentscope.session import StepSession
+    from toolscope.core.systems.agentscope.session import StepSession
 
     steps = parse_script([{"register_group": {"name": "web_search", "description": "again"}}], "s.yaml")
     with pytest.raises(InputError) as info:

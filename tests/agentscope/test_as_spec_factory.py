@@ -48,7 +48,7 @@ def test_json_and_yaml_specs_agree(samples) -> None:
 
 
 def test_large_toolkit(samples) -> None:
-    from toolscope.core.agentscope.spec import load_toolkit_spec
+    from toolscope.core.systems.agentscope.spec import load_toolkit_spec
 
     built = load_toolkit_spec(samples / "large_toolkit.yaml")
     groups = [g for g in built.toolkit.tool_groups if g.name != "basic"]
@@ -64,7 +64,7 @@ def _write(tmp_path: Path, name: str, text: str) -> Path:
 
 def spec_error(tmp_path: Path, text: str) -> InputError:
     """The InputError load_toolkit_spec raises for a spec with this text."""
-    from toolscope.core.agentscope.spec import load_toolkit_spec
+    from toolscope.core.systems.agentscope.spec import load_toolkit_spec
 
     with pytest.raises(InputError) as info:
         load_toolkit_spec(_write(tmp_path, "t.yaml", text))
@@ -125,7 +125,7 @@ def test_spec_schema_errors(tmp_path) -> None:
 
 def factory_error(target: str, kind: type[Exception]) -> Any:
     """The error of ``kind`` that load_factory raises for ``target``."""
-    from toolscope.core.agentscope.factory import load_factory
+    from toolscope.core.systems.agentscope.factory import load_factory
 
     with pytest.raises(kind) as info:
         load_factory(target)
@@ -161,7 +161,7 @@ value = 3
 
 
 def test_file_factory_sync_and_async(tmp_path) -> None:
-    from toolscope.core.agentscope.factory import load_factory
+    from toolscope.core.systems.agentscope.factory import load_factory
 
     path = _write(tmp_path, "agent_mod.py", FACTORY)
     built = load_factory(f"{path}:build")
@@ -171,14 +171,14 @@ def test_file_factory_sync_and_async(tmp_path) -> None:
 
 
 async def test_async_factory_inside_a_running_loop(tmp_path) -> None:
-    from toolscope.core.agentscope.factory import load_factory
+    from toolscope.core.systems.agentscope.factory import load_factory
 
     path = _write(tmp_path, "agent_loop.py", FACTORY)
     assert load_factory(f"{path}:build_async").state.tool_context.activated_groups == ["web"]
 
 
 def test_dotted_factory_from_the_project_dir(tmp_path, monkeypatch) -> None:
-    from toolscope.core.agentscope.factory import load_factory
+    from toolscope.core.systems.agentscope.factory import load_factory
 
     pkg = tmp_path / "myproj_pkg"
     pkg.mkdir()
@@ -191,7 +191,7 @@ def test_dotted_factory_from_the_project_dir(tmp_path, monkeypatch) -> None:
 
 
 def test_factory_module_not_found(tmp_path, monkeypatch) -> None:
-    from toolscope.core.agentscope.factory import load_factory
+    from toolscope.core.systems.agentscope.factory import load_factory
 
     monkeypatch.chdir(tmp_path)
     error = factory_error("no_such_pkg_xyz.agent:build", InputError)
@@ -207,7 +207,7 @@ def test_missing_import_inside_their_module_is_their_error(tmp_path) -> None:
 
 
 def test_factory_attribute_missing_and_not_callable(tmp_path) -> None:
-    from toolscope.core.agentscope.factory import load_factory
+    from toolscope.core.systems.agentscope.factory import load_factory
 
     path = _write(tmp_path, "agent_attr.py", FACTORY)
     error = factory_error(f"{path}:buidl", InputError)
@@ -234,7 +234,7 @@ def test_factory_wrong_return_type(tmp_path) -> None:
 
 
 def test_sample_factory(samples) -> None:
-    from toolscope.core.agentscope.factory import load_factory
+    from toolscope.core.systems.agentscope.factory import load_factory
 
     built = load_factory(f"{samples / 'my_agent.py'}:build_toolkit")
     assert [g.name for g in built.toolkit.tool_groups] == ["basic", "web_search", "scraping"]
@@ -271,7 +271,7 @@ def has_default(x=1):
 
 
 def test_factory_sys_exit_is_user_code_error(tmp_path) -> None:
-    from toolscope.core.agentscope.factory import load_factory
+    from toolscope.core.systems.agentscope.factory import load_factory
 
     path = _write(tmp_path, "agent_exit.py", QA_FACTORY)
     error = factory_error(f"{path}:exits", UserCodeError)
@@ -285,7 +285,7 @@ def test_factory_sys_exit_is_user_code_error(tmp_path) -> None:
 
 
 def test_module_level_sys_exit_and_base_exceptions(tmp_path) -> None:
-    from toolscope.core.agentscope.factory import load_factory
+    from toolscope.core.systems.agentscope.factory import load_factory
 
     path = _write(tmp_path, "agent_exit_on_import.py", "import sys\nsys.exit(2)\n")
     error = factory_error(f"{path}:build", UserCodeError)
@@ -304,7 +304,7 @@ def test_module_level_sys_exit_and_base_exceptions(tmp_path) -> None:
 
 
 def test_factory_print_goes_to_stderr(tmp_path, capsys) -> None:
-    from toolscope.core.agentscope.factory import load_factory
+    from toolscope.core.systems.agentscope.factory import load_factory
 
     path = _write(tmp_path, "agent_chatty.py", 'print("import-time chatter")\n' + QA_FACTORY)
     built = load_factory(f"{path}:chatty")
@@ -324,7 +324,7 @@ def test_factory_attribute_missing_names_the_file(tmp_path, monkeypatch) -> None
 
 
 def test_factory_needing_arguments_is_bad_input(tmp_path) -> None:
-    from toolscope.core.agentscope.factory import load_factory
+    from toolscope.core.systems.agentscope.factory import load_factory
 
     path = _write(tmp_path, "agent_args.py", QA_FACTORY)
     error = factory_error(f"{path}:needs_arg", InputError)
@@ -345,7 +345,7 @@ def test_factory_needing_arguments_is_bad_input(tmp_path) -> None:
     ],
 )
 def test_spec_rejects_reset_tools_as_a_tool_name(tmp_path, text, where) -> None:
-    from toolscope.core.agentscope.spec import load_toolkit_spec
+    from toolscope.core.systems.agentscope.spec import load_toolkit_spec
 
     path = _write(tmp_path, "meta.yaml", text)
     with pytest.raises(InputError) as info:

@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 
 from toolscope.core.model.errors import InputError
-from toolscope.core.model.verdicts import AGENTSCOPE_STAGES
+from toolscope.core.systems.agentscope.ids import AGENTSCOPE_STAGES
 
 pytestmark = pytest.mark.agentscope
 
 
 @pytest.fixture
 def subject(samples):
-    from toolscope.core.agentscope.subject import load_toolkit_subject
+    from toolscope.core.systems.agentscope.subject import load_toolkit_subject
 
     return load_toolkit_subject(str(samples / "toolkit.yaml"), kind="toolkit_spec")
 
@@ -91,7 +91,7 @@ def test_checklist_unknown_name_and_group_name(subject) -> None:
 
 
 def test_allow_rule_is_named_as_the_source(tmp_path) -> None:
-    from toolscope.core.agentscope.subject import load_toolkit_subject
+    from toolscope.core.systems.agentscope.subject import load_toolkit_subject
 
     spec = tmp_path / "rules.yaml"
     spec.write_text(
@@ -104,7 +104,7 @@ def test_allow_rule_is_named_as_the_source(tmp_path) -> None:
 
 
 def test_checklist_deny_rule(tmp_path) -> None:
-    from toolscope.core.agentscope.subject import load_toolkit_subject
+    from toolscope.core.systems.agentscope.subject import load_toolkit_subject
 
     spec = tmp_path / "t.yaml"
     spec.write_text(
@@ -126,7 +126,7 @@ def test_checklist_deny_rule(tmp_path) -> None:
 
 
 def test_findings(tmp_path) -> None:
-    from toolscope.core.agentscope.subject import load_toolkit_subject
+    from toolscope.core.systems.agentscope.subject import load_toolkit_subject
 
     spec = tmp_path / "t.yaml"
     spec.write_text(
@@ -148,7 +148,7 @@ def test_findings(tmp_path) -> None:
 
 
 def test_factory_state_with_unknown_active_group(tmp_path) -> None:
-    from toolscope.core.agentscope.subject import load_toolkit_subject
+    from toolscope.core.systems.agentscope.subject import load_toolkit_subject
 
     path = tmp_path / "agent_state.py"
     path.write_text(
@@ -170,7 +170,7 @@ def test_factory_state_with_unknown_active_group(tmp_path) -> None:
 
 
 def test_groups_option_validates(samples) -> None:
-    from toolscope.core.agentscope.subject import load_toolkit_subject
+    from toolscope.core.systems.agentscope.subject import load_toolkit_subject
 
     with pytest.raises(InputError) as info:
         load_toolkit_subject(str(samples / "toolkit.yaml"), kind="toolkit_spec", groups=["web_serch"])
@@ -207,7 +207,7 @@ def test_evaluate_in_another_activation_state_leaves_the_initial_one(subject) ->
     assert 'active groups: ["web_search"]' in following.notes[0]
     assert subject.active_groups() == () and visible(subject.evaluate(None), "web_search") is False
     # A group the session registered on the shared toolkit shows up (no stale tool list).
-    from toolscope.core.agentscope.script import parse_script
+    from toolscope.core.systems.agentscope.script import parse_script
 
     session = subject.session(
         parse_script(
@@ -223,7 +223,7 @@ def test_evaluate_in_another_activation_state_leaves_the_initial_one(subject) ->
 
 
 def test_script_paths_resolve_from_the_current_folder_then_the_config_folder(tmp_path, monkeypatch) -> None:
-    from toolscope.core.agentscope.script import resolve_script_path
+    from toolscope.core.systems.agentscope.script import resolve_script_path
 
     config_dir = tmp_path / "configs"
     config_dir.mkdir()

@@ -123,7 +123,7 @@ def test_tap_never_breaks_the_agent(samples, tmp_path, where) -> None:
 
 def test_tap_json_lines_are_whole_while_the_agent_writes(samples, tmp_path) -> None:
     """A follower polling mid-run sees only whole records (single os.write per line, O_APPEND)."""
-    from toolscope.core.agentscope.tap_reader import TapFollower
+    from toolscope.core.systems.agentscope.tap_reader import TapFollower
     from toolscope.tap import SessionTap
 
     path = tmp_path / "t.jsonl"
@@ -150,8 +150,8 @@ def test_a_tap_with_only_its_header_is_an_empty_session(samples, tmp_path) -> No
 
 
 async def test_live_follow_starts_over_when_the_agent_rewrites_its_tap(samples, tmp_path) -> None:
-    from toolscope.core.agentscope.follow import LiveFollow
-    from toolscope.core.agentscope.spec import load_toolkit_spec
+    from toolscope.core.systems.agentscope.follow import LiveFollow
+    from toolscope.core.systems.agentscope.spec import load_toolkit_spec
 
     path = tmp_path / "t.jsonl"
     header = '{"toolscope_tap": 1, "agentscope": "x", "groups": [], "pid": 1}\n'

@@ -46,7 +46,7 @@ async def test_agent_calls_reset_tools_and_the_next_request_carries_the_group(
     from agentscope.agent import Agent, ReActConfig
     from agentscope.message import UserMsg
 
-    from toolscope.core.agentscope.spec import load_toolkit_spec
+    from toolscope.core.systems.agentscope.spec import load_toolkit_spec
 
     built = load_toolkit_spec(SAMPLES / "toolkit.yaml")
     server = start_server(

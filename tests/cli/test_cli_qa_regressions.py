@@ -29,7 +29,7 @@ def test_deeply_nested_input_is_bad_input_not_a_traceback(tmp_path: Path):
 
 
 def test_a_toolscope_bug_has_its_own_exit_code(monkeypatch: pytest.MonkeyPatch):
-    from toolscope.core.agentworks import subject
+    from toolscope.core.systems.agentworks import subject
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("a bug")

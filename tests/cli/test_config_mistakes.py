@@ -183,7 +183,7 @@ def test_step_warns_about_agent_state_and_notes_coercion(tmp_path):
     data = json.loads(run("step", spec, "--script", str(script), "--json").stdout)
     notes = {item["turn"]: " ".join(item["notes"]) for item in data["call_notes"]}
     assert "_agent_state" in notes[2] and "_agent_state" not in notes.get(1, "")
-    from toolscope.core.agentscope.probe import probe_stock_reset_tools
+    from toolscope.core.systems.agentscope.probe import probe_stock_reset_tools
 
     if probe_stock_reset_tools().coerces_yes:  # the installed version decides; the note follows it
         assert "coerced 'web_search': \"yes\" to a boolean before the guard saw it" in notes[1]

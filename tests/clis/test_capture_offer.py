@@ -23,12 +23,12 @@ from codex_matrix import CASES as CODEX_CASES
 from json_contracts import validated
 from test_codex_real import _subst
 
-from toolscope.core.capture.compare import CaptureComparison
 from toolscope.core.capture.observed import ObservedCapture
 from toolscope.core.capture.observed_file import load_capture
-from toolscope.core.capture.predict import compare_subject
-from toolscope.core.clis.claude_code.subject import load_claude_code_subject
-from toolscope.core.clis.codex.subject import load_codex_subject
+from toolscope.core.comparison.compare import CaptureComparison
+from toolscope.core.comparison.predict import compare_subject
+from toolscope.core.systems.claude_code.subject import load_claude_code_subject
+from toolscope.core.systems.codex.subject import load_codex_subject
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -188,7 +188,7 @@ def test_other_inputs_have_no_offer_block() -> None:
 
 def test_codex_collision_suffixes_match_any_hash_once() -> None:
     # Names as Codex 0.171.0 sent them for tools "a.b" and "a_b" of one server (the collision_tools case).
-    from toolscope.core.clis.offered import resolve_hashes
+    from toolscope.core.systems.coding_cli.offered import resolve_hashes
 
     predicted = ["mcp__t:a_b_<hash a.b>", "mcp__t:a_b_<hash a_b>", "mcp__t:c"]
     observed = ["mcp__t:a_b_3e13e8cfee91", "mcp__t:a_b_fa65a2c3cf86", "mcp__t:c"]

@@ -131,7 +131,7 @@ def test_a_locked_database_names_the_process_holding_it(stored, monkeypatch: pyt
     db, session_id = stored
     # The production wait is 2 s; what is tested is that the wait ends and names the holder,
     # so a shorter one proves the same without a worker sitting idle for it.
-    from toolscope.core.agentscope import app_storage
+    from toolscope.core.systems.agentscope import app_storage
 
     monkeypatch.setattr(app_storage, "LOCK_WAIT_SECONDS", 0.3)
     locker = subprocess.Popen([sys.executable, "-c", LOCKER, str(db)], stdout=subprocess.PIPE, text=True)

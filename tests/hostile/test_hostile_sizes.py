@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from toolscope.core.agentworks.subject import load_agentworks_subject
+from toolscope.core.systems.agentworks.subject import load_agentworks_subject
 
 SERVERS = 100
 

@@ -12,7 +12,7 @@ import os
 import threading
 from pathlib import Path
 
-from toolscope.core.agentscope.tap_reader import TapFollower
+from toolscope.core.systems.agentscope.tap_reader import TapFollower
 
 
 def header(session: str, groups: list[str]) -> str:

@@ -103,7 +103,7 @@ def test_an_unknown_run_is_bad_input_naming_the_runs(two_agent_tap) -> None:
 
 
 def test_following_such_a_tap_follows_the_first_run_and_counts_the_others(two_agent_tap) -> None:
-    from toolscope.core.agentscope.tap_reader import TapFollower
+    from toolscope.core.systems.agentscope.tap_reader import TapFollower
 
     tap, (drop_run, typo_run) = two_agent_tap
     follower = TapFollower(tap)

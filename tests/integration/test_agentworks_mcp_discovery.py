@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from toolscope.cli.app import app
-from toolscope.core.agentworks.subject import load_agentworks_subject
+from toolscope.core.systems.agentworks.subject import load_agentworks_subject
 
 FIXTURE = str(Path(__file__).resolve().parents[1] / "mcp" / "fixture_server.py")
 runner = CliRunner()

@@ -17,8 +17,8 @@ import pytest
 from json_contracts import validated
 from report_helpers import GOLDEN, golden_environment
 
-from toolscope.core.agentworks.subject import load_workflow_subjects
 from toolscope.core.report.workflow import build_workflow_report, render_workflow_json, render_workflow_markdown
+from toolscope.core.systems.agentworks.subject import load_workflow_subjects
 
 REPO = Path(__file__).resolve().parents[2]
 SEED_STEPS = REPO / "sample_configs" / "seed" / "steps.json"

@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from toolscope.cli.app import app as cli
+from toolscope.core.systems.agentscope.ids import AgentScopeInput
 from toolscope.tui.capture.app import CaptureApp
 from toolscope.tui.capture.requests import RequestDetail, RequestList
 
@@ -82,11 +83,10 @@ TOOLKIT = Path(__file__).resolve().parents[2] / "sample_configs" / "agentscope" 
 
 def _predicting(groups: list[str] | None):
     """What ``inspect TOOLKIT --groups … --capture`` gives the view: the real prediction."""
-    from toolscope.core.agentscope.subject import load_toolkit_subject
-    from toolscope.core.capture.predict import compare_subject
-    from toolscope.core.model.enums import InputKind
+    from toolscope.core.comparison.predict import compare_subject
+    from toolscope.core.systems.agentscope.subject import load_toolkit_subject
 
-    subject = load_toolkit_subject(str(TOOLKIT), kind=InputKind.TOOLKIT_SPEC, groups=groups)
+    subject = load_toolkit_subject(str(TOOLKIT), kind=AgentScopeInput.TOOLKIT_SPEC, groups=groups)
     return lambda capture: compare_subject(subject, capture, None).comparison
 
 
@@ -119,8 +119,8 @@ async def test_each_request_is_marked_against_the_prediction_and_n_finds_the_nex
 
 
 async def test_received_but_not_predicted_is_listed_too(tmp_path: Path) -> None:
-    from toolscope.core.agentworks.subject import load_agentworks_subject
-    from toolscope.core.capture.predict import compare_subject
+    from toolscope.core.comparison.predict import compare_subject
+    from toolscope.core.systems.agentworks.subject import load_agentworks_subject
 
     config = Path(__file__).resolve().parents[2] / "sample_configs" / "seed" / "step_config.json"
     subject = load_agentworks_subject(config)

@@ -1,15 +1,25 @@
-"""The README's key table is the one the live bindings make (regenerate: python -m toolscope.tui.key_table --update README.md)."""
+"""The README's key table is the one the live bindings make (regenerate: python scripts/key_table.py --update README.md)."""
 
 from __future__ import annotations
 
+import importlib.util
+import sys
+
 from tui_helpers import REPO, SIZE, make_app
 
-from toolscope.tui.key_table import key_table, readme_table
+# A development script, not part of the installed package: loaded from scripts/.
+_spec = importlib.util.spec_from_file_location("key_table", REPO / "scripts" / "key_table.py")
+assert _spec is not None and _spec.loader is not None
+_key_table_module = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("key_table", _key_table_module)
+_spec.loader.exec_module(_key_table_module)
+key_table = _key_table_module.key_table
+readme_table = _key_table_module.readme_table
 
 
 def test_the_readme_key_table_matches_the_bindings() -> None:
     table = readme_table((REPO / "README.md").read_text(encoding="utf-8"))
-    assert table == key_table(), "run: python -m toolscope.tui.key_table --update README.md"
+    assert table == key_table(), "run: python scripts/key_table.py --update README.md"
 
 
 async def test_every_key_the_running_app_shows_is_in_the_table() -> None:

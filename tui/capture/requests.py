@@ -8,8 +8,8 @@ from textual.reactive import reactive, var
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...core.capture.compare import RequestComparison
 from ...core.capture.timeline import Step, describe_calls
+from ...core.comparison.compare import RequestComparison
 from ...core.model.presentation import MARK
 from ...core.text.safe_text import inert
 

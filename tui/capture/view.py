@@ -9,7 +9,7 @@ Keys: ↑/↓ (or j/k) pick a request, Home/End the first/last; ``f`` toggles fo
 newest request; ``q`` quits.
 
 With a config (``inspect CONFIG --capture FILE``) each request is also checked against
-what toolscope predicts for it (``core.capture.predict``, run in the same worker thread
+what toolscope predicts for it (``core.comparison.predict``, run in the same worker thread
 as each read): the list marks it ``✓`` (received what was predicted) or ``≠``, ``n``
 jumps to the next ``≠``, and the detail pane lists what was predicted but not received,
 and what was received but not predicted.
@@ -30,10 +30,10 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 
-from ...core.capture.compare import CaptureComparison, RequestComparison
 from ...core.capture.observed import ObservedCapture
 from ...core.capture.observed_file import ObservedFollower
 from ...core.capture.timeline import Step, timeline
+from ...core.comparison.compare import CaptureComparison, RequestComparison
 from ...core.text.safe_text import inert
 from .requests import RequestDetail, RequestList
 

@@ -38,7 +38,7 @@ class StepChoice:
 
     @classmethod
     def of(cls, step: Any) -> StepChoice:
-        """From a ``core.agentworks.step_config.Step``."""
+        """From a ``core.systems.agentworks.step_config.Step``."""
         configs = step.agent_configs
         return cls(step.id, step.title, len(configs.selected_servers), len(configs.selected_tools))
 

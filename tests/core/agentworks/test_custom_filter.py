@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolscope.core.agentworks.custom_filter import (
+from toolscope.core.systems.agentworks.custom_filter import (
     CustomDecision,
     filter_custom_tools,
     unknown_wildcard_categories,

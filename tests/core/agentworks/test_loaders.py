@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from toolscope.core.agentworks.subject import load_agentworks_subject
 from toolscope.core.model.errors import InputError
+from toolscope.core.systems.agentworks.subject import load_agentworks_subject
 
 SEED = Path(__file__).resolve().parents[3] / "sample_configs" / "seed"
 REGISTRY = (SEED / "toolscope.registry.yaml").read_text()

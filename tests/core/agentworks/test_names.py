@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolscope.core.agentworks.names import (
+from toolscope.core.systems.agentworks.names import (
     DEFAULT_SYSTEM_CATEGORY_BASES,
     go_lower,
     normalize_server_name,

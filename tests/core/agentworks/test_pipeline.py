@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from toolscope.core.agentworks.subject import load_agentworks_subject
-from toolscope.core.agentworks.world import static_world
 from toolscope.core.model.errors import InputError
+from toolscope.core.systems.agentworks.subject import load_agentworks_subject
+from toolscope.core.systems.agentworks.world import static_world
 
 SAMPLES = Path(__file__).resolve().parents[3] / "sample_configs"
 SEED = SAMPLES / "seed"
@@ -142,12 +142,12 @@ def test_code_execution_cuts_virtual_tools_to_get_api_spec():
 
 
 def test_outage_makes_expected_tools_unknown_not_missing(tmp_path: Path):
-    from toolscope.core.agentworks.mcp_tools import expected_tools
-    from toolscope.core.agentworks.registry import McpServer, RegistryModel
-    from toolscope.core.agentworks.step_config import load_step_config
-    from toolscope.core.agentworks.subject import AgentWorksSubject
-    from toolscope.core.agentworks.universe import build_universe
     from toolscope.core.inputs.documents import load_document
+    from toolscope.core.systems.agentworks.mcp_tools import expected_tools
+    from toolscope.core.systems.agentworks.registry import McpServer, RegistryModel
+    from toolscope.core.systems.agentworks.step_config import load_step_config
+    from toolscope.core.systems.agentworks.subject import AgentWorksSubject
+    from toolscope.core.systems.agentworks.universe import build_universe
 
     (tmp_path / "step.json").write_text(
         json.dumps(

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from toolscope.cli.app import app
-from toolscope.core.agentworks.go_source import read_go_facts
+from toolscope.core.systems.agentworks.go_source import read_go_facts
 
 HERE = Path(__file__).resolve().parent
 ERAS = HERE / "eras"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from toolscope.core.agentworks.names import DEFAULT_SYSTEM_CATEGORY_BASES
-from toolscope.core.agentworks.registry import load_registry_model
+from toolscope.core.systems.agentworks.names import DEFAULT_SYSTEM_CATEGORY_BASES
+from toolscope.core.systems.agentworks.registry import load_registry_model
 
 SAMPLES = Path(__file__).resolve().parents[3] / "sample_configs"
 REGISTRIES = sorted(SAMPLES.glob("*/toolscope.registry.yaml"))

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from toolscope.cli.app import app
-from toolscope.core.agentworks.subject import load_agentworks_subject
+from toolscope.core.systems.agentworks.subject import load_agentworks_subject
 
 REGISTRY = {
     "mcp_servers": {"github": ["create_issue"], "google-sheets": ["GetSheetData"]},

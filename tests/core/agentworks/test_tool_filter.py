@@ -8,13 +8,13 @@ import time
 
 import pytest
 
-from toolscope.core.agentworks.names import (
+from toolscope.core.systems.agentworks.names import (
     DEFAULT_SYSTEM_CATEGORY_BASES,
     normalize_server_name,
     normalize_tool_name,
     system_categories,
 )
-from toolscope.core.agentworks.tool_filter import FilterDecision, ToolFilter
+from toolscope.core.systems.agentworks.tool_filter import FilterDecision, ToolFilter
 
 T, F = True, False
 

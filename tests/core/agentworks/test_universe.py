@@ -3,9 +3,9 @@ duplicates and outages marked, and the runs the pipeline decides namespace by na
 
 from __future__ import annotations
 
-from toolscope.core.agentworks.registry import CustomCategory, McpServer, RegistryModel
-from toolscope.core.agentworks.universe import ToolEntry, build_universe
 from toolscope.core.model.enums import ToolKind
+from toolscope.core.systems.agentworks.registry import CustomCategory, McpServer, RegistryModel
+from toolscope.core.systems.agentworks.universe import ToolEntry, build_universe
 
 
 def _reference(model: RegistryModel, discovered, errors, expected):  # type: ignore[no-untyped-def]

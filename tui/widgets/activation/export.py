@@ -9,7 +9,7 @@ from ...export import md
 from .lanes import LaneState
 
 if TYPE_CHECKING:
-    from ....core.agentscope.session import StepSession
+    from ....core.systems.agentscope.session import StepSession
 
 __all__ = ["activation_markdown"]
 

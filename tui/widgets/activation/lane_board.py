@@ -1,7 +1,7 @@
 """The activation view's lanes side by side, each drawn for the highlighted turn.
 
 The board keeps each lane's state before any turn (measured on the shared loop) and asks
-``core.agentscope.lane_history`` what a lane shows at a turn; the view tells it which turn.
+``core.systems.agentscope.lane_history`` what a lane shows at a turn; the view tells it which turn.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 
-from ....core.agentscope.aio import on_shared_loop
-from ....core.agentscope.lane_history import RECORDED, LaneHistory, LaneState, recorded_states
+from ....core.systems.agentscope.aio import on_shared_loop
+from ....core.systems.agentscope.lane_history import RECORDED, LaneHistory, LaneState, recorded_states
 from .lanes import RECORDED_SUMMARY, LanePane
 
 

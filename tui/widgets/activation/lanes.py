@@ -20,8 +20,8 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
-from ....core.agentscope.lane_history import RECORDED, LaneState
 from ....core.model.presentation import MARK
+from ....core.systems.agentscope.lane_history import RECORDED, LaneState
 from ....core.text.safe_text import inert
 
 LANE_TITLES = {

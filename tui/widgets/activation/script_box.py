@@ -156,7 +156,7 @@ class ScriptBox(Vertical):
         """Load the script at ``path`` (the current folder first, then ``config_dir``) and open a
         session over its steps: (the script's name, the session), or None with the error shown
         here and in a toast."""
-        from ....core.agentscope.script import load_script, resolve_script_path
+        from ....core.systems.agentscope.script import load_script, resolve_script_path
 
         resolved = resolve_script_path(path, config_dir)
         try:

@@ -1,6 +1,6 @@
 """The activation view's turn list: one line per turn, scrollable, following the newest.
 
-It shows any sequence of ``core.agentscope.turns.Turn`` (a live session's history, or a
+It shows any sequence of ``core.systems.agentscope.turns.Turn`` (a live session's history, or a
 replayed one); highlighting a row (keys, mouse, wheel) tells the view which turn's lanes
 to show.
 """

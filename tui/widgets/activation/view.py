@@ -1,14 +1,14 @@
 """The activation view (AgentScope toolkits): compose reset_tools calls, step through a script,
 and watch the stock and the guarded lane side by side, turn by turn.
 
-Everything shown comes from ``core.agentscope.session.StepSession``: real ``call_tool``
+Everything shown comes from ``core.systems.agentscope.session.StepSession``: real ``call_tool``
 runs on two lanes sharing one toolkit. The view owns the session; the lanes and the turn
 list only draw plain data (``Turn`` / ``LaneState``), so another source of turns can
 feed them. After every change the view posts ``StateChanged`` so the screen can show the
 followed lane's state in the Pipeline view.
 
 The view's state (the highlighted turn, details, the followed lane) is in ``var``s; what a
-lane shows at a turn comes from ``core.agentscope.lane_history``. AgentScope calls are
+lane shows at a turn comes from ``core.systems.agentscope.lane_history``. AgentScope calls are
 awaited on the shared loop (``on_shared_loop``), never run on the app's own, and a session
 file is read in a worker thread; the Markdown export is ``export``.
 """
@@ -26,10 +26,10 @@ from textual.events import Resize
 from textual.reactive import var
 from textual.widgets import Input
 
-from ....core.agentscope.aio import on_shared_loop
-from ....core.agentscope.lane_history import RECORDED, LaneState
 from ....core.model.errors import ToolscopeError
 from ....core.model.subject import StepsActivation
+from ....core.systems.agentscope.aio import on_shared_loop
+from ....core.systems.agentscope.lane_history import RECORDED, LaneState
 from ....core.text.safe_text import inert
 from .call_composer import CallComposer
 from .composer import GroupBar, GroupToggle, RawCall
@@ -120,7 +120,7 @@ class ActivationView(Vertical):
     async def on_mount(self) -> None:
         """Toggles and the initial call; probe the installed stock meta tool; the start script."""
         self.query_one(CallComposer).write_raw_call()
-        from ....core.agentscope.probe import arun_probe
+        from ....core.systems.agentscope.probe import arun_probe
 
         try:
             self.probe_summary = (await on_shared_loop(arun_probe())).summary()

@@ -1,0 +1,194 @@
+"""``claude-code:[PROJECT_DIR]`` as a ``Subject``: every MCP tool Claude Code would offer, stage by stage.
+
+Modes are Claude Code's permission modes; the default is what the session's flags or the
+settings say (``permissions.defaultMode``). Whether the session is ``-p`` comes from
+``--client-args`` (interactive otherwise): stage 3 and stage 9 answer for that session and
+name the other answer in the rule. The servers' tools are listed once (live or snapshot).
+
+Public API::
+
+    load_claude_code_subject(project, home=None, managed_dir=None, client_args=None,
+                             snapshot=None, environ=None) -> ClaudeCodeSubject
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ...mcp.results import ServerResult
+from ...model.enums import StageId, ToolKind
+from ...model.errors import unknown_mode_error
+from ...model.subject import resolved_paths
+from ...model.verdicts import Checklist, Evaluation, Finding, LoadedInput, Stage, ToolVerdict
+from ..coding_cli.common import check_project_dir, claude_name_part, list_servers
+from .args import ClientArgs, parse_client_args
+from .files import ClaudeFiles, load_claude_files
+from .ids import CLAUDE_CODE_STAGES, ClaudeInput
+from .permissions import MODES, collect_rules, effective_mode
+from .servers import ServerDecision, connection_stage, decide_servers
+from .tools import build_context, callable_stage, collisions, context_stage, deny_stage, final_name, naming_stage
+
+DEFAULT_MANAGED_DIR = Path("/etc/claude-code")
+
+if TYPE_CHECKING:
+    from ..contract import OpenRequest
+
+
+class ClaudeCodeSubject:
+    """The files of one project, the servers' listings, and the verdicts per mode."""
+
+    def __init__(
+        self,
+        files: ClaudeFiles,
+        args: ClientArgs,
+        decisions: list[ServerDecision],
+        results: dict[str, ServerResult],
+        where: str,
+        environ: Mapping[str, str],
+        loaded: LoadedInput,
+    ) -> None:
+        """Wrap what was read; verdicts are computed per mode on demand."""
+        self.files, self.args, self.decisions, self.results = files, args, decisions, results
+        self.where, self.environ, self.loaded = where, environ, loaded
+        self._cache: dict[str, Evaluation] = {}
+        from .findings import config_findings
+
+        self.config_findings: tuple[Finding, ...] = tuple(config_findings(self))
+
+    @property
+    def mode_names(self) -> tuple[str, ...]:
+        """Claude Code's permission modes."""
+        return MODES
+
+    @property
+    def default_mode(self) -> str | None:
+        """The mode the session's flags or settings choose."""
+        return effective_mode(self.files, self.args, None)[0]
+
+    def resolve_mode(self, mode: str | None) -> str | None:
+        """Case-insensitive mode name; InputError naming --mode with the modes for an unknown one."""
+        if mode is None:
+            return self.default_mode
+        for known in MODES:
+            if known.lower() == mode.strip().lower().replace("-", "").replace("_", ""):
+                return known
+        raise unknown_mode_error("Claude Code permission mode", mode, MODES)
+
+    def evaluate(self, mode: str | None) -> Evaluation:
+        """Every tool's nine stages in this permission mode."""
+        mode = self.resolve_mode(mode) or "default"
+        if mode not in self._cache:
+            self._cache[mode] = self._evaluate(mode)
+        return self._cache[mode]
+
+    def _evaluate(self, mode: str) -> Evaluation:
+        chosen = effective_mode(self.files, self.args, mode if mode != self.default_mode else None)
+        rules = collect_rules(self.files, self.args)
+        ctx = build_context(self.files, self.args, rules, chosen, self.environ)
+        tool_search_denied = any(r.kind == "deny" and r.counts and r.text.strip() == "ToolSearch" for r in rules)
+        rows: list[ToolVerdict] = []
+        connected: list[tuple[ServerDecision, ServerResult]] = []
+        server_rows: list[tuple[ServerDecision, tuple[Stage, ...], ServerResult | None]] = []
+        for decision in self.decisions:
+            result = self.results.get(decision.key)
+            stages = decision.stages
+            if decision.passed:
+                stages = (*stages, connection_stage(decision, result, self.where))
+                if stages[-1].passed and result is not None:
+                    connected.append((decision, result))
+            server_rows.append((decision, stages, result))
+        lost = collisions([(d.entry.name, r) for d, r in connected])
+        for decision, stages, result in server_rows:
+            server = decision.entry.name
+            if result is None or not result.ok or not result.tools:
+                rows.append(ToolVerdict(f"mcp__{claude_name_part(server)}__*", server, ToolKind.MCP, stages))
+                continue
+            for tool in result.tools:
+                row = list(stages)
+                if all(s.passed for s in row):
+                    name = final_name(server, tool)
+                    row.append(naming_stage(server, tool, lost.get((server, tool))))
+                    if row[-1].passed:
+                        row.append(deny_stage(ctx, server, name))
+                    if row[-1].passed:
+                        row.append(
+                            context_stage(ctx, decision.entry.entry, result.hints.get(tool, ()), tool_search_denied)
+                        )
+                        row.append(callable_stage(ctx, server, name))
+                rows.append(
+                    ToolVerdict(
+                        final_name(server, tool), server, ToolKind.MCP, tuple(row), result.descriptions.get(tool, "")
+                    )
+                )
+        session = "-p (headless)" if self.args.print_mode else "interactive (no -p in --client-args)"
+        notes = (
+            f"session: {session}; permission mode {ctx.mode} ({ctx.mode_source})",
+            f"model {ctx.model}; ENABLE_TOOL_SEARCH: {ctx.tool_search or 'unset'} ({ctx.tool_search_source})",
+            self.where,
+        )
+        return Evaluation(
+            loaded=replace(self.loaded, mode=mode), stage_names=CLAUDE_CODE_STAGES, tools=tuple(rows), notes=notes
+        )
+
+    def checklist(self, tool: str, mode: str | None) -> Checklist:
+        """The four questions for one tool (``mcp__server__tool``, or ``server:tool``), ending at the fix."""
+        from .checklist import claude_checklist
+
+        return claude_checklist(self, tool, self.resolve_mode(mode) or "default")
+
+    def findings(self, modes: Sequence[str | None]) -> list[Finding]:
+        """The traps of reference §3 that this configuration falls into."""
+        from .findings import claude_findings
+
+        return claude_findings(self, modes)
+
+    def all_tool_names(self) -> tuple[str, ...]:
+        """Every final tool name (and ``mcp__server__*`` rows)."""
+        return tuple(dict.fromkeys(t.name for t in self.evaluate(None).tools))
+
+
+def load_claude_code_subject(
+    project: Path,
+    home: Path | None = None,
+    managed_dir: Path | None = None,
+    client_args: str | None = None,
+    snapshot: Path | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> ClaudeCodeSubject:
+    """Read the project's Claude Code files, list the servers' tools, and wrap it all."""
+    environ = dict(os.environ if environ is None else environ)
+    check_project_dir(project, "claude-code")
+    home = (home or Path(environ.get("HOME") or Path.home())).expanduser().resolve()
+    args = parse_client_args(client_args)
+    files = load_claude_files(project, home, (managed_dir or DEFAULT_MANAGED_DIR), args)
+    decisions = decide_servers(files, args)
+    to_list = {d.key: d.entry.entry for d in decisions if not d.blocked_by_policy}
+    results, where = list_servers(to_list, snapshot)
+    loaded = LoadedInput(
+        kind=ClaudeInput.CLAUDE_CODE,
+        label=f"Claude Code project {files.project.name or files.project} · {len(decisions)} server definitions · {where}",
+        files=tuple((f.shown, f.sha256) for f in files.files if f.sha256),
+        extra=(("input", "claude-code"), ("claude_code_model", "2.1.332")),
+        paths=resolved_paths(*(f.path for f in files.files if f.sha256)),
+    )
+    return ClaudeCodeSubject(files, args, decisions, results, where, environ, loaded)
+
+
+def stage_of(verdict: ToolVerdict, name: StageId) -> Stage | None:
+    """The stage with this id in a verdict, if reached."""
+    return verdict.stage(name)
+
+
+def open_subject(request: OpenRequest) -> ClaudeCodeSubject:
+    """The registry's opener: ``claude-code:DIR``."""
+    return load_claude_code_subject(
+        request.path,
+        home=request.get("home"),
+        managed_dir=request.get("managed_dir"),
+        client_args=request.get("client_args"),
+        snapshot=request.get("snapshot"),
+    )

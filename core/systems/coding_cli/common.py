@@ -1,0 +1,148 @@
+"""What the Claude Code and Codex models share: reading their files, listing their servers' tools.
+
+Files are read through ``core.inputs`` (regular files, size cap, recorded as inputs so no
+output overwrites them); JSON through the strict reader (syntax errors name file and
+line:column). Servers are listed through ``core.mcp`` (live, bounded by a timeout) or taken
+from a saved snapshot (matched by server name).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ...inputs.input_files import read_text
+from ...inputs.strict_json import parse_json
+from ...mcp.results import ServerResult
+from ...model.enums import StageId
+from ...model.errors import InputError, Problem
+from ...model.verdicts import Stage
+
+DISCOVERY_TIMEOUT = 15.0
+"""Seconds each server gets to start and list its tools (Claude waits about as long)."""
+
+
+@dataclass(frozen=True)
+class JsonFile:
+    """One JSON file a CLI reads: where it is, how it is shown, what it holds."""
+
+    path: Path
+    shown: str
+    """``~/.claude.json``, ``.mcp.json``, ``/etc/claude-code/managed-settings.json``: for rules."""
+    data: dict[str, Any]
+    sha256: str
+
+
+def check_project_dir(project: Path, scheme: str) -> None:
+    """InputError for a ``scheme:PROJECT_DIR`` input (``claude-code``, ``codex``) that is not a directory."""
+    if project.is_dir():
+        return
+    from ...inputs.input_files import missing_path_problems
+
+    near = missing_path_problems(project, want_dir=True, prefix=f"{scheme}:") if not project.exists() else []
+    raise InputError(
+        f"{scheme}:{project}",
+        "no such directory" if not project.exists() else "not a directory",
+        [Problem("", f"expected {scheme}:PROJECT_DIR"), *near],
+    )
+
+
+def shown_path(path: Path, home: Path, project: Path) -> str:
+    """A path as a user reads it: ``~/…`` under the home, relative under the project, else absolute."""
+    for root, prefix in ((project, ""), (home, "~/")):
+        try:
+            return prefix + str(path.relative_to(root))
+        except ValueError:
+            continue
+    return str(path)
+
+
+def read_json_file(path: Path, shown: str, what: str) -> JsonFile | None:
+    """The file's object, None when it does not exist; bad JSON or a non-object is an InputError."""
+    if not path.is_file():
+        return None
+    text, digest = read_text(path, what)
+    data = parse_json(text, str(path))
+    if not isinstance(data, dict):
+        raise InputError(str(path), f"not a {what}", [Problem("(top level)", "expected a JSON object")])
+    return JsonFile(path, shown, data, digest)
+
+
+def stage(
+    name: StageId, passed: bool | None, code: str, rule: str, entry: str | None = None, source: str | None = None
+) -> Stage:
+    """A Stage (short form used by both CLI models)."""
+    return Stage(name=name, passed=passed, code=code, rule=rule, entry=entry, source=source)
+
+
+def quoted(values: Any) -> str:
+    """``["a", "b"]`` as JSON reads it (names in rules are quoted, never bare)."""
+    import json
+
+    return json.dumps(list(values), ensure_ascii=False)
+
+
+def as_server_config(entry: dict[str, Any]) -> dict[str, Any]:
+    """A CLI's server entry as ``core.mcp``'s ServerConfig input (stdio or URL; other keys dropped)."""
+    out: dict[str, Any] = {}
+    for key in ("command", "args", "env", "url", "cwd"):
+        if key in entry:
+            out[key] = entry[key]
+    headers = entry.get("headers") or entry.get("http_headers")
+    if isinstance(headers, dict):
+        out["headers"] = headers
+    kind = entry.get("type") or entry.get("transport")
+    if kind in ("sse", "http", "stdio"):
+        out["protocol"] = kind
+    elif kind == "streamable-http" or ("url" in entry and "command" not in entry):
+        out["protocol"] = "http"
+    return out
+
+
+def list_servers(
+    entries: dict[str, dict[str, Any]], snapshot: Path | None, timeout: float = DISCOVERY_TIMEOUT
+) -> tuple[dict[str, ServerResult], str]:
+    """Each entry's tools (keyed like ``entries``), and where they came from ("live" / "snapshot …").
+
+    Live: every server is started through ``core.mcp`` concurrently, ``timeout`` each. A
+    snapshot answers by server name (the part of the key after the last ``/``); a server
+    it lacks is absent from the result (its tools are unknown).
+    """
+    if snapshot is not None:
+        from ...mcp.snapshot import load_snapshot
+
+        result = load_snapshot(snapshot)
+        by_name = {s.name: s for s in result.servers}
+        found = {key: by_name[key.rpartition("/")[2]] for key in entries if key.rpartition("/")[2] in by_name}
+        return found, f"tools from the snapshot {snapshot.name} ({result.source.taken_at})"
+    if not entries:
+        return {}, "tools listed live"
+    from ...mcp.config import config_from_dict
+    from ...mcp.discovery import discover_sync
+
+    servers: dict[str, Any] = {}
+    failed: dict[str, ServerResult] = {}
+    for key, entry in entries.items():
+        converted = as_server_config(entry)
+        try:
+            config_from_dict({"mcpServers": {key: converted}}, key)
+        except InputError as exc:  # an entry the CLI itself cannot start either
+            failed[key] = ServerResult(
+                name=key, protocol="stdio", ok=False, error=exc.problems[0].message if exc.problems else exc.summary
+            )
+            continue
+        servers[key] = converted
+    live = discover_sync(config_from_dict({"mcpServers": servers}, "<cli servers>"), timeout) if servers else None
+    found = {s.name: s for s in live.servers} if live else {}
+    found.update(failed)
+    return found, "tools listed live"
+
+
+_NOT_NAME = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def claude_name_part(text: str) -> str:
+    """Claude Code's normalisation of a server or tool name: every char outside ``A-Za-z0-9_-`` → ``_``."""
+    return _NOT_NAME.sub("_", text)

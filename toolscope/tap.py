@@ -1,9 +1,0 @@
-"""The tap users add to their agent, in one line (see ``toolscope.core.agentscope.tap``)::
-
-from toolscope.tap import SessionTap
-agent = Agent(..., middlewares=[SessionTap("/tmp/agent.tap.jsonl")])
-"""
-
-from toolscope.core.agentscope.tap import SessionTap
-
-__all__ = ["SessionTap"]
