@@ -81,7 +81,7 @@ def test_garbage_lines_are_skipped_and_following_goes_on(tmp_path: Path) -> None
 
 
 def test_a_50_mb_tap_line_is_read_whole_and_shown_clipped(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
-    from toolscope.core.agentscope import tap_reader
+    from toolscope.core.systems.agentscope import tap_reader
 
     tap = tmp_path / "big.tap.jsonl"
     group = "g" * (50 * 1024 * 1024)
