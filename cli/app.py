@@ -15,16 +15,28 @@ import typer
 from ..core import __version__
 from .plain_params import PlainGroup
 
+ROOT_HELP = (
+    "Why doesn't my agent have tool X? Per-tool visibility verdicts, stage by stage, "
+    "with the rule that decided and the fix. CONFIG is one of:\n\n"
+    "\b\n"
+    "  AgentWorks      a step config (step_config.json): one step, or every step\n"
+    "  AgentScope 2.x  a toolkit spec (YAML/JSON with groups), or a toolkit\n"
+    "                  factory: package.module:function, path/to/file.py:function\n"
+    "  AgentScope 1.x  the same, with AgentScope 1.x installed\n"
+    "  Claude Code     claude-code:[DIR]: the MCP servers a session in DIR gets\n"
+    "  Codex           codex:[DIR]: the MCP servers a session in DIR gets\n\n"
+    "toolscope capture records what a model really received (a local model "
+    "endpoint); --capture FILE compares that with the prediction.\n\n"
+    "Exit codes: 0 ok (explain: the tool is visible), 1 a negative answer (tool hidden, "
+    "a check or expectation failed), 2 bad input or usage, 3 the user's code failed, 70 a toolscope bug, "
+    "141 stdout's reader went away (| head)."
+)
+"""The top-level ``--help``: every modelled system and what CONFIG is for it, and ``capture``."""
+
 app = typer.Typer(
     name="toolscope",
     cls=PlainGroup,
-    help=(
-        "Why doesn't my agent have tool X? Per-tool visibility verdicts for AgentWorks "
-        "step configs and AgentScope 2.x toolkits.\n\n"
-        "Exit codes: 0 ok (explain: the tool is visible), 1 a negative answer (tool hidden, "
-        "a check or expectation failed), 2 bad input or usage, 3 the user's code failed, 70 a toolscope bug, "
-        "141 stdout's reader went away (| head)."
-    ),
+    help=ROOT_HELP,
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode=None,

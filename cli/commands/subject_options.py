@@ -43,17 +43,17 @@ R = TypeVar("R")
 OPTIONS: dict[str, Any] = {
     "step": StepOpt,
     "registry": RegistryOpt,
-    "groups": GroupsOpt,
-    "snapshot": SnapshotOpt,
     "workflow": WorkflowOpt,
     "origin": OriginOpt,
+    "client_home": ClientHomeOpt,
+    "groups": GroupsOpt,
     "home": HomeOpt,
     "managed_dir": ManagedDirOpt,
     "client_args": ClientArgsOpt,
     "codex_home": CodexHomeOpt,
     "codex_system_dir": CodexSystemDirOpt,
     "codex_config": CodexConfigOpt,
-    "client_home": ClientHomeOpt,
+    "snapshot": SnapshotOpt,
 }
 """Each shared option's parameter name and Typer declaration, in ``--help`` order."""
 

@@ -12,8 +12,8 @@ from toolscope.cli.app import app
 from toolscope.cli.client_options import ClientOptions
 from toolscope.cli.commands.subject_options import OPTIONS, SubjectOptions
 
-FLAGS = ["--step", "--registry", "--groups", "--snapshot", "--workflow", "--origin", "--home", "--managed-dir"]
-FLAGS += ["--client-args", "--codex-home", "--codex-system-dir", "--config", "--client-home"]
+FLAGS = ["--step", "--registry", "--workflow", "--origin", "--client-home", "--groups", "--home", "--managed-dir"]
+FLAGS += ["--client-args", "--codex-home", "--codex-system-dir", "--codex-override", "--snapshot"]
 
 
 def test_every_shared_option_has_its_flag() -> None:
