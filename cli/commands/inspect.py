@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -12,6 +11,7 @@ from ...core.model.enums import InputKind
 from ...core.model.errors import EXIT_INTERNAL, InputError, Problem
 from ...core.model.presentation import MARK
 from ...tui.views import DEFAULT_VIEW, VIEWS, View
+from ..display import require_display
 from ..output import handle_errors, plain, stdout_console
 from .common import ModeOpt, SessionIdOpt, SessionOpt, parse_size
 from .subject_options import NO_SUBJECT_OPTIONS, SubjectOptions, with_subject_options
@@ -172,22 +172,6 @@ def _tui_options(
         session_id=session_id,
         follow=str(follow) if follow else None,
     )
-
-
-def has_display() -> bool:
-    """A terminal on stdout, or a browser page: ``toolscope serve`` runs each page's app with
-    Textual's web driver (``TEXTUAL_DRIVER``), which talks to the page through stdin/stdout."""
-    import os
-
-    return sys.stdout.isatty() or os.environ.get("TEXTUAL_DRIVER", "").startswith("textual.drivers.web_driver:")
-
-
-def require_display(*hints: str) -> None:
-    """Exit 2 without a display: a full-screen app on a pipe or a file only writes escape codes
-    until it is killed. ``hints``: what to do instead."""
-    if not has_display():
-        problems = [Problem("", hint) for hint in hints]
-        raise InputError("stdout", "is not a terminal: toolscope inspect is interactive", problems)
 
 
 def _run_app(subject: Subject | None, mode: str | None, options: Any, picker: Any) -> None:

@@ -9,6 +9,7 @@ import typer
 
 from ...core.model.errors import InputError
 from ..output import handle_errors
+from ..render.written import say_written
 from .common import SessionIdOpt, SessionOpt, parse_size
 from .report_document import input_files, make_report, open_with_inputs, render
 from .subject_options import NO_SUBJECT_OPTIONS, SubjectOptions, with_subject_options
@@ -176,18 +177,3 @@ def report_command(
     used = ", ".join(mode_label(section.mode) for section in report.sections)
     default = " (the default)" if not mode and report.provenance.default_mode is not None else ""
     say_written(write_output(payload, output, force=force, inputs=inputs), kind, payload, f"mode {used}{default}")
-
-
-FORMAT_NAMES = {"md": "Markdown", "html": "HTML", "json": "JSON", "svg": "SVG", "png": "PNG"}
-
-
-def say_written(path: Path | None, kind: str, payload: str | bytes, modes: str = "") -> None:
-    # Like inspect --screenshot and discover -o: a file written is named (never when the
-    # report itself went to stdout).
-    if path is None:
-        return
-    from ...core.text.safe_text import inert
-
-    size = len(payload.encode("utf-8") if isinstance(payload, str) else payload)
-    extra = f"; {modes}" if modes else ""
-    typer.echo(inert(f"wrote {path} ({FORMAT_NAMES.get(kind, kind)} report, {size:,} bytes{extra})", single_line=True))

@@ -1,4 +1,4 @@
-"""``toolscope step TOOLKIT --capture FILE``: prediction against reality for an AgentScope agent.
+"""``toolscope step TOOLKIT --capture FILE``, rendered: prediction against reality for an AgentScope agent.
 
 The reset_tools calls the model made (the reply tool calls in the capture) are replayed
 through the stock and the guarded lane, and every captured request's tool list is compared
@@ -8,7 +8,6 @@ is a layer toolscope does not model or a bug. Then the header, then a block per 
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -19,22 +18,8 @@ from .step import step_fields
 
 if TYPE_CHECKING:
     from ...core.comparison.predict import SubjectComparison
-    from ...core.model.enums import InputKind
     from ...core.systems.agentscope.subject import ToolkitSubject
     from ...core.systems.agentscope.v1.subject import ToolkitSubjectV1
-
-
-def open_capture_replay(
-    toolkit: str, kind: InputKind, capture: Path, groups: list[str] | None
-) -> tuple[ToolkitSubject | ToolkitSubjectV1, SubjectComparison]:
-    """Load the capture (first: a bad file fails before the toolkit is built) and the toolkit; compare."""
-    from ...core.capture.observed_file import load_capture
-    from ...core.comparison.predict import compare_subject
-    from ...core.systems.agentscope.subject import load_toolkit_subject
-
-    observed = load_capture(capture)
-    subject = load_toolkit_subject(toolkit, kind=kind, groups=groups)
-    return subject, compare_subject(subject, observed, None)
 
 
 def print_capture_json(subject: ToolkitSubject | ToolkitSubjectV1, result: SubjectComparison, probe: Any) -> None:

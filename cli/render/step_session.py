@@ -1,4 +1,4 @@
-"""``toolscope step TOOLKIT --session SESSION``: a recorded AgentScope session, replayed.
+"""``toolscope step TOOLKIT --session SESSION``, rendered: a recorded AgentScope session, replayed.
 
 The answer first (the lost-tool links and what the guard would have done), then the
 header (which source, which version recorded it, where the starting groups came from,
@@ -16,10 +16,10 @@ from rich.text import Text
 
 from ..output import print_document, print_wrapped, stdout_console
 from ..styles import CALL_STATE_STYLE
+from .step import names as _names
 from .step import step_fields
 
 if TYPE_CHECKING:
-    from ...core.model.enums import InputKind
     from ...core.schemas.step import SessionStepEnvelope
     from ...core.systems.agentscope.subject import ToolkitSubject
     from ...core.systems.agentscope.v1.subject import ToolkitSubjectV1
@@ -36,19 +36,6 @@ FROM_TEXT = {
 }
 
 
-def open_replay(
-    toolkit: str, kind: InputKind, session: Path, session_id: str | None, groups: list[str] | None
-) -> tuple[ToolkitSubject | ToolkitSubjectV1, Any]:
-    """Load the toolkit and the session, pick the starting groups, replay. Returns the subject and the SessionReplay."""
-    from ...core.systems.agentscope.session_replay import replay_session
-    from ...core.systems.agentscope.session_source import load_session
-    from ...core.systems.agentscope.subject import load_toolkit_subject
-
-    recorded = load_session(session, session_id=session_id)
-    subject = load_toolkit_subject(toolkit, kind=kind, groups=groups)
-    return subject, replay_session(subject.built, recorded, groups_given=groups is not None)
-
-
 def step_json(subject: ToolkitSubject | ToolkitSubjectV1, replay: Any, probe: Any) -> SessionStepEnvelope:
     """``toolscope.step/1`` with the ``session`` block."""
     from ...core.schemas.step import SessionStepEnvelope
@@ -61,10 +48,6 @@ def step_json(subject: ToolkitSubject | ToolkitSubjectV1, replay: Any, probe: An
 def print_session_json(subject: ToolkitSubject | ToolkitSubjectV1, replay: Any, probe: Any) -> None:
     """Print the JSON document."""
     print_document(step_json(subject, replay, probe))
-
-
-def _names(items: Any) -> str:
-    return ", ".join(items) if items else "(none)"
 
 
 def print_session_human(subject: ToolkitSubject | ToolkitSubjectV1, replay: Any, probe: Any) -> None:
