@@ -69,8 +69,8 @@ def explain_workflow(subjects: list[AgentWorksSubject], tool: str, mode: str | N
         from ...core.model.verdicts import STAGE_TITLES
         from ..layout import Cell, Column, layout_table
         from ..output import print_findings, print_lines, print_wrapped, stdout_console
+        from ..render.workflow import workflow_label
         from ..styles import VERDICT_STYLE
-        from .check_workflow import workflow_label
 
         console = stdout_console()
         print_findings(first.world.findings, console)
