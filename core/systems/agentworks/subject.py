@@ -31,6 +31,7 @@ from .world import World, load_world, workflow_override
 
 if TYPE_CHECKING:
     from ...mcp.results import DiscoveryResult
+    from ..contract import OpenRequest
 
 
 class AgentWorksSubject:
@@ -276,3 +277,16 @@ def load_workflow_subjects(
         AgentWorksSubject(step, world, registry_given=registry, extra_findings=_client_findings(step, client_home))
         for step in steps
     ]
+
+
+def open_subject(request: OpenRequest) -> AgentWorksSubject:
+    """The registry's opener: one step of the step config ``request.path``."""
+    return load_agentworks_subject(
+        request.path,
+        step=request.get("step"),
+        registry=request.get("registry"),
+        snapshot=request.get("snapshot"),
+        workflow=request.get("workflow"),
+        origin=request.get("origin"),
+        client_home=request.get("client_home"),
+    )

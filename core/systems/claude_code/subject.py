@@ -17,6 +17,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...mcp.results import ServerResult
 from ...model.enums import CLAUDE_CODE_STAGES, InputKind, StageId, ToolKind
@@ -31,6 +32,9 @@ from .servers import ServerDecision, connection_stage, decide_servers
 from .tools import build_context, callable_stage, collisions, context_stage, deny_stage, final_name, naming_stage
 
 DEFAULT_MANAGED_DIR = Path("/etc/claude-code")
+
+if TYPE_CHECKING:
+    from ..contract import OpenRequest
 
 
 class ClaudeCodeSubject:
@@ -176,3 +180,14 @@ def load_claude_code_subject(
 def stage_of(verdict: ToolVerdict, name: StageId) -> Stage | None:
     """The stage with this id in a verdict, if reached."""
     return verdict.stage(name)
+
+
+def open_subject(request: OpenRequest) -> ClaudeCodeSubject:
+    """The registry's opener: ``claude-code:DIR``."""
+    return load_claude_code_subject(
+        request.path,
+        home=request.get("home"),
+        managed_dir=request.get("managed_dir"),
+        client_args=request.get("client_args"),
+        snapshot=request.get("snapshot"),
+    )

@@ -17,6 +17,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...mcp.results import ServerResult
 from ...model.enums import CODEX_STAGES, InputKind
@@ -31,6 +32,9 @@ from .rows import Policy, RawNames, tool_rows
 from .tools import SERVER_NAME, value
 
 MODES = ("never", "on-request", "untrusted")
+
+if TYPE_CHECKING:
+    from ..contract import OpenRequest
 
 
 class CodexSubject:
@@ -160,3 +164,14 @@ def load_codex_subject(
     )
     read_from = (home, default_home.expanduser().resolve(), Path(system_dir), tuple(overrides))
     return CodexSubject(layers, merged, requirements, results, where, loaded, project, read_from)
+
+
+def open_subject(request: OpenRequest) -> CodexSubject:
+    """The registry's opener: ``codex:DIR``."""
+    return load_codex_subject(
+        request.path,
+        codex_home=request.get("codex_home"),
+        system_dir=request.get("codex_system_dir"),
+        overrides=tuple(request.get("codex_config") or ()),
+        snapshot=request.get("snapshot"),
+    )
