@@ -12,7 +12,7 @@ from typing import Any
 
 from typer.core import TyperCommand
 
-from .option_panels import PANEL_ORDER
+from .system_options import panel_order
 
 
 def _is_argument(param: Any) -> bool:
@@ -97,8 +97,8 @@ def _argument_record(param: Any) -> tuple[str, str]:
 
 
 def option_sections(params: list[Any], ctx: Any) -> list[tuple[str, list[tuple[str, str]]]]:
-    """(heading, help records) per help panel, in ``PANEL_ORDER`` (others after, as they appear)."""
-    sections: dict[str, list[tuple[str, str]]] = {panel: [] for panel in PANEL_ORDER}
+    """(heading, help records) per help panel, in ``panel_order()`` (others after, as they appear)."""
+    sections: dict[str, list[tuple[str, str]]] = {panel: [] for panel in panel_order()}
     for param in params:
         if _is_argument(param):
             continue
