@@ -96,14 +96,17 @@ def _argument_record(param: Any) -> tuple[str, str]:
     return argument_word(param), help_text
 
 
+def _name_value(param: Any) -> None:
+    """Give an option that takes a value its word (``FILE``), unless it has one."""
+    if param.metavar is None and not getattr(param, "is_flag", False) and not getattr(param, "count", False):
+        param.metavar = option_word(param)
+
+
 def option_sections(params: list[Any], ctx: Any) -> list[tuple[str, list[tuple[str, str]]]]:
     """(heading, help records) per help panel, in ``panel_order()`` (others after, as they appear)."""
     sections: dict[str, list[tuple[str, str]]] = {panel: [] for panel in panel_order()}
-    for param in params:
-        if _is_argument(param):
-            continue
-        if param.metavar is None and not getattr(param, "is_flag", False) and not getattr(param, "count", False):
-            param.metavar = option_word(param)
+    for param in (p for p in params if not _is_argument(p)):
+        _name_value(param)
         record = param.get_help_record(ctx)
         if record is not None:
             sections.setdefault(getattr(param, "rich_help_panel", None) or "Options", []).append(record)

@@ -111,17 +111,21 @@ def open_subject(
 def refuse_foreign(system: System, given: dict[str, object]) -> None:
     """Exit 2 on the first option given that ``system`` does not declare, naming the systems
     that do (``--step: is an AgentWorks option, and CONFIG is a Codex input``)."""
-    from ..core.systems.registry import systems
-
     declared = {option.name for option in system.options}
     for name, value in given.items():
-        if value is None or value == () or name in declared:
-            continue
-        owners = [s for s in systems() if any(o.name == name for o in s.options)]
-        flag = next((o.flag for s in owners for o in s.options if o.name == name), "--" + name.replace("_", "-"))
-        whose = " / ".join(s.title for s in owners) or "no modelled system's"
-        title = system.title
-        raise InputError(flag, f"is {_article(whose)} {whose} option, and CONFIG is {_article(title)} {title} input")
+        if value is not None and value != () and name not in declared:
+            raise _foreign(name, system)
+
+
+def _foreign(name: str, system: System) -> InputError:
+    """The error for option ``name`` given with an input of ``system``, which does not declare it."""
+    from ..core.systems.registry import systems
+
+    owners = [s for s in systems() if any(o.name == name for o in s.options)]
+    flag = next((o.flag for s in owners for o in s.options if o.name == name), "--" + name.replace("_", "-"))
+    whose = " / ".join(s.title + (f" ({s.prefix}DIR)" if s.prefix else "") for s in owners) or "no modelled system's"
+    title = system.title
+    return InputError(flag, f"is {_article(whose)} {whose} option, and CONFIG is {_article(title)} {title} input")
 
 
 def _article(word: str) -> str:

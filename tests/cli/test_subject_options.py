@@ -47,4 +47,6 @@ def test_report_capture_opens_config_with_every_shared_option(in_repo, tmp_path)
     capture = "tests/capture/fixtures/agentscope_seed.capture.jsonl"
     args = ["report", "sample_configs/agentscope/toolkit.yaml", "--capture", capture, "-o", str(tmp_path / "r.md")]
     result = CliRunner().invoke(app, [*args, "--origin", "external"])
-    assert result.exit_code == 2 and "--origin: is an AgentWorks option, and CONFIG is an AgentScope" in result.output, result.output
+    assert (
+        result.exit_code == 2 and "--origin: is an AgentWorks option, and CONFIG is an AgentScope" in result.output
+    ), result.output
