@@ -83,7 +83,7 @@ def check_subject(subject: Subject, request: CheckRequest) -> CheckAnswer:
         findings += _session_findings(subject, request.session, request.session_id, request.groups_given)
     comparison = None
     if request.capture is not None:
-        from ..capture_output import compare_capture
+        from ..render.capture import compare_capture
 
         # One mode per capture: the first checked (a workshop mode is fixed for a run).
         comparison = compare_capture(request.capture, subject, modes[0])

@@ -41,7 +41,7 @@ def explain_command(
     checklist = subject.checklist(tool, resolved)
     comparison = None
     if capture is not None:
-        from ..capture_output import compare_capture
+        from ..render.capture import compare_capture
 
         comparison = compare_capture(capture, subject, resolved)
     (print_explain_json if as_json else print_explain_human)(subject, checklist, comparison)

@@ -42,7 +42,7 @@ def tools_command(
     evaluation = subject.evaluate(resolved)
     comparison = None
     if capture is not None:
-        from ..capture_output import compare_capture
+        from ..render.capture import compare_capture
 
         comparison = compare_capture(capture, subject, resolved)
     if as_json:
@@ -64,11 +64,11 @@ def tools_command(
     from rich.text import Text
 
     from ..output import era_sentence, mode_sentence, print_findings, print_lines, print_wrapped, stdout_console
-    from ..verdict_table import marks_legend, verdict_layout
+    from ..render.verdict_table import marks_legend, verdict_layout
 
     console = stdout_console()
     if comparison is not None:
-        from ..capture_output import capture_source, print_disagreements
+        from ..render.capture import capture_source, print_disagreements
 
         print_disagreements(console, comparison, capture_source(comparison))
     print_findings(subject.config_findings, console)
@@ -96,6 +96,6 @@ def tools_command(
             "dim",
         )
     if comparison is not None:
-        from ..capture_output import capture_source, print_totals
+        from ..render.capture import capture_source, print_totals
 
         print_totals(console, comparison, capture_source(comparison))

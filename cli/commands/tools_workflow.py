@@ -32,8 +32,8 @@ def tools_workflow(
     from rich.text import Text
 
     from ..output import mode_sentence, print_findings, print_lines, print_wrapped, stdout_console
+    from ..render.verdict_table import marks_legend, verdict_layout
     from ..render.workflow import workflow_label
-    from ..verdict_table import marks_legend, verdict_layout
 
     console = stdout_console()
     print_findings(first.world.findings, console)

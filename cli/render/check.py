@@ -55,7 +55,7 @@ def _live_servers(subject: Any) -> int:
 def print_check_json(answer: CheckAnswer, drift_from: Path | None) -> None:
     """The ``check/1`` document (with the ``capture`` block when a capture was compared)."""
     from ...core.schemas.verdicts import CheckEnvelope
-    from ..capture_output import with_capture
+    from .capture import with_capture
 
     name = drift_from.name if drift_from is not None else None
     document = CheckEnvelope.of(answer.ok, answer.modes, name, answer.findings, answer.subject.loaded.era)
@@ -66,7 +66,7 @@ def print_check_human(answer: CheckAnswer, drift_from: Path | None) -> None:
     """Disagreements with the capture first, then what was checked, the findings and the verdict."""
     from rich.text import Text
 
-    from ..capture_output import capture_source, print_disagreements, print_totals
+    from .capture import capture_source, print_disagreements, print_totals
 
     console = stdout_console()
     comparison = answer.comparison

@@ -26,7 +26,7 @@ def _rewrite(subject: Subject) -> SelectionRewrite | None:
 def print_explain_json(subject: Subject, checklist: Checklist, comparison: CaptureComparison | None) -> None:
     """The ``explain/1`` document (with the ``capture`` block when a capture was compared)."""
     from ...core.schemas.verdicts import ExplainEnvelope
-    from ..capture_output import with_capture
+    from .capture import with_capture
 
     document = ExplainEnvelope.of(checklist, subject.config_findings, _rewrite(subject), subject.loaded.era)
     print_document(with_capture(document, comparison))
@@ -34,7 +34,7 @@ def print_explain_json(subject: Subject, checklist: Checklist, comparison: Captu
 
 def print_explain_human(subject: Subject, checklist: Checklist, comparison: CaptureComparison | None) -> None:
     """Disagreements with the capture first, the config findings, the checklist, then the tool in the capture."""
-    from ..capture_output import capture_source, print_disagreements, print_tool_in_capture
+    from .capture import capture_source, print_disagreements, print_tool_in_capture
 
     console = stdout_console()
     if comparison is not None:

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from ..capture_output import capture_source, print_disagreements, print_requests
 from ..output import print_document, print_wrapped, stdout_console
+from .capture import capture_source, print_disagreements, print_requests
 from .step import step_fields
 
 if TYPE_CHECKING:

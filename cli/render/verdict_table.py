@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..core.model.presentation import MARK, NOT_REACHED
-from ..core.text.safe_text import inert
-from .layout import Cell, Column, Layout, cells, column_widths, layout_table, table_width
-from .styles import STAGE_STYLE, VERDICT_STYLE
+from ...core.model.presentation import MARK, NOT_REACHED
+from ...core.text.safe_text import inert
+from ..layout import Cell, Column, Layout, cells, column_widths, layout_table, table_width
+from ..styles import STAGE_STYLE, VERDICT_STYLE
 
 if TYPE_CHECKING:
-    from ..core.model.verdicts import Evaluation
+    from ...core.model.verdicts import Evaluation
 
 # Stage headers when the full titles leave too little room for the deciding rule.
 STAGE_SHORT = {
@@ -77,7 +77,7 @@ def _table_rows(
     evaluation: Evaluation, names: list[str], hidden_only: bool
 ) -> tuple[list[list[Cell]], list[Cell], list[Cell]]:
     """The rows (tool, namespace, stage marks, verdict), their rules and their marks."""
-    from ..core.model.verdicts import VerdictList
+    from ...core.model.verdicts import VerdictList
 
     rows: list[list[Cell]] = []
     notes: list[Cell] = []
@@ -106,8 +106,8 @@ def _table_rows(
 def _row_cells(stages: Any, names: list[str]) -> _RowCells:
     """One row of stages: a mark per stage (``NOT_REACHED`` past the deciding one), the verdict,
     the deciding rule, whether the tool is visible, and its attention mark."""
-    from ..core.model.attention import attention, attention_mark
-    from ..core.model.verdicts import STAGE_TITLES, first_failing, row_verdict
+    from ...core.model.attention import attention, attention_mark
+    from ...core.model.verdicts import STAGE_TITLES, first_failing, row_verdict
 
     verdict = row_verdict(stages)
     by_name = {stage.name: stage for stage in stages}
@@ -142,7 +142,7 @@ def _choose_titles(
     Preferred, in order: full titles with the rule on the row; short titles with the rule on
     the row; full titles with the rule below; short titles with the rule below; and when not
     even that fits, namespaces as heading lines instead of a column."""
-    from ..core.model.verdicts import STAGE_TITLES
+    from ...core.model.verdicts import STAGE_TITLES
 
     # Measure once: the tool, namespace and verdict columns are the same in every variant,
     # a stage column is as wide as its header (a mark is one cell).

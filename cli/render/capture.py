@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from .output import print_wrapped
+from ..output import print_wrapped
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
     from rich.console import Console
 
-    from ..core.comparison.compare import CaptureComparison, RequestComparison
+    from ...core.comparison.compare import CaptureComparison, RequestComparison
 
 # Names shown per list in the human form; the JSON has up to 200, the TUI all.
 SHOWN = 30
@@ -132,7 +132,7 @@ def print_requests(console: Console, comparison: CaptureComparison) -> None:
             word = "agrees" if lane_cmp.agrees else _names(lane_cmp.predicted)
             print_wrapped(console, Text(f"  {other:<9} ", style="dim"), word, "dim")
         if req.calls:
-            from ..core.capture.timeline import describe_calls
+            from ...core.capture.timeline import describe_calls
 
             print_wrapped(console, Text("  reply     ", style="dim"), describe_calls(req.calls), "dim")
 
@@ -187,8 +187,8 @@ def print_tool_in_capture(
 
 def compare_capture(path: Any, subject: Any, mode: str | None) -> CaptureComparison:
     """Read the capture and compare it with what ``subject`` predicts in ``mode``."""
-    from ..core.capture.observed_file import load_capture
-    from ..core.comparison.predict import compare_subject
+    from ...core.capture.observed_file import load_capture
+    from ...core.comparison.predict import compare_subject
 
     return compare_subject(subject, load_capture(path), mode).comparison
 
@@ -206,8 +206,8 @@ def with_capture(document: BaseModel, comparison: CaptureComparison | None) -> B
     last key); the document as it is without ``--capture``."""
     if comparison is None:
         return document
-    from ..core.schemas.verdicts import CheckEnvelope, ExplainEnvelope
-    from ..core.schemas.with_capture import CheckCaptureEnvelope, ExplainCaptureEnvelope
+    from ...core.schemas.verdicts import CheckEnvelope, ExplainEnvelope
+    from ...core.schemas.with_capture import CheckCaptureEnvelope, ExplainCaptureEnvelope
 
     envelopes: dict[type[BaseModel], type[BaseModel]] = {
         CheckEnvelope: CheckCaptureEnvelope,
