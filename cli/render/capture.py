@@ -53,7 +53,17 @@ def print_disagreements(console: Console, comparison: CaptureComparison, source:
         "a layer toolscope does not model, or a bug in toolscope",
         "bold red",
     )
-    # Consecutive requests with the same difference are one block ("requests 2-9").
+    runs = _runs(bad)
+    for run in runs[:10]:
+        _print_difference(console, run)
+    if len(runs) > 10:
+        print_wrapped(console, Text("  "), f"… {len(runs) - 10:,} more differences (--json lists every request)", "dim")
+    _print_rule(console, comparison)
+    console.print()
+
+
+def _runs(bad: list[RequestComparison]) -> list[list[RequestComparison]]:
+    """Consecutive requests with the same difference, as one block each ("requests 2-9")."""
     runs: list[list[RequestComparison]] = []
     for item in bad:
         last = runs[-1][-1] if runs else None
@@ -61,12 +71,7 @@ def print_disagreements(console: Console, comparison: CaptureComparison, source:
             runs[-1].append(item)
         else:
             runs.append([item])
-    for run in runs[:10]:
-        _print_difference(console, run)
-    if len(runs) > 10:
-        print_wrapped(console, Text("  "), f"… {len(runs) - 10:,} more differences (--json lists every request)", "dim")
-    _print_rule(console, comparison)
-    console.print()
+    return runs
 
 
 def _offer_lines(item: RequestComparison) -> list[tuple[str, str]]:

@@ -130,44 +130,57 @@ def _plan_short(plan: Any) -> str:
 
 
 def _print_turns(console: Any, replay: Any, version: str = "?") -> None:
-    from ...core.systems.agentscope.call_notes import call_args, call_notes
-
     console.print()
     if not replay.turns:
         console.print(Text(f"The session has no {replay.session.meta_tool} call.", style="dim"))
         return
     console.print(Text(f"{replay.session.meta_tool} turns", style="bold underline"))
-    pad = " " * 12
     for t in replay.turns:
-        stock, guarded = t.turn.stock, t.turn.guarded
-        head = Text(
-            f"turn {t.call.model_turn}  " + ("≠ " if t.differs else ""), style="yellow" if t.differs else "bold"
-        )
-        print_wrapped(console, head, f"{t.call.name} {t.call.shown_input}")
-        if t.call.assistant_text:
-            print_wrapped(console, Text(pad), t.call.assistant_text, "italic dim")
-        if t.call.note:
-            print_wrapped(console, Text(pad), t.call.note, "dim")
-        for note in call_notes(call_args(guarded.args, guarded.call), guarded.plan, version, guarded.received):
-            print_wrapped(console, Text(pad), note, "yellow")
-        recorded_after = _names(t.recorded_after) if t.recorded_after is not None else "?"
-        lanes = (
-            ("recorded", t.call.result_state, _first_line(t.call.result_text), recorded_after),
-            ("stock", stock.response_state, _first_line(stock.response_text), _names(stock.groups_after)),
-            (
-                "guarded",
-                guarded.response_state,
-                _plan_short(guarded.plan) if guarded.plan is not None else "",
-                _names(guarded.groups_after),
-            ),
-        )
-        for lane, state, detail, after in lanes:
-            line = Text(f"  {lane:<9} ", style="bold")
-            line.append(state or "(no result)", style=CALL_STATE_STYLE.get(state or "", ""))
-            line.append("  groups after ")
-            print_wrapped(console, line, after, "cyan")
-            if detail:
-                print_wrapped(console, Text(pad), detail, "dim")
+        _print_turn(console, t, version)
+
+
+def _print_turn(console: Any, t: Any, version: str) -> None:
+    """One reset_tools turn: the call, its notes, then the recorded, stock and guarded outcomes."""
+    from ...core.systems.agentscope.call_notes import call_args, call_notes
+
+    pad = " " * 12
+    guarded = t.turn.guarded
+    head = Text(f"turn {t.call.model_turn}  " + ("≠ " if t.differs else ""), style="yellow" if t.differs else "bold")
+    print_wrapped(console, head, f"{t.call.name} {t.call.shown_input}")
+    if t.call.assistant_text:
+        print_wrapped(console, Text(pad), t.call.assistant_text, "italic dim")
+    if t.call.note:
+        print_wrapped(console, Text(pad), t.call.note, "dim")
+    for note in call_notes(call_args(guarded.args, guarded.call), guarded.plan, version, guarded.received):
+        print_wrapped(console, Text(pad), note, "yellow")
+    for lane, state, detail, after in _lane_outcomes(t):
+        _print_lane(console, lane, state, detail, after)
+
+
+def _lane_outcomes(t: Any) -> tuple[tuple[str, str | None, str, str], ...]:
+    """(lane, result state, detail, groups after) of the recording, the stock and the guarded replay."""
+    stock, guarded = t.turn.stock, t.turn.guarded
+    recorded_after = _names(t.recorded_after) if t.recorded_after is not None else "?"
+    return (
+        ("recorded", t.call.result_state, _first_line(t.call.result_text), recorded_after),
+        ("stock", stock.response_state, _first_line(stock.response_text), _names(stock.groups_after)),
+        (
+            "guarded",
+            guarded.response_state,
+            _plan_short(guarded.plan) if guarded.plan is not None else "",
+            _names(guarded.groups_after),
+        ),
+    )
+
+
+def _print_lane(console: Any, lane: str, state: str | None, detail: str, after: str) -> None:
+    """One lane's outcome: its result state and the groups after it, then its detail."""
+    line = Text(f"  {lane:<9} ", style="bold")
+    line.append(state or "(no result)", style=CALL_STATE_STYLE.get(state or "", ""))
+    line.append("  groups after ")
+    print_wrapped(console, line, after, "cyan")
+    if detail:
+        print_wrapped(console, Text(" " * 12), detail, "dim")
 
 
 def _print_others(console: Any, replay: Any) -> None:
