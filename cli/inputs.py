@@ -12,9 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.model.enums import InputKind
 from ..core.model.errors import InputError, Problem
 from ..core.model.subject import Subject
+from ..core.systems.agentworks.ids import AgentWorksInput
 from ..core.systems.contract import OpenRequest, System
 from .client_options import ClientOptions
 from .input_kind import detect_kind, recognise
@@ -30,7 +30,7 @@ def workflow_steps(
     """The steps of a step config with several steps, when no --step picks one (None otherwise),
     after refusing the options no step config takes. The whole-workflow answers and the TUI's
     step picker start here."""
-    if step is not None or detect_kind(target) != InputKind.STEP_CONFIG:
+    if step is not None or detect_kind(target) != AgentWorksInput.STEP_CONFIG:
         return None
     from ..core.systems.agentworks.step_config import steps_to_choose
 
@@ -39,7 +39,7 @@ def workflow_steps(
         return None
     from ..core.systems.registry import system_of_kind
 
-    refuse_foreign(system_of_kind(InputKind.STEP_CONFIG), {"groups": groups, **client.given_values()})
+    refuse_foreign(system_of_kind(AgentWorksInput.STEP_CONFIG), {"groups": groups, **client.given_values()})
     return steps
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...core.model.enums import FindingKind, Severity
+from ...core.model.enums import Severity
 from ...core.model.errors import InputError
 
 if TYPE_CHECKING:
@@ -115,11 +115,6 @@ def _session_findings(subject: object, session: Path, session_id: str | None, gr
         replay_session(subject.built, load_session(session, session_id), groups_given)
     )
     return found
-
-
-def drifted(drift: Sequence[Finding]) -> bool:
-    """Whether any server's tools drifted (``mcp_drift``) since the snapshot."""
-    return any(f.kind == FindingKind.MCP_DRIFT for f in drift)
 
 
 @dataclass

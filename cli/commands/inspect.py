@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ...core.model.enums import InputKind
 from ...core.model.errors import EXIT_INTERNAL, InputError, Problem
 from ...core.model.presentation import MARK
+from ...core.systems.agentworks.ids import AgentWorksInput
 from ...tui.views import DEFAULT_VIEW, VIEWS, View
 from ..display import require_display
 from ..output import handle_errors, plain, stdout_console
@@ -141,7 +141,7 @@ class InspectRequest:
     def with_feeds_loaded(self, subject: Subject) -> InspectRequest:
         """This request with --script found; a feed that cannot be read is exit 2 here, not a blank
         view or a notification inside the app."""
-        if subject.loaded.kind == InputKind.STEP_CONFIG:
+        if subject.loaded.kind == AgentWorksInput.STEP_CONFIG:
             _refuse_activation(self.first_view, self.feeds)
         follow = self.follow
         if follow is not None and follow.exists() and not follow.is_file():

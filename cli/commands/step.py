@@ -15,6 +15,7 @@ import typer
 
 from ...core.model.enums import InputKind
 from ...core.model.errors import InputError
+from ...core.systems.agentworks.ids import AgentWorksInput
 from ..output import handle_errors
 from .common import CaptureOpt, GroupsOpt, JsonOpt, SessionIdOpt, SessionOpt, split_groups
 
@@ -66,7 +67,7 @@ def step_command(
     from ..input_kind import detect_kind
 
     kind = detect_kind(toolkit)
-    if kind == InputKind.STEP_CONFIG:
+    if kind == AgentWorksInput.STEP_CONFIG:
         raise InputError(toolkit, "step works on AgentScope toolkits", [])
     request = StepRequest(toolkit, kind, script, session, session_id, capture, split_groups(groups), as_json)
     request.check()

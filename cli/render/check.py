@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ...core.model.enums import FindingKind
+from ...core.model.enums import SharedFinding
 from ..output import era_sentence, print_document, print_findings, print_wrapped, stdout_console
 
 if TYPE_CHECKING:
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 def no_drift_sentence(drift_findings: Sequence[Finding], snapshot: str, servers: int) -> str:
     """What ``--drift-from`` found when no server drifted: "no drift" only when every server could be
     compared; a server that failed in the snapshot leaves its drift unknown (never "no drift")."""
-    unknown = [f.entry for f in drift_findings if f.kind == FindingKind.MCP_OUTAGE and f.entry]
+    unknown = [f.entry for f in drift_findings if f.kind == SharedFinding.MCP_OUTAGE and f.entry]
     if not unknown:
         return f"MCP tools: no drift since {snapshot}"
     if len(unknown) >= servers:
@@ -36,7 +36,7 @@ def _say_no_drift(
     """The drift sentence, when --drift-from was given and no finding in ``seen`` is a drift."""
     from rich.text import Text
 
-    if drift_from is None or drift is None or any(f.kind == FindingKind.MCP_DRIFT for f in seen):
+    if drift_from is None or drift is None or any(f.kind == SharedFinding.MCP_DRIFT for f in seen):
         return
     print_wrapped(console, Text(""), no_drift_sentence(drift, drift_from.name, live), "dim")
 

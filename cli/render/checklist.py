@@ -65,7 +65,7 @@ def _print_stages(console: Any, checklist: Checklist, verdict: ToolVerdict) -> N
     the checklist below quotes it (each rule sentence once: --json has them all)."""
     from rich.text import Text
 
-    from ...core.model.verdicts import STAGE_TITLES
+    from ...core.systems.registry import STAGE_TITLES
 
     quoted = "\n".join(evidence for item in checklist.steps for evidence in item.evidence)
     marks = Text("  ")

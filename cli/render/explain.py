@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.model.enums import InputKind
+from ...core.systems.codex.ids import CodexInput
 from ..output import era_sentence, print_document, print_findings, stdout_console
 from .checklist import print_checklist
 
@@ -46,7 +46,7 @@ def print_explain_human(subject: Subject, checklist: Checklist, comparison: Capt
     verdict = checklist.verdict
     aliases = (
         (f"{verdict.namespace}:{verdict.name}", f"{verdict.namespace}:*")
-        if verdict is not None and subject.loaded.kind == InputKind.CODEX
+        if verdict is not None and subject.loaded.kind == CodexInput.CODEX
         else ()
     )
     print_tool_in_capture(console, comparison, checklist.tool, capture_source(comparison), aliases)

@@ -75,7 +75,7 @@ def print_workflow_human(subjects: Sequence[AgentWorksSubject], tool: str, mode:
 
 def _step_row(subject: AgentWorksSubject, checklist: Checklist) -> list[Any]:
     """STEP, VERDICT, FIRST FAILING (``-`` when visible, ``registered`` when not in the registry)."""
-    from ...core.model.verdicts import STAGE_TITLES
+    from ...core.systems.registry import STAGE_TITLES
     from ..layout import Cell
     from ..styles import VERDICT_STYLE
 

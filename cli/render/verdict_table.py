@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.model.presentation import MARK, NOT_REACHED
+from ...core.systems.registry import STAGE_HEADERS
 from ...core.text.safe_text import inert
 from ..layout import Cell, Column, Layout, cells, column_widths, layout_table, table_width
 from ..styles import STAGE_STYLE, VERDICT_STYLE
@@ -21,27 +22,8 @@ from ..styles import STAGE_STYLE, VERDICT_STYLE
 if TYPE_CHECKING:
     from ...core.model.verdicts import Evaluation
 
-# Stage headers when the full titles leave too little room for the deciding rule.
-STAGE_SHORT = {
-    "registered": "REG",
-    "allow_listed": "ALLOW",
-    "discoverable": "DISC",
-    "callable": "CALL",
-    "visible": "OFFER",
-    "source": "SRC",
-    "precedence": "PREC",
-    "approval": "APPR",
-    "policy": "POL",
-    "connection": "CONN",
-    "naming": "NAME",
-    "deny": "DENY",
-    "in_context": "CTX",
-    "layer": "LAYER",
-    "requirements": "REQ",
-    "enabled": "ENAB",
-    "tool_filter": "FILT",
-    "approval_policy": "APPR",
-}
+# Stage headers when the full titles leave too little room for the deciding rule (each system declares them).
+STAGE_SHORT = STAGE_HEADERS
 # ! is the TUI's alert colour; · is quiet.
 MARK_STYLE = {"!": "bold red", "·": "dim"}
 # The deciding rule goes on the row only when at least this many cells are left for it.
@@ -107,7 +89,8 @@ def _row_cells(stages: Any, names: list[str]) -> _RowCells:
     """One row of stages: a mark per stage (``NOT_REACHED`` past the deciding one), the verdict,
     the deciding rule, whether the tool is visible, and its attention mark."""
     from ...core.model.attention import attention, attention_mark
-    from ...core.model.verdicts import STAGE_TITLES, first_failing, row_verdict
+    from ...core.model.verdicts import first_failing, row_verdict
+    from ...core.systems.registry import STAGE_TITLES
 
     verdict = row_verdict(stages)
     by_name = {stage.name: stage for stage in stages}
@@ -142,7 +125,7 @@ def _choose_titles(
     Preferred, in order: full titles with the rule on the row; short titles with the rule on
     the row; full titles with the rule below; short titles with the rule below; and when not
     even that fits, namespaces as heading lines instead of a column."""
-    from ...core.model.verdicts import STAGE_TITLES
+    from ...core.systems.registry import STAGE_TITLES
 
     # Measure once: the tool, namespace and verdict columns are the same in every variant,
     # a stage column is as wide as its header (a mark is one cell).

@@ -21,6 +21,7 @@ Public API::
     seen_in(folder) -> list[(System, markers)]  # whose files a plain folder holds
     stage_ids() / finding_kinds() / input_kinds()   # every system's, once each, in registry order
     stage_titles() / stage_headers()            # stage id -> title / short header
+    STAGE_TITLES / STAGE_HEADERS                # the same as live mappings
     options() -> tuple[OptionSpec, ...]         # every system option, once each
 """
 
@@ -28,9 +29,11 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
-from ..model.enums import FindingKind, InputKind, StageId
+from ..model.enums import SharedFinding
 from .agentscope.system import SYSTEM as AGENTSCOPE
 from .agentscope.v1.system import SYSTEM as AGENTSCOPE1
 from .agentworks.system import SYSTEM as AGENTWORKS
@@ -41,6 +44,8 @@ from .contract import OptionSpec, System
 __all__ = [
     "BUILTIN",
     "ENV_VAR",
+    "STAGE_HEADERS",
+    "STAGE_TITLES",
     "by_prefix",
     "finding_kinds",
     "input_kinds",
@@ -145,7 +150,7 @@ def stage_ids() -> tuple[str, ...]:
 def finding_kinds() -> tuple[str, ...]:
     """Every finding kind: the systems' in registry order, then the shared ones none declared."""
     declared = [kind for system in systems() for kind in system.finding_kinds]
-    return _union([*declared, *FindingKind])
+    return _union([*declared, *SharedFinding])
 
 
 def input_kinds() -> tuple[str, ...]:
@@ -180,6 +185,27 @@ def options() -> tuple[OptionSpec, ...]:
     return tuple(out.values())
 
 
-# Until every stage id and finding kind lives in its system's package, the shared enums must
-# hold exactly what the systems declare (tests/test_systems_registry.py).
-_ENUMS = (StageId, FindingKind, InputKind)
+class _StageNames(Mapping[str, str]):
+    """Stage id → title (or header), read from the registry on each look-up (a system registered
+    later is seen); what tables, reports and the TUI name stages by."""
+
+    def __init__(self, of: Callable[[], dict[str, str]]) -> None:
+        self._of = of
+
+    def __getitem__(self, key: str) -> str:
+        return self._of()[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._of().get(key, default)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._of())
+
+    def __len__(self) -> int:
+        return len(self._of())
+
+
+STAGE_TITLES: Mapping[str, str] = _StageNames(stage_titles)
+"""``STAGE_TITLES["visible"] == "offered"``."""
+STAGE_HEADERS: Mapping[str, str] = _StageNames(stage_headers)
+"""``STAGE_HEADERS["allow_listed"] == "ALLOW"``: the short column headers."""

@@ -30,13 +30,13 @@ from typing import TYPE_CHECKING, Any
 from ...model.enums import InputKind
 from ...model.errors import unknown_mode_error
 from ...model.verdicts import (
-    AGENTSCOPE_STAGES,
     Checklist,
     Evaluation,
     Finding,
     LoadedInput,
 )
 from .aio import run_sync
+from .ids import AGENTSCOPE_STAGES
 from .spec import BuiltToolkit
 from .stages import (
     MODES,

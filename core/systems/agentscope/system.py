@@ -12,9 +12,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ...model.enums import FindingKind as K
-from ...model.enums import InputKind, StageId
+from ...model.enums import SharedFinding as S
 from ..contract import Hook, OptionSpec, StageSpec, System
+from .ids import AgentScopeFinding as K
+from .ids import AgentScopeInput, AgentScopeStage
 
 GROUP = "AgentScope"
 
@@ -25,7 +26,7 @@ def sniff_target(target: str, path: Path) -> str | None:
     """``package.module:function`` / ``file.py:function`` (a CONFIG that is no file) → toolkit_factory;
     a ``.py`` file without ``:function`` is exit 2 naming its candidate functions."""
     if not path.exists() and _FACTORY.match(target):
-        return InputKind.TOOLKIT_FACTORY
+        return AgentScopeInput.TOOLKIT_FACTORY
     if path.suffix == ".py" and path.is_file():
         from .factory_hint import factory_needs_function
 
@@ -35,7 +36,7 @@ def sniff_target(target: str, path: Path) -> str | None:
 
 def sniff_document(data: Mapping[str, Any]) -> str | None:
     """A spec has ``groups`` (or says ``kind: toolkit``)."""
-    return InputKind.TOOLKIT_SPEC if "groups" in data or data.get("kind") == "toolkit" else None
+    return AgentScopeInput.TOOLKIT_SPEC if "groups" in data or data.get("kind") == "toolkit" else None
 
 
 GROUPS = OptionSpec(
@@ -49,16 +50,16 @@ SYSTEM = System(
     key="agentscope",
     title="AgentScope 2.x",
     summary="an AgentScope toolkit: a spec (YAML/JSON with groups) or a factory (package.module:function)",
-    input_kinds=(InputKind.TOOLKIT_SPEC, InputKind.TOOLKIT_FACTORY),
+    input_kinds=(AgentScopeInput.TOOLKIT_SPEC, AgentScopeInput.TOOLKIT_FACTORY),
     stages=(
-        StageSpec(StageId.REGISTERED, "registered", "REG"),
-        StageSpec(StageId.VISIBLE, "offered", "OFFER"),  # the model is sent its schema (#22)
-        StageSpec(StageId.CALLABLE, "callable", "CALL"),
+        StageSpec(AgentScopeStage.REGISTERED, "registered", "REG"),
+        StageSpec(AgentScopeStage.VISIBLE, "offered", "OFFER"),  # the model is sent its schema (#22)
+        StageSpec(AgentScopeStage.CALLABLE, "callable", "CALL"),
     ),
     finding_kinds=(
-        K.DUPLICATE_NAME,
-        K.MCP_OUTAGE,
-        K.EXPECTATION_FAILED,
+        S.DUPLICATE_NAME,
+        S.MCP_OUTAGE,
+        S.EXPECTATION_FAILED,
         K.UNKNOWN_ACTIVE_GROUP,
         K.NEVER_CALLABLE,
         K.EMPTY_GROUP,

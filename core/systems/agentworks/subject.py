@@ -7,11 +7,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...model.enums import InputKind, RuleCode
+from ...model.enums import RuleCode
 from ...model.errors import InputError, Problem
 from ...model.subject import resolved_paths
 from ...model.verdicts import (
-    AGENTWORKS_STAGES,
     Checklist,
     Evaluation,
     Finding,
@@ -20,6 +19,7 @@ from ...model.verdicts import (
 from ...text.shell import shell_join
 from .checklist import build_checklist
 from .discovery_drift import drift_findings
+from .ids import AGENTWORKS_STAGES, AgentWorksInput
 from .invariants import check_invariants
 from .mode_table import ModeTable
 from .pipeline import StepPipeline
@@ -91,7 +91,7 @@ class AgentWorksSubject:
             *(mcp.files if mcp else ()),
         )
         return LoadedInput(
-            kind=InputKind.STEP_CONFIG,
+            kind=AgentWorksInput.STEP_CONFIG,
             label=f"AgentWorks step config {step.file_name} · step {step.step.id} · registry {registry_doc.name}",
             files=files,
             step=step.step.id,

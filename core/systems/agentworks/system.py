@@ -5,24 +5,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...model.enums import FindingKind as K
-from ...model.enums import InputKind, StageId
+from ...model.enums import SharedFinding as S
 from ..contract import Hook, OptionSpec, StageSpec, System
 from ..shared_options import SNAPSHOT
+from .ids import AgentWorksFinding as K
+from .ids import AgentWorksInput, AgentWorksStage
 
 GROUP = "AgentWorks"
 
 
 def sniff_document(data: Mapping[str, Any]) -> str | None:
     """A step config has ``steps`` or ``agent_configs`` (or is one step: not told by its keys)."""
-    return InputKind.STEP_CONFIG if "steps" in data or "agent_configs" in data else None
+    return AgentWorksInput.STEP_CONFIG if "steps" in data or "agent_configs" in data else None
 
 
 STAGES = (
-    StageSpec(StageId.REGISTERED, "registered", "REG"),
-    StageSpec(StageId.ALLOW_LISTED, "allow-listed", "ALLOW"),
-    StageSpec(StageId.DISCOVERABLE, "discoverable", "DISC"),
-    StageSpec(StageId.CALLABLE, "callable", "CALL"),
+    StageSpec(AgentWorksStage.REGISTERED, "registered", "REG"),
+    StageSpec(AgentWorksStage.ALLOW_LISTED, "allow-listed", "ALLOW"),
+    StageSpec(AgentWorksStage.DISCOVERABLE, "discoverable", "DISC"),
+    StageSpec(AgentWorksStage.CALLABLE, "callable", "CALL"),
 )
 
 OPTIONS = (
@@ -64,12 +65,12 @@ SYSTEM = System(
     key="agentworks",
     title="AgentWorks",
     summary="an AgentWorks step config (step_config.json), with its registry",
-    input_kinds=(InputKind.STEP_CONFIG,),
+    input_kinds=(AgentWorksInput.STEP_CONFIG,),
     stages=STAGES,
     finding_kinds=(
-        K.DUPLICATE_NAME,
-        K.MCP_OUTAGE,
-        K.EXPECTATION_FAILED,
+        S.DUPLICATE_NAME,
+        S.MCP_OUTAGE,
+        S.EXPECTATION_FAILED,
         K.ALLOW_LISTED_UNREGISTERED,
         K.REGISTERED_NOT_ALLOW_LISTED,
         K.DEAD_RULE,
@@ -78,10 +79,10 @@ SYSTEM = System(
         K.UNKNOWN_CATEGORY,
         K.SERVER_NOT_SELECTED,
         K.NO_SERVERS_MIXED,
-        K.MCP_DRIFT,
+        S.MCP_DRIFT,
         K.ENABLED_FILTERED_OUT,
         K.APP_REWRITE,
-        K.UNKNOWN_KEY,
+        S.UNKNOWN_KEY,
         K.MIXED_ERA,
         K.PRODUCT_MANIFEST,
         K.WORKFLOW_MANIFEST,

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from ...model.enums import FindingKind as K
-from ...model.enums import InputKind, StageId
+from ...model.enums import SharedFinding as S
+from ..coding_cli.ids import CodingCliFinding as C
 from ..contract import Hook, OptionSpec, StageSpec, System
 from ..shared_options import SNAPSHOT
+from .ids import ClaudeFinding as K
+from .ids import ClaudeInput, ClaudeStage
 
 GROUP = "Claude Code"
 
@@ -13,32 +15,32 @@ SYSTEM = System(
     key="claude_code",
     title="Claude Code",
     summary="claude-code:[DIR]: the MCP servers Claude Code gives a session in DIR (default: the cwd)",
-    input_kinds=(InputKind.CLAUDE_CODE,),
+    input_kinds=(ClaudeInput.CLAUDE_CODE,),
     stages=(
-        StageSpec(StageId.SOURCE, "source", "SRC"),
-        StageSpec(StageId.PRECEDENCE, "precedence", "PREC"),
-        StageSpec(StageId.APPROVAL, "approval", "APPR"),
-        StageSpec(StageId.POLICY, "policy", "POL"),
-        StageSpec(StageId.CONNECTION, "connection", "CONN"),
-        StageSpec(StageId.NAMING, "naming", "NAME"),
-        StageSpec(StageId.DENY, "deny", "DENY"),
-        StageSpec(StageId.IN_CONTEXT, "in context", "CTX"),
-        StageSpec(StageId.CALLABLE, "callable", "CALL"),
+        StageSpec(ClaudeStage.SOURCE, "source", "SRC"),
+        StageSpec(ClaudeStage.PRECEDENCE, "precedence", "PREC"),
+        StageSpec(ClaudeStage.APPROVAL, "approval", "APPR"),
+        StageSpec(ClaudeStage.POLICY, "policy", "POL"),
+        StageSpec(ClaudeStage.CONNECTION, "connection", "CONN"),
+        StageSpec(ClaudeStage.NAMING, "naming", "NAME"),
+        StageSpec(ClaudeStage.DENY, "deny", "DENY"),
+        StageSpec(ClaudeStage.IN_CONTEXT, "in context", "CTX"),
+        StageSpec(ClaudeStage.CALLABLE, "callable", "CALL"),
     ),
     finding_kinds=(
-        K.DUPLICATE_NAME,
-        K.MCP_OUTAGE,
-        K.EXPECTATION_FAILED,
+        S.DUPLICATE_NAME,
+        S.MCP_OUTAGE,
+        S.EXPECTATION_FAILED,
         K.UNREAD_SERVERS,
         K.RULE_MATCHES_NOTHING,
-        K.UNTRUSTED_IGNORED,
+        C.UNTRUSTED_IGNORED,
         K.DISABLED_BY_DIALOG,
         K.APPROVAL_DIFFERS,
         K.MANAGED_EXCLUSIVE,
-        K.SERVER_BLOCKED,
-        K.NAME_COLLISION,
+        C.SERVER_BLOCKED,
+        C.NAME_COLLISION,
         # AgentWorks steps whose provider is claude-code: these settings block the api-bridge.
-        K.BRIDGE_BLOCKED,
+        C.BRIDGE_BLOCKED,
     ),
     opener=Hook("toolscope.core.systems.claude_code.subject:open_subject"),
     capture=Hook("toolscope.core.systems.coding_cli.capture_offer:capture_plan"),

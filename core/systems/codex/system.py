@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from ...model.enums import FindingKind as K
-from ...model.enums import InputKind, StageId
+from ...model.enums import SharedFinding as S
+from ..coding_cli.ids import CodingCliFinding as C
 from ..contract import Hook, OptionSpec, StageSpec, System
 from ..shared_options import SNAPSHOT
+from .ids import CodexFinding as K
+from .ids import CodexInput, CodexStage
 
 GROUP = "Codex"
 
@@ -13,26 +15,26 @@ SYSTEM = System(
     key="codex",
     title="Codex",
     summary="codex:[DIR]: the MCP servers Codex gives a session in DIR (default: the cwd)",
-    input_kinds=(InputKind.CODEX,),
+    input_kinds=(CodexInput.CODEX,),
     stages=(
-        StageSpec(StageId.LAYER, "layer", "LAYER"),
-        StageSpec(StageId.REQUIREMENTS, "requirements", "REQ"),
-        StageSpec(StageId.ENABLED, "enabled", "ENAB"),
-        StageSpec(StageId.CONNECTION, "connection", "CONN"),
-        StageSpec(StageId.TOOL_FILTER, "tool filter", "FILT"),
-        StageSpec(StageId.NAMING, "naming", "NAME"),
-        StageSpec(StageId.IN_CONTEXT, "in context", "CTX"),
-        StageSpec(StageId.APPROVAL_POLICY, "approval", "APPR"),
+        StageSpec(CodexStage.LAYER, "layer", "LAYER"),
+        StageSpec(CodexStage.REQUIREMENTS, "requirements", "REQ"),
+        StageSpec(CodexStage.ENABLED, "enabled", "ENAB"),
+        StageSpec(CodexStage.CONNECTION, "connection", "CONN"),
+        StageSpec(CodexStage.TOOL_FILTER, "tool filter", "FILT"),
+        StageSpec(CodexStage.NAMING, "naming", "NAME"),
+        StageSpec(CodexStage.IN_CONTEXT, "in context", "CTX"),
+        StageSpec(CodexStage.APPROVAL_POLICY, "approval", "APPR"),
     ),
     finding_kinds=(
-        K.DUPLICATE_NAME,
-        K.MCP_OUTAGE,
-        K.EXPECTATION_FAILED,
-        K.UNTRUSTED_IGNORED,
-        K.SERVER_BLOCKED,
-        K.NAME_COLLISION,
+        S.DUPLICATE_NAME,
+        S.MCP_OUTAGE,
+        S.EXPECTATION_FAILED,
+        C.UNTRUSTED_IGNORED,
+        C.SERVER_BLOCKED,
+        C.NAME_COLLISION,
         # AgentWorks steps whose provider is codex-cli: these settings block the api-bridge.
-        K.BRIDGE_BLOCKED,
+        C.BRIDGE_BLOCKED,
         K.TOOL_FILTER_MATCHES_NOTHING,
     ),
     opener=Hook("toolscope.core.systems.codex.subject:open_subject"),

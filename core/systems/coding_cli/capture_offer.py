@@ -24,8 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ...model.enums import InputKind
 from ...model.prediction import NameRule, Prediction
+from ..codex.ids import CodexInput
 from ..contract import CapturePlan
 from .offered import (
     observed_offer,
@@ -198,7 +198,7 @@ def _call_checks(
 def capture_plan(subject: Subject, capture: ObservedCapture, mode: str | None) -> CapturePlan:
     """Every captured request's MCP tools and calls against ``subject``'s prediction in ``mode``."""
     evaluation = subject.evaluate(mode)
-    codex = evaluation.loaded.kind == InputKind.CODEX
+    codex = evaluation.loaded.kind == CodexInput.CODEX
     predicted = predicted_offer(evaluation)
     callable_tools = predicted_callable(evaluation)
     mcp_namespaces = {t.namespace for t in evaluation.tools} if codex else set()

@@ -6,9 +6,10 @@ installed major version decides which model a toolkit gets.
 
 from __future__ import annotations
 
-from ....model.enums import FindingKind as K
-from ....model.enums import StageId
+from ....model.enums import SharedFinding as S
 from ...contract import StageSpec, System
+from ..ids import AgentScopeFinding as K
+from ..ids import AgentScopeStage
 from ..system import GROUPS
 from ..system import SYSTEM as AGENTSCOPE2
 
@@ -18,13 +19,13 @@ SYSTEM = System(
     summary="the same toolkits when AgentScope 1.x is installed (groups on the Toolkit, reset_equipped_tools)",
     input_kinds=AGENTSCOPE2.input_kinds,
     stages=(
-        StageSpec(StageId.REGISTERED, "registered", "REG"),
-        StageSpec(StageId.VISIBLE, "offered", "OFFER"),
+        StageSpec(AgentScopeStage.REGISTERED, "registered", "REG"),
+        StageSpec(AgentScopeStage.VISIBLE, "offered", "OFFER"),
     ),
     finding_kinds=(
-        K.DUPLICATE_NAME,
-        K.MCP_OUTAGE,
-        K.EXPECTATION_FAILED,
+        S.DUPLICATE_NAME,
+        S.MCP_OUTAGE,
+        S.EXPECTATION_FAILED,
         K.META_TOOL_MISSING,
         K.UNKNOWN_GROUP_ACTIVATED,
     ),
