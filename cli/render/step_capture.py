@@ -52,6 +52,11 @@ def print_capture_human(subject: ToolkitSubject | ToolkitSubjectV1, result: Subj
     )
     print_requests(console, comparison)
     console.print()
+    _print_verdict(console, comparison)
+
+
+def _print_verdict(console: Any, comparison: Any) -> None:
+    """What was cut or skipped, whether the prediction agrees, and a hint when only the guarded lane does."""
     cap = comparison.capture
     if cap.truncated:
         print_wrapped(console, Text("cut: ", style="yellow"), cap.truncated, "yellow")

@@ -54,6 +54,14 @@ def print_session_human(subject: ToolkitSubject | ToolkitSubjectV1, replay: Any,
     """The answer first, then the header, the turns and the other calls (wrapped at word
     boundaries for the terminal's width: a block per turn, not a table that folds words)."""
     console = stdout_console()
+    _print_answer(console, subject, replay)
+    _print_header(console, replay, probe)
+    _print_turns(console, replay, probe.agentscope_version)
+    _print_others(console, replay)
+
+
+def _print_answer(console: Any, subject: ToolkitSubject | ToolkitSubjectV1, replay: Any) -> None:
+    """What was replayed, then the answer: the lost tools, or that there were none."""
     rec = replay.recorded
     print_wrapped(
         console,
@@ -75,6 +83,11 @@ def print_session_human(subject: ToolkitSubject | ToolkitSubjectV1, replay: Any,
             "No lost tools: no recorded call failed because the recording had turned its group off.",
             "green",
         )
+
+
+def _print_header(console: Any, replay: Any, probe: Any) -> None:
+    """Both lanes, which versions recorded and replayed, whether the stock replay matches, the groups."""
+    rec = replay.recorded
     print_wrapped(console, Text("stock    ", style="bold"), probe.summary())
     print_wrapped(
         console,
@@ -109,8 +122,6 @@ def print_session_human(subject: ToolkitSubject | ToolkitSubjectV1, replay: Any,
         print_wrapped(console, Text(""), f"recorded final groups: {_names(rec.final_groups)}", "dim")
     for note in (*rec.notes, *replay.session.notes):
         print_wrapped(console, Text("note: ", style="dim"), note, "dim")
-    _print_turns(console, replay, probe.agentscope_version)
-    _print_others(console, replay)
 
 
 def _first_line(text: str | None) -> str:
