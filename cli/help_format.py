@@ -79,7 +79,9 @@ class ToolscopeCommand(TyperCommand):
 
         An option declared with ``rich_help_panel`` (its system's title: ``Codex``) is listed
         under that heading, so a newcomer sees which options belong to which input."""
-        arguments = [_argument_record(p) for p in self.get_params(ctx) if _is_argument(p) and not p.hidden]
+        arguments = [
+            _argument_record(p) for p in self.get_params(ctx) if _is_argument(p) and not getattr(p, "hidden", False)
+        ]
         if arguments:
             with formatter.section("Arguments"):
                 formatter.write_dl(arguments)

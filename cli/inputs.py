@@ -102,7 +102,8 @@ def open_subject(
     rejected (``others``: the options of systems registered beyond the built-in ones)."""
     client = client or ClientOptions()
     found = recognise(target)
-    given = {"step": step, "registry": registry, "groups": groups, "snapshot": snapshot, "workflow": workflow}
+    given: dict[str, object] = {"step": step, "registry": registry, "groups": groups, "snapshot": snapshot}
+    given |= {"workflow": workflow}
     given |= {"origin": origin, **client.given_values(), **(others or {})}
     refuse_foreign(found.system, given)
     return found.system.opener(OpenRequest(target, found.kind, found.path, given))  # type: ignore[no-any-return]

@@ -153,8 +153,9 @@ class InspectRequest:
 
             # Resolved here (beside the config when not found from the current folder) so that a
             # --screenshot finds the same file the interactive view does.
-            request = replace(self, script=script_for_config(self.script, self.config))
-            load_script(request.script)
+            script = script_for_config(self.script, self.config)
+            load_script(script)
+            request = replace(self, script=script)
         if self.session is not None:
             from ...core.systems.agentscope.session_source import load_session
 

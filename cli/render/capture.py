@@ -9,6 +9,7 @@ config commands print after their own output.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -62,7 +63,7 @@ def print_disagreements(console: Console, comparison: CaptureComparison, source:
     console.print()
 
 
-def _runs(bad: list[RequestComparison]) -> list[list[RequestComparison]]:
+def _runs(bad: Sequence[RequestComparison]) -> list[list[RequestComparison]]:
     """Consecutive requests with the same difference, as one block each ("requests 2-9")."""
     runs: list[list[RequestComparison]] = []
     for item in bad:

@@ -11,6 +11,7 @@ names, namespaces become heading lines. Linear in the number of tools.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...core.model.presentation import MARK, NOT_REACHED
@@ -108,7 +109,7 @@ def _row_cells(stages: Any, names: list[str]) -> _RowCells:
     return stage_cells, rule_cell, failing is None, Cell(mark_text, MARK_STYLE.get(mark_text, ""))
 
 
-def _columns(names: list[str], titles: dict[str, str], namespace: bool = True) -> list[Column]:
+def _columns(names: list[str], titles: Mapping[str, str], namespace: bool = True) -> list[Column]:
     return [
         Column("TOOL"),
         *([Column("NAMESPACE")] if namespace else []),
@@ -119,7 +120,7 @@ def _columns(names: list[str], titles: dict[str, str], namespace: bool = True) -
 
 def _choose_titles(
     names: list[str], rows: list[list[Cell]], width: int, wide: bool
-) -> tuple[dict[str, str], list[int], bool]:
+) -> tuple[Mapping[str, str], list[int], bool]:
     """Which stage titles, column widths and whether a namespace column, for ``width`` cells.
 
     Preferred, in order: full titles with the rule on the row; short titles with the rule on
@@ -131,7 +132,7 @@ def _choose_titles(
     # a stage column is as wide as its header (a mark is one cell).
     tool_w, ns_w, *_, verdict_w = column_widths(_columns(names, STAGE_SHORT), rows)
 
-    def widths(titles: dict[str, str], namespace: bool = True) -> list[int]:
+    def widths(titles: Mapping[str, str], namespace: bool = True) -> list[int]:
         return [tool_w, *([ns_w] if namespace else []), *(cells(titles.get(n, n)) for n in names), verdict_w]
 
     def fits_inline(ws: list[int]) -> bool:
