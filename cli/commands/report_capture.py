@@ -25,7 +25,7 @@ def write_capture_report(
     from ...core.capture.observed_file import load_capture
     from ...core.outputs.output_file import check_output, write_output
     from ...core.report.capture_report import CaptureReport, render_capture
-    from .report import say_written
+    from ..render.written import say_written
     from .report_document import open_with_inputs
 
     if kind not in ("md", "html", "json"):
