@@ -137,7 +137,7 @@ def no_drift_sentence(drift_findings: list[Finding], snapshot: str, servers: int
 
 def _session_findings(subject: object, session: Path, session_id: str | None, groups_given: bool) -> list:
     """Findings from a recorded session replayed on the toolkit (a group the model activated that does not exist)."""
-    from ...core.model.subject import StepsActivation
+    from ...core.systems.agentscope.capability import StepsActivation
     from ...core.systems.agentscope.session_replay import replay_session
     from ...core.systems.agentscope.session_source import load_session
     from ...core.systems.agentscope.v1.explain import session_findings

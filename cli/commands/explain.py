@@ -62,7 +62,7 @@ def explain_command(
         from ..capture_output import compare_capture
 
         comparison = compare_capture(capture, subject, resolved)
-    from ...core.model.subject import RewritesSelection
+    from ...core.systems.agentworks.selection_rewrite import RewritesSelection
 
     rewrite = subject.selection_rewrite if isinstance(subject, RewritesSelection) else None
     if as_json:

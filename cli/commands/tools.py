@@ -47,7 +47,7 @@ def tools_command(
         comparison = compare_capture(capture, subject, resolved)
     if as_json:
         from ...core.outputs.stdout import write_stdout_text
-        from ...core.outputs.tools_json import write_tools_document
+        from ...core.schemas.tools_json import write_tools_document
         from ...core.text.safe_text import inert_json
 
         # Indented for a person at a terminal; compact for pipes and files (50,000 tools

@@ -69,7 +69,7 @@ def tools_workflow(
 
 
 def _write_json(subjects: list[AgentWorksSubject], mode: str | None, hidden_only: bool) -> None:
-    from ...core.outputs.tools_json import tools_document_chunks
+    from ...core.schemas.tools_json import tools_document_chunks
     from ...core.text.safe_text import inert_json
 
     shared = set(subjects[0].world.findings)

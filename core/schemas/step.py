@@ -7,10 +7,9 @@ from typing import Any, Literal
 from pydantic import Field, RootModel
 
 from ..model.enums import InputKind, TurnKind
-from ..systems.agentscope.recorded import Failure, SourceKind
-from ..systems.agentscope.session_replay import StartFrom, Visibility
 from .base import Model
 from .capture_compare import CaptureJson
+from .session_words import Failure, SourceKind, StartFrom, Visibility
 
 
 class StepInput(Model):
