@@ -17,6 +17,7 @@ from ..core.model.errors import InputError, Problem
 from ..core.model.subject import Subject
 from ..core.systems.agentscope.ids import AgentScopeInput
 from ..core.systems.agentworks.ids import AgentWorksInput
+from ..core.systems.agentworks.load_request import StepConfigLoad
 from ..core.systems.claude_code.ids import ClaudeInput
 from ..core.systems.codex.ids import CodexInput
 from ..core.systems.contract import OpenRequest, System
@@ -87,12 +88,14 @@ def open_workflow(
     from ..core.systems.agentworks.subject import load_workflow_subjects
 
     return load_workflow_subjects(
-        Path(target),
-        registry=registry,
-        snapshot=snapshot,
-        workflow=workflow,
-        origin=origin,
-        client_home=client.client_home,
+        StepConfigLoad(
+            Path(target),
+            registry=registry,
+            snapshot=snapshot,
+            workflow=workflow,
+            origin=origin,
+            client_home=client.client_home,
+        )
     )
 
 
