@@ -11,6 +11,7 @@ names, namespaces become heading lines. Linear in the number of tools.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ..core.model.presentation import MARK, NOT_REACHED
@@ -77,7 +78,7 @@ def verdict_layout(evaluation: Evaluation, width: int, *, wide: bool = False, hi
         notes.append(note_cell)
         marks.append(mark)
 
-    def columns(titles: dict[str, str], namespace: bool = True) -> list[Column]:
+    def columns(titles: Mapping[str, str], namespace: bool = True) -> list[Column]:
         return [
             Column("TOOL"),
             *([Column("NAMESPACE")] if namespace else []),
@@ -90,7 +91,7 @@ def verdict_layout(evaluation: Evaluation, width: int, *, wide: bool = False, hi
     # a stage column is as wide as its header (a mark is one cell).
     tool_w, ns_w, *_, verdict_w = column_widths(columns(STAGE_SHORT), rows)
 
-    def widths(titles: dict[str, str], namespace: bool = True) -> list[int]:
+    def widths(titles: Mapping[str, str], namespace: bool = True) -> list[int]:
         stage_ws = [cells(titles.get(n, n)) for n in names]
         return [tool_w, *([ns_w] if namespace else []), *stage_ws, verdict_w]
 
