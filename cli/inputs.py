@@ -158,12 +158,16 @@ def _refuse_builtin(found: Recognised, given: dict[str, object], client: ClientO
 
 def _refuse_foreign(system: System, given: dict[str, object]) -> None:
     """Any option given that ``system`` does not declare: exit 2 naming the systems it belongs to."""
+    declared = {option.name for option in system.options}
+    foreign = [name for name, value in given.items() if value not in (None, ()) and name not in declared]
+    if foreign:
+        raise _foreign_option(foreign[0], system)
+
+
+def _foreign_option(name: str, system: System) -> InputError:
     from ..core.systems.registry import systems
 
-    declared = {option.name for option in system.options}
-    for name, value in given.items():
-        if value in (None, ()) or name in declared:
-            continue
-        owners = [s.title for s in systems() if any(o.name == name for o in s.options)]
-        flag = next((o.flag for s in systems() for o in s.options if o.name == name), "--" + name.replace("_", "-"))
-        raise InputError(flag, f"applies to {' / '.join(owners) or 'no system'} inputs, not {system.title}")
+    owners = [s for s in systems() if any(o.name == name for o in s.options)]
+    flag = next((o.flag for s in owners for o in s.options if o.name == name), "--" + name.replace("_", "-"))
+    where = " / ".join(s.title for s in owners) or "no system"
+    return InputError(flag, f"applies to {where} inputs, not {system.title}")

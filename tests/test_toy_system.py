@@ -106,3 +106,11 @@ async def test_the_tui_pipeline_view_shows_the_toys(box: Path, toy_registered: N
         assert [t.name for t in screen.pipeline.shown_tools()] == ["kite", "ball"]  # hidden first
         assert screen.pipeline.grid.selected_tool.name == "kite"
     assert [short_title(s) for s in ("toy_listed", "toy_switched_on")] == ["box", "on"]
+
+
+def test_another_systems_option_is_refused_naming_its_system(box: Path) -> None:
+    done = run("tools", "toy:box", "--registry", "r.yaml", cwd=box)
+    assert done.returncode == 2
+    assert "--registry" in done.stderr and "applies to AgentWorks inputs, not Toybox" in done.stderr
+    codex = run("tools", "toy:box", "-c", "model='x'", cwd=box)
+    assert codex.returncode == 2 and "applies to Codex inputs, not Toybox" in codex.stderr
