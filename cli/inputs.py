@@ -56,6 +56,7 @@ def open_workflow(
     registry: Path | None = None,
     groups: list[str] | None = None,
     snapshot: Path | None = None,
+    discover: bool = False,
     workflow: Path | None = None,
     origin: str | None = None,
     client: ClientOptions | None = None,
@@ -89,7 +90,18 @@ def open_workflow(
         workflow=workflow,
         origin=origin,
         client_home=client.client_home,
+        discover=_discover(discover, snapshot),
     )
+
+
+def _discover(discover: bool, snapshot: Path | None) -> bool:
+    """``--discover``, refused beside ``--snapshot`` (the one lists tools by running the servers, the
+    other from a saved listing)."""
+    if discover and snapshot is not None:
+        raise InputError(
+            "--discover", "starts the servers to list their tools; --snapshot reads a saved listing: give one"
+        )
+    return discover
 
 
 def open_subject(
@@ -99,6 +111,7 @@ def open_subject(
     registry: Path | None = None,
     groups: list[str] | None = None,
     snapshot: Path | None = None,
+    discover: bool = False,
     workflow: Path | None = None,
     origin: str | None = None,
     client: ClientOptions | None = None,
@@ -110,7 +123,7 @@ def open_subject(
         other_kinds = {"--step": step, "--registry": registry, "--groups": groups, "--workflow": workflow}
         other_kinds |= {"--origin": origin, "--client-home": client.client_home}
         refuse_given(other_kinds.items(), f"does not apply to {target.partition(':')[0]}: inputs")
-        return _open_cli(target, kind, client, snapshot)
+        return _open_cli(target, kind, client, snapshot, _discover(discover, snapshot))
     client.refuse(CLI_ONLY)
     if kind == InputKind.STEP_CONFIG:
         refuse_given([("--groups", groups)], "applies to AgentScope toolkits, not step configs")
@@ -124,6 +137,7 @@ def open_subject(
             workflow=workflow,
             origin=origin,
             client_home=client.client_home,
+            discover=_discover(discover, snapshot),
         )
     refuse_given(
         [("--client-home", client.client_home)],
@@ -134,7 +148,8 @@ def open_subject(
         "applies to AgentWorks step configs, not toolkits",
     )
     refuse_given(
-        [("--snapshot", snapshot)], "applies to AgentWorks step configs whose registry has mcp_config, not toolkits"
+        [("--snapshot", snapshot), ("--discover", discover or None)],
+        "applies to AgentWorks step configs whose registry has mcp_config, not toolkits",
     )
     from ..core.systems.agentscope.subject import load_toolkit_subject
 
@@ -146,6 +161,7 @@ def _open_cli(
     kind: InputKind,
     client: ClientOptions,
     snapshot: Path | None,
+    discover: bool,
 ) -> Subject:
     """``claude-code:DIR`` or ``codex:DIR``; the other CLI's options are rejected."""
     found = cli_target(target)
@@ -161,6 +177,7 @@ def _open_cli(
             managed_dir=client.managed_dir,
             client_args=client.client_args,
             snapshot=snapshot,
+            discover=discover,
         )
     client.refuse(CLAUDE_ONLY, "applies to claude-code:DIR, not codex:DIR")
     from ..core.systems.codex.subject import load_codex_subject
@@ -171,4 +188,5 @@ def _open_cli(
         system_dir=client.codex_system_dir,
         overrides=client.codex_config,
         snapshot=snapshot,
+        discover=discover,
     )

@@ -37,6 +37,15 @@ GroupsOpt = Annotated[
 SnapshotOpt = Annotated[
     Path | None, typer.Option("--snapshot", help="Use a saved MCP discovery snapshot instead of live discovery.")
 ]
+DiscoverOpt = Annotated[
+    bool,
+    typer.Option(
+        "--discover",
+        help="Start the MCP servers the input names (as the modelled CLI or AgentWorks would) to list their tools: "
+        "this runs their commands. Without it only the servers your own ~/.claude.json or $CODEX_HOME/config.toml "
+        "defines start; the others' tools are unknown, not started.",
+    ),
+]
 SessionOpt = Annotated[
     Path | None,
     typer.Option(

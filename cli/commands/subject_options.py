@@ -22,6 +22,7 @@ from .common import (
     CodexConfigOpt,
     CodexHomeOpt,
     CodexSystemDirOpt,
+    DiscoverOpt,
     GroupsOpt,
     HomeOpt,
     ManagedDirOpt,
@@ -45,6 +46,7 @@ OPTIONS: dict[str, Any] = {
     "registry": RegistryOpt,
     "groups": GroupsOpt,
     "snapshot": SnapshotOpt,
+    "discover": DiscoverOpt,
     "workflow": WorkflowOpt,
     "origin": OriginOpt,
     "home": HomeOpt,
@@ -66,6 +68,8 @@ class SubjectOptions:
     registry: Path | None = None
     groups: str | None = None
     snapshot: Path | None = None
+    discover: bool = False
+    """``--discover``: this run may start the MCP servers the input names (see ``core.mcp.start_policy``)."""
     workflow: Path | None = None
     origin: str | None = None
     client: ClientOptions = ClientOptions()
@@ -76,6 +80,7 @@ class SubjectOptions:
         """The options as Typer passes them, by parameter name (``OPTIONS``' keys)."""
         client = {f.name: given.pop(f.name) for f in fields(ClientOptions) if f.name in given}
         client["codex_config"] = tuple(client.get("codex_config") or ())
+        given["discover"] = bool(given.get("discover"))
         return cls(**given, client=ClientOptions(**client))
 
     @property
@@ -93,6 +98,7 @@ class SubjectOptions:
             "registry": self.registry,
             "groups": split_groups(self.groups),
             "snapshot": self.snapshot,
+            "discover": self.discover,
             "workflow": self.workflow,
             "origin": self.origin,
             "client": self.client,

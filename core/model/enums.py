@@ -139,6 +139,8 @@ class FindingKind(StrEnum):
     # Both systems
     DUPLICATE_NAME = "duplicate_name"
     MCP_OUTAGE = "mcp_outage"
+    MCP_NOT_STARTED = "mcp_not_started"
+    """A server toolscope did not start (no ``--discover``): its tools are unknown, not absent."""
     EXPECTATION_FAILED = "expectation_failed"
     # AgentWorks step configs
     ALLOW_LISTED_UNREGISTERED = "allow_listed_unregistered"

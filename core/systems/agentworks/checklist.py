@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ...mcp.start_policy import NOT_STARTED_PREFIX, not_started_fix
 from ...model.enums import RuleCode, ToolKind
 from ...model.presentation import ANSWER_WORD
 from ...model.verdicts import Checklist, ChecklistStep, ToolVerdict, VerdictList
@@ -177,6 +178,13 @@ def _unknown(pipeline: StepPipeline, tool: str, mode: str | None, verdicts: Sequ
     outages = dict(pipeline.universe.server_errors)
     evidence = [f"no tool named {tool!r} in {pipeline.universe.source}"]
     fix = None
+    skipped = [s for s, reason in outages.items() if reason.startswith(NOT_STARTED_PREFIX)]
+    if skipped:
+        evidence.append(
+            f"MCP server(s) {', '.join(skipped)} not started: their tools are unknown, so the name may well be right"
+        )
+        fix = not_started_fix(skipped[0])
+        outages = {s: r for s, r in outages.items() if s not in skipped}
     if outages:
         failed = ", ".join(f'"{s}" ({reason})' for s, reason in outages.items())
         evidence.append(
@@ -184,7 +192,7 @@ def _unknown(pipeline: StepPipeline, tool: str, mode: str | None, verdicts: Sequ
             "correct — retrying with guessed names will not help. Treat this as a server outage."
         )
         fix = "fix the failing MCP server(s) (see `toolscope discover`), then check again"
-    elif candidates:
+    elif candidates and not skipped:
         fix = f"use the exact name: {candidates[0]}"
     step = ChecklistStep(
         f"Is {tool} registered? (layer 1)",

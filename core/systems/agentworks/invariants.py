@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ...mcp.start_policy import NOT_STARTED_PREFIX, server_phrase
 from ...model.enums import FindingKind, Severity, ToolKind
 from ...model.verdicts import Finding
 from .filter_findings import enabled_filtered_out, rewrite_changes
@@ -47,10 +48,11 @@ def _duplicates(pipeline: StepPipeline) -> list[Finding]:
 def _outages(pipeline: StepPipeline) -> list[Finding]:
     return [
         Finding(
-            FindingKind.MCP_OUTAGE,
-            f'MCP server "{server}" failed: {reason}; its tools are unknown, not absent',
+            FindingKind.MCP_NOT_STARTED if reason.startswith(NOT_STARTED_PREFIX) else FindingKind.MCP_OUTAGE,
+            f"MCP {server_phrase(server, reason)}; its tools are unknown, not absent",
             entry=server,
             source=pipeline.universe.source,
+            severity=Severity.WARNING if reason.startswith(NOT_STARTED_PREFIX) else Severity.ERROR,
         )
         for server, reason in pipeline.universe.server_errors.items()
     ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ...mcp.start_policy import NOT_STARTED_PREFIX, server_phrase
 from ...model.enums import StageId, ToolKind
 from ...model.verdicts import Stage
 from .custom_filter import CustomDecision
@@ -105,14 +106,14 @@ class RegisteredStage:
                     source=self.universe.source,
                 ),
             )
-        if tool.outage is not None:
+        if (outage := tool.outage) is not None:
             return self._share(
                 ("out", tool.namespace),
                 lambda: Stage(
                     StageId.REGISTERED,
                     None,
-                    "mcp.outage",
-                    f'unknown: server "{tool.namespace}" failed: {tool.outage}',
+                    "mcp.not_started" if outage.startswith(NOT_STARTED_PREFIX) else "mcp.outage",
+                    f"unknown: {server_phrase(tool.namespace, outage)}",
                     entry=tool.namespace,
                 ),
             )

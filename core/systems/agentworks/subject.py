@@ -240,11 +240,12 @@ def load_agentworks_subject(
     workflow: Path | None = None,
     origin: str | None = None,
     client_home: Path | None = None,
+    discover: bool = False,
 ) -> AgentWorksSubject:
     """Load a step config and its registry (next to it, or ``--registry``), complete: every file it
     needs is read here, and its findings about the configuration itself are passed in."""
     loaded_step = load_step_config(path, step)
-    world = load_world(path, [loaded_step], registry, snapshot, timeout, workflow, origin)
+    world = load_world(path, [loaded_step], registry, snapshot, timeout, workflow, origin, discover)
     extra = _client_findings(loaded_step, client_home)
     return AgentWorksSubject(loaded_step, world, registry_given=registry, extra_findings=extra)
 
@@ -268,10 +269,11 @@ def load_workflow_subjects(
     workflow: Path | None = None,
     origin: str | None = None,
     client_home: Path | None = None,
+    discover: bool = False,
 ) -> list[AgentWorksSubject]:
     """Every step of a step config, each a subject, all sharing one world (one universe)."""
     steps = load_all_steps(path)
-    world = load_world(path, steps, registry, snapshot, timeout, workflow, origin)
+    world = load_world(path, steps, registry, snapshot, timeout, workflow, origin, discover)
     return [
         AgentWorksSubject(step, world, registry_given=registry, extra_findings=_client_findings(step, client_home))
         for step in steps

@@ -119,8 +119,10 @@ def load_world(
     timeout: float,
     workflow: Path | None = None,
     origin: str | None = None,
+    discover: bool = False,
 ) -> World:
-    """Read the registry side for these steps of ``step_config`` (all of its files, once)."""
+    """Read the registry side for these steps of ``step_config`` (all of its files, once); the
+    mcp_config's servers are started only with ``discover`` (``--discover``)."""
     registry_path = find_registry(step_config, registry)
     registry_doc, model, product = load_registry_or_product(registry_path)
     source = registry_doc.name
@@ -132,7 +134,7 @@ def load_world(
         raise InputError(
             "--origin", f"applies to the product-manifest era (product.yaml); {source} models the {era.label}"
         )
-    mcp = discover_mcp_tools(registry_path, model, snapshot, timeout)
+    mcp = discover_mcp_tools(registry_path, model, snapshot, timeout, discover)
     errors = mcp.errors if mcp else {}
     universe = build_universe(model, source, mcp.servers if mcp else None, errors, _expected(steps, errors))
     universe, default_mode, mode_note = _in_era(universe, era, apply_modes, product, origin)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ...mcp.start_policy import NOT_STARTED_CODE
 from ...model.enums import FindingKind, Severity
 from ...model.verdicts import Finding
 from ...text.suggest import did_you_mean
@@ -48,6 +49,13 @@ def config_findings(subject: ClaudeCodeSubject) -> list[Finding]:
         for d in subject.decisions
         if d.key in subject.results and subject.results[d.key].ok
     ]
+    # A server whose tools are unknown (not started, failed) could hold any tool: a rule naming it
+    # matches nothing only as far as toolscope knows, so it is not reported.
+    unknown = {
+        f"mcp__{claude_name_part(d.entry.name)}"
+        for d in subject.decisions
+        if d.passed and not (d.key in subject.results and subject.results[d.key].ok)
+    }
     if not listed:
         return out
     names = {f"mcp__{claude_name_part(s)}__{claude_name_part(t)}": s for s, r in listed for t in r.tools}
@@ -60,6 +68,10 @@ def config_findings(subject: ClaudeCodeSubject) -> list[Finding]:
     for rule in collect_rules(subject.files, subject.args):
         text = rule.text.strip()
         if text in ("ToolSearch",) or not (text.startswith("mcp__") or text in raw_tools):
+            continue
+        if any(text == u or text.startswith(u + "__") for u in unknown) or (
+            unknown and text not in raw_tools and "*" in text
+        ):
             continue
         if any(rule_matches(text, claude_name_part(server), name) for name, server in names.items()):
             continue
@@ -88,6 +100,7 @@ _STAGE_KINDS = {
     "policy.not_allowed": (FindingKind.SERVER_BLOCKED, Severity.ERROR),
     "naming.collision": (FindingKind.NAME_COLLISION, Severity.ERROR),
     "mcp.outage": (FindingKind.MCP_OUTAGE, Severity.ERROR),
+    NOT_STARTED_CODE: (FindingKind.MCP_NOT_STARTED, Severity.WARNING),
     "approval.pending": (FindingKind.APPROVAL_DIFFERS, Severity.WARNING),
 }
 

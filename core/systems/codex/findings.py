@@ -2,7 +2,7 @@
 
 An untrusted project's servers ignored, ``enabled_tools`` naming tools the server does not
 list (raw names, not ``mcp__…``), and what the stages show once per server: requirements
-blocks, name collisions, outages.
+blocks, name collisions, outages, servers toolscope did not start (a warning: tools unknown).
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ...model.enums import FindingKind, StageId
+from ...mcp.start_policy import NOT_STARTED_CODE
+from ...model.enums import FindingKind, Severity, StageId
 from ...model.verdicts import Finding
 from ...text.suggest import did_you_mean
 from .tools import value
@@ -23,6 +24,7 @@ _KIND_OF_CODE = {
     "requirements.mismatch": FindingKind.SERVER_BLOCKED,
     "naming.collision": FindingKind.NAME_COLLISION,
     "mcp.outage": FindingKind.MCP_OUTAGE,
+    NOT_STARTED_CODE: FindingKind.MCP_NOT_STARTED,
 }
 
 
@@ -86,13 +88,16 @@ def _stage_findings(subject: CodexSubject, modes: Sequence[str | None]) -> list[
         if failing is None or failing.code not in _KIND_OF_CODE or (failing.code, verdict.namespace) in seen:
             continue
         seen.add((failing.code, verdict.namespace))
+        kind = _KIND_OF_CODE[failing.code]
+        unknown = kind == FindingKind.MCP_NOT_STARTED
         out.append(
             Finding(
-                _KIND_OF_CODE[failing.code],
-                f"{verdict.namespace}: {failing.rule}",
+                kind,
+                f"{verdict.namespace}: {failing.rule}" + (f"; fix: {subject.fix_for(verdict)}" if unknown else ""),
                 tool=verdict.name,
                 entry=failing.entry,
                 source=failing.source,
+                severity=Severity.WARNING if unknown else Severity.ERROR,
             )
         )
     return out

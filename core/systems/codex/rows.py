@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...mcp.results import ServerResult
+from ...mcp.start_policy import NOT_STARTED_CODE
 from ...model.enums import StageId, ToolKind
 from ...model.verdicts import Stage, ToolVerdict
 from ..coding_cli.common import stage
@@ -49,6 +50,8 @@ def connection_stage(name: str, result: ServerResult | None, where: str) -> Stag
         )
     if result is None:
         return stage(StageId.CONNECTION, None, "connection.not_listed", f"no listing of this server ({where})")
+    if not result.started:
+        return stage(StageId.CONNECTION, None, NOT_STARTED_CODE, f"unknown, {result.error}", name)
     if not result.ok:
         return stage(
             StageId.CONNECTION,
