@@ -14,6 +14,7 @@ Public API::
     not_started_reason(subject="") -> str
     not_started_fix(server) -> str
     server_phrase(server, reason) -> str
+    header_extra(skipped) -> ((NOT_STARTED_KEY, text),) or ()
     not_started(name, protocol="stdio") -> ServerResult
 """
 
@@ -27,6 +28,9 @@ DISCOVER_FLAG = "--discover"
 NOT_STARTED_CODE = "connection.not_started"
 """The rule code of a connection stage whose server toolscope did not start."""
 NOT_STARTED_PREFIX = "not started: "
+NOT_STARTED_KEY = "MCP not started"
+"""The ``LoadedInput.extra`` key naming how many servers were not started; the TUI header shows it
+first on its second line (``tui.widgets.input_header``)."""
 
 
 def not_started_reason(subject: str = "") -> str:
@@ -44,6 +48,14 @@ def not_started_fix(server: str) -> str:
         f'give {DISCOVER_FLAG} to start "{server}" and list its tools (toolscope then runs its command, '
         "as the CLI would), or --snapshot with a saved listing (`toolscope discover CONFIG -o FILE`)"
     )
+
+
+def header_extra(skipped: int) -> tuple[tuple[str, str], ...]:
+    """The header's word on servers not started (none when every server started)."""
+    if not skipped:
+        return ()
+    servers = f"{skipped} server{'s' if skipped != 1 else ''}"
+    return ((NOT_STARTED_KEY, f"{servers}, tools unknown: {DISCOVER_FLAG} starts them"),)
 
 
 def server_phrase(server: str, reason: str) -> str:

@@ -14,7 +14,8 @@ Modes:
               every variable named by --echo (comma-separated)
 
 ``--marker FILE`` appends a line to FILE as soon as the server starts (the opt-in tests: a server
-toolscope must not start leaves no FILE). ``--spawn-child PIDFILE`` starts a grandchild (``sleep``) and writes its PID to PIDFILE,
+toolscope must not start leaves no FILE), then ``NAME=value`` (or ``NAME unset``) for each
+variable ``--marker-env A,B`` names, and ``argv ARG`` for each argument: what the server got. ``--spawn-child PIDFILE`` starts a grandchild (``sleep``) and writes its PID to PIDFILE,
 so tests can check that the whole process group is reaped. ``--http PORT`` serves
 streamable HTTP on 127.0.0.1:PORT at ``/mcp`` instead of stdio; ``--sse PORT`` serves the
 legacy SSE transport at ``/sse``.
@@ -101,6 +102,8 @@ def main() -> None:
     parser.add_argument("--spawn-child")
     parser.add_argument("--marker")
     parser.add_argument("--echo", default="")
+    parser.add_argument("words", nargs="*")  # accepted and ignored: written to --marker, to see what arrived
+    parser.add_argument("--marker-env", dest="env_names", type=lambda v: [n for n in v.split(",") if n], default=[])
     parser.add_argument("--ignore-sigterm", action="store_true")
     parser.add_argument("--http", type=int)
     parser.add_argument("--sse", type=int)
@@ -112,6 +115,8 @@ def main() -> None:
     if args.marker:
         with open(args.marker, "a") as fh:
             fh.write(f"started {os.getpid()}\n")
+            fh.writelines(f"{n}={os.environ[n]}\n" if n in os.environ else f"{n} unset\n" for n in args.env_names)
+            fh.writelines(f"argv {a}\n" for a in sys.argv[1:])
     if args.ignore_sigterm:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if args.spawn_child:

@@ -13,6 +13,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from ...core.mcp.results import STALE_KEY
+from ...core.mcp.start_policy import NOT_STARTED_KEY
 from ...core.model.verdicts import Finding, LoadedInput
 from ...core.text.safe_text import inert
 
@@ -65,6 +66,12 @@ def header_text(
         text.append(f"⚠ MCP listing stale: {inert(stale[0], single_line=True)}", style="bold yellow")
         text.append("  ")
         extra = [(key, value) for key, value in extra if key != STALE_KEY]
+    unstarted = [value for key, value in extra if key == NOT_STARTED_KEY]
+    if unstarted:
+        # As early: these servers' tools are unknown until the user opts in to starting them.
+        text.append(f"⚠ MCP not started: {inert(unstarted[0], single_line=True)}", style="bold yellow")
+        text.append("  ")
+        extra = [(key, value) for key, value in extra if key != NOT_STARTED_KEY]
     if loaded.era:
         # AgentWorks: which era of layer 2 the answers are true for. Early on the second line (after
         # a stale-listing warning only), so 80 columns show it: the first line may be cut.

@@ -195,7 +195,7 @@ def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
         if failed is not None:
             # Its tools are unknown while it is down: whether the entry matches any cannot be said
             # (a dead_rule here would send the user hunting for a typo that is not there).
-            if tool == "*":
+            if tool == "*" and not pipeline.universe.server_errors[failed].startswith(NOT_STARTED_PREFIX):
                 out.append(
                     Finding(
                         FindingKind.MCP_OUTAGE,

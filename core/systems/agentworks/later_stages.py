@@ -140,7 +140,9 @@ class LaterStages:
                 StageId.DISCOVERABLE,
                 None,
                 "discovery.outage",
-                "unknown: its server failed, so get_api_spec reports an outage for it",
+                "unknown: its server was not started (no --discover), so its tools are unknown"
+                if reg.code == "mcp.not_started"
+                else "unknown: its server failed, so get_api_spec reports an outage for it",
             )
         if reg.passed is not True:
             return Stage(
@@ -207,9 +209,8 @@ class LaterStages:
 
     def _callable(self, tool: ToolEntry, reg: Stage, allow: Stage, mode: str | None) -> Stage:
         if reg.passed is None:
-            return Stage(
-                StageId.CALLABLE, None, "execution.outage", "unknown: its server failed, so a call has nothing to reach"
-            )
+            why = "was not started (no --discover)" if reg.code == "mcp.not_started" else "failed, so a call has nothing to reach"
+            return Stage(StageId.CALLABLE, None, "execution.outage", f"unknown: its server {why}")
         if reg.passed is not True:
             return Stage(StageId.CALLABLE, False, "execution.not_registered", "not registered: a call cannot reach it")
         if tool.kind == ToolKind.MCP:

@@ -20,6 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ...mcp.results import ServerResult
+from ...mcp.start_policy import header_extra
 from ...model.enums import CLAUDE_CODE_STAGES, InputKind, StageId, ToolKind
 from ...model.errors import unknown_mode_error
 from ...model.subject import resolved_paths
@@ -177,7 +178,11 @@ def load_claude_code_subject(
         kind=InputKind.CLAUDE_CODE,
         label=f"Claude Code project {files.project.name or files.project} · {len(decisions)} server definitions · {where}",
         files=tuple((f.shown, f.sha256) for f in files.files if f.sha256),
-        extra=(("input", "claude-code"), ("claude_code_model", "2.1.332")),
+        extra=(
+            ("input", "claude-code"),
+            ("claude_code_model", "2.1.332"),
+            *header_extra(sum(1 for r in results.values() if not r.started)),
+        ),
         paths=resolved_paths(*(f.path for f in files.files if f.sha256)),
     )
     return ClaudeCodeSubject(files, args, decisions, results, where, environ, loaded, discover)

@@ -19,6 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ...mcp.results import ServerResult
+from ...mcp.start_policy import header_extra
 from ...model.enums import CODEX_STAGES, InputKind
 from ...model.errors import unknown_mode_error
 from ...model.subject import resolved_paths
@@ -158,7 +159,11 @@ def load_codex_subject(
         kind=InputKind.CODEX,
         label=f"Codex project {project.name} · {len(merged.servers)} servers · {where}",
         files=tuple((la.shown, la.sha256) for la in read),
-        extra=(("input", "codex"), ("codex_model", "0.171.0")),
+        extra=(
+            ("input", "codex"),
+            ("codex_model", "0.171.0"),
+            *header_extra(sum(1 for r in results.values() if not r.started)),
+        ),
         paths=resolved_paths(*(la.path for la in read)),
     )
     read_from = (home, default_home.expanduser().resolve(), Path(system_dir), tuple(overrides))
