@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...mcp.start_policy import NOT_STARTED_PREFIX, server_phrase
-from ...model.enums import StageId, ToolKind
+from ...model.enums import ToolKind
 from ...model.verdicts import Stage
 from .custom_filter import CustomDecision
 from .filter_decisions import quote_list
+from .ids import AgentWorksStage
 from .selection_rewrite import WHERE, SelectionRewrite
 from .step_config import LoadedStep
 from .tool_filter import FilterDecision, ToolFilter
@@ -88,7 +89,7 @@ class RegisteredStage:
             return self._share(
                 ("v",),
                 lambda: Stage(
-                    StageId.REGISTERED,
+                    AgentWorksStage.REGISTERED,
                     True,
                     "filter.virtual",
                     f"virtual tool ({self.universe.source}: virtual_tools): always included (ShouldIncludeTool step 1)",
@@ -99,7 +100,7 @@ class RegisteredStage:
             return self._share(
                 ("o", tool.namespace),
                 lambda: Stage(
-                    StageId.REGISTERED,
+                    AgentWorksStage.REGISTERED,
                     True,
                     "other_registration",
                     f'registered by "{tool.namespace}" ({self.universe.source}: other_tools); the step\'s filters do not apply',
@@ -110,7 +111,7 @@ class RegisteredStage:
             return self._share(
                 ("out", tool.namespace),
                 lambda: Stage(
-                    StageId.REGISTERED,
+                    AgentWorksStage.REGISTERED,
                     None,
                     "mcp.not_started" if outage.startswith(NOT_STARTED_PREFIX) else "mcp.outage",
                     f"unknown: {server_phrase(tool.namespace, outage)}",
@@ -121,7 +122,7 @@ class RegisteredStage:
             return self._share(
                 ("dup", tool.duplicate_of, tool.namespace),
                 lambda: Stage(
-                    StageId.REGISTERED,
+                    AgentWorksStage.REGISTERED,
                     False,
                     "mcp.duplicate",
                     f'duplicate name: server "{tool.duplicate_of}" registered a tool with this name first '
@@ -159,7 +160,7 @@ class RegisteredStage:
         """A tool the tool filter alone decides."""
         source = self._entry_source(decision.entry, decision.field)
         return Stage(
-            StageId.REGISTERED,
+            AgentWorksStage.REGISTERED,
             decision.include,
             f"filter.{decision.code}",
             f"{decision.reason} ({source}){self._rewrite_part(decision, rewritten)}",
@@ -175,7 +176,7 @@ class RegisteredStage:
         )
         if decision is None:
             return Stage(
-                StageId.REGISTERED,
+                AgentWorksStage.REGISTERED,
                 False,
                 f"custom.{custom.code}",
                 custom_part,
@@ -185,7 +186,7 @@ class RegisteredStage:
         source = self._entry_source(decision.entry, decision.field)
         if not decision.include:
             return Stage(
-                StageId.REGISTERED,
+                AgentWorksStage.REGISTERED,
                 False,
                 f"filter.{decision.code}",
                 f"{custom_part}, but the tool filter excludes it: {decision.reason} ({source})"
@@ -194,7 +195,7 @@ class RegisteredStage:
                 source=source,
             )
         return Stage(
-            StageId.REGISTERED,
+            AgentWorksStage.REGISTERED,
             True,
             f"custom.{custom.code}+filter.{decision.code}",
             f"{custom_part}; tool filter: {decision.reason}{self._rewrite_part(decision, rewritten)}",

@@ -8,11 +8,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...mcp.start_policy import DISCOVER_FLAG, header_extra
-from ...model.enums import InputKind, RuleCode
+from ...model.enums import RuleCode
 from ...model.errors import InputError, Problem
 from ...model.subject import resolved_paths
 from ...model.verdicts import (
-    AGENTWORKS_STAGES,
     Checklist,
     Evaluation,
     Finding,
@@ -21,6 +20,7 @@ from ...model.verdicts import (
 from ...text.shell import shell_join
 from .checklist import build_checklist
 from .discovery_drift import drift_findings
+from .ids import AGENTWORKS_STAGES, AgentWorksInput
 from .invariants import check_invariants
 from .mode_table import ModeTable
 from .pipeline import StepPipeline
@@ -32,6 +32,7 @@ from .world import World, load_world, workflow_override
 
 if TYPE_CHECKING:
     from ...mcp.results import DiscoveryResult
+    from ..contract import OpenRequest
 
 
 class AgentWorksSubject:
@@ -93,7 +94,7 @@ class AgentWorksSubject:
             *(mcp.files if mcp else ()),
         )
         return LoadedInput(
-            kind=InputKind.STEP_CONFIG,
+            kind=AgentWorksInput.STEP_CONFIG,
             label=f"AgentWorks step config {step.file_name} · step {step.step.id} · registry {registry_doc.name}",
             files=files,
             step=step.step.id,
@@ -282,3 +283,17 @@ def load_workflow_subjects(
         AgentWorksSubject(step, world, registry_given=registry, extra_findings=_client_findings(step, client_home))
         for step in steps
     ]
+
+
+def open_subject(request: OpenRequest) -> AgentWorksSubject:
+    """The registry's opener: one step of the step config ``request.path``."""
+    return load_agentworks_subject(
+        request.path,
+        step=request.get("step"),
+        registry=request.get("registry"),
+        snapshot=request.get("snapshot"),
+        workflow=request.get("workflow"),
+        origin=request.get("origin"),
+        client_home=request.get("client_home"),
+        discover=bool(request.get("discover")),
+    )

@@ -17,21 +17,25 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...mcp.results import ServerResult
 from ...mcp.start_policy import header_extra
-from ...model.enums import CODEX_STAGES, InputKind
 from ...model.errors import unknown_mode_error
 from ...model.subject import resolved_paths
 from ...model.verdicts import Checklist, Evaluation, Finding, LoadedInput, ToolVerdict
 from ..coding_cli.common import check_project_dir
 from .checklist import codex_checklist, fix_for
 from .findings import codex_findings
+from .ids import CODEX_STAGES, CodexInput
 from .launch import list_codex_servers
 from .layers import Layer, Merged, load_layers, merge, read_toml
 from .rows import Policy, RawNames, tool_rows
 
 MODES = ("never", "on-request", "untrusted")
+
+if TYPE_CHECKING:
+    from ..contract import OpenRequest
 
 
 class CodexSubject:
@@ -156,7 +160,7 @@ def load_codex_subject(
     results, where = list_codex_servers(merged, requirements, environ, snapshot, discover)
     read = [la for la in [*layers, requirements] if la is not None and la.path is not None]
     loaded = LoadedInput(
-        kind=InputKind.CODEX,
+        kind=CodexInput.CODEX,
         label=f"Codex project {project.name} · {len(merged.servers)} servers · {where}",
         files=tuple((la.shown, la.sha256) for la in read),
         extra=(
@@ -168,3 +172,15 @@ def load_codex_subject(
     )
     read_from = (home, default_home.expanduser().resolve(), Path(system_dir), tuple(overrides))
     return CodexSubject(layers, merged, requirements, results, where, loaded, project, read_from, discover)
+
+
+def open_subject(request: OpenRequest) -> CodexSubject:
+    """The registry's opener: ``codex:DIR``."""
+    return load_codex_subject(
+        request.path,
+        codex_home=request.get("codex_home"),
+        system_dir=request.get("codex_system_dir"),
+        overrides=tuple(request.get("codex_config") or ()),
+        snapshot=request.get("snapshot"),
+        discover=bool(request.get("discover")),
+    )
