@@ -12,7 +12,8 @@ from toolscope.cli.app import app
 from toolscope.cli.client_options import ClientOptions
 from toolscope.cli.commands.subject_options import OPTIONS, SubjectOptions
 
-FLAGS = ["--step", "--registry", "--groups", "--snapshot", "--workflow", "--origin", "--home", "--managed-dir"]
+FLAGS = ["--step", "--registry", "--groups", "--snapshot", "--discover", "--workflow", "--origin", "--home"]
+FLAGS += ["--managed-dir"]
 FLAGS += ["--client-args", "--codex-home", "--codex-system-dir", "--config", "--client-home"]
 
 

@@ -34,6 +34,23 @@ def _normalised_rule(rule: str) -> str:
     return text
 
 
+def _unknown_servers(subject: ClaudeCodeSubject) -> set[str]:
+    """``mcp__<server>`` of every server Claude would start whose tools are unknown (not started, failed)."""
+    return {
+        f"mcp__{claude_name_part(d.entry.name)}"
+        for d in subject.decisions
+        if d.passed and not (d.key in subject.results and subject.results[d.key].ok)
+    }
+
+
+def _may_match_unknown(text: str, unknown: set[str], raw_tools: dict[str, str]) -> bool:
+    """A rule that could name a tool of a server whose tools are unknown: it matches nothing only as
+    far as toolscope knows, so it is not reported."""
+    if any(text == u or text.startswith(u + "__") for u in unknown):
+        return True
+    return bool(unknown) and text not in raw_tools and "*" in text
+
+
 def config_findings(subject: ClaudeCodeSubject) -> list[Finding]:
     """Unread server definitions and permission rules that match no tool."""
     out = []
@@ -51,13 +68,7 @@ def config_findings(subject: ClaudeCodeSubject) -> list[Finding]:
         for d in subject.decisions
         if d.key in subject.results and subject.results[d.key].ok
     ]
-    # A server whose tools are unknown (not started, failed) could hold any tool: a rule naming it
-    # matches nothing only as far as toolscope knows, so it is not reported.
-    unknown = {
-        f"mcp__{claude_name_part(d.entry.name)}"
-        for d in subject.decisions
-        if d.passed and not (d.key in subject.results and subject.results[d.key].ok)
-    }
+    unknown = _unknown_servers(subject)
     if not listed:
         return out
     names = {f"mcp__{claude_name_part(s)}__{claude_name_part(t)}": s for s, r in listed for t in r.tools}
@@ -69,11 +80,7 @@ def config_findings(subject: ClaudeCodeSubject) -> list[Finding]:
     raw_tools = {t: f"mcp__{claude_name_part(s)}__{claude_name_part(t)}" for s, r in listed for t in r.tools}
     for rule in collect_rules(subject.files, subject.args):
         text = rule.text.strip()
-        if text in ("ToolSearch",) or not (text.startswith("mcp__") or text in raw_tools):
-            continue
-        if any(text == u or text.startswith(u + "__") for u in unknown) or (
-            unknown and text not in raw_tools and "*" in text
-        ):
+        if not (text.startswith("mcp__") or text in raw_tools) or _may_match_unknown(text, unknown, raw_tools):
             continue
         if any(rule_matches(text, claude_name_part(server), name) for name, server in names.items()):
             continue
