@@ -331,3 +331,31 @@ def test_a_value_from_the_environment_never_reaches_a_report(claude: tuple[Path,
         for secret in env.values():
             assert secret not in done.stdout, (fmt, secret)
         assert "echo:" in done.stdout
+
+
+def test_check_reports_no_error_about_the_tools_of_a_server_it_did_not_start(tmp_path: Path) -> None:
+    """A mode allow-lists the MCP tool "create_ticket": unregistered only as far as toolscope knows."""
+    marker = tmp_path / "marker"
+    (tmp_path / "toolscope.registry.yaml").write_text(
+        "mcp_config: mcp.json\ncustom_tools: {human_tools: [notify_user]}\n"
+        "modes: {system: [notify_user], lists: {build: [create_ticket]}, default: build, applies_to_mcp: true}\n"
+    )
+    write(tmp_path / "mcp.json", {"mcpServers": {"tracker": server(marker, "--tools", "create_ticket")}})
+    step = {"id": "s", "agent_configs": {"selected_servers": ["tracker"], "enabled_custom_tools": ["human_tools:*"]}}
+    write(tmp_path / "step_config.json", step)
+    done = toolscope("check", "step_config.json", "--json", cwd=tmp_path)
+    document = json.loads(done.stdout)
+    assert done.returncode == 0 and document["ok"] is True, done.stdout
+    assert {f["kind"]: f["severity"] for f in document["findings"]} == {
+        "mcp_not_started": "warning",
+        "allow_listed_unregistered": "warning",
+    }
+    assert not marker.exists()
+    started = json.loads(toolscope("check", "step_config.json", "--json", "--discover", cwd=tmp_path).stdout)
+    assert started["ok"] is True and started["findings"] == [] and marker.exists()
+
+
+def test_discover_and_snapshot_together_are_refused(tmp_path: Path) -> None:
+    snapshot = Path(__file__).resolve().parents[2] / "sample_configs" / "mcp" / "snapshot.json"
+    done = toolscope("tools", "claude-code:.", "--discover", "--snapshot", str(snapshot), cwd=tmp_path)
+    assert done.returncode == 2 and "--discover" in done.stderr and "Traceback" not in done.stderr

@@ -73,16 +73,26 @@ def _allow_listed_unregistered(pipeline: StepPipeline, modes: Sequence[str | Non
                 missing.setdefault(tool, []).append(mode)
     source = pipeline.universe.source
     where = f"{table.product}: chat" if table.product else f"{source}: modes"
+    unknown = _not_started(pipeline)
+    # A server not started may well register the name: then it is only a warning, and says so.
+    why = f" (unless server {unknown} registers it: not started, its tools are unknown)" if unknown else ""
     return [
         Finding(
             AgentWorksFinding.ALLOW_LISTED_UNREGISTERED,
-            f'allow-listed tool "{tool}" (mode {", ".join(ms)}) is registered nowhere in {source}: '
+            f'allow-listed tool "{tool}" (mode {", ".join(ms)}) is registered nowhere in {source}{why}: '
             "it would be invisible through get_api_spec",
             tool=tool,
             source=where,
+            severity=Severity.WARNING if unknown else Severity.ERROR,
         )
         for tool, ms in missing.items()
     ]
+
+
+def _not_started(pipeline: StepPipeline) -> str:
+    """The servers toolscope did not start (no --discover), comma-separated; "" when none."""
+    errors = pipeline.universe.server_errors
+    return ", ".join(f'"{s}"' for s, reason in errors.items() if reason.startswith(NOT_STARTED_PREFIX))
 
 
 def _registered_not_allow_listed(pipeline: StepPipeline) -> list[Finding]:
