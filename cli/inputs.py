@@ -123,7 +123,8 @@ def open_subject(
     """Load CONFIG as a Subject through its system's opener; options that don't apply to its kind are rejected."""
     client = client or ClientOptions()
     found = recognise(target)
-    given = {"step": step, "registry": registry, "groups": groups, "snapshot": snapshot, "workflow": workflow}
+    given: dict[str, object] = {"step": step, "registry": registry, "groups": groups, "snapshot": snapshot}
+    given["workflow"] = workflow
     given |= {"origin": origin, **{name: getattr(client, name) for name in _CLIENT_FIELDS}}
     given["discover"] = _discover(discover, snapshot) or None
     _refuse_builtin(found, given, client)

@@ -13,7 +13,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from ...core.mcp.results import STALE_KEY
-from ...core.mcp.start_policy import NOT_STARTED_KEY
+from ...core.model.opt_in import NOT_STARTED_KEY
 from ...core.model.verdicts import Finding, LoadedInput
 from ...core.text.safe_text import inert
 

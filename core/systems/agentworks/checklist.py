@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...mcp.start_policy import NOT_STARTED_PREFIX, not_started_fix
 from ...model.enums import RuleCode, ToolKind
+from ...model.opt_in import NOT_STARTED_PREFIX, not_started_fix
 from ...model.presentation import ANSWER_WORD
 from ...model.verdicts import Checklist, ChecklistStep, ToolVerdict, VerdictList
 from ...text.shell import shell_join

@@ -7,8 +7,8 @@ A gate that fails only because an earlier one did adds nothing of its own (``_CO
 
 from __future__ import annotations
 
-from ...mcp.start_policy import not_started_fix
 from ...model.enums import RuleCode, RuleFamily, ToolKind
+from ...model.opt_in import not_started_fix
 from ...model.verdicts import Stage, ToolVerdict
 from .filter_decisions import CODE_SERVER_NOT_SELECTED
 from .ids import AgentWorksStage

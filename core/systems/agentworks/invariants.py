@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...mcp.start_policy import NOT_STARTED_PREFIX, server_phrase
 from ...model.enums import Severity, SharedFinding, ToolKind
+from ...model.opt_in import NOT_STARTED_PREFIX, server_phrase
 from ...model.verdicts import Finding
 from .filter_findings import enabled_filtered_out, rewrite_changes
 from .ids import AgentWorksFinding

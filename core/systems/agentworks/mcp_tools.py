@@ -84,7 +84,7 @@ def discover_mcp_tools(
     skipped = len(result.not_started)
     failed = f"; {len(errors) - skipped} failed" if len(errors) > skipped else ""
     if skipped:
-        from ...mcp.start_policy import DISCOVER_FLAG
+        from ...model.opt_in import DISCOVER_FLAG
 
         how = f"MCP servers not started: tools unknown (give {DISCOVER_FLAG} to start them, or --snapshot)"
     notes = (

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...mcp.start_policy import NOT_STARTED_PREFIX, server_phrase
 from ...model.enums import ToolKind
+from ...model.opt_in import NOT_STARTED_PREFIX, server_phrase
 from ...model.verdicts import Stage
 from .custom_filter import CustomDecision
 from .filter_decisions import quote_list

@@ -7,9 +7,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...mcp.start_policy import DISCOVER_FLAG, header_extra
 from ...model.enums import RuleCode
 from ...model.errors import InputError, Problem
+from ...model.opt_in import DISCOVER_FLAG, header_extra
 from ...model.subject import resolved_paths
 from ...model.verdicts import (
     Checklist,

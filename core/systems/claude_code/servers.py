@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...mcp.results import ServerResult
-from ...mcp.start_policy import NOT_STARTED_CODE
+from ...model.opt_in import NOT_STARTED_CODE
 from ...model.verdicts import Stage
 from ..coding_cli.common import quoted, stage
 from .args import ClientArgs

@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...mcp.results import ServerResult
-from ...mcp.start_policy import header_extra
 from ...model.enums import StageId, ToolKind
 from ...model.errors import unknown_mode_error
+from ...model.opt_in import header_extra
 from ...model.subject import resolved_paths
 from ...model.verdicts import Checklist, Evaluation, Finding, LoadedInput, Stage, ToolVerdict
 from ..coding_cli.common import check_project_dir, claude_name_part

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ...mcp.start_policy import NOT_STARTED_CODE
 from ...model.enums import Severity, SharedFinding
+from ...model.opt_in import NOT_STARTED_CODE
 from ...model.verdicts import Finding
 from ...text.suggest import did_you_mean
 from ..coding_cli.ids import CodingCliFinding

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...mcp.results import ServerResult
-from ...mcp.start_policy import NOT_STARTED_CODE
 from ...model.enums import ToolKind
+from ...model.opt_in import NOT_STARTED_CODE
 from ...model.verdicts import Stage, ToolVerdict
 from ..coding_cli.common import stage
 from .ids import CodexStage

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...mcp.results import ServerResult
-from ...mcp.start_policy import header_extra
 from ...model.errors import unknown_mode_error
+from ...model.opt_in import header_extra
 from ...model.subject import resolved_paths
 from ...model.verdicts import Checklist, Evaluation, Finding, LoadedInput, ToolVerdict
 from ..coding_cli.common import check_project_dir
