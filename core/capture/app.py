@@ -11,8 +11,8 @@
 Each model request is answered by ``scripted`` (``--replies``) or forwarded by ``proxy``
 (``--upstream``), and one ``toolscope.capture/1`` line is written when its reply ends
 (also when the client disconnects or the server stops mid-stream). A body that is not a
-JSON object is a 400, over ``MAX_BODY_BYTES`` a 413, an unknown path a 404, each in the
-provider's error shape.
+JSON object is a 400, over ``MAX_BODY_BYTES`` a 413, an unknown path a 404, a web page's
+request a 403 (``browser_guard``), each in the provider's error shape.
 """
 
 from __future__ import annotations
@@ -21,11 +21,14 @@ import time
 from dataclasses import dataclass, field
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Route
 
 from ..schemas.capture import ErrorKind
+from .browser_guard import BrowserGuard
 from .replies import ReplyScript
 from .request_body import BadRequest, read_head
 from .wire_errors import MAX_BODY_BYTES, error_body, is_anthropic_path
@@ -53,6 +56,8 @@ class CaptureSettings:
     keep_messages: bool = False
     record: bool = True
     """False: answer without extracting or writing anything (the benchmark's baseline)."""
+    allowed_origins: tuple[str, ...] = ()
+    """``--allow-origin``: the web pages (``Origin`` values, lowercase) whose requests are answered."""
 
 
 def error_response(path: str, status: int, message: str, anthropic: bool | None = None) -> Response:
@@ -159,9 +164,24 @@ def capture_app(settings: CaptureSettings) -> Starlette:
         refused(request, PROTOCOLS.get(path), 405, "method_not_allowed", message)
         return error_response(path, 405, message)
 
+    def from_browser(request: Request, reason: str) -> Response:
+        path = request.url.path
+        refused(request, PROTOCOLS.get(path), 403, "browser_origin", reason)
+        return error_response(path, 403, reason)
+
     routes = [Route(path, model_request, methods=["POST"]) for path in PROTOCOLS]
     routes += [
         Route("/v1/models", models, methods=["GET"]),
         Route("/v1/models/{model_id:path}", models, methods=["GET"]),
     ]
-    return Starlette(routes=routes, exception_handlers={404: not_found, 405: wrong_method})
+    middleware = [Middleware(BrowserGuard, allowed=settings.allowed_origins, refuse=from_browser)]
+    if settings.allowed_origins:
+        middleware.append(
+            Middleware(
+                CORSMiddleware,
+                allow_origins=list(settings.allowed_origins),
+                allow_methods=["GET", "POST"],
+                allow_headers=["*"],
+            )
+        )
+    return Starlette(routes=routes, middleware=middleware, exception_handlers={404: not_found, 405: wrong_method})
