@@ -51,6 +51,7 @@ def open_workflow(
     registry: Path | None = None,
     groups: list[str] | None = None,
     snapshot: Path | None = None,
+    discover: bool = False,
     workflow: Path | None = None,
     origin: str | None = None,
     client: ClientOptions | None = None,
@@ -85,8 +86,19 @@ def open_workflow(
             workflow=workflow,
             origin=origin,
             client_home=client.client_home,
+            discover=_discover(discover, snapshot),
         )
     )
+
+
+def _discover(discover: bool, snapshot: Path | None) -> bool:
+    """``--discover``, refused beside ``--snapshot`` (the one lists tools by running the servers, the
+    other from a saved listing)."""
+    if discover and snapshot is not None:
+        raise InputError(
+            "--discover", "starts the servers to list their tools; --snapshot reads a saved listing: give one"
+        )
+    return discover
 
 
 def open_subject(
@@ -96,6 +108,7 @@ def open_subject(
     registry: Path | None = None,
     groups: list[str] | None = None,
     snapshot: Path | None = None,
+    discover: bool = False,
     workflow: Path | None = None,
     origin: str | None = None,
     client: ClientOptions | None = None,
@@ -106,7 +119,7 @@ def open_subject(
     client = client or ClientOptions()
     found = recognise(target)
     given: dict[str, object] = {"step": step, "registry": registry, "groups": groups, "snapshot": snapshot}
-    given |= {"workflow": workflow}
+    given |= {"workflow": workflow, "discover": _discover(discover, snapshot) or None}
     given |= {"origin": origin, **client.given_values(), **(others or {})}
     refuse_foreign(found.system, given)
     return found.system.opener(OpenRequest(target, found.kind, found.path, given))  # type: ignore[no-any-return]

@@ -37,6 +37,7 @@ PROCESS_LANE = (
     "tests/mcp/test_mcp_agentscope_clients.py",
     "tests/mcp/test_mcp_start_cap.py",
     "tests/hostile/test_hostile_mcp.py",
+    "tests/hostile/test_hostile_opt_in.py",
     "tests/clis/test_cli_inputs.py",
     # signals sent to a running toolscope, locks held by another process, tmux terminals, pipes
     # closed under a writer, a live agent followed

@@ -111,6 +111,6 @@ async def test_the_tui_pipeline_view_shows_the_toys(box: Path, toy_registered: N
 def test_another_systems_option_is_refused_naming_its_system(box: Path) -> None:
     done = run("tools", "toy:box", "--registry", "r.yaml", cwd=box)
     assert done.returncode == 2
-    assert "--registry" in done.stderr and "applies to AgentWorks inputs, not Toybox" in done.stderr
+    assert "--registry: is an AgentWorks option, and CONFIG is a Toybox input" in done.stderr
     codex = run("tools", "toy:box", "-c", "model='x'", cwd=box)
-    assert codex.returncode == 2 and "applies to Codex inputs, not Toybox" in codex.stderr
+    assert codex.returncode == 2 and "is a Codex (codex:DIR) option, and CONFIG is a Toybox input" in codex.stderr

@@ -51,6 +51,7 @@ CaptureOpt = Annotated[
 GroupsOpt = typer_option(spec_named("groups"))
 StepOpt = typer_option(spec_named("step"))
 RegistryOpt = typer_option(spec_named("registry"))
+DiscoverOpt = typer_option(spec_named("discover"))
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
 

@@ -16,7 +16,7 @@ import typer
 
 from ...core.model.errors import InputError
 from ..output import handle_errors
-from .common import ModeOpt, RegistryOpt, StepOpt
+from .common import DiscoverOpt, ModeOpt, RegistryOpt, StepOpt
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 MAX_SESSIONS = 4
@@ -38,6 +38,7 @@ def serve_command(
         str, typer.Option("--host", help="Address to listen on (anything but 127.0.0.1 / ::1 is reachable by others).")
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", "-p", help="Port to listen on; 0 picks a free one.", min=0)] = 8000,
+    discover: DiscoverOpt = False,
     max_sessions: Annotated[
         int,
         typer.Option("--max-sessions", help="Pages that may run the app at once (each is one process).", min=1),
@@ -48,7 +49,7 @@ def serve_command(
     from ..output import plain, stderr_console, stdout_console
 
     # Loaded once here so that a typo is exit 2 in the terminal, not a page that closes at once.
-    subject = open_subject(config, step=step, registry=registry)
+    subject = open_subject(config, step=step, registry=registry, discover=discover)
     subject.resolve_mode(mode)
     if script is not None:
         from ...core.systems.agentscope.script import load_script, script_for_config
@@ -61,6 +62,8 @@ def serve_command(
             args += [flag, str(value)]
     if script is not None:
         args += ["--script", str(script.resolve())]
+    if discover:
+        args.append("--discover")
 
     from ..web_server import ToolscopeWebServer, listening_socket
 

@@ -38,6 +38,8 @@ class SubjectOptions:
     registry: Path | None = None
     groups: str | None = None
     snapshot: Path | None = None
+    discover: bool = False
+    """``--discover``: this run may start the MCP servers the input names (see ``core.mcp.start_policy``)."""
     workflow: Path | None = None
     origin: str | None = None
     client: ClientOptions = ClientOptions()
@@ -69,6 +71,7 @@ class SubjectOptions:
             "registry": self.registry,
             "groups": split_groups(self.groups),
             "snapshot": self.snapshot,
+            "discover": self.discover,
             "workflow": self.workflow,
             "origin": self.origin,
             "client": self.client,

@@ -16,8 +16,10 @@ Modules (``mcp`` itself is imported only inside the functions that talk to serve
 * ``redact``: what counts as a secret and how it is masked (``***``); ``secret_scan`` (secret
   names and values, the one scan of a command line or URL) and ``config_secrets`` (every
   secret value of a parsed config) apply its rules.
-* ``universe``: ``load_mcp_universe(config_path, snapshot, timeout) -> DiscoveryResult``,
-  live when ``snapshot`` is None, else from the snapshot (config drift noted).
+* ``universe``: ``load_mcp_universe(config_path, snapshot, timeout, discover) -> DiscoveryResult``,
+  from the snapshot (config drift noted), else live with ``discover``, else every server not started.
+* ``start_policy``: the opt-in (``--discover``): what a server toolscope did not start reads like
+  (``not_started``: ``started`` False, tools unknown), its phrase, its fix, the header's word.
 * ``outage``: ``unknown_reason(server)`` (``unknown: server X failed: <reason>``) and
   ``get_api_spec_outage_text(result, blamed, requested, not_allowed)`` (§6.4's text).
 * ``processes``: PID capture of SDK-spawned servers and process-group reaping.

@@ -24,11 +24,13 @@ Unknown keys (``pool_config``, ``oauth``, ...) are accepted and ignored, as the 
 from __future__ import annotations
 
 import hashlib
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 from ..inputs.input_files import read_text
 from ..inputs.strict_json import parse_json
@@ -56,6 +58,28 @@ class ServerConfig(BaseModel):
     protocol: Protocol | None = None
     url: str | None = None
     headers: dict[str, str] = Field(default_factory=dict)
+    # Set by the code that models a client (never read from a file): the environment the client
+    # gives the server instead of toolscope's own, and the values that came from the environment.
+    _base_env: dict[str, str] | None = PrivateAttr(default=None)
+    _environ_values: frozenset[str] = PrivateAttr(default=frozenset())
+
+    def launched_with(self, base_env: Mapping[str, str] | None, environ_values: frozenset[str]) -> ServerConfig:
+        """A copy started with ``base_env`` (None: toolscope's own environment) plus ``env``, whose
+        ``environ_values`` (``${VAR}`` expansions) are masked wherever they could surface."""
+        copy = self.model_copy()
+        copy._base_env = dict(base_env) if base_env is not None else None
+        copy._environ_values = frozenset(v for v in environ_values if v)
+        return copy
+
+    @property
+    def launch_env(self) -> dict[str, str]:
+        """The environment the server is started with: the client's (toolscope's own by default) plus ``env``."""
+        return {**(os.environ if self._base_env is None else self._base_env), **self.env}
+
+    @property
+    def environ_values(self) -> frozenset[str]:
+        """Values of this entry that came from the environment (masked in every output)."""
+        return self._environ_values
 
     @model_validator(mode="after")
     def _needs_a_target(self) -> ServerConfig:

@@ -68,8 +68,9 @@ def collect_secrets(data: Any) -> set[str]:
 
 
 def secret_values(server: Any) -> set[str]:
-    """All secret values of one ``ServerConfig``: env, headers, secret-keyed extras, args, URL."""
-    return collect_secrets(server.model_dump(mode="json", exclude_none=True))
+    """All secret values of one ``ServerConfig``: env, headers, secret-keyed extras, args, URL,
+    and every value that came from the environment."""
+    return collect_secrets(server.model_dump(mode="json", exclude_none=True)) | set(_from_environ(server))
 
 
 def collect_env_values(data: Any) -> set[str]:
@@ -98,5 +99,13 @@ def _collect_env(data: Any, found: set[str]) -> None:
 
 
 def env_values(server: Any) -> set[str]:
-    """The env and headers values of one ``ServerConfig``."""
-    return collect_env_values(server.model_dump(mode="json", exclude_none=True))
+    """The env and headers values of one ``ServerConfig``, the values that came from the
+    environment (``${VAR}``), and the values of the secret-named variables it is started with
+    (``GITHUB_TOKEN``: a server that echoes its environment must not put them in a report)."""
+    found = collect_env_values(server.model_dump(mode="json", exclude_none=True)) | set(_from_environ(server))
+    launch_env = getattr(server, "launch_env", None) or {}
+    return found | {v for k, v in launch_env.items() if v and is_secret_key(str(k))}
+
+
+def _from_environ(server: Any) -> frozenset[str]:
+    return getattr(server, "environ_values", None) or frozenset()

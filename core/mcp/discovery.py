@@ -84,6 +84,15 @@ async def discover(
     )
 
 
+def unstarted(config: McpConfig) -> DiscoveryResult:
+    """Every server of the config as ``start_policy.not_started``: nothing is run (no ``--discover``)."""
+    from .start_policy import not_started
+
+    taken_at = datetime.now(UTC).isoformat(timespec="seconds")
+    servers = tuple(not_started(name, server.effective_protocol) for name, server in config.servers.items())
+    return DiscoveryResult(servers=servers, duplicates=(), source=_provenance(config, taken_at))
+
+
 def _provenance(config: McpConfig, taken_at: str) -> Provenance:
     """Where a live listing came from: the config and its ``_user.json`` override, and when."""
     return Provenance(

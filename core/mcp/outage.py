@@ -23,7 +23,10 @@ from .results import DiscoveryResult, ServerResult
 
 
 def server_state(server: ServerResult) -> str:
-    """``server X failed: <reason>`` / ``server X connected but advertised no tools`` / ``server X ok``."""
+    """``server X failed: <reason>`` / ``server X connected but advertised no tools`` / ``server X ok``
+    (``server X not started: …`` when toolscope did not start it, see ``start_policy``)."""
+    if not server.started:
+        return f"server {server.name} {server.error}"
     if not server.ok:
         return f"server {server.name} failed: {server.error}"
     if not server.tools:

@@ -49,6 +49,9 @@ class ServerResult:
     0: stale at once). None when it said nothing."""
     cache_scope: Literal["public", "private"] | None = None
     """``public`` or ``private`` (``cacheScope``): who may share a cached listing."""
+    started: bool = True
+    """False: toolscope did not start this server (no ``--discover``, see ``start_policy``): its
+    tools are unknown, and it neither failed nor connected."""
 
     def stale_at(self, taken_at: str) -> float | None:
         """When the listing taken at ``taken_at`` (ISO 8601) goes stale, as a POSIX time; None
@@ -126,6 +129,11 @@ class DiscoveryResult:
     source: Provenance
     elapsed: float = 0.0
     timeout: float = 0.0
+
+    @property
+    def not_started(self) -> tuple[ServerResult, ...]:
+        """The servers toolscope did not start (no ``--discover``): their tools are unknown."""
+        return tuple(s for s in self.servers if not s.started)
 
     @property
     def all_ok(self) -> bool:

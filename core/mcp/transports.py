@@ -4,28 +4,42 @@ with every secret masked (for output and snapshots)."""
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import AsyncIterator
 from typing import Any
 
 from .config import ServerConfig
 from .http_limits import BodyLimit, capped_client
-from .redact import redact_args, redact_command, redact_mapping, redact_url, secret_values
+from .redact import (
+    redact_args,
+    redact_command,
+    redact_mapping,
+    redact_url,
+    replace_secrets,
+    scrubbable,
+    secret_values,
+)
 
 
 def launch_summary(server: ServerConfig) -> dict[str, Any]:
     """How a server is started, with every secret masked (for output and snapshots)."""
     secrets = secret_values(server)
+    # A value that came from the environment (``${VAR}``) is masked whatever it looks like.
+    ordered = scrubbable((), server.environ_values)
     protocol = server.effective_protocol
     if protocol == "stdio":
         return {
             "protocol": protocol,
-            "command": redact_command(server.command or "", secrets),
-            "args": redact_args(server.args, secrets),
+            "command": replace_secrets(redact_command(server.command or "", secrets), ordered),
+            "args": [replace_secrets(a, ordered) for a in redact_args(server.args, secrets)],
             "env": redact_mapping(server.env),
             "working_dir": server.directory,
         }
-    return {"protocol": protocol, "url": redact_url(server.url), "headers": redact_mapping(server.headers)}
+    url = redact_url(server.url)
+    return {
+        "protocol": protocol,
+        "url": replace_secrets(url, ordered) if url else url,
+        "headers": redact_mapping(server.headers),
+    }
 
 
 @contextlib.asynccontextmanager
@@ -38,8 +52,8 @@ async def open_transport(server: ServerConfig, errlog: Any, timeout: float, limi
         params = StdioServerParameters(
             command=server.command or "",
             args=list(server.args),
-            # The agent runtime's child inherits its environment plus the entry's env.
-            env={**os.environ, **server.env},
+            # The client's environment (toolscope's own unless a client model set it) plus the entry's env.
+            env=server.launch_env,
             cwd=server.directory,
             # Undecodable bytes become U+FFFD and a parse error we report; "strict" would
             # end the SDK's reader and leave the handshake waiting until the timeout.

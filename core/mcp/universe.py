@@ -13,9 +13,12 @@ DEFAULT_TIMEOUT = 10.0
 
 
 def load_mcp_universe(
-    config_path: Path | None, snapshot: Path | None = None, timeout: float = DEFAULT_TIMEOUT
+    config_path: Path | None, snapshot: Path | None = None, timeout: float = DEFAULT_TIMEOUT, discover: bool = False
 ) -> DiscoveryResult:
     """Live discovery of ``config_path`` when ``snapshot`` is None, else the saved snapshot.
+
+    Live discovery runs the config's commands, so it happens only with ``discover`` (the user's
+    ``--discover`` for this run); without it every server is ``not_started`` (tools unknown).
 
     With a snapshot the config is not needed (offline reproduction); when it is present we
     compare its sha256 with the one recorded and add a note to ``source.notes`` if the
@@ -38,8 +41,9 @@ def load_mcp_universe(
             if user_now != result.source.user_config_sha256:
                 notes.append(f"the _user.json override changed since the snapshot was taken ({result.source.taken_at})")
         return replace(result, source=replace(result.source, notes=tuple(notes)))
-    from .discovery import discover_sync
+    from .discovery import discover_sync, unstarted
 
     if config_path is None:
         raise InputError("mcp_config", "live discovery needs an mcpServers config (or give --snapshot)")
-    return discover_sync(load_config(config_path), timeout)
+    config = load_config(config_path)
+    return discover_sync(config, timeout) if discover else unstarted(config)

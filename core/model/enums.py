@@ -116,6 +116,8 @@ class SharedFinding(StrEnum):
 
     DUPLICATE_NAME = "duplicate_name"
     MCP_OUTAGE = "mcp_outage"
+    MCP_NOT_STARTED = "mcp_not_started"
+    """A server toolscope did not start (no ``--discover``): its tools are unknown, not absent."""
     EXPECTATION_FAILED = "expectation_failed"
     """``--expect`` (``core.model.expectations``)."""
     UNKNOWN_KEY = "unknown_key"

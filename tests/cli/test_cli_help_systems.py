@@ -89,7 +89,8 @@ def test_an_option_of_another_system_is_refused_naming_its_owner(tmp_path: Path,
         for spec in registry.options():
             if spec.name in declared:
                 continue
-            result = runner.invoke(app, ["tools", config, spec.flags[-1], VALUE[spec.type]])
+            value = [] if spec.type == "bool" else [VALUE[spec.type]]  # a flag (--discover) takes no value
+            result = runner.invoke(app, ["tools", config, spec.flags[-1], *value])
             owners = [s for s in registry.systems() if spec in s.options]
             assert result.exit_code == 2, (config, spec.flag, result.output)
             assert f"{spec.flag}: is " in result.output and " option, and CONFIG is " in result.output, result.output

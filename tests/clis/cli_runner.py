@@ -129,10 +129,22 @@ def message_text(record: Any) -> str:
 def toolscope_tools(
     input_arg: str, options: list[str], capture: Path, env: dict[str, str], cwd: Path
 ) -> dict[str, Any]:
-    """``toolscope tools INPUT OPTIONS --capture FILE --json`` as a subprocess; the document."""
+    """``toolscope tools INPUT OPTIONS --discover --capture FILE --json`` as a subprocess; the document
+    (``--discover``: the binary started the project's servers, so toolscope starts the same ones)."""
     full_env = dict(env, PYTHONPATH=os.environ.get("PYTHONPATH", ""))
     done = subprocess.run(
-        [sys.executable, "-m", "toolscope", "tools", input_arg, *options, "--capture", str(capture), "--json"],
+        [
+            sys.executable,
+            "-m",
+            "toolscope",
+            "tools",
+            input_arg,
+            *options,
+            "--discover",
+            "--capture",
+            str(capture),
+            "--json",
+        ],
         cwd=cwd,
         env=full_env,
         capture_output=True,

@@ -46,6 +46,7 @@ def claude(case_id: str, root: Path, settings: dict[str, Any] | None = None, env
         managed_dir=root / "none",
         client_args="-p",
         environ=claude_env(root, env or {}),
+        discover=True,
     )
 
 
@@ -147,7 +148,8 @@ def test_cli_json_carries_the_offer_and_the_human_form_leads_with_the_call(tmp_p
     case = next(c for c in CLAUDE_CASES if c.id == "call_default_refused")
     write_case({**case.files, US: {"permissions": {"allow": ["mcp__t__x"]}}}, tmp_path)
     common = ["claude-code:.", "--home", str(tmp_path / "home"), "--managed-dir", str(tmp_path / "none")]
-    common += ["--client-args", "-p", "--capture", str(FIXTURES / "claude-code.call_default_refused.capture.jsonl")]
+    common += ["--client-args", "-p", "--discover"]
+    common += ["--capture", str(FIXTURES / "claude-code.call_default_refused.capture.jsonl")]
     env = claude_env(tmp_path, {})
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:

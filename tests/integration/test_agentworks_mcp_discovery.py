@@ -58,7 +58,7 @@ def world(tmp_path: Path) -> Path:
 
 
 def test_live_discovery_feeds_the_stages_and_outages_are_unknown(world: Path):
-    subject = load_agentworks_subject(StepConfigLoad(world, timeout=20))
+    subject = load_agentworks_subject(StepConfigLoad(world, timeout=20, discover=True))
     tools = {t.name: t for t in subject.evaluate("build").tools}
     assert tools["create_ticket"].verdict == "visible"
     outage = tools["search_docs"]
@@ -80,7 +80,7 @@ def test_snapshot_reproduces_offline_and_drift_is_reported(world: Path, tmp_path
     verdicts = {t["tool"]: t["verdict"] for t in data["tools"]}
     assert verdicts["create_ticket"] == "visible" and verdicts["search_docs"] == "unknown"
 
-    same = runner.invoke(app, ["check", str(world), "--drift-from", str(snap)])
+    same = runner.invoke(app, ["check", str(world), "--drift-from", str(snap), "--discover"])
     # "broken" failed in the snapshot too: its drift is unknown, never "no drift" (issue 22, item 6).
     assert "drift since snap.json is unknown for broken" in same.output, same.output
     assert "no drift in the other 1" in same.output
@@ -89,7 +89,7 @@ def test_snapshot_reproduces_offline_and_drift_is_reported(world: Path, tmp_path
     config = json.loads((tmp_path / "mcp.json").read_text())
     config["mcpServers"]["tracker"] = server("--tools", "create_tickets,list_tickets,close_ticket")
     (tmp_path / "mcp.json").write_text(json.dumps(config))
-    drift = runner.invoke(app, ["check", str(world), "--drift-from", str(snap), "--json"])
+    drift = runner.invoke(app, ["check", str(world), "--drift-from", str(snap), "--json", "--discover"])
     assert drift.exit_code == 1
     messages = [f["message"] for f in json.loads(drift.stdout)["findings"] if f["kind"] == "mcp_drift"]
     assert len(messages) == 1

@@ -10,9 +10,12 @@ Modes:
   fail-list   answer ``initialize``, fail every ``tools/list`` with an error
   crash-list  answer ``initialize``, then die (exit 4) when asked for ``tools/list``
   markup      tool names and descriptions full of Rich markup and ANSI escapes
-  env         one tool whose description is the value of $FIXTURE_ECHO (leak tests)
+  env         one tool whose description is the value of $FIXTURE_ECHO (leak tests), and of
+              every variable named by --echo (comma-separated)
 
-``--spawn-child PIDFILE`` starts a grandchild (``sleep``) and writes its PID to PIDFILE,
+``--marker FILE`` appends a line to FILE as soon as the server starts (the opt-in tests: a server
+toolscope must not start leaves no FILE), then ``NAME=value`` (or ``NAME unset``) for each
+variable ``--marker-env A,B`` names, and ``argv ARG`` for each argument: what the server got. ``--spawn-child PIDFILE`` starts a grandchild (``sleep``) and writes its PID to PIDFILE,
 so tests can check that the whole process group is reaped. ``--http PORT`` serves
 streamable HTTP on 127.0.0.1:PORT at ``/mcp`` instead of stdio; ``--sse PORT`` serves the
 legacy SSE transport at ``/sse``.
@@ -44,7 +47,8 @@ def _description(args: argparse.Namespace, name: str) -> str:
     if args.mode == "markup":
         return "[link=http://evil]click[/link] \x1b]8;;http://evil\x07x\x1b]8;;\x07"
     if args.mode == "env":
-        return "echo: " + os.environ.get("FIXTURE_ECHO", "")
+        echoed = [os.environ.get(n, "") for n in args.echo.split(",") if n]
+        return "echo: " + " ".join([os.environ.get("FIXTURE_ECHO", ""), *echoed])
     return f"Fixture tool {name}."
 
 
@@ -96,6 +100,10 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=0)
     parser.add_argument("--page-size", type=int, default=100)
     parser.add_argument("--spawn-child")
+    parser.add_argument("--marker")
+    parser.add_argument("--echo", default="")
+    parser.add_argument("words", nargs="*")  # accepted and ignored: written to --marker, to see what arrived
+    parser.add_argument("--marker-env", dest="env_names", type=lambda v: [n for n in v.split(",") if n], default=[])
     parser.add_argument("--ignore-sigterm", action="store_true")
     parser.add_argument("--http", type=int)
     parser.add_argument("--sse", type=int)
@@ -104,6 +112,11 @@ def main() -> None:
     parser.add_argument("-t")  # the same, as a short token flag
     args = parser.parse_args()
 
+    if args.marker:
+        with open(args.marker, "a") as fh:
+            fh.write(f"started {os.getpid()}\n")
+            fh.writelines(f"{n}={os.environ[n]}\n" if n in os.environ else f"{n} unset\n" for n in args.env_names)
+            fh.writelines(f"argv {a}\n" for a in sys.argv[1:])
     if args.ignore_sigterm:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if args.spawn_child:

@@ -25,8 +25,11 @@ DOWN_TIME = {"command": sys.executable, "args": ["-m", "toolscope_test_time_serv
 
 
 def toolscope(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``toolscope ARGS --discover``: these answers are about servers started live (``discover``
+    starts them by its nature: it takes no flag)."""
+    opt_in = ["--discover"] if args[0] != "discover" else []
     return subprocess.run(
-        [sys.executable, "-m", "toolscope", *args],
+        [sys.executable, "-m", "toolscope", *args, *opt_in],
         capture_output=True,
         text=True,
         cwd=cwd,

@@ -32,7 +32,7 @@ def test_live_discovery_round_trips_through_a_snapshot(tmp_path: Path) -> None:
             "bad": fixture("--mode", "exit"),
         },
     )
-    live = load_mcp_universe(config, None, 20)
+    live = load_mcp_universe(config, None, 20, discover=True)
     out = tmp_path / "snap.json"
     write_snapshot(live, out)
     text = out.read_text()

@@ -68,7 +68,7 @@ def test_every_format_masks_secrets(render, hostile_subject, tmp_path: Path) -> 
 def test_mcp_server_that_leaks_its_token_end_to_end(tmp_path: Path) -> None:
     """A real server that fails and prints its token on stderr: every format shows *** instead.
 
-    The registry points at an mcpServers config; discovery really starts the servers.
+    The registry points at an mcpServers config; with --discover, discovery really starts the servers.
     """
     repo = Path(__file__).resolve().parents[2]
     shutil.copy(repo / "sample_configs/seed/step_config.json", tmp_path)
@@ -79,7 +79,7 @@ def test_mcp_server_that_leaks_its_token_end_to_end(tmp_path: Path) -> None:
     (tmp_path / "mcp.json").write_text(json.dumps(MCP_CONFIG))
     for fmt in ("md", "json", "html"):
         result = CliRunner().invoke(
-            app, ["report", str(tmp_path / "step_config.json"), "-f", fmt, "-t", "create_issue"]
+            app, ["report", str(tmp_path / "step_config.json"), "-f", fmt, "-t", "create_issue", "--discover"]
         )
         assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
         assert result.exit_code == 0, result.output

@@ -12,6 +12,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from ...core.mcp.results import STALE_KEY
+from ...core.model.opt_in import NOT_STARTED_KEY
 from ...core.model.verdicts import Finding, LoadedInput
 from ...core.text.safe_text import inert
 
@@ -20,6 +21,22 @@ KIND_TITLE = {
     "toolkit_spec": "AgentScope toolkit spec",
     "toolkit_factory": "AgentScope toolkit factory",
 }
+
+
+_WARNINGS = ((STALE_KEY, "MCP listing stale"), (NOT_STARTED_KEY, "MCP not started"))
+"""``extra`` keys shown first on the second line, so a narrow terminal never cuts them: the tools
+below may be out of date, or unknown until the user opts in to starting their servers."""
+
+
+def _warnings(text: Text, extra: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Append the warnings among ``extra`` to ``text``; the rest of ``extra``."""
+    for key, title in _WARNINGS:
+        found = [value for k, value in extra if k == key]
+        if found:
+            text.append(f"⚠ {title}: {inert(found[0], single_line=True)}", style="bold yellow")
+            text.append("  ")
+    keys = {key for key, _ in _WARNINGS}
+    return [(key, value) for key, value in extra if key not in keys]
 
 
 def header_text(
@@ -49,13 +66,7 @@ def header_text(
         registry = PurePath(loaded.registry).name if deterministic else loaded.registry
         text.append(inert(registry, single_line=True))
     text.append("\n")
-    extra = list(loaded.extra)
-    stale = [value for key, value in extra if key == STALE_KEY]
-    if stale:
-        # First on the line, so a narrow terminal never cuts it: the tools below may be out of date.
-        text.append(f"⚠ MCP listing stale: {inert(stale[0], single_line=True)}", style="bold yellow")
-        text.append("  ")
-        extra = [(key, value) for key, value in extra if key != STALE_KEY]
+    extra = _warnings(text, list(loaded.extra))
     if loaded.era:
         # AgentWorks: which era of layer 2 the answers are true for. Early on the second line (after
         # a stale-listing warning only), so 80 columns show it: the first line may be cut.

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...model.enums import RuleCode, ToolKind
+from ...model.opt_in import NOT_STARTED_PREFIX, not_started_fix
 from ...model.presentation import ANSWER_WORD
 from ...model.verdicts import Checklist, ChecklistStep, ToolVerdict, VerdictList
 from ...text.shell import shell_join
@@ -166,6 +167,20 @@ def _retired(pipeline: StepPipeline, tool: str, name: str, mode: str | None) -> 
     return Checklist(tool=tool, mode=mode, verdict=None, steps=(step,), fix=fix, did_you_mean=())
 
 
+def _not_started(pipeline: StepPipeline, tool: str) -> tuple[dict[str, str], list[str], str | None]:
+    """The failed servers (those not started left out), the evidence so far, and the fix when
+    a server was not started (its tools are unknown: the name may well be right)."""
+    errors = pipeline.universe.server_errors
+    evidence = [f"no tool named {tool!r} in {pipeline.universe.source}"]
+    skipped = [s for s, reason in errors.items() if reason.startswith(NOT_STARTED_PREFIX)]
+    if not skipped:
+        return dict(errors), evidence, None
+    evidence.append(
+        f"MCP server(s) {', '.join(skipped)} not started: their tools are unknown, so the name may well be right"
+    )
+    return {s: r for s, r in errors.items() if s not in skipped}, evidence, not_started_fix(skipped[0])
+
+
 def _unknown(pipeline: StepPipeline, tool: str, mode: str | None, verdicts: Sequence[ToolVerdict]) -> Checklist:
     short = tool.partition(":")[2] or tool
     if short in pipeline.universe.retired:
@@ -174,9 +189,7 @@ def _unknown(pipeline: StepPipeline, tool: str, mode: str | None, verdicts: Sequ
     labels = verdicts.entries if isinstance(verdicts, VerdictList) else verdicts
     names = {v.name for v in labels}
     candidates = did_you_mean(short, names, normalize=normalize_tool_name, normalize_all=normalize_tool_names)
-    outages = dict(pipeline.universe.server_errors)
-    evidence = [f"no tool named {tool!r} in {pipeline.universe.source}"]
-    fix = None
+    outages, evidence, fix = _not_started(pipeline, tool)
     if outages:
         failed = ", ".join(f'"{s}" ({reason})' for s, reason in outages.items())
         evidence.append(
@@ -184,7 +197,7 @@ def _unknown(pipeline: StepPipeline, tool: str, mode: str | None, verdicts: Sequ
             "correct — retrying with guessed names will not help. Treat this as a server outage."
         )
         fix = "fix the failing MCP server(s) (see `toolscope discover`), then check again"
-    elif candidates:
+    elif candidates and fix is None:
         fix = f"use the exact name: {candidates[0]}"
     step = ChecklistStep(
         f"Is {tool} registered? (layer 1)",

@@ -26,6 +26,12 @@ def drift_findings(discovery: DiscoveryResult | None, snapshot: Path) -> list[Fi
     if discovery is None or discovery.source.kind != "live":
         raise InputError("--drift-from", "needs live discovery: a registry with mcp_config, and no --snapshot")
     before = load_snapshot(snapshot)
+    if discovery.not_started:
+        from ...model.opt_in import DISCOVER_FLAG
+
+        raise InputError(
+            "--drift-from", f"needs live discovery: give {DISCOVER_FLAG} (toolscope then runs the mcp_config's servers)"
+        )
     drift = diff_snapshots(before, discovery)
     findings = []
     unknown = []

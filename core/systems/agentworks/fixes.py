@@ -8,6 +8,7 @@ A gate that fails only because an earlier one did adds nothing of its own (``_CO
 from __future__ import annotations
 
 from ...model.enums import RuleCode, RuleFamily, ToolKind
+from ...model.opt_in import not_started_fix
 from ...model.verdicts import Stage, ToolVerdict
 from .filter_decisions import CODE_SERVER_NOT_SELECTED
 from .ids import AgentWorksStage
@@ -69,6 +70,8 @@ def _stage_fixes(pipeline: StepPipeline, verdict: ToolVerdict, failing: Stage, m
 def _registered_fixes(pipeline: StepPipeline, verdict: ToolVerdict, code: str, entry: str | None) -> list[str]:
     """Layer 1: an outage, a duplicate name, or the step's lists (custom tools enabled, then the filter)."""
     name, namespace = verdict.name, verdict.namespace
+    if code == "mcp.not_started":
+        return [not_started_fix(namespace)]
     if code == RuleCode.MCP_OUTAGE:
         return [
             f'server "{namespace}" failed; the name is probably right: this is an outage. '

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...model.enums import Severity, SharedFinding, ToolKind
+from ...model.opt_in import NOT_STARTED_PREFIX, server_phrase
 from ...model.verdicts import Finding
 from .filter_findings import enabled_filtered_out, rewrite_changes
 from .ids import AgentWorksFinding
@@ -48,10 +49,11 @@ def _duplicates(pipeline: StepPipeline) -> list[Finding]:
 def _outages(pipeline: StepPipeline) -> list[Finding]:
     return [
         Finding(
-            SharedFinding.MCP_OUTAGE,
-            f'MCP server "{server}" failed: {reason}; its tools are unknown, not absent',
+            SharedFinding.MCP_NOT_STARTED if reason.startswith(NOT_STARTED_PREFIX) else SharedFinding.MCP_OUTAGE,
+            f"MCP {server_phrase(server, reason)}; its tools are unknown, not absent",
             entry=server,
             source=pipeline.universe.source,
+            severity=Severity.WARNING if reason.startswith(NOT_STARTED_PREFIX) else Severity.ERROR,
         )
         for server, reason in pipeline.universe.server_errors.items()
     ]
@@ -71,16 +73,26 @@ def _allow_listed_unregistered(pipeline: StepPipeline, modes: Sequence[str | Non
                 missing.setdefault(tool, []).append(mode)
     source = pipeline.universe.source
     where = f"{table.product}: chat" if table.product else f"{source}: modes"
+    unknown = _not_started(pipeline)
+    # A server not started may well register the name: then it is only a warning, and says so.
+    why = f" (unless server {unknown} registers it: not started, its tools are unknown)" if unknown else ""
     return [
         Finding(
             AgentWorksFinding.ALLOW_LISTED_UNREGISTERED,
-            f'allow-listed tool "{tool}" (mode {", ".join(ms)}) is registered nowhere in {source}: '
+            f'allow-listed tool "{tool}" (mode {", ".join(ms)}) is registered nowhere in {source}{why}: '
             "it would be invisible through get_api_spec",
             tool=tool,
             source=where,
+            severity=Severity.WARNING if unknown else Severity.ERROR,
         )
         for tool, ms in missing.items()
     ]
+
+
+def _not_started(pipeline: StepPipeline) -> str:
+    """The servers toolscope did not start (no --discover), comma-separated; "" when none."""
+    errors = pipeline.universe.server_errors
+    return ", ".join(f'"{s}"' for s, reason in errors.items() if reason.startswith(NOT_STARTED_PREFIX))
 
 
 def _registered_not_allow_listed(pipeline: StepPipeline) -> list[Finding]:
@@ -194,7 +206,7 @@ def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
         if failed is not None:
             # Its tools are unknown while it is down: whether the entry matches any cannot be said
             # (a dead_rule here would send the user hunting for a typo that is not there).
-            if tool == "*":
+            if tool == "*" and not pipeline.universe.server_errors[failed].startswith(NOT_STARTED_PREFIX):
                 out.append(
                     Finding(
                         SharedFinding.MCP_OUTAGE,

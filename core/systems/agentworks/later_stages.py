@@ -141,7 +141,9 @@ class LaterStages:
                 AgentWorksStage.DISCOVERABLE,
                 None,
                 "discovery.outage",
-                "unknown: its server failed, so get_api_spec reports an outage for it",
+                "unknown: its server was not started (no --discover), so its tools are unknown"
+                if reg.code == "mcp.not_started"
+                else "unknown: its server failed, so get_api_spec reports an outage for it",
             )
         if reg.passed is not True:
             return Stage(
@@ -210,12 +212,12 @@ class LaterStages:
 
     def _callable(self, tool: ToolEntry, reg: Stage, allow: Stage, mode: str | None) -> Stage:
         if reg.passed is None:
-            return Stage(
-                AgentWorksStage.CALLABLE,
-                None,
-                "execution.outage",
-                "unknown: its server failed, so a call has nothing to reach",
+            why = (
+                "was not started (no --discover)"
+                if reg.code == "mcp.not_started"
+                else "failed, so a call has nothing to reach"
             )
+            return Stage(AgentWorksStage.CALLABLE, None, "execution.outage", f"unknown: its server {why}")
         if reg.passed is not True:
             return Stage(
                 AgentWorksStage.CALLABLE, False, "execution.not_registered", "not registered: a call cannot reach it"

@@ -1,6 +1,6 @@
 """What loading an AgentWorks step config takes, as one value: its file and the options that
 shape its world (``--step``, ``--registry``, ``--snapshot``, ``--workflow``, ``--origin``,
-``--client-home``), passed whole from the CLI's options to ``load_world``."""
+``--client-home``, ``--discover``), passed whole from the CLI's options to ``load_world``."""
 
 from __future__ import annotations
 
@@ -28,12 +28,14 @@ class StepConfigLoad:
     """Product-manifest registries: who starts the turn."""
     client_home: Path | None = None
     """A CLI provider's home, to check the bridge against that CLI's own settings."""
+    discover: bool = False
+    """``--discover``: start the mcp_config's servers to list their tools (never without it)."""
 
     @classmethod
     def of(cls, path: Path, options: Any) -> StepConfigLoad:
         """From anything with these options as ``get(name)`` (``contract.OpenRequest``)."""
         names = ("step", "registry", "snapshot", "workflow", "origin", "client_home")
-        return cls(Path(path), **{name: options.get(name) for name in names})
+        return cls(Path(path), **{name: options.get(name) for name in names}, discover=bool(options.get("discover")))
 
     def with_step(self, step: str | None) -> StepConfigLoad:
         """The same load for another step."""

@@ -60,10 +60,11 @@ def expected_tools(step: LoadedStep, failed: dict[str, str]) -> dict[str, tuple[
 
 
 def discover_mcp_tools(
-    registry_path: Path, model: RegistryModel, snapshot: Path | None, timeout: float
+    registry_path: Path, model: RegistryModel, snapshot: Path | None, timeout: float, discover: bool = False
 ) -> McpTools | None:
     """Live MCP discovery (or a saved snapshot) for registries that point at an mcpServers config;
-    None for a static registry."""
+    None for a static registry. Live discovery runs the config's commands: only with ``discover``
+    (``--discover``); without it every server is not started and its tools are unknown."""
     if model.mcp_config is None and snapshot is None:
         return None
     # Deferred past the common case: a static registry never loads the MCP modules.
@@ -76,11 +77,16 @@ def discover_mcp_tools(
             "mcp_config names a file that does not exist",
             [Problem("mcp_config", f"{model.mcp_config!r} (looked for {config_path})")],
         )
-    result = load_mcp_universe(config_path, snapshot, timeout)
+    result = load_mcp_universe(config_path, snapshot, timeout, discover)
     discovered, errors = _servers(result, model)
     how = f"MCP tools from snapshot {snapshot.name}" if snapshot is not None else "MCP tools discovered live"
     servers = len(result.servers)
-    failed = f"; {len(errors)} failed" if errors else ""
+    skipped = len(result.not_started)
+    failed = f"; {len(errors) - skipped} failed" if len(errors) > skipped else ""
+    if skipped:
+        from ...model.opt_in import DISCOVER_FLAG
+
+        how = f"MCP servers not started: tools unknown (give {DISCOVER_FLAG} to start them, or --snapshot)"
     notes = (
         f"{how} ({servers} server{'' if servers == 1 else 's'}{failed})",
         *tuple(result.source.notes or ()),

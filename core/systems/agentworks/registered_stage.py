@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...model.enums import ToolKind
+from ...model.opt_in import NOT_STARTED_PREFIX, server_phrase
 from ...model.verdicts import Stage
 from .custom_filter import CustomDecision
 from .filter_decisions import quote_list
@@ -106,14 +107,14 @@ class RegisteredStage:
                     source=self.universe.source,
                 ),
             )
-        if tool.outage is not None:
+        if (outage := tool.outage) is not None:
             return self._share(
                 ("out", tool.namespace),
                 lambda: Stage(
                     AgentWorksStage.REGISTERED,
                     None,
-                    "mcp.outage",
-                    f'unknown: server "{tool.namespace}" failed: {tool.outage}',
+                    "mcp.not_started" if outage.startswith(NOT_STARTED_PREFIX) else "mcp.outage",
+                    f"unknown: {server_phrase(tool.namespace, outage)}",
                     entry=tool.namespace,
                 ),
             )

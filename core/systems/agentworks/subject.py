@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ...model.enums import RuleCode
 from ...model.errors import InputError, Problem
+from ...model.opt_in import DISCOVER_FLAG, header_extra
 from ...model.subject import resolved_paths
 from ...model.verdicts import (
     Checklist,
@@ -55,6 +56,8 @@ class AgentWorksSubject:
         """The MCP DiscoveryResult behind the universe (live or snapshot), when the registry has mcp_config."""
         self.discovery_notes = mcp.notes if mcp else ()
         given = ["--registry", str(registry_given)] if registry_given is not None else []
+        if self.discovery is not None and self.discovery.source.kind == "live" and not self.discovery.not_started:
+            given.append(DISCOVER_FLAG)  # a suggested check lists the same servers live
         if world.origin is not None:
             given += ["--origin", world.origin]
         self.check_args = shell_join(
@@ -101,6 +104,7 @@ class AgentWorksSubject:
                 ("execution", self.pipeline.execution.why),
                 *((("origin", world.origin),) if world.origin else ()),
                 *_stale_header(self.discovery),
+                *header_extra(len(self.discovery.not_started) if self.discovery else 0),
             ),
             paths=resolved_paths(step.document.path, registry_doc.path, *world.paths, *(mcp.paths if mcp else ())),
             era=world.era.value,

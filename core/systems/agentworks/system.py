@@ -7,7 +7,7 @@ from typing import Any
 
 from ...model.enums import SharedFinding as S
 from ..contract import Hook, OptionSpec, StageSpec, System
-from ..shared_options import SNAPSHOT
+from ..shared_options import DISCOVER, SNAPSHOT
 from .ids import AgentWorksFinding as K
 from .ids import AgentWorksInput, AgentWorksStage
 
@@ -36,6 +36,7 @@ OPTIONS = (
         group=GROUP,
     ),
     SNAPSHOT,
+    DISCOVER,
     OptionSpec(
         "workflow",
         ("--workflow",),
@@ -70,6 +71,7 @@ SYSTEM = System(
     finding_kinds=(
         S.DUPLICATE_NAME,
         S.MCP_OUTAGE,
+        S.MCP_NOT_STARTED,
         S.EXPECTATION_FAILED,
         K.ALLOW_LISTED_UNREGISTERED,
         K.REGISTERED_NOT_ALLOW_LISTED,

@@ -114,9 +114,10 @@ def _workflow_servers(
 
 
 def load_world(request: StepConfigLoad, steps: list[LoadedStep]) -> World:
-    """Read the registry side for these steps of ``request.path`` (all of its files, once)."""
+    """Read the registry side for these steps of ``request.path`` (all of its files, once); the
+    mcp_config's servers are started only with ``request.discover`` (``--discover``)."""
     step_config, registry, snapshot, timeout = request.path, request.registry, request.snapshot, request.timeout
-    workflow, origin = request.workflow, request.origin
+    workflow, origin, discover = request.workflow, request.origin, request.discover
     registry_path = find_registry(step_config, registry)
     registry_doc, model, product = load_registry_or_product(registry_path)
     source = registry_doc.name
@@ -128,7 +129,7 @@ def load_world(request: StepConfigLoad, steps: list[LoadedStep]) -> World:
         raise InputError(
             "--origin", f"applies to the product-manifest era (product.yaml); {source} models the {era.label}"
         )
-    mcp = discover_mcp_tools(registry_path, model, snapshot, timeout)
+    mcp = discover_mcp_tools(registry_path, model, snapshot, timeout, discover)
     errors = mcp.errors if mcp else {}
     universe = build_universe(model, source, mcp.servers if mcp else None, errors, _expected(steps, errors))
     universe, default_mode, mode_note = _in_era(universe, era, apply_modes, product, origin)

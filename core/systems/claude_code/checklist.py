@@ -11,6 +11,7 @@ import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ...model.opt_in import DISCOVER_FLAG, NOT_STARTED_CODE, not_started_fix
 from ...model.presentation import ANSWER_WORD
 from ...model.verdicts import Checklist, ChecklistStep, Stage, ToolVerdict
 from ...text.suggest import did_you_mean
@@ -48,6 +49,8 @@ def _command(subject: ClaudeCodeSubject, name: str) -> str:
         parts += ["--managed-dir", str(subject.files.managed_dir)]
     if subject.args.text:
         parts += ["--client-args", subject.args.text]
+    if subject.discover:
+        parts.append(DISCOVER_FLAG)
     return shlex.join([*parts, "--expect", f"visible:{name}"])
 
 
@@ -71,6 +74,7 @@ def fix_for(subject: ClaudeCodeSubject, verdict: ToolVerdict) -> str | None:
         "policy.not_allowed": f'add {{"serverName": "{server}"}} to allowedMcpServers in {where}',
         "mcp.outage": f'make the server "{server}" start (run its command by hand; {failing.rule.split(" (")[0]})',
         "connection.not_listed": "list the server live (drop --snapshot) or take a new snapshot",
+        NOT_STARTED_CODE: not_started_fix(server),
         "naming.collision": f"rename one of the servers or tools so that their normalised names differ ({name} is taken)",
         "permission.deny": f'remove "{entry}" from {where}',
         "permission.ask": f'remove the ask rule "{entry}" from {where} (ask beats allow, and -p refuses it)',

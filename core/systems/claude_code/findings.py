@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ...model.enums import Severity, SharedFinding
+from ...model.opt_in import NOT_STARTED_CODE
 from ...model.verdicts import Finding
 from ...text.suggest import did_you_mean
 from ..coding_cli.common import claude_name_part
@@ -33,6 +34,23 @@ def _normalised_rule(rule: str) -> str:
     return text
 
 
+def _unknown_servers(subject: ClaudeCodeSubject) -> set[str]:
+    """``mcp__<server>`` of every server Claude would start whose tools are unknown (not started, failed)."""
+    return {
+        f"mcp__{claude_name_part(d.entry.name)}"
+        for d in subject.decisions
+        if d.passed and not (d.key in subject.results and subject.results[d.key].ok)
+    }
+
+
+def _may_match_unknown(text: str, unknown: set[str], raw_tools: dict[str, str]) -> bool:
+    """A rule that could name a tool of a server whose tools are unknown: it matches nothing only as
+    far as toolscope knows, so it is not reported."""
+    if any(text == u or text.startswith(u + "__") for u in unknown):
+        return True
+    return bool(unknown) and text not in raw_tools and "*" in text
+
+
 def config_findings(subject: ClaudeCodeSubject) -> list[Finding]:
     """Unread server definitions and permission rules that match no tool."""
     out = []
@@ -50,6 +68,7 @@ def config_findings(subject: ClaudeCodeSubject) -> list[Finding]:
         for d in subject.decisions
         if d.key in subject.results and subject.results[d.key].ok
     ]
+    unknown = _unknown_servers(subject)
     if not listed:
         return out
     names = {f"mcp__{claude_name_part(s)}__{claude_name_part(t)}": s for s, r in listed for t in r.tools}
@@ -61,7 +80,7 @@ def config_findings(subject: ClaudeCodeSubject) -> list[Finding]:
     raw_tools = {t: f"mcp__{claude_name_part(s)}__{claude_name_part(t)}" for s, r in listed for t in r.tools}
     for rule in collect_rules(subject.files, subject.args):
         text = rule.text.strip()
-        if text in ("ToolSearch",) or not (text.startswith("mcp__") or text in raw_tools):
+        if not (text.startswith("mcp__") or text in raw_tools) or _may_match_unknown(text, unknown, raw_tools):
             continue
         if any(rule_matches(text, claude_name_part(server), name) for name, server in names.items()):
             continue
@@ -90,6 +109,7 @@ _STAGE_KINDS = {
     "policy.not_allowed": (CodingCliFinding.SERVER_BLOCKED, Severity.ERROR),
     "naming.collision": (CodingCliFinding.NAME_COLLISION, Severity.ERROR),
     "mcp.outage": (SharedFinding.MCP_OUTAGE, Severity.ERROR),
+    NOT_STARTED_CODE: (SharedFinding.MCP_NOT_STARTED, Severity.WARNING),
     "approval.pending": (ClaudeFinding.APPROVAL_DIFFERS, Severity.WARNING),
 }
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...mcp.results import ServerResult
+from ...model.opt_in import NOT_STARTED_CODE
 from ...model.verdicts import Stage
 from ..coding_cli.common import quoted, stage
 from .args import ClientArgs
@@ -247,6 +248,11 @@ def connection_stage(decision: ServerDecision, result: ServerResult | None, wher
     """Stage 5 from the listing: connected with N tools, failed (tools unknown), or not listed."""
     if result is None:
         return stage(ClaudeStage.CONNECTION, None, "connection.not_listed", f"no listing of this server ({where})")
+    if not result.started:
+        return stage(
+            ClaudeStage.CONNECTION, None, NOT_STARTED_CODE, f"unknown, {result.error}",
+            decision.entry.name, decision.entry.source,
+        )  # fmt: skip
     if not result.ok:
         return stage(
             ClaudeStage.CONNECTION, None, "mcp.outage",

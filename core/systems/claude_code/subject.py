@@ -3,12 +3,13 @@
 Modes are Claude Code's permission modes; the default is what the session's flags or the
 settings say (``permissions.defaultMode``). Whether the session is ``-p`` comes from
 ``--client-args`` (interactive otherwise): stage 3 and stage 9 answer for that session and
-name the other answer in the rule. The servers' tools are listed once (live or snapshot).
+name the other answer in the rule. The servers' tools are listed once (live or snapshot); a server
+is started only as ``launch`` says (``--discover``, or the user's own definition).
 
 Public API::
 
     load_claude_code_subject(project, home=None, managed_dir=None, client_args=None,
-                             snapshot=None, environ=None) -> ClaudeCodeSubject
+                             snapshot=None, environ=None, discover=False) -> ClaudeCodeSubject
 """
 
 from __future__ import annotations
@@ -22,12 +23,14 @@ from typing import TYPE_CHECKING
 from ...mcp.results import ServerResult
 from ...model.enums import StageId, ToolKind
 from ...model.errors import unknown_mode_error
+from ...model.opt_in import header_extra
 from ...model.subject import resolved_paths
 from ...model.verdicts import Checklist, Evaluation, Finding, LoadedInput, Stage, ToolVerdict
-from ..coding_cli.common import check_project_dir, claude_name_part, list_servers
+from ..coding_cli.common import check_project_dir, claude_name_part
 from .args import ClientArgs, parse_client_args
 from .files import ClaudeFiles, load_claude_files
 from .ids import CLAUDE_CODE_STAGES, ClaudeInput
+from .launch import list_claude_servers
 from .permissions import MODES, collect_rules, effective_mode
 from .servers import ServerDecision, connection_stage, decide_servers
 from .tools import build_context, callable_stage, collisions, context_stage, deny_stage, final_name, naming_stage
@@ -41,6 +44,9 @@ if TYPE_CHECKING:
 class ClaudeCodeSubject:
     """The files of one project, the servers' listings, and the verdicts per mode."""
 
+    discover: bool = False
+    """Whether this run may start servers (``--discover``): suggested commands repeat it."""
+
     def __init__(
         self,
         files: ClaudeFiles,
@@ -50,10 +56,12 @@ class ClaudeCodeSubject:
         where: str,
         environ: Mapping[str, str],
         loaded: LoadedInput,
+        discover: bool = False,
     ) -> None:
         """Wrap what was read; verdicts are computed per mode on demand."""
         self.files, self.args, self.decisions, self.results = files, args, decisions, results
         self.where, self.environ, self.loaded = where, environ, loaded
+        self.discover = discover
         self._cache: dict[str, Evaluation] = {}
         from .findings import config_findings
 
@@ -158,24 +166,31 @@ def load_claude_code_subject(
     client_args: str | None = None,
     snapshot: Path | None = None,
     environ: Mapping[str, str] | None = None,
+    discover: bool = False,
 ) -> ClaudeCodeSubject:
-    """Read the project's Claude Code files, list the servers' tools, and wrap it all."""
+    """Read the project's Claude Code files, list the servers' tools, and wrap it all.
+
+    ``discover``: start every server Claude Code would start (``launch``); without it only the
+    user's own definitions are started, the others' tools are unknown (not started)."""
     environ = dict(os.environ if environ is None else environ)
     check_project_dir(project, "claude-code")
     home = (home or Path(environ.get("HOME") or Path.home())).expanduser().resolve()
     args = parse_client_args(client_args)
     files = load_claude_files(project, home, (managed_dir or DEFAULT_MANAGED_DIR), args)
     decisions = decide_servers(files, args)
-    to_list = {d.key: d.entry.entry for d in decisions if not d.blocked_by_policy}
-    results, where = list_servers(to_list, snapshot)
+    results, where = list_claude_servers(decisions, files, environ, snapshot, discover)
     loaded = LoadedInput(
         kind=ClaudeInput.CLAUDE_CODE,
         label=f"Claude Code project {files.project.name or files.project} · {len(decisions)} server definitions · {where}",
         files=tuple((f.shown, f.sha256) for f in files.files if f.sha256),
-        extra=(("input", "claude-code"), ("claude_code_model", "2.1.332")),
+        extra=(
+            ("input", "claude-code"),
+            ("claude_code_model", "2.1.332"),
+            *header_extra(sum(1 for r in results.values() if not r.started)),
+        ),
         paths=resolved_paths(*(f.path for f in files.files if f.sha256)),
     )
-    return ClaudeCodeSubject(files, args, decisions, results, where, environ, loaded)
+    return ClaudeCodeSubject(files, args, decisions, results, where, environ, loaded, discover)
 
 
 def stage_of(verdict: ToolVerdict, name: StageId) -> Stage | None:
@@ -191,4 +206,5 @@ def open_subject(request: OpenRequest) -> ClaudeCodeSubject:
         managed_dir=request.get("managed_dir"),
         client_args=request.get("client_args"),
         snapshot=request.get("snapshot"),
+        discover=bool(request.get("discover")),
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...model.enums import SharedFinding as S
 from ..coding_cli.ids import CodingCliFinding as C
 from ..contract import Hook, OptionSpec, StageSpec, System
-from ..shared_options import SNAPSHOT
+from ..shared_options import DISCOVER, SNAPSHOT
 from .ids import ClaudeFinding as K
 from .ids import ClaudeInput, ClaudeStage
 
@@ -30,6 +30,7 @@ SYSTEM = System(
     finding_kinds=(
         S.DUPLICATE_NAME,
         S.MCP_OUTAGE,
+        S.MCP_NOT_STARTED,
         S.EXPECTATION_FAILED,
         K.UNREAD_SERVERS,
         K.RULE_MATCHES_NOTHING,
@@ -68,5 +69,6 @@ SYSTEM = System(
             group=GROUP,
         ),
         SNAPSHOT,
+        DISCOVER,
     ),
 )

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ...model.opt_in import DISCOVER_FLAG, NOT_STARTED_CODE, not_started_fix
 from ...model.presentation import ANSWER_WORD
 from ...model.verdicts import Checklist, ChecklistStep, Stage, ToolVerdict
 from ...text.suggest import did_you_mean
@@ -91,6 +92,8 @@ def check_command(subject: CodexSubject, tool: str) -> str:
         parts += ["--codex-system-dir", str(subject.system_dir)]
     for override in subject.overrides:
         parts += ["-c", override]
+    if subject.discover:
+        parts.append(DISCOVER_FLAG)
     return shlex.join([*parts, "--expect", f"visible:{tool}"])
 
 
@@ -123,6 +126,7 @@ def _fix(verdict: ToolVerdict, server: str, raw: str, project: Path, command: An
         "filter.disabled": f'remove "{raw}" from disabled_tools ({failing.source})',
         "approval.refused": f'add [{table}.tools.{_key(raw)}] approval_mode = "approve" (or default_tools_approval_mode = '
         f'"approve" in [{table}]) to $CODEX_HOME/config.toml, or run with another approval policy',
+        NOT_STARTED_CODE: not_started_fix(server),
         "connection.bad_name": f"rename the server {json.dumps(server)} to match ^[a-zA-Z0-9_:@/.-]+$ (no spaces)",
     }
     return fixes.get(failing.code, failing.rule)

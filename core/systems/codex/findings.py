@@ -2,7 +2,7 @@
 
 An untrusted project's servers ignored, ``enabled_tools`` naming tools the server does not
 list (raw names, not ``mcp__…``), and what the stages show once per server: requirements
-blocks, name collisions, outages.
+blocks, name collisions, outages, servers toolscope did not start (a warning: tools unknown).
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ...model.enums import SharedFinding
+from ...model.enums import Severity, SharedFinding
+from ...model.opt_in import NOT_STARTED_CODE
 from ...model.verdicts import Finding
 from ...text.suggest import did_you_mean
 from ..coding_cli.ids import CodingCliFinding
@@ -25,6 +26,7 @@ _KIND_OF_CODE = {
     "requirements.mismatch": CodingCliFinding.SERVER_BLOCKED,
     "naming.collision": CodingCliFinding.NAME_COLLISION,
     "mcp.outage": SharedFinding.MCP_OUTAGE,
+    NOT_STARTED_CODE: SharedFinding.MCP_NOT_STARTED,
 }
 
 
@@ -88,13 +90,16 @@ def _stage_findings(subject: CodexSubject, modes: Sequence[str | None]) -> list[
         if failing is None or failing.code not in _KIND_OF_CODE or (failing.code, verdict.namespace) in seen:
             continue
         seen.add((failing.code, verdict.namespace))
+        kind = _KIND_OF_CODE[failing.code]
+        unknown = kind == SharedFinding.MCP_NOT_STARTED
         out.append(
             Finding(
-                _KIND_OF_CODE[failing.code],
-                f"{verdict.namespace}: {failing.rule}",
+                kind,
+                f"{verdict.namespace}: {failing.rule}" + (f"; fix: {subject.fix_for(verdict)}" if unknown else ""),
                 tool=verdict.name,
                 entry=failing.entry,
                 source=failing.source,
+                severity=Severity.WARNING if unknown else Severity.ERROR,
             )
         )
     return out

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ...mcp.results import ServerResult
 from ...model.enums import ToolKind
+from ...model.opt_in import NOT_STARTED_CODE
 from ...model.verdicts import Stage, ToolVerdict
 from ..coding_cli.common import stage
 from .ids import CodexStage
@@ -50,6 +51,8 @@ def connection_stage(name: str, result: ServerResult | None, where: str) -> Stag
         )
     if result is None:
         return stage(CodexStage.CONNECTION, None, "connection.not_listed", f"no listing of this server ({where})")
+    if not result.started:
+        return stage(CodexStage.CONNECTION, None, NOT_STARTED_CODE, f"unknown, {result.error}", name)
     if not result.ok:
         return stage(
             CodexStage.CONNECTION,

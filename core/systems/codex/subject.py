@@ -8,7 +8,7 @@ Tools are named ``namespace:function`` (``mcp__time:convert_time``); ``explain``
 Public API::
 
     load_codex_subject(project, codex_home=None, system_dir=None, overrides=(), snapshot=None,
-                       environ=None) -> CodexSubject
+                       environ=None, discover=False) -> CodexSubject
 """
 
 from __future__ import annotations
@@ -21,15 +21,16 @@ from typing import TYPE_CHECKING
 
 from ...mcp.results import ServerResult
 from ...model.errors import unknown_mode_error
+from ...model.opt_in import header_extra
 from ...model.subject import resolved_paths
 from ...model.verdicts import Checklist, Evaluation, Finding, LoadedInput, ToolVerdict
-from ..coding_cli.common import check_project_dir, list_servers
+from ..coding_cli.common import check_project_dir
 from .checklist import codex_checklist, fix_for
 from .findings import codex_findings
 from .ids import CODEX_STAGES, CodexInput
+from .launch import list_codex_servers
 from .layers import Layer, Merged, load_layers, merge, read_toml
 from .rows import Policy, RawNames, tool_rows
-from .tools import SERVER_NAME, value
 
 MODES = ("never", "on-request", "untrusted")
 
@@ -46,6 +47,8 @@ class CodexSubject:
     default_home: Path = Path("~/.codex")
     system_dir: Path = Path("/etc/codex")
     overrides: tuple[str, ...] = ()
+    discover: bool = False
+    """Whether this run may start servers (``--discover``): suggested commands repeat it."""
 
     def __init__(
         self,
@@ -57,10 +60,12 @@ class CodexSubject:
         loaded: LoadedInput,
         project: Path,
         read_from: tuple[Path, Path, Path, tuple[str, ...]] | None = None,
+        discover: bool = False,
     ) -> None:
         """Wrap what was read; ``read_from``: (CODEX_HOME, its default, the system folder, the -c overrides)."""
         self.layers, self.merged, self.requirements, self.results = layers, merged, requirements, results
         self.where, self.loaded, self.project = where, loaded, project
+        self.discover = discover
         if read_from is not None:
             self.codex_home, self.default_home, self.system_dir, self.overrides = read_from
         self._cache: dict[str, Evaluation] = {}
@@ -137,8 +142,12 @@ def load_codex_subject(
     overrides: tuple[str, ...] = (),
     snapshot: Path | None = None,
     environ: Mapping[str, str] | None = None,
+    discover: bool = False,
 ) -> CodexSubject:
-    """Read the layers, list the servers' tools, and wrap it all."""
+    """Read the layers, list the servers' tools, and wrap it all.
+
+    ``discover``: start every server Codex would start (``launch``); without it only the user's
+    own servers are started, the others' tools are unknown (not started)."""
     environ = dict(os.environ if environ is None else environ)
     check_project_dir(project, "codex")
     project = project.resolve()
@@ -148,22 +157,21 @@ def load_codex_subject(
     layers, _, _ = load_layers(project, home, system_dir, overrides)
     merged = merge(layers)
     requirements = read_toml(system_dir / "requirements.toml", str(system_dir / "requirements.toml"), "requirements")
-    entries = {
-        n: {k: v for k, (v, _) in s.items()}
-        for n, s in merged.servers.items()
-        if SERVER_NAME.match(n) and value(s, "enabled")[0] is not False
-    }
-    results, where = list_servers(entries, snapshot)
+    results, where = list_codex_servers(merged, requirements, environ, snapshot, discover)
     read = [la for la in [*layers, requirements] if la is not None and la.path is not None]
     loaded = LoadedInput(
         kind=CodexInput.CODEX,
         label=f"Codex project {project.name} · {len(merged.servers)} servers · {where}",
         files=tuple((la.shown, la.sha256) for la in read),
-        extra=(("input", "codex"), ("codex_model", "0.171.0")),
+        extra=(
+            ("input", "codex"),
+            ("codex_model", "0.171.0"),
+            *header_extra(sum(1 for r in results.values() if not r.started)),
+        ),
         paths=resolved_paths(*(la.path for la in read)),
     )
     read_from = (home, default_home.expanduser().resolve(), Path(system_dir), tuple(overrides))
-    return CodexSubject(layers, merged, requirements, results, where, loaded, project, read_from)
+    return CodexSubject(layers, merged, requirements, results, where, loaded, project, read_from, discover)
 
 
 def open_subject(request: OpenRequest) -> CodexSubject:
@@ -174,4 +182,5 @@ def open_subject(request: OpenRequest) -> CodexSubject:
         system_dir=request.get("codex_system_dir"),
         overrides=tuple(request.get("codex_config") or ()),
         snapshot=request.get("snapshot"),
+        discover=bool(request.get("discover")),
     )

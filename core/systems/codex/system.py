@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...model.enums import SharedFinding as S
 from ..coding_cli.ids import CodingCliFinding as C
 from ..contract import Hook, OptionSpec, StageSpec, System
-from ..shared_options import SNAPSHOT
+from ..shared_options import DISCOVER, SNAPSHOT
 from .ids import CodexFinding as K
 from .ids import CodexInput, CodexStage
 
@@ -29,6 +29,7 @@ SYSTEM = System(
     finding_kinds=(
         S.DUPLICATE_NAME,
         S.MCP_OUTAGE,
+        S.MCP_NOT_STARTED,
         S.EXPECTATION_FAILED,
         C.UNTRUSTED_IGNORED,
         C.SERVER_BLOCKED,
@@ -65,5 +66,6 @@ SYSTEM = System(
             group=GROUP,
         ),
         SNAPSHOT,
+        DISCOVER,
     ),
 )

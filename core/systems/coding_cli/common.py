@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import stat
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -111,14 +112,26 @@ def as_server_config(entry: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+@dataclass(frozen=True)
+class Launch:
+    """One server as the CLI would start it: its entry (``${VAR}`` already expanded where the CLI
+    expands them), the environment the CLI gives it (None: toolscope's own), and the values
+    that came from the environment (masked in every output)."""
+
+    entry: dict[str, Any]
+    base_env: Mapping[str, str] | None = None
+    environ_values: frozenset[str] = frozenset()
+
+
 def list_servers(
-    entries: dict[str, dict[str, Any]], snapshot: Path | None, timeout: float = DISCOVERY_TIMEOUT
+    entries: dict[str, Launch], snapshot: Path | None, timeout: float = DISCOVERY_TIMEOUT
 ) -> tuple[dict[str, ServerResult], str]:
     """Each entry's tools (keyed like ``entries``), and where they came from ("live" / "snapshot …").
 
-    Live: every server is started through ``core.mcp`` concurrently, ``timeout`` each. A
-    snapshot answers by server name (the part of the key after the last ``/``); a server
-    it lacks is absent from the result (its tools are unknown).
+    Live: every entry given is started through ``core.mcp`` concurrently, ``timeout`` each (the
+    caller chose them: ``start_policy``). A snapshot answers by server name (the part of the key
+    after the last ``/``) and starts nothing; a server it lacks is absent from the result (its
+    tools are unknown).
     """
     if snapshot is not None:
         from ...mcp.snapshot import load_snapshot
@@ -129,25 +142,38 @@ def list_servers(
         return found, f"tools from the snapshot {snapshot.name} ({result.source.taken_at})"
     if not entries:
         return {}, "tools listed live"
-    from ...mcp.config import config_from_dict
+    from ...mcp.config import McpConfig, ServerConfig, config_from_dict
     from ...mcp.discovery import discover_sync
 
-    servers: dict[str, Any] = {}
+    servers: dict[str, ServerConfig] = {}
     failed: dict[str, ServerResult] = {}
-    for key, entry in entries.items():
-        converted = as_server_config(entry)
+    for key, launch in entries.items():
         try:
-            config_from_dict({"mcpServers": {key: converted}}, key)
+            config = config_from_dict({"mcpServers": {key: as_server_config(launch.entry)}}, key)
         except InputError as exc:  # an entry the CLI itself cannot start either
             failed[key] = ServerResult(
                 name=key, protocol="stdio", ok=False, error=exc.problems[0].message if exc.problems else exc.summary
             )
             continue
-        servers[key] = converted
-    live = discover_sync(config_from_dict({"mcpServers": servers}, "<cli servers>"), timeout) if servers else None
+        servers[key] = config.servers[key].launched_with(launch.base_env, launch.environ_values)
+    live = discover_sync(McpConfig(servers), timeout) if servers else None
     found = {s.name: s for s in live.servers} if live else {}
     found.update(failed)
     return found, "tools listed live"
+
+
+def start_summary(results: dict[str, ServerResult], where: str) -> str:
+    """``where`` with what was not started: "no MCP server started: give --discover …"."""
+    from ...mcp.start_policy import DISCOVER_FLAG
+
+    skipped = sum(1 for r in results.values() if not r.started)
+    if not skipped:
+        return where
+    started = sum(1 for r in results.values() if r.started)
+    servers = f"{skipped} MCP server{'s' if skipped != 1 else ''}"
+    if not started:
+        return f"{servers} not started: tools unknown (give {DISCOVER_FLAG} to start them, or --snapshot)"
+    return f"{where}; {servers} not started: tools unknown (give {DISCOVER_FLAG} to start them)"
 
 
 _NOT_NAME = re.compile(r"[^A-Za-z0-9_-]")
