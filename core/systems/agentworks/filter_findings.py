@@ -8,8 +8,9 @@
 
 from __future__ import annotations
 
-from ...model.enums import FindingKind, Severity, ToolKind
+from ...model.enums import Severity, ToolKind
 from ...model.verdicts import Finding
+from .ids import AgentWorksFinding
 from .pipeline import StepPipeline
 from .tool_filter import ToolFilter
 from .universe import ToolEntry
@@ -45,7 +46,7 @@ def _filtered_out_finding(pipeline: StepPipeline, index: int, entry: str, enable
     if entry.endswith(":*"):  # the whole category was meant: select it whole
         fix = fix.replace(f'"{first.namespace}:{first.name}"', f'"{first.namespace}:*"')
     return Finding(
-        FindingKind.ENABLED_FILTERED_OUT,
+        AgentWorksFinding.ENABLED_FILTERED_OUT,
         f'enabled but filtered out: "{entry}" enables {_first_five([t.name for t in enabled])}, but the tool filter '
         f"then drops {'it' if len(enabled) == 1 else 'all of them'}, because {because}. Fix: {fix}",
         tool=first.name,
@@ -74,7 +75,7 @@ def rewrite_changes(pipeline: StepPipeline) -> list[Finding]:
         how = "hidden as the step is written, registered" if now else "registered as the step is written, hidden"
         out.append(
             Finding(
-                FindingKind.APP_REWRITE,
+                AgentWorksFinding.APP_REWRITE,
                 f"the app's rewrite of the step's lists changes {len(names)} tool(s) of \"{namespace}\": {how} "
                 f"after the rewrite: {_first_five(names)}. {rewrite.note}",
                 tool=names[0],

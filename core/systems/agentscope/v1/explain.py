@@ -21,11 +21,12 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ....model.enums import FindingKind, StageId, ToolKind
+from ....model.enums import ToolKind
 from ....model.presentation import ANSWER_WORD
 from ....model.verdicts import Checklist, ChecklistStep, Finding
 from ....text.suggest import close_matches
 from ..findings import group_findings
+from ..ids import AgentScopeFinding, AgentScopeStage
 from ..stages import activation_call
 from .build import META
 from .stages import ARM_HINT, CALLABLE_NOTE, meta_armed
@@ -112,7 +113,7 @@ def _fix(row: Any, active: Sequence[str], armed: bool) -> str | None:
     if failing is None:
         return None
     group = row.entry.group
-    if failing.name == StageId.VISIBLE and failing.passed is False:
+    if failing.name == AgentScopeStage.VISIBLE and failing.passed is False:
         start = f"toolkit.update_tool_groups(['{group}'], active=True) before the agent starts"
         if not armed:
             return f"the model cannot switch groups: {ARM_HINT}; or start with the group on: {start}"
@@ -146,7 +147,7 @@ def _unreachable(subject: ToolkitSubjectV1, rows: Sequence[Any], origins: Mappin
     shown = ", ".join(stuck[:8]) + (f" and {len(stuck) - 8} more" if len(stuck) > 8 else "")
     return [
         Finding(
-            FindingKind.META_TOOL_MISSING,
+            AgentScopeFinding.META_TOOL_MISSING,
             f"group(s) {', '.join(inactive)} start inactive and {META} is not registered: nobody can reach "
             f"{shown} (the model cannot switch groups); {ARM_HINT}",
             entry=inactive[0],
@@ -182,7 +183,7 @@ def _unknown_activated(call: Any, name: str, known: set[str], v1: bool, source: 
     hint = f" (did you mean '{close[0]}'?)" if close else ""
     reply = "1.x replied that it was activated and turned every group off" if v1 else "the recorded reply was a success"
     return Finding(
-        FindingKind.UNKNOWN_GROUP_ACTIVATED,
+        AgentScopeFinding.UNKNOWN_GROUP_ACTIVATED,
         f"model turn {call.model_turn}: {call.name} activated '{name}', which does not exist{hint}; " + reply,
         entry=name,
         source=source,
