@@ -169,7 +169,7 @@ _TURN_BLOCKS = ("text", "thinking", "tool_call")
 
 
 def _read_assistant_blocks(
-    blocks: Iterable[Mapping[str, Any]],
+    blocks: Iterable[Any],
     turn: int,
     pending: list[dict[str, Any]],
     results: dict[str, tuple[str, str]],
