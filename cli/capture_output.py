@@ -189,8 +189,11 @@ def compare_capture(path: Any, subject: Any, mode: str | None) -> CaptureCompari
     """Read the capture and compare it with what ``subject`` predicts in ``mode``."""
     from ..core.capture.observed_file import load_capture
     from ..core.comparison.predict import compare_subject
+    from .replay_progress import replay_progress
 
-    return compare_subject(subject, load_capture(path), mode).comparison
+    observed = load_capture(path)
+    with replay_progress("request"):
+        return compare_subject(subject, observed, mode).comparison
 
 
 def capture_source(comparison: CaptureComparison) -> str:

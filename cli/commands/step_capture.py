@@ -31,10 +31,12 @@ def open_capture_replay(
     from ...core.capture.observed_file import load_capture
     from ...core.comparison.predict import compare_subject
     from ...core.systems.agentscope.subject import load_toolkit_subject
+    from ..replay_progress import replay_progress
 
     observed = load_capture(capture)
     subject = load_toolkit_subject(toolkit, kind=kind, groups=groups)
-    return subject, compare_subject(subject, observed, None)
+    with replay_progress("request"):
+        return subject, compare_subject(subject, observed, None)
 
 
 def print_capture_json(subject: ToolkitSubject | ToolkitSubjectV1, result: SubjectComparison, probe: Any) -> None:

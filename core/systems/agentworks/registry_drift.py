@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .era import Era
-from .go_source import HUMAN_CALL, GoFacts, GoList
+from .go_source import HUMAN_CALL, GoFacts, GoList, unread_lines
 from .mode_table import ModeTable
 from .registry import RegistryModel
 from .tool_filter import DEFAULT_SYSTEM_CATEGORY_BASES
@@ -188,6 +188,7 @@ def compare_with_source(
     report = DriftReport(name, era, not_found=list(facts.missing))
     if facts.truncated:
         report.not_found.append("the checkout has more Go files than toolscope reads; the rest were not searched")
+    report.not_found += unread_lines(facts)
     _modes(report, facts, universe, name)
     _custom_lists(report, facts, model, name)
     _denial(report, facts, model, name)
