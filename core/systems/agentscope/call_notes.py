@@ -36,14 +36,7 @@ def call_notes(
 ) -> list[str]:
     """Warnings and notes for one call, given the guarded lane's plan (None: nothing to compare)
     and, when they differ from the call, the arguments the guard received (``received``)."""
-    notes = []
-    if received is not None:
-        filled = [k for k in received if args is not None and k not in args]
-        extra = f"; filled in {', '.join(repr(k) for k in filled[:5])}, which the model never wrote" if filled else ""
-        notes.append(
-            f"note: as written: {_short_json(args) if args is not None else '(not a JSON object)'}; "
-            f"as repaired by agentscope {version}'s call_tool: {_short_json(received)}{extra}"
-        )
+    notes = [_repaired_note(args, received, version)] if received is not None else []
     if not args:
         return notes
     if STATE_KWARG in args:
@@ -51,14 +44,7 @@ def call_notes(
             f"warning: the call carries '{STATE_KWARG}', which AgentScope overwrites with the live AgentState "
             "before the guard (or the stock tool) sees it: the model cannot set it, and its value here is ignored"
         )
-    if plan is None:
-        return notes
-    known = set(plan.known)
-    coerced = [
-        (name, value)
-        for name, value in args.items()
-        if name in known and not isinstance(value, bool) and name not in plan.non_bool and name not in plan.unknown
-    ]
+    coerced = _coerced(args, plan) if plan is not None else []
     if coerced:
         shown = ", ".join(f"'{name}': {json.dumps(value, default=str)[:40]}" for name, value in coerced[:5])
         more = f" and {len(coerced) - 5} more" if len(coerced) > 5 else ""
@@ -67,6 +53,26 @@ def call_notes(
             "so the guard checked true/false, not what the model wrote"
         )
     return notes
+
+
+def _repaired_note(args: dict[str, Any] | None, received: dict[str, Any], version: str) -> str:
+    """The call as written and as call_tool repaired it, naming the keys it filled in."""
+    filled = [k for k in received if args is not None and k not in args]
+    extra = f"; filled in {', '.join(repr(k) for k in filled[:5])}, which the model never wrote" if filled else ""
+    return (
+        f"note: as written: {_short_json(args) if args is not None else '(not a JSON object)'}; "
+        f"as repaired by agentscope {version}'s call_tool: {_short_json(received)}{extra}"
+    )
+
+
+def _coerced(args: dict[str, Any], plan: Any) -> list[tuple[str, Any]]:
+    """Known groups whose value was no boolean in the call, yet the guard did not report it: coerced on the way in."""
+    known = set(plan.known)
+    return [
+        (name, value)
+        for name, value in args.items()
+        if name in known and not isinstance(value, bool) and name not in plan.non_bool and name not in plan.unknown
+    ]
 
 
 def _short_json(value: Any) -> str:

@@ -34,57 +34,68 @@ def toolkit_checklist(
     ``ToolkitSubject.rows``), e.g. the activation view's guarded lane after a turn.
     """
     mode = subject.resolve_mode(mode) or "default"
-    all_rows = subject.rows(mode, active_groups)
+    rows = _rows_named(subject.rows(mode, active_groups), tool)
+    if not rows:
+        return _unknown_checklist(subject, tool, mode)
+    row = rows[-1]  # AgentScope's later registration wins a name clash
+    active = subject.active_groups() if active_groups is None else tuple(g for g in active_groups if g != "basic")
+    steps = [_registered_step(row), _visible_step(row, active), _callable_step(row, mode)]
+    if len(rows) > 1:
+        steps.append(_clash_step(rows))
+    return Checklist(tool=tool, mode=mode, verdict=row.verdict, steps=tuple(steps), fix=_fix(row, mode, active))
+
+
+def _rows_named(all_rows: Sequence[ToolRow], tool: str) -> list[ToolRow]:
+    """The rows of ``tool``, or of ``group:tool`` when no tool has that whole name."""
     rows = [r for r in all_rows if r.entry.name == tool]
     if not rows and ":" in tool:
         group, _, name = tool.partition(":")
         rows = [r for r in all_rows if r.entry.name == name and r.entry.group == group]
-    if not rows:
-        return _unknown_checklist(subject, tool, mode)
-    row = rows[-1]  # AgentScope's later registration wins a name clash
-    entry, verdict = row.entry, row.verdict
-    registered, visible, callable_ = verdict.stages
-    steps = [
-        ChecklistStep(
-            f"Is '{entry.name}' registered in a group of the Toolkit?",
-            "yes",
-            True,
-            tuple(e for e in (registered.rule, registered.source and f"declared at {registered.source}") if e),
-        )
-    ]
-    active = subject.active_groups() if active_groups is None else tuple(g for g in active_groups if g != "basic")
-    if entry.group == "basic":
+    return rows
+
+
+def _registered_step(row: ToolRow) -> ChecklistStep:
+    registered = row.verdict.stages[0]
+    return ChecklistStep(
+        f"Is '{row.entry.name}' registered in a group of the Toolkit?",
+        "yes",
+        True,
+        tuple(e for e in (registered.rule, registered.source and f"declared at {registered.source}") if e),
+    )
+
+
+def _visible_step(row: ToolRow, active: Sequence[str]) -> ChecklistStep:
+    visible = row.verdict.stages[1]
+    if row.entry.group == "basic":
         question = "Is its group active? ('basic' is always active)"
     else:
-        question = f"Is group '{entry.group}' active in the agent state?"
-    steps.append(
-        ChecklistStep(
-            question,
-            ANSWER_WORD[visible.passed],
-            visible.passed,
-            (visible.rule, f"state.tool_context.activated_groups = {json.dumps(list(active))}"),
-        )
+        question = f"Is group '{row.entry.group}' active in the agent state?"
+    return ChecklistStep(
+        question,
+        ANSWER_WORD[visible.passed],
+        visible.passed,
+        (visible.rule, f"state.tool_context.activated_groups = {json.dumps(list(active))}"),
     )
-    steps.append(
-        ChecklistStep(
-            f"Does the PermissionEngine allow calling it in mode {mode}?",
-            row.decision_behavior,
-            callable_.passed,
-            tuple(e for e in (callable_.rule, callable_.source) if e),
-        )
+
+
+def _callable_step(row: ToolRow, mode: str) -> ChecklistStep:
+    callable_ = row.verdict.stages[2]
+    return ChecklistStep(
+        f"Does the PermissionEngine allow calling it in mode {mode}?",
+        row.decision_behavior,
+        callable_.passed,
+        tuple(e for e in (callable_.rule, callable_.source) if e),
     )
-    if len(rows) > 1:
-        steps.append(
-            ChecklistStep(
-                "Is the name unique across groups?",
-                "no",
-                False,
-                (
-                    f"also in group(s): {', '.join(r.entry.group for r in rows[:-1])}; AgentScope keeps the last one registered",
-                ),
-            )
-        )
-    return Checklist(tool=tool, mode=mode, verdict=verdict, steps=tuple(steps), fix=_fix(row, mode, active))
+
+
+def _clash_step(rows: Sequence[ToolRow]) -> ChecklistStep:
+    """The name is registered in several groups: the last registration wins."""
+    return ChecklistStep(
+        "Is the name unique across groups?",
+        "no",
+        False,
+        (f"also in group(s): {', '.join(r.entry.group for r in rows[:-1])}; AgentScope keeps the last one registered",),
+    )
 
 
 def _fix(row: ToolRow, mode: str, active: Sequence[str]) -> str | None:

@@ -18,19 +18,7 @@ def factory_needs_function(target: str, path: Path) -> InputError:
         return InputError(
             target, "a toolkit factory needs :function", [Problem(f"line {exc.lineno}", "not valid Python")]
         )
-    defined = [
-        node
-        for node in tree.body
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.name.startswith("_")
-    ]
-    # A factory is called without arguments: prefer functions that can be.
-    callable_bare = [
-        n.name
-        for n in defined
-        if len(n.args.posonlyargs) + len(n.args.args) <= len(n.args.defaults)
-        and all(d is not None for d in n.args.kw_defaults)
-    ]
-    functions = callable_bare or [n.name for n in defined]
+    functions = _candidates(tree)
     hint = (
         "candidate functions: " + ", ".join(f"{target}:{name}" for name in functions)
         if functions
@@ -41,3 +29,20 @@ def factory_needs_function(target: str, path: Path) -> InputError:
         "a .py file is a toolkit factory and needs :function (path/to/file.py:function)",
         [Problem("", hint)],
     )
+
+
+def _candidates(tree: ast.Module) -> list[str]:
+    """The public top-level functions; a factory is called without arguments: those that can be, if any."""
+    defined = [
+        node
+        for node in tree.body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.name.startswith("_")
+    ]
+    return [n.name for n in defined if _callable_bare(n)] or [n.name for n in defined]
+
+
+def _callable_bare(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether every parameter has a default (keyword-only ones included)."""
+    args = function.args
+    positional = len(args.posonlyargs) + len(args.args)
+    return positional <= len(args.defaults) and all(d is not None for d in args.kw_defaults)

@@ -26,23 +26,7 @@ def toolkit_findings(subject: ToolkitSubject, modes: Sequence[str | None]) -> li
     """Every finding for this toolkit; ``modes`` (two or more) enables ``never_callable``."""
     rows = subject.rows(None)
     out = _group_findings(subject, rows)
-    origins = subject.built.origins
-    seen: dict[str, str] = {}
-    for row in rows:
-        if row.entry.kind == ToolKind.META or row.entry.skills:  # one Skill tool serves every group
-            continue
-        if row.entry.name in seen:
-            out.append(
-                Finding(
-                    SharedFinding.DUPLICATE_NAME,
-                    f"tool '{row.entry.name}' is in group '{seen[row.entry.name]}' and in group '{row.entry.group}': "
-                    "AgentScope keeps the last one registered (with a warning)",
-                    tool=row.entry.name,
-                    entry=row.entry.group,
-                    source=origins.get((row.entry.group, row.entry.name)),
-                )
-            )
-        seen.setdefault(row.entry.name, row.entry.group)
+    out += _duplicate_names(subject, rows)
     groups = set(subject.group_names())
     for name in subject.active_groups():
         if name not in groups:
@@ -65,19 +49,50 @@ def toolkit_findings(subject: ToolkitSubject, modes: Sequence[str | None]) -> li
         )
     resolved = [subject.resolve_mode(m) or "default" for m in modes] or [subject.default_mode or "default"]
     if len(resolved) > 1:
-        per_mode = {m: {(r.entry.group, r.entry.name): _callable(r.verdict) for r in subject.rows(m)} for m in resolved}
-        for row in rows:
-            key = (row.entry.group, row.entry.name)
-            if all(per_mode[m].get(key) is False for m in resolved):
-                out.append(
-                    Finding(
-                        AgentScopeFinding.NEVER_CALLABLE,
-                        f"tool '{row.entry.name}' is denied in every mode checked ({', '.join(resolved)})",
-                        tool=row.entry.name,
-                        source=origins.get(key),
-                        severity=Severity.WARNING,
-                    )
+        out += _never_callable(subject, rows, resolved)
+    return out
+
+
+def _duplicate_names(subject: ToolkitSubject, rows: list) -> list[Finding]:
+    """A tool name in two groups: AgentScope keeps the last registration."""
+    origins = subject.built.origins
+    seen: dict[str, str] = {}
+    out = []
+    for row in rows:
+        if row.entry.kind == ToolKind.META or row.entry.skills:  # one Skill tool serves every group
+            continue
+        if row.entry.name in seen:
+            out.append(
+                Finding(
+                    SharedFinding.DUPLICATE_NAME,
+                    f"tool '{row.entry.name}' is in group '{seen[row.entry.name]}' and in group '{row.entry.group}': "
+                    "AgentScope keeps the last one registered (with a warning)",
+                    tool=row.entry.name,
+                    entry=row.entry.group,
+                    source=origins.get((row.entry.group, row.entry.name)),
                 )
+            )
+        seen.setdefault(row.entry.name, row.entry.group)
+    return out
+
+
+def _never_callable(subject: ToolkitSubject, rows: list, resolved: list[str]) -> list[Finding]:
+    """Tools denied in every one of the (two or more) modes checked."""
+    origins = subject.built.origins
+    per_mode = {m: {(r.entry.group, r.entry.name): _callable(r.verdict) for r in subject.rows(m)} for m in resolved}
+    out = []
+    for row in rows:
+        key = (row.entry.group, row.entry.name)
+        if all(per_mode[m].get(key) is False for m in resolved):
+            out.append(
+                Finding(
+                    AgentScopeFinding.NEVER_CALLABLE,
+                    f"tool '{row.entry.name}' is denied in every mode checked ({', '.join(resolved)})",
+                    tool=row.entry.name,
+                    source=origins.get(key),
+                    severity=Severity.WARNING,
+                )
+            )
     return out
 
 

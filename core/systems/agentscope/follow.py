@@ -83,6 +83,18 @@ class LiveFollow:
             self.others, self.lost = [], []
         if not calls and (self.session is not None or self.follower.header is None):
             return []
+        session = await self._ready_session()
+        while await session.aforward() is not None:  # back at the newest turn before adding one
+            pass
+        events = []
+        for call in calls:
+            events.append(await self._event(session, call, self.real_groups or ()))
+            if call.groups_after is not None:
+                self.real_groups = call.groups_after
+        return events
+
+    async def _ready_session(self) -> StepSession:
+        """The lanes (started on the first records) and the toolkit's tool → group map (listed once)."""
         if self.session is None:
             self.session = self._start()
         if self._group_of is None:
@@ -92,25 +104,20 @@ class LiveFollow:
             meta_tool_cache.install()
 
             self._group_of = {e.name: e.group for e in (await acollect(self.built.toolkit)).entries}
-        while await self.session.aforward() is not None:  # back at the newest turn before adding one
-            pass
-        events = []
-        for call in calls:
-            before = self.real_groups or ()
-            if call.is_reset:
-                label = f"turn {call.model_turn}: reset_tools {call.shown_input}  [{agent_outcome(call)}]"
-                turn = await self.session.acall(call.raw_input or "", label=label)
-                self._resets.append((call, before))
-                events.append(FollowEvent(call, turn=turn))
-            else:
-                event = FollowEvent(call, lost=self._lost(call, before))
-                if event.lost:
-                    self.lost.append(event.lost)
-                self.others.append(event)
-                events.append(event)
-            if call.groups_after is not None:
-                self.real_groups = call.groups_after
-        return events
+        return self.session
+
+    async def _event(self, session: StepSession, call: RecordedCall, before: tuple[str, ...]) -> FollowEvent:
+        """A reset_tools call runs on both lanes; another call is kept, linked to the reset that lost it."""
+        if call.is_reset:
+            label = f"turn {call.model_turn}: reset_tools {call.shown_input}  [{agent_outcome(call)}]"
+            turn = await session.acall(call.raw_input or "", label=label)
+            self._resets.append((call, before))
+            return FollowEvent(call, turn=turn)
+        event = FollowEvent(call, lost=self._lost(call, before))
+        if event.lost:
+            self.lost.append(event.lost)
+        self.others.append(event)
+        return event
 
     def _lost(self, call: RecordedCall, groups_now: tuple[str, ...]) -> str | None:
         group = (self._group_of or {}).get(call.name)

@@ -146,34 +146,60 @@ def classify_calls(
         if call.position in by_position:
             previous = by_position[call.position]
             continue
-        stock_groups = previous.turn.stock.groups_after if previous and previous.turn.stock else starting
-        group = group_of.get(call.name)
-        if group is None:
-            visibility: Visibility = "not_in_toolkit"
-        elif group == "basic" or group in stock_groups:
-            visibility = "visible"
-        else:
-            visibility = "inactive_group"
-        lost_to, never = None, False
-        if call.failure and group not in (None, "basic"):
-            recorded_now = previous.recorded_after if previous else (recorded.initial_groups or starting)
-            if recorded_now is not None and group not in recorded_now:
-                lost_to = _remover(turns, previous, group)
-                never = lost_to is None
-        others.append(
-            OtherCall(call, previous.index if previous else None, group, visibility, lost_to, never_activated=never)
-        )
-    links = []
-    for turn in turns:
-        failed = tuple(o for o in others if o.lost_to == turn.index)
-        if failed:
-            removed = tuple(g for g in (turn.recorded_before or ()) if g not in (turn.recorded_after or ()))
-            remaining = tuple(g for g in (turn.recorded_after or ()) if g in known)
-            links.append(LostToolLink(turn, removed, failed, remaining, failure_words))
+        others.append(_classify_call(call, previous, recorded, turns, group_of.get(call.name), starting))
+    return others, _links(turns, others, known, failure_words)
+
+
+def _classify_call(
+    call: RecordedCall,
+    previous: ReplayedTurn | None,
+    recorded: RecordedSession,
+    turns: list[ReplayedTurn],
+    group: str | None,
+    starting: tuple[str, ...],
+) -> OtherCall:
+    """One non-reset call: its visibility on the replayed stock lane, and the turn its failure is lost to."""
+    stock_groups = previous.turn.stock.groups_after if previous and previous.turn.stock else starting
+    visibility = _visibility(group, stock_groups)
+    lost_to, never = None, False
+    if call.failure and group not in (None, "basic"):
+        recorded_now = previous.recorded_after if previous else (recorded.initial_groups or starting)
+        if recorded_now is not None and group not in recorded_now:
+            lost_to = _remover(turns, previous, group)
+            never = lost_to is None
+    return OtherCall(call, previous.index if previous else None, group, visibility, lost_to, never_activated=never)
+
+
+def _visibility(group: str | None, stock_groups: tuple[str, ...]) -> Visibility:
+    if group is None:
+        return "not_in_toolkit"
+    if group == "basic" or group in stock_groups:
+        return "visible"
+    return "inactive_group"
+
+
+def _links(
+    turns: list[ReplayedTurn], others: list[OtherCall], known: tuple[str, ...], failure_words: Mapping[str, str]
+) -> list[LostToolLink]:
+    """A link per turn that lost calls, then one for the calls whose group was never active."""
+    links = [link for turn in turns if (link := _turn_link(turn, others, known, failure_words))]
     never_calls = tuple(o for o in others if o.never_activated)
     if never_calls:
         links.append(LostToolLink(None, (), never_calls, words=failure_words))
-    return others, links
+    return links
+
+
+def _turn_link(
+    turn: ReplayedTurn, others: list[OtherCall], known: tuple[str, ...], failure_words: Mapping[str, str]
+) -> LostToolLink | None:
+    """The link of the calls lost to ``turn`` (None when none were)."""
+    failed = tuple(o for o in others if o.lost_to == turn.index)
+    if not failed:
+        return None
+    after = turn.recorded_after or ()
+    removed = tuple(g for g in (turn.recorded_before or ()) if g not in after)
+    remaining = tuple(g for g in after if g in known)
+    return LostToolLink(turn, removed, failed, remaining, failure_words)
 
 
 def _remover(turns: list[ReplayedTurn], upto: ReplayedTurn | None, group: str) -> int | None:

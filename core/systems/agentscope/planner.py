@@ -59,30 +59,35 @@ class ActivationPlan:
         length) and the rest counted; the full lists stay in the plan (``to_json``).
         """
         if not self.accepted:
-            parts = [f"{self.meta_tool} refused; nothing was changed."]
-            if self.unknown:
-                named = []
-                for name in self.unknown[:SHOWN_NAMES]:
-                    if name == BASIC:
-                        named.append(f"'{name}' (always active, it cannot be toggled)")
-                        continue
-                    close = self.suggestions(name)
-                    hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
-                    named.append(f"'{_cut(name)}'{hint}")
-                parts.append("Unknown group name(s): " + ", ".join(named) + _more(self.unknown) + ".")
-            if self.non_bool:
-                parts.append(
-                    "Not a boolean: "
-                    + ", ".join(f"'{_cut(n)}'" for n in self.non_bool[:SHOWN_NAMES])
-                    + _more(self.non_bool)
-                    + " (each value must be true or false)."
-                )
-            known = ", ".join(_cut(n) for n in self.known[:SHOWN_KNOWN]) + _more(self.known, SHOWN_KNOWN)
-            parts.append(f"The registered groups are: {known if self.known else '(none)'}.")
-            active = ", ".join(_cut(n) for n in self.before[:SHOWN_KNOWN]) + _more(self.before, SHOWN_KNOWN)
-            parts.append(f"Still active: {active if self.before else '(none)'}.")
-            return " ".join(parts)
+            return self._refusal()
         return f"{self.meta_tool} accepted. " + diff_text(self.activated, self.deactivated, self.kept)
+
+    def _refusal(self) -> str:
+        """Why the call was refused, the registered groups and the ones still active."""
+        parts = [f"{self.meta_tool} refused; nothing was changed."]
+        if self.unknown:
+            named = [self._unknown_name(name) for name in self.unknown[:SHOWN_NAMES]]
+            parts.append("Unknown group name(s): " + ", ".join(named) + _more(self.unknown) + ".")
+        if self.non_bool:
+            parts.append(
+                "Not a boolean: "
+                + ", ".join(f"'{_cut(n)}'" for n in self.non_bool[:SHOWN_NAMES])
+                + _more(self.non_bool)
+                + " (each value must be true or false)."
+            )
+        known = ", ".join(_cut(n) for n in self.known[:SHOWN_KNOWN]) + _more(self.known, SHOWN_KNOWN)
+        parts.append(f"The registered groups are: {known if self.known else '(none)'}.")
+        active = ", ".join(_cut(n) for n in self.before[:SHOWN_KNOWN]) + _more(self.before, SHOWN_KNOWN)
+        parts.append(f"Still active: {active if self.before else '(none)'}.")
+        return " ".join(parts)
+
+    def _unknown_name(self, name: str) -> str:
+        """An unknown name quoted (cut), with a did-you-mean; ``basic`` says why it cannot be named."""
+        if name == BASIC:
+            return f"'{name}' (always active, it cannot be toggled)"
+        close = self.suggestions(name)
+        hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+        return f"'{_cut(name)}'{hint}"
 
     def to_json(self) -> dict[str, Any]:
         """JSON form (``plan`` of a guarded turn in ``step --json``)."""
@@ -155,9 +160,7 @@ def plan_activation(
     known = tuple(dict.fromkeys(g for g in known_groups if g != BASIC))
     before_t = tuple(before)
     names = tuple(requested)
-    unknown = tuple(n for n in names if n not in known)
-    # bool is checked by type: 1 == True in Python but is not a JSON boolean.
-    non_bool = tuple(n for n in names if n in known and not isinstance(requested[n], bool))
+    unknown, non_bool = _refused_names(requested, known)
     if unknown or non_bool:
         return ActivationPlan(
             accepted=False,
@@ -187,3 +190,11 @@ def plan_activation(
         kept=kept,
         meta_tool=meta_tool,
     )
+
+
+def _refused_names(requested: Mapping[str, Any], known: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(unknown, non_bool): names no group answers to, and known groups whose value is no boolean."""
+    unknown = tuple(n for n in requested if n not in known)
+    # bool is checked by type: 1 == True in Python but is not a JSON boolean.
+    non_bool = tuple(n for n in requested if n in known and not isinstance(requested[n], bool))
+    return unknown, non_bool

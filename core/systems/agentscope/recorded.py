@@ -152,46 +152,60 @@ def calls_from_messages(messages: Iterable[Mapping[str, Any]]) -> tuple[list[Rec
     results: dict[str, tuple[str, str]] = {}
     turn = 0
     for msg in messages:
-        if msg.get("role") != "assistant":
-            continue
-        text_parts: list[str] = []
-        last_kind = None
-        for block in msg.get("content") or []:
-            kind = block.get("type")
-            if kind in ("text", "thinking", "tool_call") and (last_kind in (None, "tool_result")):
-                turn += 1
-                text_parts = []
-            if kind in ("text", "thinking", "tool_call", "tool_result"):
-                last_kind = kind
-            if kind == "text":
-                text_parts.append(block.get("text", ""))
-            elif kind == "tool_call":
-                pending.append(
-                    {
-                        "id": block.get("id"),
-                        "name": block.get("name", ""),
-                        "input": block.get("input", ""),
-                        "turn": turn,
-                        "text": "\n".join(t for t in text_parts if t),
-                    }
-                )
-            elif kind == "tool_result":
-                state = block.get("state")
-                results[block.get("id")] = (state, text_of(block.get("output")))
-    calls = []
-    for position, call in enumerate(pending, start=1):
-        state, text = results.get(call["id"], (None, ""))
-        is_reset = call["name"] == META_TOOL
-        calls.append(
-            RecordedCall(
-                position=position,
-                model_turn=call["turn"],
-                name=call["name"],
-                raw_input=call["input"] if is_reset else None,
-                assistant_text=clip(call["text"]) if is_reset else "",
-                result_state=state,
-                result_text=clip(text) if is_reset else None,
-                failure=None if is_reset else failure_kind(state, text),
-            )
-        )
+        if msg.get("role") == "assistant":
+            turn = _read_assistant_blocks(msg.get("content") or [], turn, pending, results)
+    calls = [_recorded_call(position, call, results) for position, call in enumerate(pending, start=1)]
     return calls, turn
+
+
+_TURN_BLOCKS = ("text", "thinking", "tool_call")
+"""Blocks the model writes: the first of them after a tool result starts a new model turn."""
+
+
+def _read_assistant_blocks(
+    blocks: Iterable[Any],
+    turn: int,
+    pending: list[dict[str, Any]],
+    results: dict[str, tuple[str, str]],
+) -> int:
+    """Collect one assistant message's calls and results; returns the model turn it ends in."""
+    text_parts: list[str] = []
+    last_kind = None
+    for block in blocks:
+        kind = block.get("type")
+        if kind in _TURN_BLOCKS and last_kind in (None, "tool_result"):
+            turn += 1
+            text_parts = []
+        if kind in (*_TURN_BLOCKS, "tool_result"):
+            last_kind = kind
+        if kind == "text":
+            text_parts.append(block.get("text", ""))
+        elif kind == "tool_call":
+            pending.append(
+                {
+                    "id": block.get("id"),
+                    "name": block.get("name", ""),
+                    "input": block.get("input", ""),
+                    "turn": turn,
+                    "text": "\n".join(t for t in text_parts if t),
+                }
+            )
+        elif kind == "tool_result":
+            results[block.get("id")] = (block.get("state"), text_of(block.get("output")))
+    return turn
+
+
+def _recorded_call(position: int, call: dict[str, Any], results: Mapping[str, tuple[str, str]]) -> RecordedCall:
+    """One call with its result; only reset_tools keeps its input and texts (the replay needs them)."""
+    state, text = results.get(call["id"], (None, ""))
+    is_reset = call["name"] == META_TOOL
+    return RecordedCall(
+        position=position,
+        model_turn=call["turn"],
+        name=call["name"],
+        raw_input=call["input"] if is_reset else None,
+        assistant_text=clip(call["text"]) if is_reset else "",
+        result_state=state,
+        result_text=clip(text) if is_reset else None,
+        failure=None if is_reset else failure_kind(state, text),
+    )

@@ -109,53 +109,55 @@ def parse_script(data: Any, source: str) -> list[Step]:
         )
     if not data:
         raise InputError(source, "the script has no steps", [Problem("(top level)", "expected at least one step")])
-    steps: list[Step] = []
-    for index, item in enumerate(data):
-        where = f"[{index}]"
-        if isinstance(item, str):
-            steps.append(call_step(item))
-        elif isinstance(item, dict):
-            kind = next(iter(item)) if len(item) == 1 else None
-            if kind in STEP_KINDS and isinstance(item[kind], dict):
-                if kind == "register_group":
-                    group = validate_model(
-                        GroupSpec, item[kind], source, "register_group step", prefix=f"{where}.register_group"
-                    )
-                    steps.append(RegisterGroupStep(group, source=source, position=index))
-                else:
-                    call = validate_model(_CallModel, item[kind], source, "call step", prefix=f"{where}.call")
-                    if call.tool not in (META_TOOL, "reset_equipped_tools"):  # 2.x, 1.x
-                        raise InputError(
-                            source,
-                            "a script can only call reset_tools",
-                            [
-                                Problem(
-                                    f"{where}.call.tool",
-                                    f"'{call.tool}' is not reset_tools; a script steps through activation calls (tools in a group become callable once reset_tools activates it)",
-                                )
-                            ],
-                        )
-                    if (call.args is None) == (call.raw is None):
-                        raise InputError(
-                            source,
-                            "invalid call step",
-                            [Problem(f"{where}.call", "give exactly one of 'args' (an object) or 'raw' (text)")],
-                        )
-                    steps.append(call_step(call.args if call.args is not None else call.raw, call.label))
-            else:
-                steps.append(call_step(item))
-        else:
-            raise InputError(
-                source,
-                "invalid script step",
-                [
-                    Problem(
-                        where,
-                        f'got {json.dumps(item, default=str)}; expected an object (reset_tools arguments), a string (raw argument text), or a step such as {{"register_group": {{...}}}}',
-                    )
-                ],
-            )
-    return steps
+    return [_script_step(item, index, source) for index, item in enumerate(data)]
+
+
+def _script_step(item: Any, index: int, source: str) -> Step:
+    """One item: raw argument text, an arguments object, or a ``{"call": …}`` / ``{"register_group": …}`` step."""
+    where = f"[{index}]"
+    if isinstance(item, str):
+        return call_step(item)
+    if not isinstance(item, dict):
+        raise InputError(
+            source,
+            "invalid script step",
+            [
+                Problem(
+                    where,
+                    f'got {json.dumps(item, default=str)}; expected an object (reset_tools arguments), a string (raw argument text), or a step such as {{"register_group": {{...}}}}',
+                )
+            ],
+        )
+    kind = next(iter(item)) if len(item) == 1 else None
+    if kind not in STEP_KINDS or not isinstance(item[kind], dict):
+        return call_step(item)  # reset_tools arguments
+    if kind == "register_group":
+        group = validate_model(GroupSpec, item[kind], source, "register_group step", prefix=f"{where}.register_group")
+        return RegisterGroupStep(group, source=source, position=index)
+    return _explicit_call(item[kind], where, source)
+
+
+def _explicit_call(value: dict[str, Any], where: str, source: str) -> CallStep:
+    """A ``{"call": {tool, args | raw, label}}`` step: reset_tools only, with exactly one of args and raw."""
+    call = validate_model(_CallModel, value, source, "call step", prefix=f"{where}.call")
+    if call.tool not in (META_TOOL, "reset_equipped_tools"):  # 2.x, 1.x
+        raise InputError(
+            source,
+            "a script can only call reset_tools",
+            [
+                Problem(
+                    f"{where}.call.tool",
+                    f"'{call.tool}' is not reset_tools; a script steps through activation calls (tools in a group become callable once reset_tools activates it)",
+                )
+            ],
+        )
+    if (call.args is None) == (call.raw is None):
+        raise InputError(
+            source,
+            "invalid call step",
+            [Problem(f"{where}.call", "give exactly one of 'args' (an object) or 'raw' (text)")],
+        )
+    return call_step(call.args if call.args is not None else call.raw, call.label)
 
 
 def load_script(path: Path | str) -> list[Step]:

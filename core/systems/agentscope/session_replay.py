@@ -220,22 +220,30 @@ async def areplay_session(
         turn = await session.aforward()
         assert turn is not None and turn.stock is not None
         differs = _difference(call, turn)
-        before = recorded_groups
-        if call.groups_after is not None:
-            after: tuple[str, ...] | None = call.groups_after
-        elif call.result_state not in ("success", None):
-            after = before
-        else:
-            after = groups_from_text(call.result_text)
-            if after is None and differs is None:
-                after = turn.stock.groups_after
-        turns.append(ReplayedTurn(index, call, turn, before, after, differs))
+        after = _recorded_after(call, recorded_groups, differs, turn.stock.groups_after)
+        turns.append(ReplayedTurn(index, call, turn, recorded_groups, after, differs))
         recorded_groups = after
         if progress is not None:
             progress(index, len(resets))
 
     others, links = classify_calls(recorded, turns, group_of, starting, session.known_groups())
     return SessionReplay(recorded, session, starting, starting_from, turns, others, links)
+
+
+def _recorded_after(
+    call: RecordedCall, before: tuple[str, ...] | None, differs: str | None, stock_after: tuple[str, ...]
+) -> tuple[str, ...] | None:
+    """The recording's groups after the call: the tap's real groups, unchanged after a failure,
+    else read from the reply's text; the stock lane's when the text says nothing and the replay
+    agrees with the recording."""
+    if call.groups_after is not None:
+        return call.groups_after
+    if call.result_state not in ("success", None):
+        return before
+    after = groups_from_text(call.result_text)
+    if after is None and differs is None:
+        return stock_after
+    return after
 
 
 def starting_point(built: Any, recorded: RecordedSession, groups_given: bool) -> tuple[Any, StartFrom]:

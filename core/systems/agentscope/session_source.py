@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -53,29 +53,14 @@ def load_session(path: Path | str, session_id: str | None = None) -> RecordedSes
     """Detect the source's form from its content and read it into a ``RecordedSession``."""
     path = Path(path)
     source = str(path)
-    if not path.exists():
-        raise InputError(source, "no such file", [Problem("", EXPECTED)])
-    if not path.is_file():
-        raise InputError(source, "not a regular file", [Problem("", EXPECTED)])
+    _require_regular_file(path, source)
     with path.open("rb") as handle:
         head = handle.read(len(SQLITE_MAGIC))
     if head == SQLITE_MAGIC:
         from .app_storage import load_app_session
 
         return load_app_session(path, session_id)
-    # The same reader and limits as every other input: a regular file of at most 128 MiB,
-    # UTF-8 with or without a BOM; then strict JSON (no NaN, no 5,000-digit numbers, no lone
-    # surrogates, no nesting past MAX_NESTING).
-    raw = read_bytes(path, "session")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(source, "not a text file (not UTF-8)", [Problem(f"byte {exc.start}", EXPECTED)]) from None
-    if not text.strip():
-        raise InputError(source, "the file is empty", [Problem("", EXPECTED)])
-    stripped = text.lstrip()
-    if stripped[0] not in "{[":
-        raise InputError(source, "not an AgentScope session", [Problem("1:1", EXPECTED)])
+    text = _session_text(path, source)
     try:
         data = load_strict(text, source)
     except json.JSONDecodeError as exc:
@@ -84,7 +69,7 @@ def load_session(path: Path | str, session_id: str | None = None) -> RecordedSes
 
     if not isinstance(data, json.JSONDecodeError) and detect_v1(data) is not None:
         return _from_v1(source, data, session_id)
-    if session_id is not None and not TAP_START.match(stripped):
+    if session_id is not None and not TAP_START.match(text.lstrip()):
         raise InputError(
             "--session-id",
             "only an AgentScope app storage database, a toolscope tap holding several runs, or a 1.x "
@@ -96,6 +81,31 @@ def load_session(path: Path | str, session_id: str | None = None) -> RecordedSes
             return _from_jsonl(source, text, whole_error=data, run=session_id)
         raise _json_error(source, text, data) from None
     return _from_document(source, data, run=session_id)
+
+
+def _require_regular_file(path: Path, source: str) -> None:
+    if not path.exists():
+        raise InputError(source, "no such file", [Problem("", EXPECTED)])
+    if not path.is_file():
+        raise InputError(source, "not a regular file", [Problem("", EXPECTED)])
+
+
+def _session_text(path: Path, source: str) -> str:
+    """The file's text, refused unless it could be a JSON document or JSONL.
+
+    The same reader and limits as every other input: a regular file of at most 128 MiB,
+    UTF-8 with or without a BOM; then strict JSON (no NaN, no 5,000-digit numbers, no lone
+    surrogates, no nesting past MAX_NESTING)."""
+    raw = read_bytes(path, "session")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(source, "not a text file (not UTF-8)", [Problem(f"byte {exc.start}", EXPECTED)]) from None
+    if not text.strip():
+        raise InputError(source, "the file is empty", [Problem("", EXPECTED)])
+    if text.lstrip()[0] not in "{[":
+        raise InputError(source, "not an AgentScope session", [Problem("1:1", EXPECTED)])
+    return text
 
 
 def _from_v1(source: str, data: Any, agent_key: str | None) -> RecordedSession:
@@ -136,32 +146,55 @@ def _json_error(source: str, text: str, exc: json.JSONDecodeError, line_offset: 
 
 def _from_document(source: str, data: Any, run: str | None = None) -> RecordedSession:
     if isinstance(data, dict):
-        if "toolscope_tap" in data:  # a tap file with its header only: the agent made no call yet
-            from .tap_reader import session_from_tap_records
-
-            return session_from_tap_records(source, [data], run=run)
-        _refuse_v1(source, data, "(top level)")
-        if "context" in data and "tool_context" in data:
-            return _from_agent_state(source, data)
-        if "role" in data and "content" in data:
-            return _from_messages(source, [data], "msg_jsonl", line_numbers=True)
-        keys = ", ".join(list(data)[:6]) or "(none)"
-        raise InputError(
-            source,
-            "not an AgentScope session",
-            [Problem("(top level)", f"an object with keys {keys}; {EXPECTED}")],
-        )
+        return _from_object(source, data, run)
     if isinstance(data, list):
         if not data:
             raise InputError(source, "the session has no messages", [Problem("(top level)", EXPECTED)])
-        for index, item in enumerate(data):
-            if isinstance(item, dict):
-                _refuse_v1(source, item, f"[{index}]")
+        _refuse_v1_items(source, data, lambda index: f"[{index}]")
         return _from_messages(source, data, "msg_list")
     raise InputError(source, "not an AgentScope session", [Problem("(top level)", EXPECTED)])
 
 
+def _from_object(source: str, data: dict[str, Any], run: str | None) -> RecordedSession:
+    """A one-object document: a tap header, an AgentState, or a single Msg."""
+    if "toolscope_tap" in data:  # a tap file with its header only: the agent made no call yet
+        from .tap_reader import session_from_tap_records
+
+        return session_from_tap_records(source, [data], run=run)
+    _refuse_v1(source, data, "(top level)")
+    if "context" in data and "tool_context" in data:
+        return _from_agent_state(source, data)
+    if "role" in data and "content" in data:
+        return _from_messages(source, [data], "msg_jsonl", line_numbers=True)
+    keys = ", ".join(list(data)[:6]) or "(none)"
+    raise InputError(
+        source,
+        "not an AgentScope session",
+        [Problem("(top level)", f"an object with keys {keys}; {EXPECTED}")],
+    )
+
+
 def _from_jsonl(source: str, text: str, whole_error: json.JSONDecodeError, run: str | None = None) -> RecordedSession:
+    items, cut_line = _jsonl_items(source, text, whole_error)
+    is_tap = bool(items) and isinstance(items[0], dict) and "toolscope_tap" in items[0]
+    if cut_line is not None and not is_tap:
+        raise InputError(
+            source,
+            "truncated file: the last line is incomplete",
+            [Problem(f"line {cut_line}", "the file was cut short mid-record; " + EXPECTED)],
+        )
+    if is_tap:
+        from .tap_reader import session_from_tap_records
+
+        # A tap cut mid-record (a full disk, a killed agent): the records before are whole.
+        cut = None if cut_line is None else f"line {cut_line} was cut mid-record and is left out"
+        return session_from_tap_records(source, items, cut=cut, run=run)
+    _refuse_v1_items(source, items, lambda index: f"line {index + 1}")
+    return _from_messages(source, items, "msg_jsonl", line_numbers=True)
+
+
+def _jsonl_items(source: str, text: str, whole_error: json.JSONDecodeError) -> tuple[list[Any], int | None]:
+    """The lines' JSON values, up to an unfinished last line (its number is returned too)."""
     lines = text.splitlines()
     items: list[Any] = []
     for number, line in enumerate(lines, start=1):
@@ -175,44 +208,37 @@ def _from_jsonl(source: str, text: str, whole_error: json.JSONDecodeError, run: 
                 # A pretty-printed document, not JSONL: report the whole-document error.
                 raise _json_error(source, text, whole_error) from None
             if last and not text.endswith("\n"):
-                if items and isinstance(items[0], dict) and "toolscope_tap" in items[0]:
-                    # A tap cut mid-record (a full disk, a killed agent): the records before are whole.
-                    from .tap_reader import session_from_tap_records
-
-                    return session_from_tap_records(
-                        source, items, cut=f"line {number} was cut mid-record and is left out", run=run
-                    )
-                raise InputError(
-                    source,
-                    "truncated file: the last line is incomplete",
-                    [Problem(f"line {number}", "the file was cut short mid-record; " + EXPECTED)],
-                ) from None
+                return items, number
             raise InputError(source, "invalid JSON line", [Problem(f"{number}:{exc.colno}", exc.msg)]) from None
-    first = items[0]
-    if isinstance(first, dict) and "toolscope_tap" in first:
-        from .tap_reader import session_from_tap_records
+    return items, None
 
-        return session_from_tap_records(source, items, run=run)
+
+def _refuse_v1_items(source: str, items: list[Any], where: Callable[[int], str]) -> None:
     for index, item in enumerate(items):
         if isinstance(item, dict):
-            _refuse_v1(source, item, f"line {index + 1}")
-    return _from_messages(source, items, "msg_jsonl", line_numbers=True)
+            _refuse_v1(source, item, where(index))
 
 
 def _refuse_v1(source: str, item: Mapping[str, Any], where: str) -> None:
     """AgentScope 1.x wrote ``tool_use`` blocks and a ``timestamp``; 2.x never does."""
-    why = None
-    content = item.get("content")
-    if isinstance(content, list):
-        kinds = {b.get("type") for b in content if isinstance(b, Mapping)}
-        if "tool_use" in kinds:
-            why = "its messages hold tool_use blocks"
-        elif "role" not in item and any(isinstance(b, Mapping) and "role" in b and "timestamp" in b for b in content):
-            why = "InMemoryMemory.state_dict(): messages under 'content' with a 'timestamp'"
+    why = _v1_content_reason(item)
     if why is None and "timestamp" in item and "role" in item and "created_at" not in item:
         why = "its messages carry a 1.x 'timestamp' field"
     if why is not None:
         raise InputError(source, "not an AgentScope 2.x session", [Problem(where, V1_HINT.format(why=why))])
+
+
+def _v1_content_reason(item: Mapping[str, Any]) -> str | None:
+    """Why the item's ``content`` list reads as AgentScope 1.x (None: it does not)."""
+    content = item.get("content")
+    if not isinstance(content, list):
+        return None
+    kinds = {b.get("type") for b in content if isinstance(b, Mapping)}
+    if "tool_use" in kinds:
+        return "its messages hold tool_use blocks"
+    if "role" not in item and any(isinstance(b, Mapping) and "role" in b and "timestamp" in b for b in content):
+        return "InMemoryMemory.state_dict(): messages under 'content' with a 'timestamp'"
+    return None
 
 
 def _pydantic_problems(exc: Any, prefix: str) -> list[Problem]:
@@ -229,9 +255,7 @@ def _from_agent_state(source: str, data: dict[str, Any]) -> RecordedSession:
 
     context = data.get("context")
     if isinstance(context, list):
-        for index, item in enumerate(context):
-            if isinstance(item, dict):
-                _refuse_v1(source, item, f"context[{index}]")
+        _refuse_v1_items(source, context, lambda index: f"context[{index}]")
     try:
         state = AgentState.model_validate(data)
     except ValidationError as exc:

@@ -175,14 +175,28 @@ def make_spec_group(group: GroupSpec) -> Any:
 
 def build_toolkit(spec: ToolkitSpec, source: str) -> BuiltToolkit:
     """Build the real Toolkit and AgentState; AgentScope's own errors become InputErrors."""
-    from agentscope.permission import (
-        PermissionBehavior,
-        PermissionContext,
-        PermissionRule,
-    )
     from agentscope.state import AgentState
     from agentscope.tool import Toolkit
 
+    groups = _spec_groups(spec, source)
+    try:
+        toolkit = Toolkit(tools=[make_spec_tool(t) for t in spec.tools], tool_groups=groups)
+    except ValueError as exc:
+        raise InputError(source, "AgentScope refused the toolkit", _explain_toolkit_error(spec, str(exc))) from None
+
+    spec.check_initially_active(source)
+
+    state = AgentState(permission_context=_permission_context(spec, source))
+    state.tool_context.activated_groups.extend(spec.initially_active)
+
+    shown = Path(source).name
+    origins, group_origins = _spec_origins(spec, shown)
+    label = f"AgentScope toolkit spec {shown}" + (f" ({spec.name})" if spec.name else "")
+    return BuiltToolkit(toolkit, state, source, origins, group_origins, label)
+
+
+def _spec_groups(spec: ToolkitSpec, source: str) -> list[Any]:
+    """The spec's groups as AgentScope ToolGroups; a group AgentScope refuses is named."""
     groups = []
     for index, group in enumerate(spec.groups):
         try:
@@ -193,12 +207,16 @@ def build_toolkit(spec: ToolkitSpec, source: str) -> BuiltToolkit:
                 "AgentScope refused a tool group",
                 [Problem(f"groups[{index}]", f"AgentScope says: {exc}")],
             ) from None
-    try:
-        toolkit = Toolkit(tools=[make_spec_tool(t) for t in spec.tools], tool_groups=groups)
-    except ValueError as exc:
-        raise InputError(source, "AgentScope refused the toolkit", _explain_toolkit_error(spec, str(exc))) from None
+    return groups
 
-    spec.check_initially_active(source)
+
+def _permission_context(spec: ToolkitSpec, source: str) -> Any:
+    """The spec's allow / deny / ask lists as AgentScope PermissionRules (sourced from the spec file)."""
+    from agentscope.permission import (
+        PermissionBehavior,
+        PermissionContext,
+        PermissionRule,
+    )
 
     context = PermissionContext()
     for word, names_ in (
@@ -213,10 +231,11 @@ def build_toolkit(spec: ToolkitSpec, source: str) -> BuiltToolkit:
                     tool_name=tool_name, rule_content=None, behavior=PermissionBehavior(word), source=Path(source).name
                 )
             )
-    state = AgentState(permission_context=context)
-    state.tool_context.activated_groups.extend(spec.initially_active)
+    return context
 
-    shown = Path(source).name
+
+def _spec_origins(spec: ToolkitSpec, shown: str) -> tuple[dict[tuple[str, str], str], dict[str, str]]:
+    """Where each (group, tool) and each group is declared, as ``file: groups[1].tools[0]``."""
     origins: dict[tuple[str, str], str] = {}
     for index, tool in enumerate(spec.tools):
         origins.setdefault(("basic", tool.name), f"{shown}: tools[{index}]")
@@ -225,8 +244,7 @@ def build_toolkit(spec: ToolkitSpec, source: str) -> BuiltToolkit:
         group_origins[group.name] = f"{shown}: groups[{gi}]"
         for ti, tool in enumerate(group.tools):
             origins.setdefault((group.name, tool.name), f"{shown}: groups[{gi}].tools[{ti}]")
-    label = f"AgentScope toolkit spec {shown}" + (f" ({spec.name})" if spec.name else "")
-    return BuiltToolkit(toolkit, state, source, origins, group_origins, label)
+    return origins, group_origins
 
 
 def load_toolkit_spec(path: Path | str) -> BuiltToolkit:

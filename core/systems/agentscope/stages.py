@@ -112,7 +112,7 @@ def outage_verdicts(collected: Collected, active: tuple[str, ...]) -> list[ToolV
 async def acollect(toolkit: Any) -> Collected:
     """List every group's tools (MCP clients asked live; failures recorded, not raised)."""
     entries: list[ToolEntry] = []
-    outages = []
+    outages: list[tuple[str, str, str]] = []
     groups = list(toolkit.tool_groups)
     if any(g.name != "basic" for g in groups):
         meta = toolkit.builtin_meta_tool.tool
@@ -120,25 +120,38 @@ async def acollect(toolkit: Any) -> Collected:
     for group in groups:
         for tool in group.tools:
             entries.append(ToolEntry(tool.name, group.name, tool, ToolKind.TOOL, _first_line(tool.description)))
-        skills = await _skill_names(group)
-        if skills:
-            # AgentScope offers its Skill tool while a skill is in basic or an active group:
-            # modelled as a tool of each group that holds skills (upstream toolkit_skill_test).
-            viewer = toolkit.builtin_skill_viewer.tool
-            shown = ", ".join(skills[:5]) + (f" and {len(skills) - 5} more" if len(skills) > 5 else "")
-            entries.append(
-                ToolEntry(viewer.name, group.name, viewer, ToolKind.TOOL, f"reads the skills {shown}", tuple(skills))
-            )
+        viewer = await _skill_viewer(toolkit, group)
+        if viewer is not None:
+            entries.append(viewer)
         for client in getattr(group, "mcps", []) or []:
-            try:
-                # A hanging server must not hang toolscope: AgentScope itself has no timeout here.
-                for tool in await asyncio.wait_for(client.list_tools(), MCP_LIST_TIMEOUT):
-                    entries.append(ToolEntry(tool.name, group.name, tool, ToolKind.MCP, _first_line(tool.description)))
-            except Exception as exc:  # AgentScope itself skips such a client with a warning
-                from ...mcp.agentscope_clients import describe_exception
-
-                outages.append((group.name, getattr(client, "name", "?"), describe_exception(exc)))
+            await _collect_client(group.name, client, entries, outages)
     return Collected(entries, groups, outages)
+
+
+async def _skill_viewer(toolkit: Any, group: Any) -> ToolEntry | None:
+    """AgentScope offers its Skill tool while a skill is in basic or an active group:
+    modelled as a tool of each group that holds skills (upstream toolkit_skill_test)."""
+    skills = await _skill_names(group)
+    if not skills:
+        return None
+    viewer = toolkit.builtin_skill_viewer.tool
+    shown = ", ".join(skills[:5]) + (f" and {len(skills) - 5} more" if len(skills) > 5 else "")
+    return ToolEntry(viewer.name, group.name, viewer, ToolKind.TOOL, f"reads the skills {shown}", tuple(skills))
+
+
+async def _collect_client(
+    group: str, client: Any, entries: list[ToolEntry], outages: list[tuple[str, str, str]]
+) -> None:
+    """One MCP client's tools; a client that fails or hangs is an outage (AgentScope itself skips
+    such a client with a warning)."""
+    try:
+        # A hanging server must not hang toolscope: AgentScope itself has no timeout here.
+        for tool in await asyncio.wait_for(client.list_tools(), MCP_LIST_TIMEOUT):
+            entries.append(ToolEntry(tool.name, group, tool, ToolKind.MCP, _first_line(tool.description)))
+    except Exception as exc:
+        from ...mcp.agentscope_clients import describe_exception
+
+        outages.append((group, getattr(client, "name", "?"), describe_exception(exc)))
 
 
 async def _skill_names(group: Any) -> list[str]:

@@ -55,40 +55,30 @@ def call_from_record(record: Mapping[str, Any], where: str, source: str) -> Reco
     if not isinstance(tool, str) or not isinstance(position, int):
         raise InputError(source, "not a toolscope tap record", [Problem(where, "expected 'call' (int) and 'tool'")])
     groups = record.get("groups")
-    groups_t = tuple(str(g) for g in groups) if isinstance(groups, list) else None
     raw_turn = record.get("turn")
-    turn = raw_turn if isinstance(raw_turn, int) else 0
-    state = record.get("state") if isinstance(record.get("state"), str) else None
+    common: dict[str, Any] = {
+        "position": position,
+        "model_turn": raw_turn if isinstance(raw_turn, int) else 0,
+        "result_state": record.get("state") if isinstance(record.get("state"), str) else None,
+        "groups_after": tuple(str(g) for g in groups) if isinstance(groups, list) else None,
+    }
     if tool != META_TOOL:
         failure = record.get("failure")
         return RecordedCall(
-            position=position,
-            model_turn=turn,
-            name=tool,
-            raw_input=None,
-            result_state=state,
-            failure=failure if failure in ("not_found", "inactive_group") else None,
-            groups_after=groups_t,
+            name=tool, raw_input=None, failure=failure if failure in ("not_found", "inactive_group") else None, **common
         )
-    note = None
+    raw, note = _replayed_input(record)
+    return RecordedCall(name=META_TOOL, raw_input=raw, note=note, **common)
+
+
+def _replayed_input(record: Mapping[str, Any]) -> tuple[str, str | None]:
+    """The meta tool's argument text to replay, and a note when the tap did not keep all of it."""
     if record.get("unparseable"):
-        raw = UNPARSEABLE_REPLAY
-        note = "the argument text was not a JSON object (the tap keeps no text); replayed as []"
-    else:
-        args = record.get("args") if isinstance(record.get("args"), dict) else {}
-        raw = json.dumps(args, ensure_ascii=False)
-        redacted = record.get("redacted") or []
-        if redacted:
-            note = "non-boolean value(s) not recorded, replayed as null: " + ", ".join(map(str, redacted))
-    return RecordedCall(
-        position=position,
-        model_turn=turn,
-        name=META_TOOL,
-        raw_input=raw,
-        result_state=state,
-        groups_after=groups_t,
-        note=note,
-    )
+        return UNPARSEABLE_REPLAY, "the argument text was not a JSON object (the tap keeps no text); replayed as []"
+    args = record.get("args") if isinstance(record.get("args"), dict) else {}
+    redacted = record.get("redacted") or []
+    note = "non-boolean value(s) not recorded, replayed as null: " + ", ".join(map(str, redacted)) if redacted else None
+    return json.dumps(args, ensure_ascii=False), note
 
 
 @dataclass
@@ -101,20 +91,25 @@ class TapRun:
 
     def describe(self) -> str:
         """``pid 12, agent researcher, 7 calls; refused: turn 4 page_fetch (inactive), …`` (bounded)."""
-        header = self.header or {}
-        who = [f"pid {header['pid']}"] if isinstance(header.get("pid"), int) else []
-        if header.get("agent"):
-            who.append(f"agent {clip(str(header['agent']), 60)}")
-        who.append(f"{len(self.calls)} call{'s' if len(self.calls) != 1 else ''}")
+        who = ", ".join(_who(self.header or {}, len(self.calls)))
         refused = [c for c in self.calls if c.failure or c.result_state not in ("success", None)]
         if not refused:
-            return ", ".join(who) + "; nothing refused"
+            return who + "; nothing refused"
         shown = ", ".join(
             f"turn {c.model_turn} {clip(c.name, 60)} ({FAILURE_WORDS.get(c.failure or '', c.result_state)})"
             for c in refused[:SHOWN_REFUSED]
         )
         more = f" and {len(refused) - SHOWN_REFUSED:,} more" if len(refused) > SHOWN_REFUSED else ""
-        return ", ".join(who) + f"; refused: {shown}{more}"
+        return who + f"; refused: {shown}{more}"
+
+
+def _who(header: Mapping[str, Any], calls: int) -> list[str]:
+    """``pid 12``, ``agent researcher`` (when the header says), ``7 calls``."""
+    who = [f"pid {header['pid']}"] if isinstance(header.get("pid"), int) else []
+    if header.get("agent"):
+        who.append(f"agent {clip(str(header['agent']), 60)}")
+    who.append(f"{calls} call{'s' if calls != 1 else ''}")
+    return who
 
 
 FAILURE_WORDS = {"not_found": "doesn't exist", "inactive_group": "inactive"}
@@ -185,18 +180,23 @@ def session_from_tap_records(
 def _choose_run(source: str, runs: list[TapRun], wanted: str | None) -> TapRun:
     if not runs:
         return TapRun(None, None)
-    if wanted is None:
-        if len(runs) == 1:
-            return runs[0]
-        listed = [Problem(f"run {r.run_id or '(no id)'}", r.describe()) for r in runs[:SHOWN_RUNS]]
-        if len(runs) > SHOWN_RUNS:
-            listed.append(Problem("", f"and {len(runs) - SHOWN_RUNS:,} more runs"))
-        raise InputError(
-            source,
-            f"this tap holds {len(runs)} runs (two agents wrote to it, or an agent restarted onto it): "
-            "each is its own timeline; pick one with --session-id RUN",
-            listed,
-        )
+    if wanted is not None:
+        return _run_named(source, runs, wanted)
+    if len(runs) == 1:
+        return runs[0]
+    listed = [Problem(f"run {r.run_id or '(no id)'}", r.describe()) for r in runs[:SHOWN_RUNS]]
+    if len(runs) > SHOWN_RUNS:
+        listed.append(Problem("", f"and {len(runs) - SHOWN_RUNS:,} more runs"))
+    raise InputError(
+        source,
+        f"this tap holds {len(runs)} runs (two agents wrote to it, or an agent restarted onto it): "
+        "each is its own timeline; pick one with --session-id RUN",
+        listed,
+    )
+
+
+def _run_named(source: str, runs: list[TapRun], wanted: str) -> TapRun:
+    """The run with this run id, else the one run whose agent has this session id."""
     matches = [r for r in runs if r.run_id == wanted] or [
         r for r in runs if (r.header or {}).get("session_id") == wanted
     ]
@@ -271,48 +271,70 @@ class TapFollower:
 
     def poll(self) -> list[RecordedCall]:
         """New calls since the last poll (possibly none)."""
+        chunk = self._read_new()
+        if chunk is None:
+            return []
+        self._keep_head(chunk)
+        self._offset += len(chunk)
+        calls = []
+        for line in self._complete_lines(chunk):
+            if line.strip():
+                call = self._call_of_line(line)
+                if call is not None:
+                    calls.append(call)
+        return calls
+
+    def _read_new(self) -> bytes | None:
+        """What was appended since the last read (starting over on a new run); None when the
+        path cannot be read or is not a regular file."""
         try:
             fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
         except OSError:
-            return []
+            return None
         with os.fdopen(fd, "rb") as handle:
             try:
                 info = os.fstat(fd)
                 self.not_regular = not stat.S_ISREG(info.st_mode)
                 if self.not_regular:
-                    return []
-                identity = (info.st_dev, info.st_ino)
-                if self._identity is not None and (identity != self._identity or info.st_size < self._offset):
+                    return None
+                if self._is_new_run(fd, info):
                     self._restart()
-                elif self._head and os.pread(fd, len(self._head), 0) != self._head:
-                    self._restart()
-                self._identity = identity
+                self._identity = (info.st_dev, info.st_ino)
                 handle.seek(self._offset)
-                chunk = handle.read(4 * 1024 * 1024)
+                return handle.read(4 * 1024 * 1024)
             except OSError:
-                return []
+                return None
+
+    def _is_new_run(self, fd: int, info: os.stat_result) -> bool:
+        """Another file, a shorter one, or one whose start changed (rewritten past the old size)."""
+        identity = (info.st_dev, info.st_ino)
+        if self._identity is not None and (identity != self._identity or info.st_size < self._offset):
+            return True
+        return bool(self._head) and os.pread(fd, len(self._head), 0) != self._head
+
+    def _keep_head(self, chunk: bytes) -> None:
+        """Remember the file's first HEAD_BYTES, a read at a time."""
         if self._offset == 0:
             self._head = chunk[: self.HEAD_BYTES]
         elif len(self._head) < self.HEAD_BYTES and self._offset == len(self._head):
             self._head += chunk[: self.HEAD_BYTES - len(self._head)]
-        self._offset += len(chunk)
-        calls = []
-        for line in self._complete_lines(chunk):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-                if not isinstance(record, dict):
-                    raise ValueError
-                if not self._followed(record):
-                    continue
-                if "toolscope_tap" in record:
-                    self.header = self.header or record
-                    continue
-                calls.append(call_from_record(record, "", str(self.path)))
-            except (ValueError, InputError, RecursionError):
-                self.skipped += 1
-        return calls
+
+    def _call_of_line(self, line: bytes) -> RecordedCall | None:
+        """A complete line's call; None for a header, another run's record or a line that is not
+        a record (counted in ``skipped``)."""
+        try:
+            record = json.loads(line)
+            if not isinstance(record, dict):
+                raise ValueError
+            if not self._followed(record):
+                return None
+            if "toolscope_tap" in record:
+                self.header = self.header or record
+                return None
+            return call_from_record(record, "", str(self.path))
+        except (ValueError, InputError, RecursionError):
+            self.skipped += 1
+            return None
 
     def _complete_lines(self, chunk: bytes) -> list[bytes]:
         """The lines ``chunk`` completes (with the pieces pending before it); its unfinished end is kept."""

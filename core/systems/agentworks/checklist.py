@@ -19,6 +19,7 @@ from ...model.verdicts import Checklist, ChecklistStep, ToolVerdict, VerdictList
 from ...text.shell import shell_join
 from ...text.suggest import did_you_mean
 from .fixes import fix_for
+from .mode_table import ModeTable
 from .names import normalize_tool_name, normalize_tool_names
 from .pipeline import StepPipeline
 
@@ -34,14 +35,7 @@ def build_checklist(
 
     ``config_args``: how the check command names the config (file, and --step/--registry when needed).
     """
-    # The engine's own evaluation is aligned with the universe: compare names there, so a
-    # 50,000-tool evaluation builds only the matching verdicts.
-    aligned = isinstance(verdicts, VerdictList) and verdicts.entries is pipeline.universe.tools
-    names = pipeline.universe.names if aligned else tuple(v.name for v in verdicts)
-    matches = [verdicts[i] for i, name in enumerate(names) if name == tool]
-    if not matches and ":" in tool:
-        namespace, _, name = tool.partition(":")
-        matches = [v for v in (verdicts[i] for i, n in enumerate(names) if n == name) if v.namespace == namespace]
+    matches = _matching_verdicts(pipeline, verdicts, tool)
     if not matches:
         return _unknown(pipeline, tool, mode, verdicts)
     # With duplicates, explain the copy that is most visible (first server wins).
@@ -62,17 +56,7 @@ def build_checklist(
             (allowed.rule, *_other_modes(pipeline, verdict, mode)),
         ),
         _bridge_step(pipeline, verdict, discoverable, callable_, mode),
-        ChecklistStep(
-            "Will a test catch it if the registered pool and the allow-list drift again?",
-            "add one",
-            None,
-            (
-                f"toolscope check {config_args} {shell_join(['--mode', mode, '--expect', 'visible:' + verdict.name])}"
-                if mode
-                else f"toolscope check {config_args} {shell_join(['--expect', 'visible:' + verdict.name])}",
-                "(in AgentWorks: a TestToolSetInvariants assertion in toolset_invariant_test.go)",
-            ),
-        ),
+        _guard_step(verdict.name, mode, config_args),
     ]
     return Checklist(
         tool=tool,
@@ -80,6 +64,40 @@ def build_checklist(
         verdict=verdict,
         steps=tuple(steps),
         fix=fix_for(pipeline, verdict, mode),
+    )
+
+
+def _matching_verdicts(pipeline: StepPipeline, verdicts: Sequence[ToolVerdict], tool: str) -> list[ToolVerdict]:
+    """The verdicts of ``tool``, or of ``namespace:name`` when no tool has that whole name."""
+    names = _verdict_names(pipeline, verdicts)
+    matches = [verdicts[i] for i, name in enumerate(names) if name == tool]
+    if matches or ":" not in tool:
+        return matches
+    namespace, _, short = tool.partition(":")
+    return [v for v in (verdicts[i] for i, n in enumerate(names) if n == short) if v.namespace == namespace]
+
+
+def _verdict_names(pipeline: StepPipeline, verdicts: Sequence[ToolVerdict]) -> Sequence[str]:
+    """The verdicts' tool names, in their order.
+
+    The engine's own evaluation is aligned with the universe: compare names there, so a
+    50,000-tool evaluation builds only the matching verdicts."""
+    if isinstance(verdicts, VerdictList) and verdicts.entries is pipeline.universe.tools:
+        return pipeline.universe.names
+    return tuple(v.name for v in verdicts)
+
+
+def _guard_step(name: str, mode: str | None, config_args: str) -> ChecklistStep:
+    """Step 4: the check command that keeps the two lists from drifting again."""
+    mode_args = ["--mode", mode] if mode else []
+    return ChecklistStep(
+        "Will a test catch it if the registered pool and the allow-list drift again?",
+        "add one",
+        None,
+        (
+            f"toolscope check {config_args} {shell_join([*mode_args, '--expect', 'visible:' + name])}",
+            "(in AgentWorks: a TestToolSetInvariants assertion in toolset_invariant_test.go)",
+        ),
     )
 
 
@@ -119,14 +137,9 @@ def _layer2_question(pipeline: StepPipeline, name: str, mode: str | None) -> str
 
 
 def _other_modes(pipeline: StepPipeline, verdict: ToolVerdict, mode: str | None) -> tuple[str, ...]:
+    """Where else the tool is allow-listed, for a tool layer 2 gates at all."""
     table = pipeline.universe.modes
-    if table is None:
-        return ()
-    if verdict.kind == ToolKind.MCP and not table.applies_to_mcp:
-        return ()
-    if verdict.name in table.withheld.get(mode or "", {}) or (
-        verdict.kind == ToolKind.VIRTUAL and not table.gates_virtual
-    ):
+    if table is None or not _gated_by_modes(table, verdict, mode):
         return ()
     listed = [m for m in table.modes if verdict.name in table.allowed.get(m, {})]
     others = [m for m in listed if m != mode]
@@ -137,6 +150,15 @@ def _other_modes(pipeline: StepPipeline, verdict: ToolVerdict, mode: str | None)
     if not listed:
         return ("allow-listed in no mode at all",)
     return ()
+
+
+def _gated_by_modes(table: ModeTable, verdict: ToolVerdict, mode: str | None) -> bool:
+    """Whether the mode lists decide this tool (MCP and virtual tools may pass by their kind; withheld ones never)."""
+    if verdict.kind == ToolKind.MCP and not table.applies_to_mcp:
+        return False
+    if verdict.kind == ToolKind.VIRTUAL and not table.gates_virtual:
+        return False
+    return verdict.name not in table.withheld.get(mode or "", {})
 
 
 def retired_sentence(pipeline: StepPipeline, name: str) -> str | None:

@@ -50,15 +50,20 @@ def resolve_era(
     A declared era without its own section is bad input; a section of another era is a
     ``mixed_era`` finding and is ignored.
     """
-    if declared is not None and declared not in {e.value for e in Era}:
+    era = _declared_or_implied(declared, has_modes, has_product, source)
+    findings = _mixed_era(era, has_modes, has_product, source)
+    return era, has_modes and era == Era.ALLOW_LIST, has_product and era == Era.PRODUCT_MANIFEST, findings
+
+
+def _declared_or_implied(declared: str | None, has_modes: bool, has_product: bool, source: str) -> Era:
+    """The declared era, which must have its section; without one, the sections say which."""
+    if declared is None:
+        return _implied_era(has_modes, has_product)
+    if declared not in {e.value for e in Era}:
         raise InputError(
             source, "unknown era", [Problem("era", f"{declared!r}: expected {', '.join(e.value for e in Era)}")]
         )
-    era = (
-        Era(declared)
-        if declared is not None
-        else (Era.PRODUCT_MANIFEST if has_product else Era.ALLOW_LIST if has_modes else Era.REGISTRATION_ONLY)
-    )
+    era = Era(declared)
     if era == Era.ALLOW_LIST and not has_modes:
         raise InputError(
             source, "era allow_list needs a modes section", [Problem("era", "add modes, or say era: registration_only")]
@@ -67,6 +72,17 @@ def resolve_era(
         raise InputError(
             source, "era product_manifest needs product: PATH", [Problem("era", "name AgentWorks' product.yaml")]
         )
+    return era
+
+
+def _implied_era(has_modes: bool, has_product: bool) -> Era:
+    if has_product:
+        return Era.PRODUCT_MANIFEST
+    return Era.ALLOW_LIST if has_modes else Era.REGISTRATION_ONLY
+
+
+def _mixed_era(era: Era, has_modes: bool, has_product: bool, source: str) -> list[Finding]:
+    """A section of another era than the registry's: ignored, and said."""
     findings = []
     if has_modes and era != Era.ALLOW_LIST:
         findings.append(
@@ -87,4 +103,4 @@ def resolve_era(
                 severity=Severity.WARNING,
             )
         )
-    return era, has_modes and era == Era.ALLOW_LIST, has_product and era == Era.PRODUCT_MANIFEST, findings
+    return findings

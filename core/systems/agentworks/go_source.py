@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .go_syntax import (
     SKIPPED_DIRS,
@@ -77,23 +78,29 @@ def _read_mode_lists(source: GoSource, facts: GoFacts) -> None:
         return
     before = [s for s in block_statements(body) if s.start_byte < switch.start_byte]
     apply_appends(before, lists, calls)
-    result = list(lists.get("tools", []))
     where = source.where(path, "GetToolsForWorkshopMode")
     for clause in switch.named_children:
-        if clause.type not in {"expression_case", "default_case"}:
-            continue
-        branch = {**{k: list(v) for k, v in lists.items()}, "tools": list(result)}
-        apply_appends(block_statements(clause), branch, calls)
-        names = tuple(dict.fromkeys(branch["tools"]))
-        if clause.type == "default_case":
-            facts.mode_lists[""] = GoList(names, where)
-            continue
-        labels = clause.child_by_field_name("value")
-        for label in labels.named_children if labels is not None else ():
-            value = go_string(label)
-            if value is not None:
-                facts.mode_lists[value] = GoList(names, where)
+        if clause.type in {"expression_case", "default_case"}:
+            names = _case_tools(clause, lists, calls)
+            for label in _case_labels(clause):
+                facts.mode_lists[label] = GoList(names, where)
     facts.mode_calls = tuple(sorted(calls))
+
+
+def _case_tools(clause: Any, lists: dict[str, list[str]], calls: set[str]) -> tuple[str, ...]:
+    """The tools list after one case's appends, on top of what the function built before the switch."""
+    branch = {**{k: list(v) for k, v in lists.items()}, "tools": list(lists.get("tools", []))}
+    apply_appends(block_statements(clause), branch, calls)
+    return tuple(dict.fromkeys(branch["tools"]))
+
+
+def _case_labels(clause: Any) -> list[str]:
+    """The mode names a case answers to; ``""`` for the default branch."""
+    if clause.type == "default_case":
+        return [""]
+    labels = clause.child_by_field_name("value")
+    values = (go_string(label) for label in (labels.named_children if labels is not None else ()))
+    return [v for v in values if v is not None]
 
 
 def _read_mode_labels(source: GoSource, facts: GoFacts) -> None:

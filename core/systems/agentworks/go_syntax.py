@@ -174,12 +174,18 @@ def append_statement(statement: Any) -> tuple[str, list[Any]] | None:
     if left is None or right is None or len(right.named_children) != 1:
         return None
     call = right.named_children[0]
-    function = call.child_by_field_name("function") if call.type == "call_expression" else None
-    if function is None or text_of(function) != "append":
+    if not _is_append_call(call):
         return None
     args = call.child_by_field_name("arguments")
     items = [a for a in args.named_children if a.type != "comment"] if args is not None else []
     return text_of(left), items[1:]
+
+
+def _is_append_call(node: Any) -> bool:
+    if node.type != "call_expression":
+        return False
+    function = node.child_by_field_name("function")
+    return function is not None and text_of(function) == "append"
 
 
 def apply_appends(statements: list[Any], lists: dict[str, list[str]], calls: set[str]) -> None:
@@ -191,15 +197,21 @@ def apply_appends(statements: list[Any], lists: dict[str, list[str]], calls: set
         target, items = found
         out = lists.setdefault(target, [])
         for item in items:
-            node = item.named_children[0] if item.type == "variadic_argument" and item.named_children else item
-            literal = go_string(node)
-            if literal is not None:
-                out.append(literal)
-            elif node.type == "identifier" and text_of(node) in lists:
-                out.extend(lists[text_of(node)])
-            elif node.type == "call_expression":
-                function = node.child_by_field_name("function")
-                calls.add(text_of(function).rpartition(".")[2] if function is not None else "?")
+            _append_item(item, out, lists, calls)
+
+
+def _append_item(item: Any, out: list[str], lists: dict[str, list[str]], calls: set[str]) -> None:
+    """One appended argument: a string literal, a known list spread (``group...``), or a call
+    whose result cannot be read (its function's name is kept in ``calls``)."""
+    node = item.named_children[0] if item.type == "variadic_argument" and item.named_children else item
+    literal = go_string(node)
+    if literal is not None:
+        out.append(literal)
+    elif node.type == "identifier" and text_of(node) in lists:
+        out.extend(lists[text_of(node)])
+    elif node.type == "call_expression":
+        function = node.child_by_field_name("function")
+        calls.add(text_of(function).rpartition(".")[2] if function is not None else "?")
 
 
 def block_statements(block: Any) -> list[Any]:

@@ -172,13 +172,27 @@ def _matches(index: _ToolsByNamespace, namespace: str, tool: str) -> bool:
 
 def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
     step = pipeline.step
-    configs = step.step.agent_configs
-    servers = {normalize_server_name(s) for s in configs.selected_servers} | set(configs.selected_servers)
-    by_namespace = _ToolsByNamespace(pipeline)
-    failed_servers = {normalize_server_name(s): s for s in pipeline.universe.server_errors}
+    check = _SelectedToolsCheck(pipeline)
     out = []
-    for index, entry in enumerate(configs.selected_tools):
-        where = step.where("selected_tools", index)
+    for index, entry in enumerate(step.step.agent_configs.selected_tools):
+        out += check.entry(entry, step.where("selected_tools", index))
+    return out
+
+
+class _SelectedToolsCheck:
+    """What is wrong with one selected_tools entry (the indexes are built once for the list)."""
+
+    def __init__(self, pipeline: StepPipeline) -> None:
+        self.pipeline = pipeline
+        self.configs = pipeline.step.step.agent_configs
+        self.servers = {normalize_server_name(s) for s in self.configs.selected_servers} | set(
+            self.configs.selected_servers
+        )
+        self.by_namespace = _ToolsByNamespace(pipeline)
+        self.failed_servers = {normalize_server_name(s): s for s in pipeline.universe.server_errors}
+
+    def entry(self, entry: str, where: str) -> list[Finding]:
+        out = []
         if entry != entry.strip():
             out.append(
                 Finding(
@@ -200,44 +214,17 @@ def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
                     source=where,
                 )
             )
-            continue
+            return out
         namespace, _, tool = entry.partition(":")
-        failed = failed_servers.get(normalize_server_name(namespace))
-        if failed is not None:
-            # Its tools are unknown while it is down: whether the entry matches any cannot be said
-            # (a dead_rule here would send the user hunting for a typo that is not there).
-            if tool == "*" and not pipeline.universe.server_errors[failed].startswith(NOT_STARTED_PREFIX):
-                out.append(
-                    Finding(
-                        SharedFinding.MCP_OUTAGE,
-                        f'selected_tools entry "{entry}" selects every tool of server "{failed}", which failed: '
-                        "its tools are unknown, so whether the entry matches any is unknown (shown as one row, *)",
-                        entry=entry,
-                        source=where,
-                        severity=Severity.WARNING,
-                    )
-                )
-        matches = failed is not None or _matches(by_namespace, namespace, tool)
-        retired = None if matches else _retired(pipeline, tool, entry, where)
-        if retired is not None:
-            out.append(retired)
-        elif not matches:
-            out.append(
-                Finding(
-                    AgentWorksFinding.DEAD_RULE,
-                    f'selected_tools entry "{entry}" matches no tool in {pipeline.universe.source}',
-                    entry=entry,
-                    source=where,
-                )
-            )
-        elif (
-            configs.selected_servers
-            and configs.selected_tools
-            and namespace not in servers
-            and normalize_server_name(namespace) not in servers
-            and pipeline.universe.names_by_kind.get(ToolKind.MCP)
-            and namespace not in pipeline.universe.categories
-        ):
+        failed = self.failed_servers.get(normalize_server_name(namespace))
+        not_started = failed is not None and self.pipeline.universe.server_errors[failed].startswith(NOT_STARTED_PREFIX)
+        if failed is not None and tool == "*" and not not_started:
+            out.append(_failed_server_wildcard(entry, failed, where))
+        # A failed server's tools are unknown while it is down: whether the entry matches any
+        # cannot be said (a dead_rule here would send the user hunting for a typo that is not there).
+        if failed is None and not _matches(self.by_namespace, namespace, tool):
+            out.append(_retired(self.pipeline, tool, entry, where) or self._dead(entry, where))
+        elif self._names_unselected_server(namespace):
             out.append(
                 Finding(
                     AgentWorksFinding.SERVER_NOT_SELECTED,
@@ -248,7 +235,38 @@ def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
                     severity=Severity.WARNING,
                 )
             )
-    return out
+        return out
+
+    def _dead(self, entry: str, where: str) -> Finding:
+        return Finding(
+            AgentWorksFinding.DEAD_RULE,
+            f'selected_tools entry "{entry}" matches no tool in {self.pipeline.universe.source}',
+            entry=entry,
+            source=where,
+        )
+
+    def _names_unselected_server(self, namespace: str) -> bool:
+        """A server entry AgentWorks will not connect to: both lists are set and the server is not selected."""
+        universe = self.pipeline.universe
+        return bool(
+            self.configs.selected_servers
+            and self.configs.selected_tools
+            and namespace not in self.servers
+            and normalize_server_name(namespace) not in self.servers
+            and universe.names_by_kind.get(ToolKind.MCP)
+            and namespace not in universe.categories
+        )
+
+
+def _failed_server_wildcard(entry: str, failed: str, where: str) -> Finding:
+    return Finding(
+        SharedFinding.MCP_OUTAGE,
+        f'selected_tools entry "{entry}" selects every tool of server "{failed}", which failed: '
+        "its tools are unknown, so whether the entry matches any is unknown (shown as one row, *)",
+        entry=entry,
+        source=where,
+        severity=Severity.WARNING,
+    )
 
 
 def _retired(pipeline: StepPipeline, tool: str, entry: str, where: str) -> Finding | None:
@@ -264,11 +282,7 @@ def _retired(pipeline: StepPipeline, tool: str, entry: str, where: str) -> Findi
 def _selected_servers_entries(pipeline: StepPipeline) -> list[Finding]:
     step = pipeline.step
     servers = step.step.agent_configs.selected_servers
-    known = {namespace for _s, _e, namespace, kind, _p in pipeline.universe.runs if kind == ToolKind.MCP} | set(
-        pipeline.universe.server_errors
-    )
-    known_norm = {normalize_server_name(s) for s in known}
-    categories_norm = {normalize_server_name(c) for c in pipeline.universe.categories}
+    known = _KnownServers(pipeline)
     out = []
     for index, server in enumerate(servers):
         where = step.where("selected_servers", index)
@@ -284,12 +298,7 @@ def _selected_servers_entries(pipeline: StepPipeline) -> list[Finding]:
                         severity=Severity.WARNING,
                     )
                 )
-            continue
-        if (
-            server not in known
-            and normalize_server_name(server) not in known_norm
-            and normalize_server_name(server) not in categories_norm
-        ):
+        elif server not in known:
             out.append(
                 Finding(
                     AgentWorksFinding.DEAD_RULE,
@@ -301,15 +310,25 @@ def _selected_servers_entries(pipeline: StepPipeline) -> list[Finding]:
     return out
 
 
+class _KnownServers:
+    """The registry's MCP servers (failed ones too) and categories, as written and normalized."""
+
+    def __init__(self, pipeline: StepPipeline) -> None:
+        universe = pipeline.universe
+        self.names = {namespace for _s, _e, namespace, kind, _p in universe.runs if kind == ToolKind.MCP} | set(
+            universe.server_errors
+        )
+        self.normalized = {normalize_server_name(s) for s in self.names}
+        self.categories = {normalize_server_name(c) for c in universe.categories}
+
+    def __contains__(self, server: str) -> bool:
+        normalized = normalize_server_name(server)
+        return server in self.names or normalized in self.normalized or normalized in self.categories
+
+
 def _enabled_custom_entries(pipeline: StepPipeline) -> list[Finding]:
     step = pipeline.step
-    custom_names = pipeline.universe.names_by_kind.get(ToolKind.CUSTOM, frozenset())
-    # Built once, not per entry: a hostile list of millions of entries stays linear.
-    by_category: dict[str, list[str]] = {}
-    for start, end, namespace, kind, _plain in pipeline.universe.runs:
-        if kind == ToolKind.CUSTOM:
-            by_category.setdefault(namespace, []).extend(pipeline.universe.names[start:end])
-    category_list = ", ".join(sorted(pipeline.universe.categories))
+    by_category = _custom_tools_by_category(pipeline)
     out = []
     for index, entry in enumerate(step.step.agent_configs.enabled_custom_tools):
         where = step.where("enabled_custom_tools", index)
@@ -326,52 +345,67 @@ def _enabled_custom_entries(pipeline: StepPipeline) -> list[Finding]:
             continue
         category, _, tool = entry.partition(":")
         if tool == "*":
-            registered = by_category.get(category, [])
-            if category in pipeline.universe.category_tools and not pipeline.universe.category_tools[category]:
-                named = ", ".join(f'"{category}:{name}"' for name in registered[:3])
-                out.append(
-                    Finding(
-                        AgentWorksFinding.UNKNOWN_CATEGORY,
-                        f'"{entry}" expands to nothing: the app expands category:* only for the categories '
-                        f'getToolNamesByCategory knows, and the tools with display group "{category}" '
-                        f"({', '.join(registered[:5])}{', …' if len(registered) > 5 else ''}) are registered but no wildcard expands to them; "
-                        f"enable them by name ({named}{', …' if len(registered) > 3 else ''})",
-                        entry=entry,
-                        source=where,
-                    )
-                )
-            elif category not in pipeline.universe.category_tools:
-                out.append(
-                    Finding(
-                        AgentWorksFinding.UNKNOWN_CATEGORY,
-                        f'"{entry}": unknown category "{category}" expands to nothing (categories: {category_list})',
-                        entry=entry,
-                        source=where,
-                    )
-                )
-            continue
-        retired = _retired(pipeline, tool, entry, where)
-        if retired is not None and tool not in custom_names:
-            out.append(retired)
-            continue
-        if tool not in custom_names:
-            out.append(
-                Finding(
-                    AgentWorksFinding.DEAD_RULE,
-                    f'enabled_custom_tools entry "{entry}" names no custom tool',
-                    entry=entry,
-                    source=where,
-                )
-            )
-        elif category not in pipeline.universe.categories:
-            out.append(
-                Finding(
-                    AgentWorksFinding.UNKNOWN_CATEGORY,
-                    f'"{entry}": unknown category "{category}" (ignored: category:tool entries enable the '
-                    "tool by name alone)",
-                    entry=entry,
-                    source=where,
-                    severity=Severity.WARNING,
-                )
-            )
+            found = _category_wildcard(pipeline, entry, category, by_category.get(category, []), where)
+        else:
+            found = _named_custom_tool(pipeline, entry, category, tool, where)
+        if found is not None:
+            out.append(found)
     return out
+
+
+def _custom_tools_by_category(pipeline: StepPipeline) -> dict[str, list[str]]:
+    """Category → its registered custom tools; built once, not per entry: a hostile list of
+    millions of entries stays linear."""
+    by_category: dict[str, list[str]] = {}
+    for start, end, namespace, kind, _plain in pipeline.universe.runs:
+        if kind == ToolKind.CUSTOM:
+            by_category.setdefault(namespace, []).extend(pipeline.universe.names[start:end])
+    return by_category
+
+
+def _category_wildcard(
+    pipeline: StepPipeline, entry: str, category: str, registered: list[str], where: str
+) -> Finding | None:
+    """``category:*`` that expands to nothing: a display group no wildcard knows, or no category at all."""
+    category_tools = pipeline.universe.category_tools
+    if category in category_tools and not category_tools[category]:
+        named = ", ".join(f'"{category}:{name}"' for name in registered[:3])
+        return Finding(
+            AgentWorksFinding.UNKNOWN_CATEGORY,
+            f'"{entry}" expands to nothing: the app expands category:* only for the categories '
+            f'getToolNamesByCategory knows, and the tools with display group "{category}" '
+            f"({', '.join(registered[:5])}{', …' if len(registered) > 5 else ''}) are registered but no wildcard expands to them; "
+            f"enable them by name ({named}{', …' if len(registered) > 3 else ''})",
+            entry=entry,
+            source=where,
+        )
+    if category not in category_tools:
+        category_list = ", ".join(sorted(pipeline.universe.categories))
+        return Finding(
+            AgentWorksFinding.UNKNOWN_CATEGORY,
+            f'"{entry}": unknown category "{category}" expands to nothing (categories: {category_list})',
+            entry=entry,
+            source=where,
+        )
+    return None
+
+
+def _named_custom_tool(pipeline: StepPipeline, entry: str, category: str, tool: str, where: str) -> Finding | None:
+    """``category:tool``: a retired tool, no such custom tool, or a category the app ignores."""
+    custom_names = pipeline.universe.names_by_kind.get(ToolKind.CUSTOM, frozenset())
+    if tool not in custom_names:
+        return _retired(pipeline, tool, entry, where) or Finding(
+            AgentWorksFinding.DEAD_RULE,
+            f'enabled_custom_tools entry "{entry}" names no custom tool',
+            entry=entry,
+            source=where,
+        )
+    if category not in pipeline.universe.categories:
+        return Finding(
+            AgentWorksFinding.UNKNOWN_CATEGORY,
+            f'"{entry}": unknown category "{category}" (ignored: category:tool entries enable the tool by name alone)',
+            entry=entry,
+            source=where,
+            severity=Severity.WARNING,
+        )
+    return None

@@ -92,48 +92,43 @@ class LaterStages:
     def make(
         self, tool: ToolEntry, reg: Stage, label: Label, mode: str | None, server_ok: bool | None
     ) -> tuple[Stage, Stage, Stage]:
-        src = self.source
-        if label is AllowGate.NO_TABLE:
-            allow = Stage(
-                AgentWorksStage.ALLOW_LISTED,
-                True,
-                "mode.no_table",
-                self.no_table or f"{src} has no mode table: no allow-list applies",
-                source=src,
-            )
-        elif label is AllowGate.NOT_GATED:
-            custom = self.table.mcp_sentence.get(mode or "") if self.table is not None else None
-            allow = Stage(
-                AgentWorksStage.ALLOW_LISTED,
-                True,
-                "mode.mcp_not_gated",
-                custom
-                or f"MCP tools are not gated by the workshop-mode allow-list ({src}: modes.applies_to_mcp is false)",
-                source=src,
-            )
-        elif label is AllowGate.VIRTUAL_NOT_GATED:
-            allow = Stage(
-                AgentWorksStage.ALLOW_LISTED,
-                True,
-                "mode.virtual_not_gated",
-                "virtual tools are injected by mcpagent itself, not admitted by the product manifest's lists",
-                source=src,
-            )
-        elif isinstance(label, Withheld):
-            allow = Stage(AgentWorksStage.ALLOW_LISTED, False, "mode.withheld", label.why, source=src)
-        elif label is not None:
-            allow = Stage(AgentWorksStage.ALLOW_LISTED, True, "mode.listed", f"allowed by {label} ({src})", source=src)
-        else:
-            custom = self.table.not_listed.get(mode or "") if self.table is not None else None
-            allow = Stage(
-                AgentWorksStage.ALLOW_LISTED,
-                False,
-                "mode.not_listed",
-                custom
-                or f'not in the system slice nor in mode "{mode}"\'s list ({src}: modes.system, modes.lists.{mode})',
-                source=src,
-            )
+        allow = self._allow(label, mode)
         return (allow, self._discoverable(tool, reg, allow, server_ok), self._callable(tool, reg, allow, mode))
+
+    def _allow(self, label: Label, mode: str | None) -> Stage:
+        """Stage 2 from the tool's label: a gate that lets it pass, a withholding, a list, or no list."""
+        src = self.source
+        if isinstance(label, AllowGate):
+            code, rule = self._ungated(label, mode)
+            return Stage(AgentWorksStage.ALLOW_LISTED, True, code, rule, source=src)
+        if isinstance(label, Withheld):
+            return Stage(AgentWorksStage.ALLOW_LISTED, False, "mode.withheld", label.why, source=src)
+        if label is not None:
+            return Stage(AgentWorksStage.ALLOW_LISTED, True, "mode.listed", f"allowed by {label} ({src})", source=src)
+        custom = self.table.not_listed.get(mode or "") if self.table is not None else None
+        return Stage(
+            AgentWorksStage.ALLOW_LISTED,
+            False,
+            "mode.not_listed",
+            custom or f'not in the system slice nor in mode "{mode}"\'s list ({src}: modes.system, modes.lists.{mode})',
+            source=src,
+        )
+
+    def _ungated(self, gate: AllowGate, mode: str | None) -> tuple[str, str]:
+        """The rule code and sentence of a tool no allow-list applies to."""
+        src = self.source
+        if gate is AllowGate.NO_TABLE:
+            return "mode.no_table", self.no_table or f"{src} has no mode table: no allow-list applies"
+        if gate is AllowGate.NOT_GATED:
+            custom = self.table.mcp_sentence.get(mode or "") if self.table is not None else None
+            return "mode.mcp_not_gated", (
+                custom
+                or f"MCP tools are not gated by the workshop-mode allow-list ({src}: modes.applies_to_mcp is false)"
+            )
+        return (
+            "mode.virtual_not_gated",
+            "virtual tools are injected by mcpagent itself, not admitted by the product manifest's lists",
+        )
 
     def _discoverable(self, tool: ToolEntry, reg: Stage, allow: Stage, server_ok: bool | None) -> Stage:
         if reg.passed is None:
@@ -153,42 +148,9 @@ class LaterStages:
                 "not registered, so neither the tool index nor get_api_spec can list it",
             )
         if not self.execution.code_execution:
-            if allow.passed:
-                return Stage(
-                    AgentWorksStage.DISCOVERABLE,
-                    True,
-                    "discovery.native",
-                    f"offered in the native tool list ({self.execution.why})",
-                )
-            return Stage(
-                AgentWorksStage.DISCOVERABLE,
-                False,
-                "discovery.native_blocked",
-                f"the allow-list filters the native tool list each turn too ({self.execution.why})",
-            )
+            return self._native(allow)
         if tool.kind == ToolKind.MCP:
-            decision = self.filter.should_include_server(tool.namespace)
-            if not decision.include:
-                return Stage(
-                    AgentWorksStage.DISCOVERABLE,
-                    False,
-                    "discovery.server_excluded",
-                    f"get_api_spec / the tool index skip this server: {decision.reason}",
-                    entry=decision.entry,
-                )
-            if not allow.passed:
-                return Stage(
-                    AgentWorksStage.DISCOVERABLE,
-                    False,
-                    "discovery.not_allowed",
-                    "the allow-list also gates MCP tools in the tool index",
-                )
-            return Stage(
-                AgentWorksStage.DISCOVERABLE,
-                True,
-                "discovery.server_included",
-                f'in the tool index under server "{tool.namespace}" ({decision.reason}); {self.execution.why}',
-            )
+            return self._mcp_discoverable(tool, allow)
         if tool.kind == ToolKind.VIRTUAL and tool.name != "get_api_spec":
             return Stage(
                 AgentWorksStage.DISCOVERABLE,
@@ -208,6 +170,47 @@ class LaterStages:
         where = "the native list" if tool.kind == ToolKind.VIRTUAL else "the tool index and get_api_spec"
         return Stage(
             AgentWorksStage.DISCOVERABLE, True, "discovery.listed", f"listed in {where} ({self.execution.why})"
+        )
+
+    def _native(self, allow: Stage) -> Stage:
+        """Discovery without code execution: the native tool list, which the allow-list filters each turn."""
+        if allow.passed:
+            return Stage(
+                AgentWorksStage.DISCOVERABLE,
+                True,
+                "discovery.native",
+                f"offered in the native tool list ({self.execution.why})",
+            )
+        return Stage(
+            AgentWorksStage.DISCOVERABLE,
+            False,
+            "discovery.native_blocked",
+            f"the allow-list filters the native tool list each turn too ({self.execution.why})",
+        )
+
+    def _mcp_discoverable(self, tool: ToolEntry, allow: Stage) -> Stage:
+        """An MCP tool in code-execution mode: its server must be included, and the allow-list gates it too."""
+        decision = self.filter.should_include_server(tool.namespace)
+        if not decision.include:
+            return Stage(
+                AgentWorksStage.DISCOVERABLE,
+                False,
+                "discovery.server_excluded",
+                f"get_api_spec / the tool index skip this server: {decision.reason}",
+                entry=decision.entry,
+            )
+        if not allow.passed:
+            return Stage(
+                AgentWorksStage.DISCOVERABLE,
+                False,
+                "discovery.not_allowed",
+                "the allow-list also gates MCP tools in the tool index",
+            )
+        return Stage(
+            AgentWorksStage.DISCOVERABLE,
+            True,
+            "discovery.server_included",
+            f'in the tool index under server "{tool.namespace}" ({decision.reason}); {self.execution.why}',
         )
 
     def _callable(self, tool: ToolEntry, reg: Stage, allow: Stage, mode: str | None) -> Stage:

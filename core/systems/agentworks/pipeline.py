@@ -32,6 +32,7 @@ from .later_stages import (
     Withheld,
     execution_mode,
 )
+from .mode_table import ModeTable
 from .profile import EnabledEntry
 from .registered_stage import RegisteredStage
 from .registry import DenialTexts
@@ -155,17 +156,14 @@ class StepPipeline:
     def _mode_labels(self, mode: str | None) -> ModeLabels:
         """Stage 2's input for every tool in this mode: the mode's list (None: no mode table)."""
         table = self.universe.modes
-        allowed: Mapping[str, Label] | None = (
-            table.allowed.get(mode, {}) if table is not None and mode is not None else None
-        )
-        if allowed is not None and table is not None and table.withheld.get(mode or ""):
-            # The external view: tools of the mode's list withheld anyway carry their reason as the label.
-            allowed = {**allowed, **{t: Withheld(why) for t, why in table.withheld[mode or ""].items()}}
-        mcp_held = table.mcp_withheld.get(mode or "") if table is not None and allowed is not None else None
+        if table is None:
+            return ModeLabels(None, gates_mcp=False, gates_virtual=True, mcp=AllowGate.NOT_GATED)
+        allowed = _mode_list_labels(table, mode) if mode is not None else None
+        mcp_held = table.mcp_withheld.get(mode) if mode is not None else None
         return ModeLabels(
             allowed,
-            gates_mcp=bool(table and table.applies_to_mcp),
-            gates_virtual=table is None or table.gates_virtual,
+            gates_mcp=bool(table.applies_to_mcp),
+            gates_virtual=table.gates_virtual,
             mcp=Withheld(mcp_held) if mcp_held else AllowGate.NOT_GATED,
         )
 
@@ -257,3 +255,13 @@ class StepPipeline:
             for stage in verdict.stages
         )
         return replace(verdict, stages=stages)
+
+
+def _mode_list_labels(table: ModeTable, mode: str) -> Mapping[str, Label]:
+    """The mode's list: tool → the list that allows it; in the external view, tools of the list
+    withheld anyway carry their reason as the label."""
+    allowed: Mapping[str, Label] = table.allowed.get(mode, {})
+    withheld = table.withheld.get(mode)
+    if withheld:
+        allowed = {**allowed, **{t: Withheld(why) for t, why in withheld.items()}}
+    return allowed

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ...inputs.input_files import read_text
 from ...inputs.positions import Path_, place, yaml_positions
@@ -133,6 +133,12 @@ def load_product_manifest(path: Path) -> ProductManifest:
     return ProductManifest(**{**manifest.__dict__, "findings": tuple(validate_chats(manifest))})
 
 
+class _Refuse(Protocol):
+    def __call__(
+        self, message: str, *path: str | int, entry: str | None = None, severity: Severity = Severity.ERROR
+    ) -> None: ...
+
+
 def validate_chats(manifest: ProductManifest) -> list[Finding]:
     """``validateChatDefinitions``' refusals, each at its place (AgentWorks stops at the first; all are listed)."""
     out: list[Finding] = []
@@ -150,42 +156,68 @@ def validate_chats(manifest: ProductManifest) -> list[Finding]:
             )
         )
 
+    _check_chat_names(manifest, refuse)
+    for mode, chat in manifest.chats.items():
+        run_tools = _check_tools(mode, chat, refuse)
+        _check_external(mode, chat, refuse)
+        _check_denylist(mode, chat, run_tools, refuse)
+    _check_origins(manifest, refuse)
+    return out
+
+
+def _check_chat_names(manifest: ProductManifest, refuse: _Refuse) -> None:
+    """AgentWorks declares exactly the builder and run chats."""
     for mode in PRODUCT_MODES:
         if mode not in manifest.chats:
             refuse(f"missing AgentWorks chat {mode!r}", "chat")
     for mode in manifest.chats:
         if mode not in PRODUCT_MODES:
             refuse(f"chat {mode!r}: AgentWorks chat must declare builder and run only", "chat", mode)
-    for mode, chat in manifest.chats.items():
-        seen: set[str] = set()
-        for index, name in enumerate(chat.tools):
-            trimmed = name.strip()
-            if not trimmed or trimmed in seen:
-                refuse(f"chat {mode}: empty or duplicate tool {trimmed!r}", "chat", mode, "tools", index, entry=name)
-            seen.add(trimmed)
-        if mode == "run" and not chat.external_tools:
-            refuse("chat run: external_tools are required", "chat", "run")
-        if mode != "run" and chat.external_tools:
-            refuse(
-                f"chat {mode}: external_tools outside run: AgentWorks versions disagree (one refuses them, "
-                '"external_tools belong on the run mode only"; a later one takes the Builder\'s delegated '
-                "operations here); toolscope's external view reads chat.run only",
-                "chat",
-                mode,
-                "external_tools",
-                severity=Severity.WARNING,
-            )
-        if mode != "run" and chat.external_denylist:
-            refuse(f"chat {mode}: external_denylist belongs on the run mode only", "chat", mode, "external_denylist")
-        denied: set[str] = set()
-        for index, name in enumerate(chat.external_denylist):
-            trimmed = name.strip()
-            where = ("chat", mode, "external_denylist", index)
-            if not trimmed or trimmed in denied:
-                refuse(f"chat {mode}: empty or duplicate external_denylist entry {trimmed!r}", *where, entry=name)
-            elif trimmed not in seen:
-                refuse(f"chat {mode}: external_denylist entry {trimmed!r} is not a run tool", *where, entry=name)
-            denied.add(trimmed)
+
+
+def _check_tools(mode: str, chat: ChatMode, refuse: _Refuse) -> set[str]:
+    """Each tool named once and not empty; returns the trimmed names."""
+    seen: set[str] = set()
+    for index, name in enumerate(chat.tools):
+        trimmed = name.strip()
+        if not trimmed or trimmed in seen:
+            refuse(f"chat {mode}: empty or duplicate tool {trimmed!r}", "chat", mode, "tools", index, entry=name)
+        seen.add(trimmed)
+    return seen
+
+
+def _check_external(mode: str, chat: ChatMode, refuse: _Refuse) -> None:
+    """The external surface belongs on run."""
+    if mode == "run" and not chat.external_tools:
+        refuse("chat run: external_tools are required", "chat", "run")
+    if mode != "run" and chat.external_tools:
+        refuse(
+            f"chat {mode}: external_tools outside run: AgentWorks versions disagree (one refuses them, "
+            '"external_tools belong on the run mode only"; a later one takes the Builder\'s delegated '
+            "operations here); toolscope's external view reads chat.run only",
+            "chat",
+            mode,
+            "external_tools",
+            severity=Severity.WARNING,
+        )
+    if mode != "run" and chat.external_denylist:
+        refuse(f"chat {mode}: external_denylist belongs on the run mode only", "chat", mode, "external_denylist")
+
+
+def _check_denylist(mode: str, chat: ChatMode, tools: set[str], refuse: _Refuse) -> None:
+    """Each denylist entry named once and one of the chat's tools."""
+    denied: set[str] = set()
+    for index, name in enumerate(chat.external_denylist):
+        trimmed = name.strip()
+        where = ("chat", mode, "external_denylist", index)
+        if not trimmed or trimmed in denied:
+            refuse(f"chat {mode}: empty or duplicate external_denylist entry {trimmed!r}", *where, entry=name)
+        elif trimmed not in tools:
+            refuse(f"chat {mode}: external_denylist entry {trimmed!r} is not a run tool", *where, entry=name)
+        denied.add(trimmed)
+
+
+def _check_origins(manifest: ProductManifest, refuse: _Refuse) -> None:
     for origin in manifest.origins:
         if origin not in ORIGINS:
             refuse(
@@ -195,4 +227,3 @@ def validate_chats(manifest: ProductManifest) -> list[Finding]:
                 origin,
                 severity=Severity.WARNING,
             )
-    return out

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ...model.errors import InputError, Problem
 from .mode_table import ModeTable
-from .product_manifest import EXTERNAL, MCP_CAPABILITY, ORIGINS, PRODUCT_MODES, ProductManifest
+from .product_manifest import EXTERNAL, MCP_CAPABILITY, ORIGINS, PRODUCT_MODES, ChatMode, ProductManifest
 
 
 def check_origin(manifest: ProductManifest, origin: str | None) -> None:
@@ -39,31 +39,11 @@ def product_mode_table(manifest: ProductManifest, origin: str | None) -> ModeTab
         label = f"{name}: chat.{mode}.tools"
         table = dict.fromkeys((t.strip() for t in chat.tools), label)
         if origin == EXTERNAL and mode == "run":
-            held = {}
-            for entry in chat.external_denylist:
-                tool = entry.strip()
-                if table.pop(tool, None) is not None:
-                    held[tool] = (
-                        f"withheld from external callers and token-backed Run sessions "
-                        f"({name}: chat.run.external_denylist), although in {label}"
-                    )
-            withheld[mode] = held
+            withheld[mode] = _withhold_denied(table, chat, name, label)
         allowed[mode] = table
         not_listed[mode] = f"not in {label} (ChatAllowsTool: the exact name after trimming; no aliases)"
-        caps = manifest.capabilities_for(mode, origin)
-        if caps is None:
-            mcp[mode] = (
-                f"MCP server tools are not in {name}'s admission lists, and {name} has no chat_policy for {mode}"
-            )
-        elif MCP_CAPABILITY in caps[0]:
-            mcp[mode] = (
-                f"MCP server tools are registered for this chat: {MCP_CAPABILITY} is in {caps[1]} (registerMCPToolsForChat)"
-            )
-        else:
-            mcp_withheld[mode] = (
-                f"MCP server tools are registered for a chat only with {MCP_CAPABILITY}, which {caps[1]} lacks "
-                "(registerMCPToolsForChat)"
-            )
+        held, sentence = _mcp_in_chat(manifest, mode, origin)
+        (mcp_withheld if held else mcp)[mode] = sentence
     return ModeTable(
         modes=modes,
         aliases={},
@@ -83,4 +63,33 @@ def product_mode_table(manifest: ProductManifest, origin: str | None) -> ModeTab
             f"{name} declares the chats {' and '.join(modes)} only; AgentWorks panics on any other "
             '(ChatTools: unknown AgentWorks chat mode "{mode}")'
         ),
+    )
+
+
+def _withhold_denied(table: dict[str, str], chat: ChatMode, name: str, label: str) -> dict[str, str]:
+    """Take the external denylist's tools out of the run list; returns them with why."""
+    held = {}
+    for entry in chat.external_denylist:
+        tool = entry.strip()
+        if table.pop(tool, None) is not None:
+            held[tool] = (
+                f"withheld from external callers and token-backed Run sessions "
+                f"({name}: chat.run.external_denylist), although in {label}"
+            )
+    return held
+
+
+def _mcp_in_chat(manifest: ProductManifest, mode: str, origin: str | None) -> tuple[bool, str]:
+    """Whether the chat withholds MCP server tools (registerMCPToolsForChat needs the capability), and the sentence."""
+    name = manifest.name
+    caps = manifest.capabilities_for(mode, origin)
+    if caps is None:
+        return False, f"MCP server tools are not in {name}'s admission lists, and {name} has no chat_policy for {mode}"
+    if MCP_CAPABILITY in caps[0]:
+        return False, (
+            f"MCP server tools are registered for this chat: {MCP_CAPABILITY} is in {caps[1]} (registerMCPToolsForChat)"
+        )
+    return True, (
+        f"MCP server tools are registered for a chat only with {MCP_CAPABILITY}, which {caps[1]} lacks "
+        "(registerMCPToolsForChat)"
     )

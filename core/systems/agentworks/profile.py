@@ -33,8 +33,13 @@ def effective_enabled_entries(step: LoadedStep, profile: Profile, registry_name:
     entries = [
         EnabledEntry(entry, step.where("enabled_custom_tools", index), True)
         for index, entry in enumerate(raw)
-        if not any(entry.startswith(prefix) for prefix in profile.drop_prefixes)
+        if not _is_legacy(entry, profile)
     ]
+    return tuple(_append_always_on(entries, profile, registry_name))
+
+
+def _append_always_on(entries: list[EnabledEntry], profile: Profile, registry_name: str) -> list[EnabledEntry]:
+    """The profile's appends: one per prefix no entry has, then each fixed entry not already there."""
     present = {e.entry for e in entries}
     for prefix, entry in profile.append_unless_prefix.items():
         if not any(e.entry.startswith(prefix) for e in entries):
@@ -44,7 +49,11 @@ def effective_enabled_entries(step: LoadedStep, profile: Profile, registry_name:
         if entry not in present:
             entries.append(EnabledEntry(entry, f"{registry_name}: profile.append", False))
             present.add(entry)
-    return tuple(entries)
+    return entries
+
+
+def _is_legacy(entry: str, profile: Profile) -> bool:
+    return any(entry.startswith(prefix) for prefix in profile.drop_prefixes)
 
 
 def dropped_entries(step: LoadedStep, profile: Profile) -> tuple[tuple[int, str], ...]:
@@ -52,5 +61,5 @@ def dropped_entries(step: LoadedStep, profile: Profile) -> tuple[tuple[int, str]
     return tuple(
         (index, entry)
         for index, entry in enumerate(step.step.agent_configs.enabled_custom_tools)
-        if any(entry.startswith(prefix) for prefix in profile.drop_prefixes)
+        if _is_legacy(entry, profile)
     )

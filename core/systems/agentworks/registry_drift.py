@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .era import Era
 from .go_source import HUMAN_CALL, GoFacts, GoList, unread_lines
+from .mode_table import ModeTable
 from .registry import RegistryModel
 from .tool_filter import DEFAULT_SYSTEM_CATEGORY_BASES
 from .universe import Universe
@@ -88,8 +89,14 @@ def _modes(report: DriftReport, facts: GoFacts, universe: Universe, source_name:
         return
     if not facts.mode_lists:
         return
+    labels_lacking = _mode_lists(report, facts, table, source_name)
+    _mode_names(report, facts, table, source_name, labels_lacking)
+
+
+def _mode_lists(report: DriftReport, facts: GoFacts, table: ModeTable, source_name: str) -> list[str]:
+    """Each source mode list against the registry's; returns the labels the registry has no mode for."""
     # Human tools are added by a call the allow-list cannot be read from (the run branch filters in code):
-    # they are compared as their own list below, and left out of the mode lists on both sides.
+    # they are compared as their own list, and left out of the mode lists on both sides.
     human = set(facts.human_tools.names) if facts.human_tools and HUMAN_CALL in facts.mode_calls else set()
     labels_lacking = []
     for label, listed in facts.mode_lists.items():
@@ -105,6 +112,13 @@ def _modes(report: DriftReport, facts: GoFacts, universe: Universe, source_name:
             continue
         where = f"{source_name}: modes.system + modes.lists.{mode}"
         report.lists.append(_diff(f'mode "{label}"', listed, where, table.allowed.get(mode, {}), human))
+    return labels_lacking
+
+
+def _mode_names(
+    report: DriftReport, facts: GoFacts, table: ModeTable, source_name: str, labels_lacking: list[str]
+) -> None:
+    """The mode names themselves: labels the registry lacks, modes the source dropped, canonicalisation labels."""
     source_labels = set(facts.mode_lists) | set(facts.mode_labels.names if facts.mode_labels else ())
     stale = [m for m in table.modes if m not in source_labels and not facts.mode_labels]
     if labels_lacking or stale:
@@ -176,8 +190,16 @@ def compare_with_source(
         report.not_found.append("the checkout has more Go files than toolscope reads; the rest were not searched")
     report.not_found += unread_lines(facts)
     _modes(report, facts, universe, name)
-    human = model.custom_tools.get("human_tools")
+    _custom_lists(report, facts, model, name)
+    _denial(report, facts, model, name)
+    _product_lists(report, facts, era, name, product_lists, source_product_lists)
+    return report
+
+
+def _custom_lists(report: DriftReport, facts: GoFacts, model: RegistryModel, name: str) -> None:
+    """Human tools, system categories, code-execution providers and bridge tools, where the source has them."""
     if facts.human_tools is not None:
+        human = model.custom_tools.get("human_tools")
         if human is None:
             report.not_compared.append(f"WorkshopHumanToolNames: {name} has no custom_tools.human_tools")
         else:
@@ -185,13 +207,7 @@ def compare_with_source(
                 _diff("human tools", facts.human_tools, f"{name}: custom_tools.human_tools", human.tools)
             )
     if facts.system_categories is not None:
-        bases = model.system_categories if model.system_categories is not None else DEFAULT_SYSTEM_CATEGORY_BASES
-        where = (
-            f"{name}: system_categories"
-            if model.system_categories is not None
-            else "toolscope's default system categories"
-        )
-        report.lists.append(_diff("system categories", facts.system_categories, where, bases))
+        report.lists.append(_system_categories(facts.system_categories, model, name))
     if facts.providers is not None:
         providers = [p.strip().lower() for p in model.code_execution_providers]
         report.lists.append(
@@ -204,7 +220,26 @@ def compare_with_source(
             )
         else:
             report.lists.append(_diff("bridge tools", facts.bridge_tools, f"{name}: bridge_tools", model.bridge_tools))
-    _denial(report, facts, model, name)
+
+
+def _system_categories(listed: GoList, model: RegistryModel, name: str) -> ListDrift:
+    """A registry without system_categories uses toolscope's defaults: those are compared."""
+    if model.system_categories is None:
+        return _diff(
+            "system categories", listed, "toolscope's default system categories", DEFAULT_SYSTEM_CATEGORY_BASES
+        )
+    return _diff("system categories", listed, f"{name}: system_categories", model.system_categories)
+
+
+def _product_lists(
+    report: DriftReport,
+    facts: GoFacts,
+    era: Era,
+    name: str,
+    product_lists: Sequence[tuple[str, str, tuple[str, ...]]],
+    source_product_lists: Sequence[tuple[str, GoList]],
+) -> None:
+    """product.yaml's admission lists: compared in era C, else only noted when the checkout has them."""
     if era == Era.PRODUCT_MANIFEST:
         if facts.product is None:
             report.not_compared.append(f"{name}'s product.yaml: the checkout has no agentworksproduct/product.yaml")
@@ -214,7 +249,6 @@ def compare_with_source(
         report.not_compared.append(
             f"{facts.product.name} (era C admission lists) is in the checkout, but {name} models the {era.label}"
         )
-    return report
 
 
 def check_registry_against_source(registry_path: Path, roots: list[Path]) -> DriftReport:

@@ -154,13 +154,9 @@ def _rewrite_servers(
 ) -> ListRewrite:
     name = "selected_servers"
     wf = workflow.servers_where
-    known = quote_list(workflow.servers) if workflow.servers else "none"
     if not before:
-        if workflow.servers:
-            rule = f"{name} is empty, so the app fills in the workflow's servers {known} ({wf})"
-            return ListRewrite(name, before, workflow.servers, (rule,), dict.fromkeys(workflow.servers, wf))
-        rule = f'{name} is empty and the workflow has no servers ({wf}), so the app passes ["{NO_SERVERS}"]'
-        return ListRewrite(name, before, (NO_SERVERS,), (rule,), {NO_SERVERS: wf})
+        return _fill_empty_servers(name, workflow)
+    known = quote_list(workflow.servers) if workflow.servers else "none"
     kept = tuple(s for s in before if s in workflow.servers)
     dropped = [s for s in before if s not in workflow.servers]
     rules = [
@@ -173,32 +169,21 @@ def _rewrite_servers(
     return ListRewrite(name, before, (NO_SERVERS,), tuple(rules), {NO_SERVERS: wf})
 
 
+def _fill_empty_servers(name: str, workflow: WorkflowServers) -> ListRewrite:
+    """An empty selected_servers becomes the workflow's servers, or NO_SERVERS when it has none."""
+    wf = workflow.servers_where
+    if workflow.servers:
+        rule = f"{name} is empty, so the app fills in the workflow's servers {quote_list(workflow.servers)} ({wf})"
+        return ListRewrite(name, (), workflow.servers, (rule,), dict.fromkeys(workflow.servers, wf))
+    rule = f'{name} is empty and the workflow has no servers ({wf}), so the app passes ["{NO_SERVERS}"]'
+    return ListRewrite(name, (), (NO_SERVERS,), (rule,), {NO_SERVERS: wf})
+
+
 def _rewrite_tools(
     before: tuple[str, ...], workflow: WorkflowServers, registry: str, origins: dict[str, str]
 ) -> ListRewrite:
     name = "selected_tools"
-    rules: list[str] = []
-    after: list[str]
-    out_origins: dict[str, str] = {}
-    if not workflow.servers:
-        after = []
-        if before:
-            rules.append(f"the workflow has no servers ({workflow.servers_where}), so the app empties {name}")
-    elif not before:
-        after = list(workflow.selected_tools)
-        where = workflow.tools_where
-        out_origins.update(dict.fromkeys(after, where))
-        if after:
-            rules.append(f"{name} is empty, so the app uses the workflow-level list {quote_list(after)} ({where})")
-    else:
-        after = [entry for entry in before if entry.partition(":")[0] in workflow.servers]
-        out_origins.update({entry: origins[entry] for entry in after})
-        known = quote_list(workflow.servers)
-        rules += [
-            f"{name} entry {quote(entry)} dropped: {quote(entry.partition(':')[0])} is not a workflow server "
-            f"(exact comparison; workflow servers: {known}, {workflow.servers_where})"
-            for entry in dict.fromkeys(e for e in before if e.partition(":")[0] not in workflow.servers)
-        ]
+    after, rules, out_origins = _kept_tools(name, before, workflow, origins)
     for entry in workflow.append_selected_tools:
         if entry not in after:
             after.append(entry)
@@ -216,3 +201,34 @@ class RewritesSelection(Protocol):
     def selection_rewrite(self) -> SelectionRewrite:
         """Both lists before and after the rewrite."""
         ...
+
+
+def _kept_tools(
+    name: str, before: tuple[str, ...], workflow: WorkflowServers, origins: dict[str, str]
+) -> tuple[list[str], list[str], dict[str, str]]:
+    """The entries left before the app's appends, the rules that say why, and where each came from."""
+    if not workflow.servers:
+        rules = [f"the workflow has no servers ({workflow.servers_where}), so the app empties {name}"] if before else []
+        return [], rules, {}
+    if not before:
+        after = list(workflow.selected_tools)
+        where = workflow.tools_where
+        rules = (
+            [f"{name} is empty, so the app uses the workflow-level list {quote_list(after)} ({where})"] if after else []
+        )
+        return after, rules, dict.fromkeys(after, where)
+    return _tools_of_workflow_servers(name, before, workflow, origins)
+
+
+def _tools_of_workflow_servers(
+    name: str, before: tuple[str, ...], workflow: WorkflowServers, origins: dict[str, str]
+) -> tuple[list[str], list[str], dict[str, str]]:
+    """The entries whose server is a workflow server (an exact comparison); the others dropped, each with a rule."""
+    after = [entry for entry in before if entry.partition(":")[0] in workflow.servers]
+    known = quote_list(workflow.servers)
+    rules = [
+        f"{name} entry {quote(entry)} dropped: {quote(entry.partition(':')[0])} is not a workflow server "
+        f"(exact comparison; workflow servers: {known}, {workflow.servers_where})"
+        for entry in dict.fromkeys(e for e in before if e.partition(":")[0] not in workflow.servers)
+    ]
+    return after, rules, {entry: origins[entry] for entry in after}

@@ -7,7 +7,7 @@ are immutable records validated by pydantic-core (``core.inputs.validation``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -125,8 +125,21 @@ def load_step_config(path: Path, step_id: str | None) -> LoadedStep:
     parsed = validate(StepConfigFile, data, source, "step config")
     if not parsed.steps:
         raise InputError(source, "has no steps", [Problem("steps", "expected at least one step")])
+    index_of = _step_indexes(parsed.steps, source)
+    ids = ", ".join(index_of)
+    if step_id is None:
+        if len(parsed.steps) == 1:
+            return LoadedStep(document, parsed.steps[0], 0)
+        raise InputError(source, "has several steps: choose one with --step ID", [Problem("", f"step ids: {ids}")])
+    if step_id not in index_of:
+        raise InputError(source, f"no step with id {step_id!r}", [Problem("", f"step ids: {ids}")])
+    return LoadedStep(document, parsed.steps[index_of[step_id]], index_of[step_id])
+
+
+def _step_indexes(steps: Sequence[Step], source: str) -> dict[str, int]:
+    """Step id → its index; a duplicate id is refused where it repeats."""
     seen: dict[str, int] = {}
-    for index, step in enumerate(parsed.steps):
+    for index, step in enumerate(steps):
         if step.id in seen:
             raise InputError(
                 source,
@@ -134,14 +147,7 @@ def load_step_config(path: Path, step_id: str | None) -> LoadedStep:
                 [Problem(f"steps[{index}].id", f"id {step.id!r} is also used at steps[{seen[step.id]}]")],
             )
         seen[step.id] = index
-    ids = ", ".join(seen)
-    if step_id is None:
-        if len(parsed.steps) == 1:
-            return LoadedStep(document, parsed.steps[0], 0)
-        raise InputError(source, "has several steps: choose one with --step ID", [Problem("", f"step ids: {ids}")])
-    if step_id not in seen:
-        raise InputError(source, f"no step with id {step_id!r}", [Problem("", f"step ids: {ids}")])
-    return LoadedStep(document, parsed.steps[seen[step_id]], seen[step_id])
+    return seen
 
 
 def load_all_steps(path: Path) -> list[LoadedStep]:

@@ -104,21 +104,30 @@ def _message(key: str, known: frozenset[str], where: str, obj: Mapping[str, Any]
     if parent.startswith("steps["):
         parent = "a step"
     text = f'"{key}" is not a key AgentWorks reads in {parent}'
-    suggestion: str | None = None
-    if parent == "agent_configs" and key in EXECUTION_LLM_KEYS:
-        suggestion = f"execution_llm.{key}"
-    else:
-        close = did_you_mean(key, known, limit=1)
-        suggestion = close[0] if close else None
+    suggestion = _suggestion(key, known, parent)
     if suggestion:
         text += f" (did you mean {suggestion}?)"
     text += "; Go's encoding/json drops it, so the step runs as if it were absent"
-    effect = _ABSENT_EFFECT.get(suggestion.rsplit(".", 1)[-1]) if suggestion else None
-    if effect and suggestion and _present(obj, suggestion):
-        effect = f"the step's own {suggestion} is used instead"
+    effect = _effect(suggestion, obj) if suggestion else None
     if effect:
         text += f" ({effect})"
     return text
+
+
+def _suggestion(key: str, known: frozenset[str], parent: str) -> str | None:
+    """The key meant: an execution_llm key written on agent_configs, else the closest known key."""
+    if parent == "agent_configs" and key in EXECUTION_LLM_KEYS:
+        return f"execution_llm.{key}"
+    close = did_you_mean(key, known, limit=1)
+    return close[0] if close else None
+
+
+def _effect(suggestion: str, obj: Mapping[str, Any]) -> str | None:
+    """What the key's absence does, unless the correctly spelled or placed key is there too."""
+    effect = _ABSENT_EFFECT.get(suggestion.rsplit(".", 1)[-1])
+    if effect and _present(obj, suggestion):
+        return f"the step's own {suggestion} is used instead"
+    return effect
 
 
 def _present(obj: Mapping[str, Any], dotted: str) -> bool:

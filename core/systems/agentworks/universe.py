@@ -110,12 +110,8 @@ def build_universe(
     problems: list[Problem] = []
     built = _UniverseTools()
     servers = discovered if discovered is not None else dict(model.mcp_servers)
-    for server, spec in servers.items():
-        built.add_server(server, spec)
     errors = dict(server_errors or {})
-    for server, reason in errors.items():
-        listed = servers.get(server, McpServer()).tools
-        built.add_outage_entries(server, [t for t in (expected or {}).get(server, ()) if t not in listed], reason)
+    _add_servers(built, servers, errors, expected or {})
     expansion = built.add_custom_categories(dict(model.custom_tools), problems)
     built.add(model.virtual_tools, "virtual", ToolKind.VIRTUAL, EMPTY)
     built.define_all(model.virtual_tools, "virtual_tools")
@@ -145,6 +141,20 @@ def build_universe(
         duplicates=tuple(built.duplicates),
         retired=dict(model.retired_tools),
     )
+
+
+def _add_servers(
+    built: _UniverseTools,
+    servers: Mapping[str, McpServer],
+    errors: Mapping[str, str],
+    expected: Mapping[str, tuple[str, ...]],
+) -> None:
+    """Every server's tools, then an outage entry for each expected tool a failed server did not list."""
+    for server, spec in servers.items():
+        built.add_server(server, spec)
+    for server, reason in errors.items():
+        listed = servers.get(server, McpServer()).tools
+        built.add_outage_entries(server, [t for t in expected.get(server, ()) if t not in listed], reason)
 
 
 class _UniverseTools:

@@ -18,7 +18,7 @@ Public API::
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ....model.enums import ToolKind
@@ -40,31 +40,23 @@ def toolkit_checklist_v1(subject: ToolkitSubjectV1, tool: str, active_groups: Se
     rows = subject.rows(None, active_groups)
     matching = [r for r in rows if r.entry.name == tool]
     if not matching:
-        names = subject.all_tool_names()
-        evidence = [
-            f"registered tools: {len(names)} (toolkit.tools); groups: {', '.join(subject.group_names()) or '(none)'}"
-        ]
-        if tool in subject.group_names():
-            evidence.append(
-                f"'{tool}' is a group, not a tool; its tools: "
-                + ", ".join(r.entry.name for r in rows if r.entry.group == tool)
-            )
-        if tool == META:
-            evidence.append(f"the meta tool is registered only on request: {ARM_HINT}")
-        missing = (ChecklistStep(f"Is '{tool}' registered in the Toolkit?", "no", False, tuple(evidence)),)
-        fix = (
-            ARM_HINT
-            if tool == META
-            else "register it: toolkit.register_tool_function(func, group_name=...) (in a spec: under 'tools:' or a group's 'tools:')"
-        )
-        return Checklist(
-            tool=tool, mode=None, verdict=None, steps=missing, fix=fix, did_you_mean=close_matches(tool, names, n=3)
-        )
+        return _unknown_checklist(subject, tool, rows)
     row = matching[-1]
     entry, verdict = row.entry, row.verdict
-    registered, visible = verdict.stages
     active = subject.active_groups() if active_groups is None else tuple(g for g in active_groups if g != "basic")
-    steps: list[ChecklistStep] = [
+    steps = _registered_and_active(row, active)
+    armed = meta_armed(subject.toolkit)
+    if entry.group != "basic":
+        steps.append(_switch_step(armed))
+    steps.append(ChecklistStep("Would a call be checked for permission?", "no check", None, (CALLABLE_NOTE,)))
+    return Checklist(tool=tool, mode=None, verdict=verdict, steps=tuple(steps), fix=_fix(row, active, armed))
+
+
+def _registered_and_active(row: Any, active: Sequence[str]) -> list[ChecklistStep]:
+    """Steps 1 and 2: the tool is registered (where), and whether its group is active now."""
+    entry = row.entry
+    registered, visible = row.verdict.stages
+    return [
         ChecklistStep(
             f"Is '{entry.name}' registered in the Toolkit?",
             "yes",
@@ -80,18 +72,40 @@ def toolkit_checklist_v1(subject: ToolkitSubjectV1, tool: str, active_groups: Se
             (visible.rule, f"toolkit.state_dict() = {json.dumps({'active_groups': list(active)})}"),
         ),
     ]
-    armed = meta_armed(subject.toolkit)
-    if entry.group != "basic":
-        steps.append(
-            ChecklistStep(
-                "Can the model switch groups? (reset_equipped_tools registered)",
-                "yes" if armed else "no",
-                armed,
-                (f"{META} is in toolkit.tools" if armed else f"{META} is not registered: {ARM_HINT}",),
-            )
+
+
+def _switch_step(armed: bool) -> ChecklistStep:
+    """Only a registered meta tool lets the model turn a group on."""
+    return ChecklistStep(
+        "Can the model switch groups? (reset_equipped_tools registered)",
+        "yes" if armed else "no",
+        armed,
+        (f"{META} is in toolkit.tools" if armed else f"{META} is not registered: {ARM_HINT}",),
+    )
+
+
+def _unknown_checklist(subject: ToolkitSubjectV1, tool: str, rows: Sequence[Any]) -> Checklist:
+    """The checklist of a name the Toolkit does not register (a group's name, the unarmed meta tool, a typo)."""
+    names = subject.all_tool_names()
+    evidence = [
+        f"registered tools: {len(names)} (toolkit.tools); groups: {', '.join(subject.group_names()) or '(none)'}"
+    ]
+    if tool in subject.group_names():
+        evidence.append(
+            f"'{tool}' is a group, not a tool; its tools: "
+            + ", ".join(r.entry.name for r in rows if r.entry.group == tool)
         )
-    steps.append(ChecklistStep("Would a call be checked for permission?", "no check", None, (CALLABLE_NOTE,)))
-    return Checklist(tool=tool, mode=None, verdict=verdict, steps=tuple(steps), fix=_fix(row, active, armed))
+    if tool == META:
+        evidence.append(f"the meta tool is registered only on request: {ARM_HINT}")
+    missing = (ChecklistStep(f"Is '{tool}' registered in the Toolkit?", "no", False, tuple(evidence)),)
+    fix = (
+        ARM_HINT
+        if tool == META
+        else "register it: toolkit.register_tool_function(func, group_name=...) (in a spec: under 'tools:' or a group's 'tools:')"
+    )
+    return Checklist(
+        tool=tool, mode=None, verdict=None, steps=missing, fix=fix, did_you_mean=close_matches(tool, names, n=3)
+    )
 
 
 def _fix(row: Any, active: Sequence[str], armed: bool) -> str | None:
@@ -120,20 +134,26 @@ def toolkit_findings_v1(subject: ToolkitSubjectV1) -> list[Finding]:
         members = [r for r in rows if r.entry.group == name and r.entry.kind != ToolKind.META]
         out += group_findings(name, group.description, not members, META, origins.get(name))
     if not meta_armed(subject.toolkit):
-        inactive = [g for g in subject.group_names() if g not in subject.active_groups()]
-        stuck = [r.entry.name for r in rows if r.entry.group in inactive]
-        if stuck:
-            shown = ", ".join(stuck[:8]) + (f" and {len(stuck) - 8} more" if len(stuck) > 8 else "")
-            out.append(
-                Finding(
-                    AgentScopeFinding.META_TOOL_MISSING,
-                    f"group(s) {', '.join(inactive)} start inactive and {META} is not registered: nobody can reach "
-                    f"{shown} (the model cannot switch groups); {ARM_HINT}",
-                    entry=inactive[0],
-                    source=origins.get(inactive[0]),
-                )
-            )
+        out += _unreachable(subject, rows, origins)
     return out
+
+
+def _unreachable(subject: ToolkitSubjectV1, rows: Sequence[Any], origins: Mapping[str, str]) -> list[Finding]:
+    """Without the meta tool, the tools of groups that start inactive stay out of reach."""
+    inactive = [g for g in subject.group_names() if g not in subject.active_groups()]
+    stuck = [r.entry.name for r in rows if r.entry.group in inactive]
+    if not stuck:
+        return []
+    shown = ", ".join(stuck[:8]) + (f" and {len(stuck) - 8} more" if len(stuck) > 8 else "")
+    return [
+        Finding(
+            AgentScopeFinding.META_TOOL_MISSING,
+            f"group(s) {', '.join(inactive)} start inactive and {META} is not registered: nobody can reach "
+            f"{shown} (the model cannot switch groups); {ARM_HINT}",
+            entry=inactive[0],
+            source=origins.get(inactive[0]),
+        )
+    ]
 
 
 def session_findings(replay: Any) -> list[Finding]:
@@ -141,29 +161,30 @@ def session_findings(replay: Any) -> list[Finding]:
     out = []
     known = set(replay.session.known_groups())
     for turn in replay.turns:
-        try:
-            args = json.loads(turn.call.raw_input or "{}")
-        except ValueError:
-            continue
-        unknown = [k for k, v in (args.items() if isinstance(args, dict) else []) if v is True and k not in known]
         v1 = turn.call.name == META
         if not v1 and turn.call.result_state != "success":
             continue  # 2.0.11 refuses unknown names with an error: the model was told
-        for name in unknown:
-            close = close_matches(name, sorted(known), n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
-            reply = (
-                "1.x replied that it was activated and turned every group off"
-                if v1
-                else "the recorded reply was a success"
-            )
-            out.append(
-                Finding(
-                    AgentScopeFinding.UNKNOWN_GROUP_ACTIVATED,
-                    f"model turn {turn.call.model_turn}: {turn.call.name} activated '{name}', which does not exist{hint}; "
-                    + reply,
-                    entry=name,
-                    source=replay.recorded.source,
-                )
-            )
+        for name in _activated_unknown(turn.call.raw_input, known):
+            out.append(_unknown_activated(turn.call, name, known, v1, replay.recorded.source))
     return out
+
+
+def _activated_unknown(raw_input: str | None, known: set[str]) -> list[str]:
+    """The names a call set true that no group answers to (none when its text is no JSON)."""
+    try:
+        args = json.loads(raw_input or "{}")
+    except ValueError:
+        return []
+    return [k for k, v in (args.items() if isinstance(args, dict) else []) if v is True and k not in known]
+
+
+def _unknown_activated(call: Any, name: str, known: set[str], v1: bool, source: str) -> Finding:
+    close = close_matches(name, sorted(known), n=1)
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    reply = "1.x replied that it was activated and turned every group off" if v1 else "the recorded reply was a success"
+    return Finding(
+        AgentScopeFinding.UNKNOWN_GROUP_ACTIVATED,
+        f"model turn {call.model_turn}: {call.name} activated '{name}', which does not exist{hint}; " + reply,
+        entry=name,
+        source=source,
+    )

@@ -25,7 +25,7 @@ from typing import Any
 
 from ....schemas.session_words import StartFrom
 from ..lost_tools import ReplayedTurn, classify_calls
-from ..recorded import RecordedSession
+from ..recorded import RecordedCall, RecordedSession
 from ..script import CallStep
 from ..session_replay import SessionReplay, _difference
 from .build import META, BuiltToolkitV1
@@ -63,12 +63,7 @@ async def areplay_session_v1(
     group_of = {name: tool.group for name, tool in toolkit.tools.items()}
     starting = tuple(built.initial_groups)
     resets = recorded.resets
-    steps = []
-    for call in resets:
-        args = json.loads(call.raw_input or "{}")
-        steps.append(
-            CallStep(raw=call.raw_input or "{}", args=args if isinstance(args, dict) else {}, label=_label(call))
-        )
+    steps = [_replay_step(call) for call in resets]
     session = StepSessionV1(built, steps, start=starting)
     known = tuple(toolkit.groups)
     turns: list[ReplayedTurn] = []
@@ -77,9 +72,7 @@ async def areplay_session_v1(
         turn = await session.aforward()
         assert turn is not None and turn.stock is not None
         differs = _difference(call, turn)
-        after = groups_from_text_v1(call.result_text, known) if call.result_state else current
-        if after is None and differs is None:
-            after = turn.stock.groups_after
+        after = _recorded_after(call, current, differs, turn.stock.groups_after, known)
         turns.append(ReplayedTurn(index, call, turn, current, after, differs))
         current = after
     others, links = classify_calls(recorded, turns, group_of, starting, known, failure_words=FAILURE_WORDS_V1)
@@ -89,6 +82,27 @@ async def areplay_session_v1(
     replay = SessionReplay(recorded, session, starting, starting_from, turns, others, links)  # type: ignore[arg-type]
     replay.recorded = _with_notes(recorded, notes)
     return replay
+
+
+def _replay_step(call: RecordedCall) -> CallStep:
+    """A recorded call as a step: its raw text, and its arguments when they are an object."""
+    args = json.loads(call.raw_input or "{}")
+    return CallStep(raw=call.raw_input or "{}", args=args if isinstance(args, dict) else {}, label=_label(call))
+
+
+def _recorded_after(
+    call: RecordedCall,
+    before: tuple[str, ...] | None,
+    differs: str | None,
+    stock_after: tuple[str, ...],
+    known: tuple[str, ...],
+) -> tuple[str, ...] | None:
+    """The recording's groups after the call, read from 1.x's reply (unchanged without one);
+    the stock lane's when the reply says nothing and the replay agrees with the recording."""
+    after = groups_from_text_v1(call.result_text, known) if call.result_state else before
+    if after is None and differs is None:
+        return stock_after
+    return after
 
 
 def _with_notes(recorded: RecordedSession, notes: tuple[str, ...]) -> RecordedSession:

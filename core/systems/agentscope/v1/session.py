@@ -119,27 +119,10 @@ class StepSessionV1(SessionRunner):
 
     # -- running -------------------------------------------------------------
     async def _call_lane(self, lane: Lane, step: CallStep) -> LaneTurn:
-        ToolUseBlock = v1_api("agentscope.message", "ToolUseBlock")
-
         args = input_of(step)
         before = self.states[lane]
-        home = self.built.active()
         self._plans.clear()
-        self.built.set_groups(before)
-        self.guard.enabled = lane == "guarded"
-        block = ToolUseBlock(type="tool_use", id=f"{lane}-{self.cursor + 1}", name=META, input=args)
-        last = None
-        try:
-            if lane == "guarded" and not self.guard_installed and META in self.toolkit.tools:
-                stream = self.guard.run(args, lambda: self.toolkit.call_tool_function(block))
-            else:
-                stream = await self.toolkit.call_tool_function(block)
-            async for response in stream:
-                last = response  # accumulated: the last one is the whole reply
-            after = self.built.active()
-        finally:
-            self.guard.enabled = False
-            self.built.set_groups(home)
+        last, after = await self._run_meta(lane, args, before)
         self.states[lane] = after
         text = "".join(b.get("text", "") for b in (last.content if last else []) if b.get("type") == "text")
         plan = self._plans[-1] if lane == "guarded" and self._plans else None
@@ -159,6 +142,30 @@ class StepSessionV1(SessionRunner):
             state_before={"active_groups": list(before)},
             state_after={"active_groups": list(after)},
         )
+
+    async def _run_meta(self, lane: Lane, args: Any, before: tuple[str, ...]) -> tuple[Any, tuple[str, ...]]:
+        """Call the meta tool on the shared Toolkit set to the lane's groups (the guarded lane through
+        the guard); returns the last streamed response and the groups after, and puts the Toolkit's
+        own groups back."""
+        ToolUseBlock = v1_api("agentscope.message", "ToolUseBlock")
+
+        home = self.built.active()
+        self.built.set_groups(before)
+        self.guard.enabled = lane == "guarded"
+        block = ToolUseBlock(type="tool_use", id=f"{lane}-{self.cursor + 1}", name=META, input=args)
+        last = None
+        try:
+            if lane == "guarded" and not self.guard_installed and META in self.toolkit.tools:
+                stream = self.guard.run(args, lambda: self.toolkit.call_tool_function(block))
+            else:
+                stream = await self.toolkit.call_tool_function(block)
+            async for response in stream:
+                last = response  # accumulated: the last one is the whole reply
+            after = self.built.active()
+        finally:
+            self.guard.enabled = False
+            self.built.set_groups(home)
+        return last, after
 
     def _register(self, step: RegisterGroupStep) -> None:
         group = step.group

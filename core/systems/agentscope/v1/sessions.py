@@ -67,9 +67,14 @@ def _is_memory(value: Any) -> bool:
     first = items[0] if items else None
     if first is None:
         return isinstance(value, Mapping)
-    if isinstance(first, list) and first and _is_msg(first[0]):
-        return True
-    return _is_msg(first) and "timestamp" in first
+    return _is_memory_entry(first)
+
+
+def _is_memory_entry(item: Any) -> bool:
+    """A 1.0.12+ ``[msg, marks]`` pair, or an older bare message (1.x stamps each with a ``timestamp``)."""
+    if isinstance(item, list):
+        return bool(item) and _is_msg(item[0])
+    return _is_msg(item) and "timestamp" in item
 
 
 def _is_agent(value: Any) -> bool:
@@ -128,87 +133,64 @@ def calls_from_v1(messages: list[Mapping[str, Any]]) -> tuple[list[RecordedCall]
         blocks = [b for b in msg["content"] if isinstance(b, Mapping)] if isinstance(msg["content"], list) else []
         if msg.get("role") == "assistant":
             turn += 1
-            texts: list[str] = []
-            for block in blocks:
-                if block.get("type") == "text":
-                    texts.append(str(block.get("text", "")))
-                elif block.get("type") == "tool_use":
-                    args = block.get("input")
-                    pending.append(
-                        {
-                            "id": block.get("id"),
-                            "name": str(block.get("name", "")),
-                            "input": args,
-                            "turn": turn,
-                            "text": "\n".join(t for t in texts if t),
-                        }
-                    )
-        for block in blocks:
-            if block.get("type") == "tool_result":
-                results[block.get("id")] = text_of(block.get("output"))
-    calls = []
-    for position, call in enumerate(pending, start=1):
-        recorded = call["id"] in results
-        text = results.get(call["id"], "")
-        is_meta = call["name"] == META
-        raw = json.dumps(call["input"], ensure_ascii=False) if isinstance(call["input"], dict) else json.dumps({})
-        calls.append(
-            RecordedCall(
-                position=position,
-                model_turn=call["turn"],
-                name=call["name"],
-                raw_input=raw if is_meta else None,
-                assistant_text=clip(call["text"]) if is_meta else "",
-                result_state="success" if recorded else None,
-                result_text=clip(text) if is_meta else None,
-                failure=None if is_meta else failure_kind_v1(text),
-            )
-        )
+            pending.extend(_tool_uses(blocks, turn))
+        results.update((b.get("id"), text_of(b.get("output"))) for b in blocks if b.get("type") == "tool_result")
+    calls = [_recorded_call(position, call, results) for position, call in enumerate(pending, start=1)]
     return calls, turn
+
+
+def _tool_uses(blocks: list[Mapping[str, Any]], turn: int) -> list[dict[str, Any]]:
+    """An assistant message's ``tool_use`` blocks, each with the text blocks written before it."""
+    texts: list[str] = []
+    uses = []
+    for block in blocks:
+        if block.get("type") == "text":
+            texts.append(str(block.get("text", "")))
+        elif block.get("type") == "tool_use":
+            uses.append(
+                {
+                    "id": block.get("id"),
+                    "name": str(block.get("name", "")),
+                    "input": block.get("input"),
+                    "turn": turn,
+                    "text": "\n".join(t for t in texts if t),
+                }
+            )
+    return uses
+
+
+def _recorded_call(position: int, call: dict[str, Any], results: Mapping[Any, str]) -> RecordedCall:
+    """One call with its result; only the meta tool's input and texts are kept (the replay needs them)."""
+    recorded = call["id"] in results
+    text = results.get(call["id"], "")
+    is_meta = call["name"] == META
+    raw = json.dumps(call["input"], ensure_ascii=False) if isinstance(call["input"], dict) else json.dumps({})
+    return RecordedCall(
+        position=position,
+        model_turn=call["turn"],
+        name=call["name"],
+        raw_input=raw if is_meta else None,
+        assistant_text=clip(call["text"]) if is_meta else "",
+        result_state="success" if recorded else None,
+        result_text=clip(text) if is_meta else None,
+        failure=None if is_meta else failure_kind_v1(text),
+    )
 
 
 def read_v1(source: str, data: Any, agent_key: str | None = None) -> RecordedSession:
     """A 1.x session form as a RecordedSession (``detect_v1`` must have named it)."""
     kind = detect_v1(data)
     notes: list[str] = []
-    agent: Any = None
-    where = "(top level)"
-    if kind == "v1_json_session":
-        agents = [k for k, v in data.items() if _is_agent(v)]
-        key = agent_key if agent_key is not None else agents[0]
-        if key not in agents:
-            raise InputError(
-                source,
-                f"no agent '{key}' in this JSONSession file",
-                [Problem("(top level)", f"agents: {', '.join(agents)}")],
-            )
-        if len(agents) > 1 and agent_key is None:
-            notes.append(f"the file holds {len(agents)} agents ({', '.join(agents[:5])}): reading '{key}'")
-        agent, where = data[key], key
-    elif kind == "v1_agent_state":
-        agent = data
+    agent, where = _chosen_agent(source, data, kind, agent_key, notes)
     if agent is not None:
         memory, mem_where = agent["memory"], f"{where}.memory" if where != "(top level)" else "memory"
-        toolkit = agent.get("toolkit")
-        groups = toolkit.get("active_groups") if isinstance(toolkit, Mapping) else None
-        if toolkit is not None and not (isinstance(groups, list) and all(isinstance(g, str) for g in groups)):
-            raise InputError(
-                source,
-                "not an AgentScope 1.x agent state",
-                [Problem(f"{where}.toolkit", 'expected {"active_groups": [names]}')],
-            )
-        final = tuple(groups) if groups is not None else None
+        final = _final_groups(source, agent, where)
     else:
         memory, mem_where, final = data, "content", None
     messages = _messages(
         source, memory, mem_where if isinstance(memory, Mapping) or agent is not None else "(top level)"
     )
-    items = (memory.get("content") if isinstance(memory, Mapping) else memory) or []
-    paired = (isinstance(memory, Mapping) and "_compressed_summary" in memory) or any(
-        isinstance(i, list) for i in items
-    )
-    layout = "from 1.0.12 ([msg, marks] pairs)" if paired else "up to 1.0.11 (a flat message list)"
-    notes.append(f"AgentScope 1.x memory layout {layout}")
+    notes.append(f"AgentScope 1.x memory layout {_memory_layout(memory)}")
     calls, turns = calls_from_v1(messages)
     return RecordedSession(
         source=source,
@@ -219,3 +201,44 @@ def read_v1(source: str, data: Any, agent_key: str | None = None) -> RecordedSes
         final_groups=final,
         notes=tuple(notes),
     )
+
+
+def _chosen_agent(source: str, data: Any, kind: str | None, agent_key: str | None, notes: list[str]) -> tuple[Any, str]:
+    """The agent state to read and where it sits (None for a bare memory dump)."""
+    if kind == "v1_agent_state":
+        return data, "(top level)"
+    if kind != "v1_json_session":
+        return None, "(top level)"
+    agents = [k for k, v in data.items() if _is_agent(v)]
+    key = agent_key if agent_key is not None else agents[0]
+    if key not in agents:
+        raise InputError(
+            source,
+            f"no agent '{key}' in this JSONSession file",
+            [Problem("(top level)", f"agents: {', '.join(agents)}")],
+        )
+    if len(agents) > 1 and agent_key is None:
+        notes.append(f"the file holds {len(agents)} agents ({', '.join(agents[:5])}): reading '{key}'")
+    return data[key], key
+
+
+def _final_groups(source: str, agent: Mapping[str, Any], where: str) -> tuple[str, ...] | None:
+    """The agent's saved ``toolkit.active_groups`` (None when it saved no toolkit)."""
+    toolkit = agent.get("toolkit")
+    groups = toolkit.get("active_groups") if isinstance(toolkit, Mapping) else None
+    if toolkit is not None and not (isinstance(groups, list) and all(isinstance(g, str) for g in groups)):
+        raise InputError(
+            source,
+            "not an AgentScope 1.x agent state",
+            [Problem(f"{where}.toolkit", 'expected {"active_groups": [names]}')],
+        )
+    return tuple(groups) if groups is not None else None
+
+
+def _memory_layout(memory: Any) -> str:
+    """Which 1.x memory layout the dump has: 1.0.12 added ``[msg, marks]`` pairs and a summary."""
+    items = (memory.get("content") if isinstance(memory, Mapping) else memory) or []
+    paired = (isinstance(memory, Mapping) and "_compressed_summary" in memory) or any(
+        isinstance(i, list) for i in items
+    )
+    return "from 1.0.12 ([msg, marks] pairs)" if paired else "up to 1.0.11 (a flat message list)"
