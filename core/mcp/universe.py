@@ -25,21 +25,28 @@ def load_mcp_universe(
         from .snapshot import load_snapshot
 
         result = load_snapshot(snapshot)
-        notes = list(result.source.notes)
-        config_path = Path(config_path) if config_path is not None else None
-        if config_path is not None and config_path.exists():
-            import hashlib
-
-            current = hashlib.sha256(config_path.read_bytes()).hexdigest()
-            if result.source.config_sha256 and current != result.source.config_sha256:
-                notes.append(f"{config_path.name} changed since the snapshot was taken ({result.source.taken_at})")
-            user = user_override_path(config_path)
-            user_now = hashlib.sha256(user.read_bytes()).hexdigest() if user and user.exists() else None
-            if user_now != result.source.user_config_sha256:
-                notes.append(f"the _user.json override changed since the snapshot was taken ({result.source.taken_at})")
+        notes = result.source.notes
+        if config_path is not None and Path(config_path).exists():
+            notes += _changed_since(result, Path(config_path))
         return replace(result, source=replace(result.source, notes=tuple(notes)))
     from .discovery import discover_sync
 
     if config_path is None:
         raise InputError("mcp_config", "live discovery needs an mcpServers config (or give --snapshot)")
     return discover_sync(load_config(config_path), timeout)
+
+
+def _changed_since(result: DiscoveryResult, config_path: Path) -> tuple[str, ...]:
+    """Notes for the config and its ``_user.json`` override when they differ from the snapshot's."""
+    import hashlib
+
+    source = result.source
+    notes = []
+    current = hashlib.sha256(config_path.read_bytes()).hexdigest()
+    if source.config_sha256 and current != source.config_sha256:
+        notes.append(f"{config_path.name} changed since the snapshot was taken ({source.taken_at})")
+    user = user_override_path(config_path)
+    user_now = hashlib.sha256(user.read_bytes()).hexdigest() if user and user.exists() else None
+    if user_now != source.user_config_sha256:
+        notes.append(f"the _user.json override changed since the snapshot was taken ({source.taken_at})")
+    return tuple(notes)
