@@ -22,6 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from ..core.systems.agentscope.ids import AgentScopeInput
+
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "sample_configs" / "agentscope"
 
@@ -59,7 +61,6 @@ def main(argv: list[str] | None = None) -> int:
 
     import jinja2
 
-    from toolscope.core.model.enums import InputKind
     from toolscope.core.systems.agentscope import meta_tool_cache
     from toolscope.core.systems.agentscope.session_source import load_session
     from toolscope.core.systems.agentscope.subject import load_toolkit_subject
@@ -75,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     [stock_schema] = meta_tool_cache.ORIGINAL_SCHEMA
     with tempfile.TemporaryDirectory() as folder:
         recorded = load_session(tiled_session(Path(folder) / "long.json", args.calls))
-    built = load_toolkit_subject(str(SAMPLES / "toolkit.yaml"), kind=InputKind.TOOLKIT_SPEC).built
+    built = load_toolkit_subject(str(SAMPLES / "toolkit.yaml"), kind=AgentScopeInput.TOOLKIT_SPEC).built
     calls = len(recorded.resets)
     best = {"stock": float("inf"), "cached": float("inf")}
     for run in range(args.repeat):

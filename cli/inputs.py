@@ -13,11 +13,15 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.model.enums import InputKind
 from ..core.model.errors import InputError, Problem
 from ..core.model.subject import Subject
+from ..core.systems.agentscope.ids import AgentScopeInput
+from ..core.systems.agentworks.ids import AgentWorksInput
+from ..core.systems.claude_code.ids import ClaudeInput
+from ..core.systems.codex.ids import CodexInput
+from ..core.systems.contract import OpenRequest, System
 from .client_options import CLAUDE_ONLY, CLI_ONLY, CODEX_ONLY, ClientOptions
-from .input_kind import cli_target, detect_kind
+from .input_kind import Recognised, detect_kind, recognise
 
 if TYPE_CHECKING:
     from ..core.systems.agentworks.step_config import Step
@@ -37,7 +41,7 @@ def workflow_steps(
     """The steps of a step config with several steps, when no --step picks one (None otherwise),
     after refusing the options no step config takes. The whole-workflow answers and the TUI's
     step picker start here."""
-    if step is not None or detect_kind(target) != InputKind.STEP_CONFIG:
+    if step is not None or detect_kind(target) != AgentWorksInput.STEP_CONFIG:
         return None
     from ..core.systems.agentworks.step_config import steps_to_choose
 
@@ -103,72 +107,59 @@ def open_subject(
     origin: str | None = None,
     client: ClientOptions | None = None,
 ) -> Subject:
-    """Load CONFIG as a Subject; options that don't apply to its kind are rejected."""
+    """Load CONFIG as a Subject through its system's opener; options that don't apply to its kind are rejected."""
     client = client or ClientOptions()
-    kind = detect_kind(target)
-    if kind in (InputKind.CLAUDE_CODE, InputKind.CODEX):
-        other_kinds = {"--step": step, "--registry": registry, "--groups": groups, "--workflow": workflow}
-        other_kinds |= {"--origin": origin, "--client-home": client.client_home}
-        refuse_given(other_kinds.items(), f"does not apply to {target.partition(':')[0]}: inputs")
-        return _open_cli(target, kind, client, snapshot)
-    client.refuse(CLI_ONLY)
-    if kind == InputKind.STEP_CONFIG:
-        refuse_given([("--groups", groups)], "applies to AgentScope toolkits, not step configs")
-        from ..core.systems.agentworks.subject import load_agentworks_subject
+    found = recognise(target)
+    given = {"step": step, "registry": registry, "groups": groups, "snapshot": snapshot, "workflow": workflow}
+    given |= {"origin": origin, **{name: getattr(client, name) for name in _CLIENT_FIELDS}}
+    _refuse_builtin(found, given, client)
+    _refuse_foreign(found.system, given)
+    return found.system.opener(OpenRequest(target, found.kind, found.path, given))  # type: ignore[no-any-return]
 
-        return load_agentworks_subject(
-            Path(target),
-            step=step,
-            registry=registry,
-            snapshot=snapshot,
-            workflow=workflow,
-            origin=origin,
-            client_home=client.client_home,
-        )
+
+_CLIENT_FIELDS = ("home", "managed_dir", "client_args", "codex_home", "codex_system_dir", "codex_config", "client_home")
+
+
+def _refuse_builtin(found: Recognised, given: dict[str, object], client: ClientOptions) -> None:
+    """The built-in inputs' own refusals, each saying where the option applies."""
+    kind = found.kind
+    if kind in (ClaudeInput.CLAUDE_CODE, CodexInput.CODEX):
+        other_kinds = {f"--{n.replace('_', '-')}": given[n] for n in ("step", "registry", "groups", "workflow")}
+        other_kinds |= {"--origin": given["origin"], "--client-home": client.client_home}
+        refuse_given(other_kinds.items(), f"does not apply to {found.system.prefix} inputs")
+        if kind == ClaudeInput.CLAUDE_CODE:
+            client.refuse(CODEX_ONLY, "applies to codex:DIR, not claude-code:DIR")
+        else:
+            client.refuse(CLAUDE_ONLY, "applies to claude-code:DIR, not codex:DIR")
+        return
+    if kind not in (AgentWorksInput.STEP_CONFIG, AgentScopeInput.TOOLKIT_SPEC, AgentScopeInput.TOOLKIT_FACTORY):
+        return
+    client.refuse(CLI_ONLY)
+    if kind == AgentWorksInput.STEP_CONFIG:
+        refuse_given([("--groups", given["groups"])], "applies to AgentScope toolkits, not step configs")
+        return
     refuse_given(
         [("--client-home", client.client_home)],
         "applies to AgentWorks step configs whose provider is claude-code or codex-cli",
     )
     refuse_given(
-        [("--workflow", workflow), ("--origin", origin), ("--step", step), ("--registry", registry)],
+        [(f"--{n}", given[n]) for n in ("workflow", "origin", "step", "registry")],
         "applies to AgentWorks step configs, not toolkits",
     )
     refuse_given(
-        [("--snapshot", snapshot)], "applies to AgentWorks step configs whose registry has mcp_config, not toolkits"
+        [("--snapshot", given["snapshot"])],
+        "applies to AgentWorks step configs whose registry has mcp_config, not toolkits",
     )
-    from ..core.systems.agentscope.subject import load_toolkit_subject
-
-    return load_toolkit_subject(target, kind=kind, groups=groups)
 
 
-def _open_cli(
-    target: str,
-    kind: InputKind,
-    client: ClientOptions,
-    snapshot: Path | None,
-) -> Subject:
-    """``claude-code:DIR`` or ``codex:DIR``; the other CLI's options are rejected."""
-    found = cli_target(target)
-    assert found is not None
-    directory = found[1]
-    if kind == InputKind.CLAUDE_CODE:
-        client.refuse(CODEX_ONLY, "applies to codex:DIR, not claude-code:DIR")
-        from ..core.systems.claude_code.subject import load_claude_code_subject
+def _refuse_foreign(system: System, given: dict[str, object]) -> None:
+    """Any option given that ``system`` does not declare: exit 2 naming the systems it belongs to."""
+    from ..core.systems.registry import systems
 
-        return load_claude_code_subject(
-            directory,
-            home=client.home,
-            managed_dir=client.managed_dir,
-            client_args=client.client_args,
-            snapshot=snapshot,
-        )
-    client.refuse(CLAUDE_ONLY, "applies to claude-code:DIR, not codex:DIR")
-    from ..core.systems.codex.subject import load_codex_subject
-
-    return load_codex_subject(
-        directory,
-        codex_home=client.codex_home,
-        system_dir=client.codex_system_dir,
-        overrides=client.codex_config,
-        snapshot=snapshot,
-    )
+    declared = {option.name for option in system.options}
+    for name, value in given.items():
+        if value in (None, ()) or name in declared:
+            continue
+        owners = [s.title for s in systems() if any(o.name == name for o in s.options)]
+        flag = next((o.flag for s in systems() for o in s.options if o.name == name), "--" + name.replace("_", "-"))
+        raise InputError(flag, f"applies to {' / '.join(owners) or 'no system'} inputs, not {system.title}")

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..core.model.presentation import MARK, NOT_REACHED
+from ..core.systems.registry import STAGE_HEADERS
 from ..core.text.safe_text import inert
 from .layout import Cell, Column, Layout, cells, column_widths, layout_table, table_width
 from .styles import STAGE_STYLE, VERDICT_STYLE
@@ -21,27 +22,8 @@ from .styles import STAGE_STYLE, VERDICT_STYLE
 if TYPE_CHECKING:
     from ..core.model.verdicts import Evaluation
 
-# Stage headers when the full titles leave too little room for the deciding rule.
-STAGE_SHORT = {
-    "registered": "REG",
-    "allow_listed": "ALLOW",
-    "discoverable": "DISC",
-    "callable": "CALL",
-    "visible": "OFFER",
-    "source": "SRC",
-    "precedence": "PREC",
-    "approval": "APPR",
-    "policy": "POL",
-    "connection": "CONN",
-    "naming": "NAME",
-    "deny": "DENY",
-    "in_context": "CTX",
-    "layer": "LAYER",
-    "requirements": "REQ",
-    "enabled": "ENAB",
-    "tool_filter": "FILT",
-    "approval_policy": "APPR",
-}
+# Stage headers when the full titles leave too little room for the deciding rule (each system declares them).
+STAGE_SHORT = STAGE_HEADERS
 # ! is the TUI's alert colour; · is quiet.
 MARK_STYLE = {"!": "bold red", "·": "dim"}
 # The deciding rule goes on the row only when at least this many cells are left for it.
@@ -51,7 +33,8 @@ MIN_RULE = 40
 def verdict_layout(evaluation: Evaluation, width: int, *, wide: bool = False, hidden_only: bool = False) -> Layout:
     """The table of the evaluation's tools (``hidden_only``: those not visible) at ``width`` cells."""
     from ..core.model.attention import attention, attention_mark
-    from ..core.model.verdicts import STAGE_TITLES, VerdictList, first_failing, row_verdict
+    from ..core.model.verdicts import VerdictList, first_failing, row_verdict
+    from ..core.systems.registry import STAGE_TITLES
 
     names = list(evaluation.stage_names)
     rows: list[list[Cell]] = []

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from toolscope.core.model.enums import ToolKind
 from toolscope.core.model.errors import InputError
 from toolscope.core.model.verdicts import (
-    AGENTWORKS_STAGES,
     Checklist,
     ChecklistStep,
     Evaluation,
@@ -22,6 +21,7 @@ from toolscope.core.model.verdicts import (
     Stage,
     ToolVerdict,
 )
+from toolscope.core.systems.agentworks.ids import AGENTWORKS_STAGES
 from toolscope.core.text.suggest import close_matches
 
 

@@ -13,7 +13,8 @@ from json_contracts import validate_document, validate_output, validated
 from typer.testing import CliRunner
 
 from toolscope.cli.app import app
-from toolscope.core.schemas import ENVELOPES, committed_schema, generate_schema, schema_file_name
+from toolscope.core.schemas import ENVELOPES, committed_schema, schema_file_name
+from toolscope.core.systems.schema_files import generated_schema
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "core" / "schemas"
 SEED = "sample_configs/seed/step_config.json"
@@ -21,10 +22,10 @@ SEED = "sample_configs/seed/step_config.json"
 
 @pytest.mark.parametrize("schema_id", list(ENVELOPES))
 def test_committed_schema_matches_the_model(schema_id: str) -> None:
-    """Regenerate with `python -m toolscope.core.schemas` when a model changes."""
+    """Regenerate with `python -m toolscope.core.systems.schema_files` when a model changes."""
     committed = json.loads((SCHEMAS / schema_file_name(schema_id)).read_text("utf-8"))
-    assert committed == generate_schema(schema_id), (
-        f"{schema_file_name(schema_id)} differs from its model: run `python -m toolscope.core.schemas`"
+    assert committed == generated_schema(schema_id), (
+        f"{schema_file_name(schema_id)} differs from its model: run `python -m toolscope.core.systems.schema_files`"
     )
     assert committed_schema(schema_id) == committed, "the installed package ships the same schema"
 
@@ -142,7 +143,8 @@ def test_readme_stage_ids_and_exit_codes_match_the_code() -> None:
     import re
 
     from toolscope.core.model import errors
-    from toolscope.core.model.enums import AGENTSCOPE_STAGES, AGENTWORKS_STAGES
+    from toolscope.core.systems.agentscope.ids import AGENTSCOPE_STAGES
+    from toolscope.core.systems.agentworks.ids import AGENTWORKS_STAGES
 
     ids = README.split("Stage names in JSON are ids")[1].split("tables print them")[0]
     named = re.findall(r"`([a-z_]+)`", ids)

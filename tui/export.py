@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Literal
 
 from ..core.model.presentation import NOT_REACHED, STAGE_WORD, verdict_counts_text
-from ..core.model.verdicts import STAGE_TITLES, Checklist, Evaluation, ToolVerdict
+from ..core.model.verdicts import Checklist, Evaluation, ToolVerdict
 from ..core.outputs.output_file import write_new
+from ..core.systems.registry import STAGE_TITLES
 from .export_text import md, md_evidence, md_inline
 from .rows import RowQuery, ToolKey, count_of, tool_key
 

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 
 from ..core.model.attention import Attention, attention
 from ..core.model.enums import Verdict
-from ..core.model.verdicts import STAGE_TITLES, Evaluation, Stage, ToolVerdict, VerdictList, first_failing
+from ..core.model.verdicts import Evaluation, Stage, ToolVerdict, VerdictList, first_failing
+from ..core.systems.registry import STAGE_TITLES
 
 ToolKey = tuple[str, str]
 """(namespace, name): a tool's identity across evaluations of the same subject."""

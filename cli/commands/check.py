@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ...core.model.enums import FindingKind, Severity
+from ...core.model.enums import Severity, SharedFinding
 from ...core.model.errors import EXIT_NEGATIVE, InputError
 from ..output import handle_errors
 
@@ -107,7 +107,7 @@ def check_command(
             print_wrapped(console, Text(""), era, "dim")
         shown = ", ".join(str(m) if m is not None else "(none: no permission modes)" for m in modes)
         print_wrapped(console, Text(""), "modes checked: " + shown, "dim")
-        if drift_from is not None and not any(f.kind == FindingKind.MCP_DRIFT for f in findings):
+        if drift_from is not None and not any(f.kind == SharedFinding.MCP_DRIFT for f in findings):
             live = subject.discovery.servers if isinstance(subject, AgentWorksSubject) and subject.discovery else ()
             print_wrapped(console, Text(""), no_drift_sentence(drift_findings, drift_from.name, len(live)), "dim")
         print_findings(findings, console)
@@ -124,7 +124,7 @@ def check_command(
 def no_drift_sentence(drift_findings: list[Finding], snapshot: str, servers: int) -> str:
     """What ``--drift-from`` found when no server drifted: "no drift" only when every server could be
     compared; a server that failed in the snapshot leaves its drift unknown (never "no drift")."""
-    unknown = [f.entry for f in drift_findings if f.kind == FindingKind.MCP_OUTAGE and f.entry]
+    unknown = [f.entry for f in drift_findings if f.kind == SharedFinding.MCP_OUTAGE and f.entry]
     if not unknown:
         return f"MCP tools: no drift since {snapshot}"
     if len(unknown) >= servers:

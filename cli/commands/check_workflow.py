@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from ...core.model.enums import FindingKind, Severity
+from ...core.model.enums import Severity, SharedFinding
 from ...core.model.errors import EXIT_NEGATIVE, InputError
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ def check_workflow(
         print_wrapped(console, Text(""), workflow_label(subjects), "dim")
         print_wrapped(console, Text(""), first.era_sentence, "dim")
         print_wrapped(console, Text(""), "modes checked: " + ", ".join(str(m) for m in modes), "dim")
-        if drift_from is not None and not any(f.kind == FindingKind.MCP_DRIFT for f in drift):
+        if drift_from is not None and not any(f.kind == SharedFinding.MCP_DRIFT for f in drift):
             from .check import no_drift_sentence
 
             live = first.discovery.servers if first.discovery is not None else ()

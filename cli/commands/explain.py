@@ -6,9 +6,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ...core.model.enums import InputKind, Verdict
+from ...core.model.enums import Verdict
 from ...core.model.errors import EXIT_NEGATIVE
 from ...core.model.presentation import MARK
+from ...core.systems.codex.ids import CodexInput
 from ...core.text.shell import is_command, wrap_command
 from ..output import (
     era_sentence,
@@ -85,7 +86,7 @@ def explain_command(
             verdict = checklist.verdict
             aliases = (
                 (f"{verdict.namespace}:{verdict.name}", f"{verdict.namespace}:*")
-                if verdict is not None and subject.loaded.kind == InputKind.CODEX
+                if verdict is not None and subject.loaded.kind == CodexInput.CODEX
                 else ()
             )
             print_tool_in_capture(console, comparison, checklist.tool, capture_source(comparison), aliases)
@@ -119,7 +120,7 @@ def print_checklist(
     checklist (whose answers quote the stages' rules), the fix."""
     from rich.text import Text
 
-    from ...core.model.verdicts import STAGE_TITLES
+    from ...core.systems.registry import STAGE_TITLES
     from ...core.text.safe_text import inert
     from ..layout import wrap_words
 

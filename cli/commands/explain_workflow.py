@@ -66,7 +66,7 @@ def explain_workflow(subjects: list[AgentWorksSubject], tool: str, mode: str | N
     else:
         from rich.text import Text
 
-        from ...core.model.verdicts import STAGE_TITLES
+        from ...core.systems.registry import STAGE_TITLES
         from ..layout import Cell, Column, layout_table
         from ..output import print_findings, print_lines, print_wrapped, stdout_console
         from ..styles import VERDICT_STYLE

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ...core.model.enums import InputKind
 from ...core.model.errors import EXIT_INTERNAL, InputError, Problem
 from ...core.model.presentation import MARK
+from ...core.systems.agentworks.ids import AgentWorksInput
 from ...tui.views import DEFAULT_VIEW, VIEWS, View
 from ..output import handle_errors, plain, stdout_console
 from .common import ModeOpt, SessionIdOpt, SessionOpt, parse_size
@@ -98,7 +98,7 @@ def inspect_command(
             return
     subject = subject_options.open_subject(config)
     resolved_mode = subject.resolve_mode(mode)
-    if subject.loaded.kind == InputKind.STEP_CONFIG:
+    if subject.loaded.kind == AgentWorksInput.STEP_CONFIG:
         _refuse_activation(first_view, feeds)
     if follow is not None and follow.exists() and not follow.is_file():
         what = "a folder" if follow.is_dir() else "not a regular file (a named pipe or a device)"

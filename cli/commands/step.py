@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ...core.model.enums import InputKind
 from ...core.model.errors import InputError
 from ...core.model.presentation import MARK
+from ...core.systems.agentworks.ids import AgentWorksInput
 from ..output import handle_errors, print_document, stdout_console
 from ..styles import CALL_STATE_STYLE
 from .common import CaptureOpt, GroupsOpt, JsonOpt, SessionIdOpt, SessionOpt, split_groups
@@ -43,7 +43,7 @@ def step_command(
     from ..input_kind import detect_kind
 
     kind = detect_kind(toolkit)
-    if kind == InputKind.STEP_CONFIG:
+    if kind == AgentWorksInput.STEP_CONFIG:
         raise InputError(toolkit, "step works on AgentScope toolkits", [])
     feeds = [name for name, value in (("--script", script), ("--session", session), ("--capture", capture)) if value]
     if not feeds:

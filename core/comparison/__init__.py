@@ -2,7 +2,7 @@
 
 ``compare`` lines up each system's ``Prediction`` (``core.model.prediction``) with the
 recorded requests (``core.capture.observed``); ``predict`` asks the subject's system for its
-predictions; ``cli_offer`` compares the coding-agent CLIs in their own terms (each tool full or
-deferred, each call ran or refused). It sits above the systems: ``core.capture`` records
+predictions (its capture hook in ``core.systems.registry``; the coding-agent CLIs compare in their
+own terms there: ``core.systems.coding_cli.capture_offer``). It sits above the systems: ``core.capture`` records
 requests and knows no system.
 """

@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from ..inputs.input_files import read_text
 from ..inputs.strict_json import parse_json
 from ..inputs.validation_errors import validation_problems
+from ..model.enums import SharedFinding
 from ..model.errors import InputError, Problem
 
 if TYPE_CHECKING:
@@ -206,7 +207,7 @@ def _known_key(key: str) -> str | None:
 
 def unknown_key_findings(config_path: Path) -> list[Finding]:
     """``unknown_key`` findings for server keys AgentWorks' MCP config loader does not read."""
-    from ..model.enums import FindingKind, Severity
+    from ..model.enums import Severity
     from ..model.verdicts import Finding
 
     out = []
@@ -214,7 +215,7 @@ def unknown_key_findings(config_path: Path) -> list[Finding]:
         hint = f" (did you mean {suggestion}?)" if suggestion else ""
         out.append(
             Finding(
-                FindingKind.UNKNOWN_KEY,
+                SharedFinding.UNKNOWN_KEY,
                 f'"{key}" is not a key AgentWorks reads in an mcpServers entry{hint}; '
                 "Go's encoding/json drops it, so the server starts as if it were absent",
                 entry=key,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import IntEnum
 
-from .enums import RuleCode, StageId
+from .enums import RuleCode, SharedStage
 from .verdicts import Stage, first_failing
 
 __all__ = ["ALERT_MARK", "BY_DESIGN_CODES", "BY_DESIGN_MARK", "Attention", "attention", "attention_mark"]
@@ -49,7 +49,7 @@ def attention(stages: Sequence[Stage]) -> Attention:
         return Attention.NONE
     if failing.passed is None:
         return Attention.UNKNOWN
-    if failing.name == StageId.REGISTERED:
+    if failing.name == SharedStage.REGISTERED:
         return Attention.NOT_REGISTERED
     return Attention.BY_DESIGN if failing.code in BY_DESIGN_CODES else Attention.ALERT
 

@@ -13,7 +13,7 @@ How to add a value (a new finding kind, stage, tool kind, …):
 1. Add the member here, in the enum it belongs to, with a comment saying who emits it.
 2. Emit the member (``Finding(FindingKind.MY_KIND, ...)``), never the bare string:
    the JSON models serialize these fields as enums, and mypy checks the call.
-3. Regenerate the committed JSON Schemas (``python -m toolscope.core.schemas``): the
+3. Regenerate the committed JSON Schemas (``python -m toolscope.core.systems.schema_files``): the
    enums appear in them, and ``tests/test_contracts.py`` fails until they match.
 4. Add it to the README's list (the same test compares the README with the enum).
 """
@@ -21,81 +21,55 @@ How to add a value (a new finding kind, stage, tool kind, …):
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Annotated, Any
 
 
-class StageId(StrEnum):
-    """A gate in a tool's pipeline (``Stage.name``). ``visible`` is the AgentScope stage shown as
-    *offered*: the model is sent the tool's schema (its group is active); an offered tool may
-    still be refused at ``callable``. The verdict ``visible`` means every stage passed."""
+class _Vocabulary:
+    """An open string type whose values the systems declare (``core.systems.registry``).
+
+    In Python it is ``str`` (a system's own ``StrEnum`` member is one); in the JSON Schemas it is
+    an enum of every value the registry's systems declare, filled in by the generator
+    (``core.systems.schema_files``: the schemas are generated above the systems). pydantic is
+    imported only when a model is built, so this module stays cheap.
+    """
+
+    __slots__ = ("description", "title")
+
+    def __init__(self, title: str, description: str) -> None:
+        self.title = title
+        self.description = description
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
+        from pydantic_core import core_schema
+
+        metadata = {VOCABULARY: self.title, "description": self.description}
+        return core_schema.str_schema(ref=f"toolscope.vocabulary.{self.title}", metadata=metadata)
+
+
+VOCABULARY = "toolscope_vocabulary"
+"""The core-schema metadata key naming a vocabulary (``StageId``, ``FindingKind``, ``InputKind``)."""
+
+StageId = Annotated[
+    str,
+    _Vocabulary(
+        "StageId",
+        "A gate in a tool's pipeline (``Stage.name``). ``visible`` is the AgentScope stage shown as\n"
+        "*offered*: the model is sent the tool's schema (its group is active); an offered tool may\n"
+        "still be refused at ``callable``. The verdict ``visible`` means every stage passed.",
+    ),
+]
+"""A stage id: each system declares its stages (``core/systems/<system>/ids.py``)."""
+
+
+class SharedStage(StrEnum):
+    """The stage ids code outside the systems compares (several systems have them)."""
 
     REGISTERED = "registered"
-    """Both systems: the tool is in the universe (registry / toolkit)."""
-    ALLOW_LISTED = "allow_listed"
-    """AgentWorks: the mode's allow-list names it."""
-    DISCOVERABLE = "discoverable"
-    """AgentWorks: the model can find it (native list or tool index)."""
-    CALLABLE = "callable"
-    """Both systems: a call reaches it."""
+    """The tool is in the universe (registry / toolkit): the gate whose failure means "no such tool here"."""
     VISIBLE = "visible"
     """AgentScope, shown as "offered": its group is active, so the model is sent its schema."""
-    # Claude Code (core/systems/claude_code), in the CLI's own order
-    SOURCE = "source"
-    """Claude Code: a file Claude reads defines the server (scope)."""
-    PRECEDENCE = "precedence"
-    """Claude Code: this definition wins over same-name ones in other scopes."""
-    APPROVAL = "approval"
-    """Claude Code: a .mcp.json server is approved (-p and interactive answers differ)."""
-    POLICY = "policy"
-    """Claude Code: allowedMcpServers / deniedMcpServers let the server start."""
-    CONNECTION = "connection"
-    """Both CLIs: the server started and listed its tools."""
-    NAMING = "naming"
-    """Both CLIs: the model-facing name, and collisions."""
-    DENY = "deny"
-    """Claude Code: no permissions.deny rule removes the tool."""
-    IN_CONTEXT = "in_context"
-    """Both CLIs: the tool reaches the model, in full or deferred behind tool search."""
-    # Codex (core/systems/codex)
-    LAYER = "layer"
-    """Codex: a config layer Codex reads defines the server (project layers need trust)."""
-    REQUIREMENTS = "requirements"
-    """Codex: /etc/codex/requirements.toml admits the server."""
-    ENABLED = "enabled"
-    """Codex: the server's ``enabled`` key."""
-    TOOL_FILTER = "tool_filter"
-    """Codex: enabled_tools / disabled_tools keep the tool."""
-    APPROVAL_POLICY = "approval_policy"
-    """Codex: a call runs under the approval policy (the callable stage of Codex)."""
-
-
-AGENTWORKS_STAGES: tuple[StageId, ...] = (
-    StageId.REGISTERED,
-    StageId.ALLOW_LISTED,
-    StageId.DISCOVERABLE,
-    StageId.CALLABLE,
-)
-AGENTSCOPE_STAGES: tuple[StageId, ...] = (StageId.REGISTERED, StageId.VISIBLE, StageId.CALLABLE)
-CLAUDE_CODE_STAGES: tuple[StageId, ...] = (
-    StageId.SOURCE,
-    StageId.PRECEDENCE,
-    StageId.APPROVAL,
-    StageId.POLICY,
-    StageId.CONNECTION,
-    StageId.NAMING,
-    StageId.DENY,
-    StageId.IN_CONTEXT,
-    StageId.CALLABLE,
-)
-CODEX_STAGES: tuple[StageId, ...] = (
-    StageId.LAYER,
-    StageId.REQUIREMENTS,
-    StageId.ENABLED,
-    StageId.CONNECTION,
-    StageId.TOOL_FILTER,
-    StageId.NAMING,
-    StageId.IN_CONTEXT,
-    StageId.APPROVAL_POLICY,
-)
+    CALLABLE = "callable"
+    """A call reaches it."""
 
 
 class Verdict(StrEnum):
@@ -133,70 +107,21 @@ class Severity(StrEnum):
     WARNING = "warning"
 
 
-class FindingKind(StrEnum):
-    """What a ``check`` finding is about (``Finding.kind``)."""
+FindingKind = Annotated[str, _Vocabulary("FindingKind", "What a ``check`` finding is about (``Finding.kind``).")]
+"""A finding kind: each system declares the kinds it emits (``core/systems/<system>/ids.py``)."""
 
-    # Both systems
+
+class SharedFinding(StrEnum):
+    """The finding kinds code outside one system emits or compares."""
+
     DUPLICATE_NAME = "duplicate_name"
     MCP_OUTAGE = "mcp_outage"
     EXPECTATION_FAILED = "expectation_failed"
-    # AgentWorks step configs
-    ALLOW_LISTED_UNREGISTERED = "allow_listed_unregistered"
-    REGISTERED_NOT_ALLOW_LISTED = "registered_not_allow_listed"
-    DEAD_RULE = "dead_rule"
-    BARE_ENTRY = "bare_entry"
-    WHITESPACE_ENTRY = "whitespace_entry"
-    UNKNOWN_CATEGORY = "unknown_category"
-    SERVER_NOT_SELECTED = "server_not_selected"
-    NO_SERVERS_MIXED = "no_servers_mixed"
-    MCP_DRIFT = "mcp_drift"
-    ENABLED_FILTERED_OUT = "enabled_filtered_out"
-    """enabled_custom_tools enables a tool the tool filter then drops."""
-    APP_REWRITE = "app_rewrite"
-    """The app's rewrite of selected_servers/selected_tools changes which tools are registered."""
+    """``--expect`` (``core.model.expectations``)."""
     UNKNOWN_KEY = "unknown_key"
-    """A step-config or mcpServers key AgentWorks does not read (``config_findings``)."""
-    MIXED_ERA = "mixed_era"
-    """The registry has sections of an era other than the one it models (they are not applied)."""
-    PRODUCT_MANIFEST = "product_manifest"
-    """product.yaml breaks a rule AgentWorks' validateChatDefinitions enforces."""
-    WORKFLOW_MANIFEST = "workflow_manifest"
-    """workflow.json has what AgentWorks refuses to save (duplicate or empty server names)."""
-    WORKFLOW_OVERRIDE = "workflow_override"
-    """workflow.json execution_defaults replace a step's own setting."""
-    RETIRED_TOOL = "retired_tool"
-    """A step entry names a tool AgentWorks retired; says the replacement."""
-    # AgentScope toolkits
-    UNKNOWN_ACTIVE_GROUP = "unknown_active_group"
-    NEVER_CALLABLE = "never_callable"
-    EMPTY_GROUP = "empty_group"
-    GROUP_WITHOUT_DESCRIPTION = "group_without_description"
-    # AgentScope 1.x toolkits and sessions
-    META_TOOL_MISSING = "meta_tool_missing"
-    """Groups start inactive and reset_equipped_tools is not registered: nobody can reach them."""
-    UNKNOWN_GROUP_ACTIVATED = "unknown_group_activated"
-    """A recorded reset_equipped_tools call activated a group that does not exist (1.x claimed success)."""
-    # Coding-agent CLIs (Claude Code, Codex): the traps of reference/coding-agent-clis.md §3
-    UNREAD_SERVERS = "unread_servers"
-    """Claude Code: mcpServers in a file Claude never reads (settings.json, ~/.mcp.json)."""
-    RULE_MATCHES_NOTHING = "rule_matches_nothing"
-    """Claude Code: a permission rule (or server policy entry) in a form that matches no tool."""
-    UNTRUSTED_IGNORED = "untrusted_ignored"
-    """Both CLIs: project keys ignored because the project is not trusted."""
-    DISABLED_BY_DIALOG = "disabled_by_dialog"
-    """Claude Code: disabledMcpjsonServers (what the approval dialog writes) hides a .mcp.json server."""
-    APPROVAL_DIFFERS = "approval_differs"
-    """Claude Code: a .mcp.json server -p connects but the interactive app leaves pending."""
-    MANAGED_EXCLUSIVE = "managed_exclusive"
-    """Claude Code: managed-mcp.json drops every other server."""
-    SERVER_BLOCKED = "server_blocked"
-    """Both CLIs: a server policy / requirements entry blocks a configured server (no trace in the CLI)."""
-    NAME_COLLISION = "name_collision"
-    """Both CLIs: two tools get the same model-facing name (Claude keeps one; Codex renames all)."""
-    BRIDGE_BLOCKED = "bridge_blocked"
-    """AgentWorks with a CLI provider: the CLI's own settings on the machine block the api-bridge."""
-    TOOL_FILTER_MATCHES_NOTHING = "tool_filter_matches_nothing"
-    """Codex: an enabled_tools / disabled_tools name the server does not list."""
+    """A step-config or mcpServers key the system does not read (``core.mcp.config``)."""
+    MCP_DRIFT = "mcp_drift"
+    """``check --drift-from``: tools added, removed or renamed since a snapshot."""
 
 
 class RuleFamily(StrEnum):
@@ -241,14 +166,8 @@ class RuleCode(StrEnum):
     GROUP_INACTIVE = "group.inactive"
 
 
-class InputKind(StrEnum):
-    """What CONFIG turned out to be (``LoadedInput.kind``)."""
-
-    STEP_CONFIG = "step_config"
-    TOOLKIT_SPEC = "toolkit_spec"
-    TOOLKIT_FACTORY = "toolkit_factory"
-    CLAUDE_CODE = "claude_code"
-    CODEX = "codex"
+InputKind = Annotated[str, _Vocabulary("InputKind", "What CONFIG turned out to be (``LoadedInput.kind``).")]
+"""What CONFIG turned out to be: each system declares its input kinds (``System.input_kinds``)."""
 
 
 class Lane(StrEnum):

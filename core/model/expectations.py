@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .enums import FindingKind
+from .enums import SharedFinding
 from .errors import InputError, Problem
 from .subject import Subject
 from .verdicts import Finding
@@ -46,7 +46,7 @@ def check_expectations(
                 hint = f" (did you mean {', '.join(close)}?)" if close else ""
                 findings.append(
                     Finding(
-                        FindingKind.EXPECTATION_FAILED,
+                        SharedFinding.EXPECTATION_FAILED,
                         f"expected {expectation.tool!r} to be {expectation.want}{where}, but no tool has that name{hint}",
                         tool=expectation.tool,
                     )
@@ -59,7 +59,7 @@ def check_expectations(
                 because = f": {failing.name}: {failing.rule}" if failing else ""
                 findings.append(
                     Finding(
-                        FindingKind.EXPECTATION_FAILED,
+                        SharedFinding.EXPECTATION_FAILED,
                         f"expected {tool.namespace}:{tool.name} to be {expectation.want}{where}, "
                         f"but it is {tool.verdict}{because}",
                         tool=tool.name,

@@ -19,27 +19,6 @@ from typing import Protocol
 
 from .enums import StageId, ToolKind, Verdict
 
-STAGE_TITLES: dict[str, str] = {
-    StageId.REGISTERED: "registered",
-    StageId.ALLOW_LISTED: "allow-listed",
-    StageId.DISCOVERABLE: "discoverable",
-    StageId.CALLABLE: "callable",
-    StageId.VISIBLE: "offered",  # the model is sent its schema; "visible" is the verdict (#22)
-    StageId.SOURCE: "source",
-    StageId.PRECEDENCE: "precedence",
-    StageId.APPROVAL: "approval",
-    StageId.POLICY: "policy",
-    StageId.CONNECTION: "connection",
-    StageId.NAMING: "naming",
-    StageId.DENY: "deny",
-    StageId.IN_CONTEXT: "in context",
-    StageId.LAYER: "layer",
-    StageId.REQUIREMENTS: "requirements",
-    StageId.ENABLED: "enabled",
-    StageId.TOOL_FILTER: "tool filter",
-    StageId.APPROVAL_POLICY: "approval",
-}
-
 
 def empty_counts() -> dict[str, int]:
     """``{"visible": 0, "hidden": 0, "unknown": 0}``: the counter every verdict count starts from."""

@@ -13,14 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .answers import Checklist, ChecklistStep, Finding
-from .enums import AGENTSCOPE_STAGES, AGENTWORKS_STAGES, InputKind, StageId, Verdict
-from .tool_verdict import STAGE_TITLES, Stage, ToolLabels, ToolVerdict, empty_counts, first_failing, row_verdict
+from .enums import InputKind, SharedStage, StageId, Verdict
+from .tool_verdict import Stage, ToolLabels, ToolVerdict, empty_counts, first_failing, row_verdict
 from .verdict_list import VerdictList
 
 __all__ = [
-    "AGENTSCOPE_STAGES",
-    "AGENTWORKS_STAGES",
-    "STAGE_TITLES",
     "Checklist",
     "ChecklistStep",
     "Evaluation",
@@ -92,8 +89,8 @@ class Evaluation:
         """Toolkits: how many tools the model is offered (their "offered" stage passed), callable
         or not; None for a pipeline without that stage. It differs from the visible count by the
         tools offered but denied (file_delete under the PermissionEngine)."""
-        if StageId.VISIBLE not in self.stage_names:
+        if SharedStage.VISIBLE not in self.stage_names:
             return None
         rows = self.tools if isinstance(self.tools, VerdictList) else VerdictList.of(self.tools)
-        offered = [any(s.name == StageId.VISIBLE and s.passed is True for s in row) for row in rows.rows]
+        offered = [any(s.name == SharedStage.VISIBLE and s.passed is True for s in row) for row in rows.rows]
         return sum(count for row, count in Counter(rows.row_of).items() if offered[row])

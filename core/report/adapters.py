@@ -11,9 +11,9 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from ..model.enums import InputKind
 from ..model.errors import InputError
 from ..model.subject import StepsActivation, Subject
+from ..systems.agentworks.ids import AgentWorksInput
 from .data import shown_name
 from .transcript import LostToolLink, SessionSummary, Transcript, Turn, TurnSide
 
@@ -52,7 +52,7 @@ def run_transcript(subject: Subject, script: Path) -> tuple[Transcript, tuple[st
     Returns the transcript and the script's (name, sha256) for the provenance. The
     toolkit is left as it was found (groups a script registers are removed again).
     """
-    if subject.loaded.kind == InputKind.STEP_CONFIG or not isinstance(subject, StepsActivation):
+    if subject.loaded.kind == AgentWorksInput.STEP_CONFIG or not isinstance(subject, StepsActivation):
         raise InputError("--script", "applies to AgentScope toolkits (reset_tools calls), not AgentWorks step configs")
     from ..systems.agentscope.script import load_script
 
@@ -95,7 +95,7 @@ def run_session_transcript(
     Returns the transcript and the session file's (name, sha256). Nothing is written to
     the session source; the subject's own state is not changed (the replay starts on a copy).
     """
-    if subject.loaded.kind == InputKind.STEP_CONFIG or not isinstance(subject, StepsActivation):
+    if subject.loaded.kind == AgentWorksInput.STEP_CONFIG or not isinstance(subject, StepsActivation):
         raise InputError("--session", "applies to AgentScope toolkits (reset_tools calls), not AgentWorks step configs")
     built = subject.built
     from ..systems.agentscope.session_replay import replay_session

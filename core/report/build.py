@@ -12,9 +12,9 @@ import platform
 from array import array
 from collections.abc import Collection, Sequence
 
-from ..model.enums import InputKind
 from ..model.subject import Subject
 from ..model.verdicts import Evaluation, Finding, VerdictList
+from ..systems.agentscope.ids import AgentScopeInput
 from .data import Environment, FileRef, ModeSection, Provenance, ReportData, shown_name
 from .diff import mode_diff, tool_label
 from .redaction import Redactor
@@ -27,7 +27,7 @@ def current_environment(kind: str) -> Environment:
 
     agentscope_version = None
     reset_tools: tuple[tuple[str, str], ...] = ()
-    if kind in (InputKind.TOOLKIT_SPEC, InputKind.TOOLKIT_FACTORY):
+    if kind in (AgentScopeInput.TOOLKIT_SPEC, AgentScopeInput.TOOLKIT_FACTORY):
         from importlib.metadata import PackageNotFoundError, version
 
         try:

@@ -15,7 +15,8 @@ from importlib import resources
 from ..model.answers import ChecklistStep
 from ..model.enums import Verdict
 from ..model.presentation import NOT_REACHED, STAGE_CLASS, STAGE_WORD, VERDICT_CLASS, verdict_counts_text
-from ..model.verdicts import STAGE_TITLES, Checklist, Finding, Stage
+from ..model.verdicts import Checklist, Finding, Stage
+from ..systems.registry import STAGE_TITLES
 from ..text.safe_text import inert
 from .data import ModeSection, ReportData, mode_label
 from .markdown_text import CODE_PATTERN, SPACES

@@ -18,7 +18,7 @@ from __future__ import annotations
 from json.encoder import encode_basestring  # type: ignore[attr-defined]  # the C escaper json.dumps uses
 from typing import Any
 
-from ..model.enums import StageId
+from ..model.enums import SharedStage
 from ..model.verdicts import Checklist, Finding, Stage
 from ..outputs.json_text import OneLinePerItem, compact, indented
 from ..text.safe_text import inert_json
@@ -111,7 +111,7 @@ def _checklist(checklist: Checklist) -> dict[str, Any]:
         "verdict": _plain(checklist.outcome),
         "namespace": verdict.namespace if verdict else None,
         "kind": _plain(verdict.kind) if verdict else None,
-        "first_failing_stage": _plain(failing.name) if failing else (None if verdict else str(StageId.REGISTERED)),
+        "first_failing_stage": _plain(failing.name) if failing else (None if verdict else str(SharedStage.REGISTERED)),
         "stages": [_stage(s) for s in verdict.stages] if verdict else [],
         "checklist": [
             {"question": s.question, "answer": s.answer, "passed": s.passed, "evidence": _plain(s.evidence)}

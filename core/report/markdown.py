@@ -11,7 +11,8 @@ from collections.abc import Iterable, Sequence
 
 from ..model.enums import Verdict
 from ..model.presentation import NOT_REACHED, STAGE_WORD, verdict_counts_text
-from ..model.verdicts import STAGE_TITLES, Checklist, Finding, ToolVerdict
+from ..model.verdicts import Checklist, Finding, ToolVerdict
+from ..systems.registry import STAGE_TITLES
 from .data import ModeSection, ReportData, mode_label
 from .markdown_text import code, html_inline, md, prose
 from .summary import summary_lines

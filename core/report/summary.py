@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from ..model.counts import count_of
-from ..model.enums import Severity, StageId
+from ..model.enums import Severity, SharedStage
 from ..model.presentation import verdict_counts_text
-from ..model.verdicts import STAGE_TITLES, Checklist, ToolVerdict
+from ..model.verdicts import Checklist, ToolVerdict
+from ..systems.registry import STAGE_TITLES
 from .data import ModeSection, ReportData, mode_label
 from .transcript import Transcript
 
@@ -78,7 +79,7 @@ def why_hidden(tool: ToolVerdict) -> str:
     failing = tool.first_failing
     if failing is None:
         return "visible"
-    if failing.name == StageId.VISIBLE and failing.passed is False:
+    if failing.name == SharedStage.VISIBLE and failing.passed is False:
         return f"group '{tool.namespace}' not active"
     if failing.passed is None:
         return f"{_title(failing.name)} unknown"

@@ -22,8 +22,11 @@ toolscope.capture/1      capture.CaptureRecord           each line of ``capture 
 Commands build these models and print ``base.render(model)``, except ``tools --json``:
 ``core.outputs.tools_json`` writes that document as text for speed, following its model (a test
 reads the writer's output back through the model). Each schema is committed next to this file as
-``<name>-<version>.schema.json`` (shipped as package data) and ``tests/test_contracts.py``
-fails when a committed schema differs from its model; the test suite validates every
+``<name>-<version>.schema.json`` (shipped as package data), written by
+``python -m toolscope.core.systems.schema_files``: the stage ids, finding kinds and input kinds
+are open strings here (``core.model.enums``) and their enums are what the registry's systems
+declare, so the schemas are generated above the systems (``generate_schema`` takes them as
+``vocabularies``). ``tests/test_contracts.py`` fails when a committed schema differs from its model; the test suite validates every
 ``--json`` output it produces against its schema (``tests/json_contracts.py``).
 
 How to add a JSON field:
@@ -32,13 +35,14 @@ How to add a JSON field:
    order). Type it as precisely as you can: an enum from ``core.model.enums`` for a closed
    vocabulary, ``X | None`` for a key that can be null (every key is always written).
 2. Fill it where the builder (the model's ``of`` classmethod or the command) builds it.
-3. Regenerate the schemas: ``python -m toolscope.core.schemas`` and commit the changed
+3. Regenerate the schemas: ``python -m toolscope.core.systems.schema_files`` and commit the changed
    ``*.schema.json`` (adding a key is compatible; renaming or removing one needs ``/2``).
 4. Document it in the README's JSON section (``tests/test_contracts.py`` checks the
    field names listed there against the models).
 
-How to add a finding kind (or a stage id, tool kind, …): add it to ``core.model.enums``
-(see that module), emit the member, regenerate the schemas, list it in the README.
+How to add a finding kind or a stage id: add it to its system's ``ids.py`` and ``system.py``
+(``core.systems.contract``), emit the member, regenerate the schemas, list it in the README.
+A tool kind, severity or verdict: ``core.model.enums``.
 
 Hot path: ``tools/2`` and ``report/2`` hold one object per tool. ``tools/2`` is written by
 ``core.outputs.tools_json`` and ``report/2``'s tools by ``core.report.json_report`` as text, one
@@ -49,13 +53,17 @@ from __future__ import annotations
 
 import importlib
 import json
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Any
 
 from pydantic import BaseModel
-from pydantic.json_schema import GenerateJsonSchema
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
+from pydantic_core import core_schema
 
-__all__ = ["ENVELOPES", "committed_schema", "envelope_model", "generate_schema", "schema_file_name"]
+from ..model.enums import VOCABULARY
+
+__all__ = ["ENVELOPES", "Vocabularies", "committed_schema", "envelope_model", "generate_schema", "schema_file_name"]
 
 # schema id → "module:Model" (imported on demand: each command loads only its own model).
 ENVELOPES: dict[str, str] = {
@@ -92,10 +100,29 @@ def schema_file_name(schema_id: str) -> str:
     return f"{name}-{version}.schema.json"
 
 
-def generate_schema(schema_id: str) -> dict[str, Any]:
+Vocabularies = Mapping[str, Sequence[str]]
+"""``{"StageId": (...), "FindingKind": (...), "InputKind": (...)}``: each open string type's values."""
+
+
+def _generator(vocabularies: Vocabularies) -> type[GenerateJsonSchema]:
+    """pydantic's generator, writing each vocabulary (``core.model.enums``) as the enum it is."""
+
+    class WithVocabularies(GenerateJsonSchema):
+        def str_schema(self, schema: core_schema.StringSchema) -> JsonSchemaValue:
+            metadata = schema.get("metadata") or {}
+            title = metadata.get(VOCABULARY)
+            if title is None:
+                return super().str_schema(schema)
+            values = list(vocabularies[title])
+            return {"description": metadata["description"], "enum": values, "title": title, "type": "string"}
+
+    return WithVocabularies
+
+
+def generate_schema(schema_id: str, vocabularies: Vocabularies) -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of a document, generated from its model."""
     model = envelope_model(schema_id)
-    body = model.model_json_schema(mode="serialization", schema_generator=GenerateJsonSchema)
+    body = model.model_json_schema(mode="serialization", schema_generator=_generator(vocabularies))
     name, _, version = schema_id.removeprefix("toolscope.").partition("/")
     head = {
         "$schema": _DRAFT,
@@ -105,9 +132,9 @@ def generate_schema(schema_id: str) -> dict[str, Any]:
     return {**head, **{k: v for k, v in body.items() if k != "title"}}
 
 
-def schema_text(schema_id: str) -> str:
+def schema_text(schema_id: str, vocabularies: Vocabularies) -> str:
     """The committed form of a generated schema (sorted keys are not used: model order stays)."""
-    return json.dumps(generate_schema(schema_id), indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(generate_schema(schema_id, vocabularies), indent=2, ensure_ascii=False) + "\n"
 
 
 def committed_schema(schema_id: str) -> dict[str, Any]:

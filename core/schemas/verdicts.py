@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
+from ..model.enums import SharedStage
+
 if TYPE_CHECKING:
     from ..systems.agentworks.selection_rewrite import SelectionRewrite
 
@@ -151,7 +153,7 @@ class ChecklistJson(Model):
             "verdict": checklist.outcome,
             "namespace": verdict.namespace if verdict else None,
             "kind": verdict.kind if verdict else None,
-            "first_failing_stage": failing.name if failing else (None if verdict else StageId.REGISTERED),
+            "first_failing_stage": failing.name if failing else (None if verdict else SharedStage.REGISTERED),
             "stages": verdict.stages if verdict else (),
             "checklist": [ChecklistStepJson.of(s) for s in checklist.steps],
             "fix": checklist.fix,

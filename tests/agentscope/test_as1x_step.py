@@ -13,7 +13,7 @@ from json_contracts import validated
 from typer.testing import CliRunner
 
 from toolscope.cli.app import app
-from toolscope.core.model.enums import InputKind
+from toolscope.core.systems.agentscope.ids import AgentScopeInput
 from toolscope.core.systems.agentscope.version import agentscope_major, installed_version, parse_version
 
 pytestmark = [
@@ -35,7 +35,7 @@ def _session(steps):
     from toolscope.core.systems.agentscope.script import parse_script
     from toolscope.core.systems.agentscope.subject import load_toolkit_subject
 
-    subject = load_toolkit_subject(ARMED, InputKind.TOOLKIT_FACTORY, ["web_search", "scraping"])
+    subject = load_toolkit_subject(ARMED, AgentScopeInput.TOOLKIT_FACTORY, ["web_search", "scraping"])
     session = subject.session(parse_script(steps, "script.json"))
     session.run_all()
     return session
@@ -79,7 +79,7 @@ def test_users_own_middleware_runs_in_both_lanes() -> None:
     from toolscope.core.systems.agentscope.script import parse_script
     from toolscope.core.systems.agentscope.subject import load_toolkit_subject
 
-    subject = load_toolkit_subject(ARMED, InputKind.TOOLKIT_FACTORY, ["web_search"])
+    subject = load_toolkit_subject(ARMED, AgentScopeInput.TOOLKIT_FACTORY, ["web_search"])
     seen = []
 
     async def deny_meta(kwargs, next_handler):
@@ -155,7 +155,7 @@ def test_replay_offers_what_the_recorded_model_was_offered(version: str) -> None
     from toolscope.core.systems.agentscope.session_source import load_session
     from toolscope.core.systems.agentscope.subject import load_toolkit_subject
 
-    subject = load_toolkit_subject(ARMED, InputKind.TOOLKIT_FACTORY)
+    subject = load_toolkit_subject(ARMED, AgentScopeInput.TOOLKIT_FACTORY)
     replay = replay_session(subject.built, load_session(V1 / version / "typo.json"))
     offered = json.loads((V1 / version / "typo.offered.json").read_text())
     # The reset at model turn k decides what the model is offered at turn k + 1.

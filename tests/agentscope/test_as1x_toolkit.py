@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from toolscope.cli.app import app
-from toolscope.core.model.enums import FindingKind, InputKind
 from toolscope.core.model.errors import InputError
+from toolscope.core.systems.agentscope.ids import AgentScopeFinding, AgentScopeInput
 from toolscope.core.systems.agentscope.version import agentscope_major
 
 pytestmark = [
@@ -32,7 +32,7 @@ def run(*args: str):
 def _subject(target: str, groups=None):
     from toolscope.core.systems.agentscope.subject import load_toolkit_subject
 
-    return load_toolkit_subject(target, InputKind.TOOLKIT_FACTORY, groups)
+    return load_toolkit_subject(target, AgentScopeInput.TOOLKIT_FACTORY, groups)
 
 
 def test_stages_follow_the_group_flags_and_get_json_schemas() -> None:
@@ -81,8 +81,8 @@ def test_without_the_meta_tool_nothing_can_switch_groups() -> None:
     rule = next(v for v in subject.evaluate(None).tools if v.name == "page_fetch").stages[1].rule
     assert "cannot switch groups" in rule and "enable_meta_tool=True" in rule
     kinds = [f.kind for f in subject.findings([None])]
-    assert FindingKind.META_TOOL_MISSING in kinds
-    assert FindingKind.META_TOOL_MISSING not in [f.kind for f in _subject(ARMED).findings([None])]
+    assert AgentScopeFinding.META_TOOL_MISSING in kinds
+    assert AgentScopeFinding.META_TOOL_MISSING not in [f.kind for f in _subject(ARMED).findings([None])]
 
 
 def test_groups_option_and_modes() -> None:
@@ -115,12 +115,12 @@ def test_the_spec_is_built_as_a_real_1x_toolkit(samples) -> None:
 
     from toolscope.core.systems.agentscope.subject import load_toolkit_subject
 
-    subject = load_toolkit_subject(str(samples / "toolkit.yaml"), InputKind.TOOLKIT_SPEC)
+    subject = load_toolkit_subject(str(samples / "toolkit.yaml"), AgentScopeInput.TOOLKIT_SPEC)
     assert isinstance(subject.toolkit, Toolkit) and set(subject.toolkit.groups) == {"web_search", "scraping"}
     assert subject.toolkit.tools["reset_equipped_tools"].group == "basic"
     ev = subject.evaluate(None)
     assert any("permission, read_only and permissions are ignored" in n for n in ev.notes)
-    assert FindingKind.EMPTY_GROUP in [f.kind for f in subject.findings([None])]
+    assert AgentScopeFinding.EMPTY_GROUP in [f.kind for f in subject.findings([None])]
     result = run("tools", str(samples / "toolkit.yaml"))
     assert result.exit_code == 0 and "AgentScope 1.x toolkit spec" in result.output
 

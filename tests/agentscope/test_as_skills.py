@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from toolscope.core.model.enums import FindingKind
+from toolscope.core.model.enums import SharedFinding
+from toolscope.core.systems.agentscope.ids import AgentScopeFinding, AgentScopeInput
 
 pytestmark = pytest.mark.agentscope
 
@@ -34,16 +35,15 @@ def _factory(tmp_path: Path) -> str:
 
 def test_skill_rows_follow_what_get_tool_schemas_offers(tmp_path: Path) -> None:
     pytest.importorskip("agentscope.skill")
-    from toolscope.core.model.enums import InputKind
     from toolscope.core.systems.agentscope.subject import load_toolkit_subject
 
-    subject = load_toolkit_subject(_factory(tmp_path), InputKind.TOOLKIT_FACTORY)
+    subject = load_toolkit_subject(_factory(tmp_path), AgentScopeInput.TOOLKIT_FACTORY)
     rows = [(v.name, v.namespace, v.verdict.value) for v in subject.evaluate(None).tools]
     assert ("Skill", "basic", "visible") in rows and ("Skill", "only_skill", "hidden") in rows
     on = [(v.name, v.namespace, v.verdict.value) for v in subject.evaluate(None, ["only_skill"]).tools]
     assert ("Skill", "only_skill", "visible") in on
     kinds = [f.kind for f in subject.findings([None])]
-    assert FindingKind.EMPTY_GROUP not in kinds and FindingKind.DUPLICATE_NAME not in kinds
+    assert AgentScopeFinding.EMPTY_GROUP not in kinds and SharedFinding.DUPLICATE_NAME not in kinds
     rule = next(v for v in subject.evaluate(None).tools if v.namespace == "only_skill").stages[0].rule
     assert "group_skill" in rule
     turn = subject.session(()).call({"only_skill": True})

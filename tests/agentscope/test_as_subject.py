@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from toolscope.core.model.errors import InputError
-from toolscope.core.model.verdicts import AGENTSCOPE_STAGES
+from toolscope.core.systems.agentscope.ids import AGENTSCOPE_STAGES
 
 pytestmark = pytest.mark.agentscope
 

@@ -11,6 +11,7 @@ from agentscope_version import agentscope_version
 from typer.testing import CliRunner
 
 from toolscope.cli.app import app
+from toolscope.core.systems.agentscope.ids import AgentScopeInput
 
 pytestmark = pytest.mark.agentscope
 
@@ -25,10 +26,9 @@ runner = CliRunner()
 def _compare(groups: list[str] | None = None):
     from toolscope.core.capture.observed_file import load_capture
     from toolscope.core.comparison.predict import compare_subject
-    from toolscope.core.model.enums import InputKind
     from toolscope.core.systems.agentscope.subject import load_toolkit_subject
 
-    subject = load_toolkit_subject(str(TOOLKIT), kind=InputKind.TOOLKIT_SPEC, groups=groups)
+    subject = load_toolkit_subject(str(TOOLKIT), kind=AgentScopeInput.TOOLKIT_SPEC, groups=groups)
     return compare_subject(subject, load_capture(CAPTURE), None).comparison
 
 

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from toolscope.cli.app import app
 from toolscope.cli.commands.report_document import input_files
+from toolscope.core.systems.agentscope.ids import AgentScopeInput
 from toolscope.core.systems.agentworks.subject import load_agentworks_subject
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,10 +59,9 @@ def test_static_registry_given_by_flag_is_in_paths_and_in_check_args(tmp_path: P
 
 
 def test_toolkit_spec_and_factory_files_are_in_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from toolscope.core.model.enums import InputKind
     from toolscope.core.systems.agentscope.subject import load_toolkit_subject
 
-    spec = load_toolkit_subject(str(SAMPLES / "agentscope" / "toolkit.yaml"), kind=InputKind.TOOLKIT_SPEC)
+    spec = load_toolkit_subject(str(SAMPLES / "agentscope" / "toolkit.yaml"), kind=AgentScopeInput.TOOLKIT_SPEC)
     assert spec.loaded.paths == ((SAMPLES / "agentscope" / "toolkit.yaml").resolve(),)
     assert spec.config_findings == ()
     factory = tmp_path / "honest_factory_module.py"
@@ -74,11 +74,11 @@ def test_toolkit_spec_and_factory_files_are_in_paths(tmp_path: Path, monkeypatch
             return Toolkit(), AgentState()
         """)
     )
-    by_file = load_toolkit_subject(f"{factory}:build", kind=InputKind.TOOLKIT_FACTORY)
+    by_file = load_toolkit_subject(f"{factory}:build", kind=AgentScopeInput.TOOLKIT_FACTORY)
     assert by_file.loaded.paths == (factory.resolve(),)
     # package.module:function: the module's file is protected although the report does not list it.
     monkeypatch.chdir(tmp_path)
-    by_module = load_toolkit_subject("honest_factory_module:build", kind=InputKind.TOOLKIT_FACTORY)
+    by_module = load_toolkit_subject("honest_factory_module:build", kind=AgentScopeInput.TOOLKIT_FACTORY)
     assert by_module.loaded.files == () and by_module.loaded.paths == (factory.resolve(),)
 
 

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from toolscope.core.model.enums import StageId, ToolKind, Verdict
+from toolscope.core.model.enums import SharedStage, StageId, ToolKind, Verdict
 from toolscope.core.model.verdicts import Stage, ToolVerdict, VerdictList, first_failing, row_verdict
+from toolscope.core.systems.agentworks.ids import AgentWorksStage
 
 
 def stage(name: StageId, passed: bool | None) -> Stage:
     return Stage(name=name, passed=passed, code="test.rule", rule=f"{name} {passed}")
 
 
-REG, ALLOW, CALL = StageId.REGISTERED, StageId.ALLOW_LISTED, StageId.CALLABLE
+REG, ALLOW, CALL = SharedStage.REGISTERED, AgentWorksStage.ALLOW_LISTED, SharedStage.CALLABLE
 ROWS = [
     ((stage(REG, True), stage(ALLOW, True)), Verdict.VISIBLE, None),
     ((stage(REG, True), stage(ALLOW, False), stage(CALL, None)), Verdict.HIDDEN, ALLOW),

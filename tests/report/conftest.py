@@ -6,15 +6,16 @@ from __future__ import annotations
 import pytest
 from hand_subject import HandSubject, make_tool
 
-from toolscope.core.model.enums import FindingKind, InputKind, Severity
+from toolscope.core.model.enums import Severity
 from toolscope.core.model.verdicts import Finding, LoadedInput
+from toolscope.core.systems.agentworks.ids import AgentWorksFinding, AgentWorksInput
 
 
 @pytest.fixture
 def hostile_subject() -> HandSubject:
     """A subject whose names, descriptions and rules carry markup, HTML and secrets."""
     loaded = LoadedInput(
-        kind=InputKind.STEP_CONFIG,
+        kind=AgentWorksInput.STEP_CONFIG,
         label='step_config.json <script>alert("label")</script>',
         files=(("step_config.json", "a" * 64), ("/home/someone/secret/toolscope.registry.yaml", "b" * 64)),
         step="step-1",
@@ -38,12 +39,14 @@ def hostile_subject() -> HandSubject:
     run_tools = [make_tool(t.name, t.namespace, None, description=t.description) for t in tools[:3]] + [tools[3]]
     findings = [
         Finding(
-            FindingKind.REGISTERED_NOT_ALLOW_LISTED,
+            AgentWorksFinding.REGISTERED_NOT_ALLOW_LISTED,
             'notify_user is registered but in no mode | "<b>"',
             tool="notify_user",
             entry="human:*",
             source="step_config.json: selected_tools[0]",
         ),
-        Finding(FindingKind.DEAD_RULE, "entry [red]x[/red] matches nothing", entry="x", severity=Severity.WARNING),
+        Finding(
+            AgentWorksFinding.DEAD_RULE, "entry [red]x[/red] matches nothing", entry="x", severity=Severity.WARNING
+        ),
     ]
     return HandSubject(loaded, {"build": tools, "run": run_tools}, findings)

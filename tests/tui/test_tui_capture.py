@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from toolscope.cli.app import app as cli
+from toolscope.core.systems.agentscope.ids import AgentScopeInput
 from toolscope.tui.capture.app import CaptureApp
 from toolscope.tui.capture.requests import RequestDetail, RequestList
 
@@ -83,10 +84,9 @@ TOOLKIT = Path(__file__).resolve().parents[2] / "sample_configs" / "agentscope" 
 def _predicting(groups: list[str] | None):
     """What ``inspect TOOLKIT --groups … --capture`` gives the view: the real prediction."""
     from toolscope.core.comparison.predict import compare_subject
-    from toolscope.core.model.enums import InputKind
     from toolscope.core.systems.agentscope.subject import load_toolkit_subject
 
-    subject = load_toolkit_subject(str(TOOLKIT), kind=InputKind.TOOLKIT_SPEC, groups=groups)
+    subject = load_toolkit_subject(str(TOOLKIT), kind=AgentScopeInput.TOOLKIT_SPEC, groups=groups)
     return lambda capture: compare_subject(subject, capture, None).comparison
 
 

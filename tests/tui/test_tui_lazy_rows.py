@@ -11,8 +11,9 @@ import pytest
 from tui_helpers import REPO, make_app
 
 from toolscope.cli.inputs import open_subject
-from toolscope.core.model.enums import StageId, Verdict
-from toolscope.core.model.verdicts import STAGE_TITLES, Evaluation, ToolVerdict
+from toolscope.core.model.enums import SharedStage, Verdict
+from toolscope.core.model.verdicts import Evaluation, ToolVerdict
+from toolscope.core.systems.registry import STAGE_TITLES
 from toolscope.tui.rows import GroupRow, RowIndex, RowQuery, compare, tool_key
 
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -40,7 +41,7 @@ def _rank(tool: ToolVerdict) -> int:
         return 3
     if failing.passed is None:
         return 2
-    return 1 if failing.name == StageId.REGISTERED else 0
+    return 1 if failing.name == SharedStage.REGISTERED else 0
 
 
 def _haystack(tool: ToolVerdict) -> str:

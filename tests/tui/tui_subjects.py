@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from hand_subject import HandSubject
 
-from toolscope.core.model.enums import InputKind, StageId, ToolKind
+from toolscope.core.model.enums import SharedStage, ToolKind
 from toolscope.core.model.verdicts import LoadedInput, Stage, ToolVerdict
+from toolscope.core.systems.agentworks.ids import AgentWorksInput, AgentWorksStage
 
 # (namespace, name, kind, registered, modes allowing it)
 TOOLS = [
@@ -28,7 +29,7 @@ SOURCE = "hand/step_config.json"
 def table_subject(tools: list[tuple[str, str, str, bool, set[str]]] | None = None) -> HandSubject:
     """A step config's subject with modes build and run over the table above."""
     loaded = LoadedInput(
-        kind=InputKind.STEP_CONFIG,
+        kind=AgentWorksInput.STEP_CONFIG,
         label=SOURCE,
         files=((SOURCE, "0" * 64),),
         step="main",
@@ -42,7 +43,7 @@ def _verdict(entry: tuple[str, str, str, bool, set[str]], mode: str) -> ToolVerd
     namespace, name, kind, registered, modes = entry
     stages = [
         Stage(
-            StageId.REGISTERED,
+            SharedStage.REGISTERED,
             registered,
             "filter.wildcard" if registered else "filter.not_selected",
             f"{namespace}:* in selected_tools ({SOURCE})"
@@ -52,14 +53,14 @@ def _verdict(entry: tuple[str, str, str, bool, set[str]], mode: str) -> ToolVerd
             SOURCE,
         ),
         Stage(
-            StageId.ALLOW_LISTED,
+            AgentWorksStage.ALLOW_LISTED,
             mode in modes,
             "mode.listed" if mode in modes else "mode.not_listed",
             f"{name} is {'in' if mode in modes else 'not in'} the {mode} allow list (modes.py)",
             name if mode in modes else None,
             "modes.py",
         ),
-        Stage(StageId.DISCOVERABLE, True, "discovery.ok", "listed by discovery"),
-        Stage(StageId.CALLABLE, True, "exec.ok", "no execution gate"),
+        Stage(AgentWorksStage.DISCOVERABLE, True, "discovery.ok", "listed by discovery"),
+        Stage(SharedStage.CALLABLE, True, "exec.ok", "no execution gate"),
     ]
     return ToolVerdict(name, namespace, ToolKind(kind), tuple(stages), description=f"The {name} tool.")

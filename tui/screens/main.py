@@ -17,11 +17,11 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import HelpPanel, Input, OptionList, TabPane
 
-from ...core.model.enums import InputKind
 from ...core.model.errors import ToolscopeError
 from ...core.model.subject import FollowsActiveGroups, Subject
 from ...core.model.verdict_state import Evaluator, VerdictState
 from ...core.model.verdicts import Checklist, Evaluation, ToolVerdict
+from ...core.systems.agentworks.ids import AgentWorksInput
 from ...core.text.safe_text import inert
 from .. import export
 from ..keys import footer_bindings
@@ -268,7 +268,7 @@ class MainScreen(Screen[None]):
     @property
     def is_step_config(self) -> bool:
         """The input is an AgentWorks step config (it has no activation view, by design)."""
-        return self.subject.loaded.kind == InputKind.STEP_CONFIG
+        return self.subject.loaded.kind == AgentWorksInput.STEP_CONFIG
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide the key of a view this input does not have (footer, F1 and palette follow)."""

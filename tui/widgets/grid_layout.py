@@ -11,35 +11,15 @@ from dataclasses import dataclass, replace
 
 from rich.cells import cell_len, set_cell_size
 
-from ...core.model.verdicts import STAGE_TITLES
+from ...core.systems.registry import STAGE_HEADERS, STAGE_TITLES
 from ...core.text.safe_text import inert
-
-# Short column titles keep room for the deciding rule; the trace pane spells them out.
-SHORT_TITLE = {
-    "registered": "reg",
-    "allow_listed": "allow",
-    "discoverable": "disc",
-    "callable": "call",
-    "visible": "offer",
-    "source": "src",
-    "precedence": "prec",
-    "approval": "appr",
-    "policy": "pol",
-    "connection": "conn",
-    "naming": "name",
-    "deny": "deny",
-    "in_context": "ctx",
-    "layer": "layer",
-    "requirements": "req",
-    "enabled": "enab",
-    "tool_filter": "filt",
-    "approval_policy": "appr",
-}
 
 
 def short_title(stage: str) -> str:
-    """Column title for a stage."""
-    return SHORT_TITLE.get(stage, STAGE_TITLES.get(stage, stage))
+    """Column title for a stage: its short header in lower case (``core.systems.registry``), which
+    keeps room for the deciding rule; the trace pane spells it out."""
+    header = STAGE_HEADERS.get(stage)
+    return header.lower() if header else STAGE_TITLES.get(stage, stage)
 
 
 def fit(text: str, width: int) -> str:

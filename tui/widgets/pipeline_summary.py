@@ -9,7 +9,8 @@ from rich.text import Text
 
 from ...core.model.attention import ALERT_MARK
 from ...core.model.presentation import MARK
-from ...core.model.verdicts import STAGE_TITLES, ToolVerdict
+from ...core.model.verdicts import ToolVerdict
+from ...core.systems.registry import STAGE_TITLES
 from ...core.text.safe_text import inert
 from ..palette import DARK, Palette
 from ..rows import RowQuery, count_of

@@ -10,7 +10,8 @@ from textual.widgets import Static
 
 from ...core.model.attention import ALERT_MARK, BY_DESIGN_MARK
 from ...core.model.presentation import MARK
-from ...core.model.verdicts import STAGE_TITLES, Stage, ToolVerdict
+from ...core.model.verdicts import Stage, ToolVerdict
+from ...core.systems.registry import STAGE_TITLES
 from ...core.text.safe_text import inert
 from ..palette import DARK, Palette
 from ..rows import is_hidden_by_design, is_registered_but_hidden

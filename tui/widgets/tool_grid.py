@@ -22,7 +22,8 @@ from textual.strip import Strip
 from ...core.model.attention import ALERT_MARK, BY_DESIGN_MARK
 from ...core.model.enums import Verdict
 from ...core.model.presentation import MARK, NOT_REACHED, VERDICT_LABEL
-from ...core.model.verdicts import STAGE_TITLES, Stage, ToolVerdict
+from ...core.model.verdicts import Stage, ToolVerdict
+from ...core.systems.registry import STAGE_TITLES
 from ...core.text.safe_text import inert
 from ..palette import palette_for
 from ..rows import (

@@ -19,6 +19,7 @@ Public API::
     NAME_RULE
     await apredict(built, capture) -> CapturePrediction
     predict(built, capture) -> CapturePrediction (sync)
+    capture_plan(subject, capture, mode) -> CapturePlan | None   # the registry's capture hook
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 
 from ...capture.observed import ObservedCapture
 from ...model.prediction import NameRule, Prediction
+from ..contract import CapturePlan
 from .aio import run_sync
 from .session import StepSession
 
@@ -82,3 +84,15 @@ async def apredict(built: Any, capture: ObservedCapture) -> CapturePrediction:
 def predict(built: Any, capture: ObservedCapture) -> CapturePrediction:
     """Sync ``apredict`` (CLI, reports)."""
     return run_sync(apredict(built, capture))
+
+
+def capture_plan(subject: Any, capture: ObservedCapture, mode: str | None) -> CapturePlan | None:
+    """The registry's capture hook: the captured reset_tools calls replayed on the stock and the
+    guarded lane (a toolkit without activation, such as 1.x's: None, the generic comparison)."""
+    from ...model.subject import StepsActivation
+
+    if not isinstance(subject, StepsActivation):
+        return None
+    replay = predict(subject.built, capture)
+    known = frozenset(subject.all_tool_names()) | {"reset_tools", "Skill"}
+    return CapturePlan(replay.predictions, NAME_RULE, known, replay.notes, lane="stock", session=replay.session)

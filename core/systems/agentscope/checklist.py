@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ...model.counts import count_of
-from ...model.enums import StageId
 from ...model.presentation import ANSWER_WORD
 from ...model.verdicts import Checklist, ChecklistStep
 from ...text.suggest import close_matches
+from .ids import AgentScopeStage
 from .stages import ToolRow, activation_call
 
 if TYPE_CHECKING:
@@ -93,14 +93,14 @@ def _fix(row: ToolRow, mode: str, active: Sequence[str]) -> str | None:
     if failing is None:
         return None
     name = row.entry.name
-    if failing.name == StageId.VISIBLE and failing.passed is False:
+    if failing.name == AgentScopeStage.VISIBLE and failing.passed is False:
         call = json.dumps(activation_call(tuple(active), row.entry.group))
         return (
             f"call reset_tools with {call} (it sets the final state: groups not named are "
             f"deactivated), or start the agent with '{row.entry.group}' in "
             f"state.tool_context.activated_groups"
         )
-    if failing.name == StageId.VISIBLE:
+    if failing.name == AgentScopeStage.VISIBLE:
         return f"find why get_tool_schemas does not list '{name}' although its group is active (a tool with the same name in another group?)"
     reason = row.decision_reason or ""
     if reason.startswith("Rule"):

@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ...model.enums import FindingKind, Severity, StageId, ToolKind
+from ...model.enums import Severity, SharedFinding, ToolKind
 from ...model.verdicts import Finding, ToolVerdict
+from .ids import AgentScopeFinding, AgentScopeStage
 
 if TYPE_CHECKING:
     from .subject import ToolkitSubject
@@ -33,7 +34,7 @@ def toolkit_findings(subject: ToolkitSubject, modes: Sequence[str | None]) -> li
         if row.entry.name in seen:
             out.append(
                 Finding(
-                    FindingKind.DUPLICATE_NAME,
+                    SharedFinding.DUPLICATE_NAME,
                     f"tool '{row.entry.name}' is in group '{seen[row.entry.name]}' and in group '{row.entry.group}': "
                     "AgentScope keeps the last one registered (with a warning)",
                     tool=row.entry.name,
@@ -47,7 +48,7 @@ def toolkit_findings(subject: ToolkitSubject, modes: Sequence[str | None]) -> li
         if name not in groups:
             out.append(
                 Finding(
-                    FindingKind.UNKNOWN_ACTIVE_GROUP,
+                    AgentScopeFinding.UNKNOWN_ACTIVE_GROUP,
                     f"activated_groups names '{name}', which no registered group answers to",
                     entry=name,
                     source="state.tool_context.activated_groups",
@@ -56,7 +57,7 @@ def toolkit_findings(subject: ToolkitSubject, modes: Sequence[str | None]) -> li
     for group, client, error in subject.mcp_outages():
         out.append(
             Finding(
-                FindingKind.MCP_OUTAGE,
+                SharedFinding.MCP_OUTAGE,
                 f"MCP client '{client}' in group '{group}' failed to list its tools ({error}): AgentScope drops "
                 "them with only a log warning, so the group is empty",
                 entry=client,
@@ -70,7 +71,7 @@ def toolkit_findings(subject: ToolkitSubject, modes: Sequence[str | None]) -> li
             if all(per_mode[m].get(key) is False for m in resolved):
                 out.append(
                     Finding(
-                        FindingKind.NEVER_CALLABLE,
+                        AgentScopeFinding.NEVER_CALLABLE,
                         f"tool '{row.entry.name}' is denied in every mode checked ({', '.join(resolved)})",
                         tool=row.entry.name,
                         source=origins.get(key),
@@ -101,7 +102,7 @@ def group_findings(
     if empty:
         out.append(
             Finding(
-                FindingKind.EMPTY_GROUP,
+                AgentScopeFinding.EMPTY_GROUP,
                 f"group '{name}' has no tools: activating it adds nothing",
                 entry=name,
                 source=source,
@@ -111,7 +112,7 @@ def group_findings(
     if not (description or "").strip():
         out.append(
             Finding(
-                FindingKind.GROUP_WITHOUT_DESCRIPTION,
+                AgentScopeFinding.GROUP_WITHOUT_DESCRIPTION,
                 f"group '{name}' has no description: {meta_tool} offers the model only its name",
                 entry=name,
                 source=source,
@@ -123,6 +124,6 @@ def group_findings(
 
 def _callable(verdict: ToolVerdict) -> bool | None:
     """The callable stage's answer (every AgentScope verdict has one)."""
-    stage = verdict.stage(StageId.CALLABLE)
+    stage = verdict.stage(AgentScopeStage.CALLABLE)
     assert stage is not None, f"{verdict.name} has no callable stage"
     return stage.passed

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.enums import RuleCode, StageId
+from ...model.enums import RuleCode
 from ...model.verdicts import Stage
+from .ids import AgentScopeStage
 
 if TYPE_CHECKING:
     from .stages import ToolEntry
@@ -48,7 +49,12 @@ def member_stage(entry: ToolEntry, via: str, source: str | None) -> Stage:
     """Registered: ``entry`` is a member of its group (``via`` says how it got there)."""
     where = f"group '{entry.group}'" if entry.group != "basic" else "the basic group"
     return Stage(
-        StageId.REGISTERED, True, "group.member", f"registered in {where}{via}", entry=entry.group, source=source
+        AgentScopeStage.REGISTERED,
+        True,
+        "group.member",
+        f"registered in {where}{via}",
+        entry=entry.group,
+        source=source,
     )
 
 
@@ -61,20 +67,20 @@ def visible_stage(
         if entry.name not in offered:
             # e.g. a later tool of the same name in an active group overwrote it
             return Stage(
-                StageId.VISIBLE,
+                AgentScopeStage.VISIBLE,
                 None,
                 "schema.missing",
                 f"{rule}, but {words.schemas} does not list it{words.missing_hint}",
                 entry="basic",
                 source=words.always_on_missing_source,
             )
-        return Stage(StageId.VISIBLE, True, "group.basic", rule, entry="basic", source=words.always_on_source)
+        return Stage(AgentScopeStage.VISIBLE, True, "group.basic", rule, entry="basic", source=words.always_on_source)
     group = entry.group
     on = group in active
     shown, source = words.state(group, active, on)
     if not on:
         return Stage(
-            StageId.VISIBLE,
+            AgentScopeStage.VISIBLE,
             False,
             RuleCode.GROUP_INACTIVE,
             f"group '{group}' is not active ({shown}); {words.how(group, active, armed)}",
@@ -83,7 +89,7 @@ def visible_stage(
         )
     if entry.name not in offered:
         return Stage(
-            StageId.VISIBLE,
+            AgentScopeStage.VISIBLE,
             None,
             "schema.missing",
             f"group '{group}' is active but {words.schemas} does not list '{entry.name}'",
@@ -91,5 +97,10 @@ def visible_stage(
             source=source,
         )
     return Stage(
-        StageId.VISIBLE, True, "group.active", f"group '{group}' is active ({shown})", entry=group, source=source
+        AgentScopeStage.VISIBLE,
+        True,
+        "group.active",
+        f"group '{group}' is active ({shown})",
+        entry=group,
+        source=source,
     )

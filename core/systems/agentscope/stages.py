@@ -26,9 +26,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...model.enums import StageId, ToolKind
+from ...model.enums import ToolKind
 from ...model.verdicts import Stage, ToolVerdict
 from .group_stages import GroupWords, member_stage, visible_stage
+from .ids import AgentScopeStage
 
 MODES = ("default", "accept_edits", "explore", "bypass", "dont_ask")
 META = "reset_tools"
@@ -88,16 +89,16 @@ def outage_verdicts(collected: Collected, active: tuple[str, ...]) -> list[ToolV
         state = "active but empty" if group == "basic" or group in active else "inactive, and empty even once activated"
         rule = f"group {state}: MCP client '{client}' failed: {error}"
         stages = (
-            Stage(StageId.REGISTERED, None, "mcp.outage", rule, entry=client),
+            Stage(AgentScopeStage.REGISTERED, None, "mcp.outage", rule, entry=client),
             Stage(
-                StageId.VISIBLE,
+                AgentScopeStage.VISIBLE,
                 None,
                 "mcp.outage",
                 "its tools cannot be offered: AgentScope skipped the client with a warning",
                 entry=client,
             ),
             Stage(
-                StageId.CALLABLE,
+                AgentScopeStage.CALLABLE,
                 None,
                 "mcp.outage",
                 "a call would get ToolNotFoundError (not ToolGroupInactiveError)",
@@ -198,7 +199,7 @@ async def aevaluate_tools(
 def _registered_stage(entry: ToolEntry, origins: dict[tuple[str, str], str]) -> Stage:
     if entry.kind == ToolKind.META:
         return Stage(
-            StageId.REGISTERED,
+            AgentScopeStage.REGISTERED,
             True,
             "meta.armed",
             "AgentScope's meta tool: registered automatically once a non-basic group exists",
@@ -243,7 +244,7 @@ def _callable_stage(entry: ToolEntry, mode: str, decision: Any, context: Any) ->
     rule_source = _rule_source(entry.name, behavior, decision, context)
     if behavior == "allow":
         return Stage(
-            StageId.CALLABLE,
+            AgentScopeStage.CALLABLE,
             True,
             "permission.allow",
             f"PermissionEngine in mode {mode}: allow: {message}{reason}",
@@ -252,7 +253,7 @@ def _callable_stage(entry: ToolEntry, mode: str, decision: Any, context: Any) ->
         )
     if behavior == "ask":
         return Stage(
-            StageId.CALLABLE,
+            AgentScopeStage.CALLABLE,
             True,
             "permission.ask",
             f"PermissionEngine in mode {mode}: ask: each call waits for the user to confirm: {message}{reason}",
@@ -260,7 +261,7 @@ def _callable_stage(entry: ToolEntry, mode: str, decision: Any, context: Any) ->
             source=rule_source,
         )
     return Stage(
-        StageId.CALLABLE,
+        AgentScopeStage.CALLABLE,
         False,
         f"permission.{behavior}",
         f"PermissionEngine in mode {mode}: {behavior}: {message}{reason}",

@@ -30,13 +30,13 @@ from typing import TYPE_CHECKING, Any
 from ...model.enums import InputKind
 from ...model.errors import unknown_mode_error
 from ...model.verdicts import (
-    AGENTSCOPE_STAGES,
     Checklist,
     Evaluation,
     Finding,
     LoadedInput,
 )
 from .aio import run_sync
+from .ids import AGENTSCOPE_STAGES
 from .spec import BuiltToolkit
 from .stages import (
     MODES,
@@ -49,6 +49,7 @@ from .stages import (
 from .subject_input import check_groups, load_built, without_basic
 
 if TYPE_CHECKING:
+    from ..contract import OpenRequest
     from .session import StepSession
     from .v1.subject import ToolkitSubjectV1
 
@@ -235,3 +236,11 @@ def load_toolkit_subject(
 def _same_objects(a: Sequence[Any], b: Sequence[Any]) -> bool:
     """The same objects in the same order (identity, not equality)."""
     return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+
+
+def open_subject(request: OpenRequest) -> ToolkitSubject | ToolkitSubjectV1:
+    """The registry's opener: a toolkit spec or factory (``groups``: the comma-separated active groups)."""
+    groups = request.get("groups")
+    if isinstance(groups, str):
+        groups = [g.strip() for g in groups.split(",") if g.strip()]
+    return load_toolkit_subject(request.target, kind=InputKind(request.kind), groups=groups)

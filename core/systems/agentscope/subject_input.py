@@ -19,6 +19,7 @@ from ...model.errors import InputError, Problem
 from ...model.subject import resolved_paths
 from ...model.verdicts import LoadedInput
 from ...text.suggest import close_matches
+from .ids import AgentScopeInput
 
 if TYPE_CHECKING:
     from .spec_models import ToolkitSpec
@@ -57,7 +58,7 @@ def load_built(
 ) -> tuple[Built, LoadedInput]:
     """The toolkit of a spec file (``build_spec``) or a factory (``load_factory``), and its input
     (``version``: the installed AgentScope's, shown with it)."""
-    if kind == InputKind.TOOLKIT_SPEC:
+    if kind == AgentScopeInput.TOOLKIT_SPEC:
         from .spec import load_spec
 
         spec, document = load_spec(target)

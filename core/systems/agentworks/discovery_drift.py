@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...model.enums import FindingKind, Severity
+from ...model.enums import Severity, SharedFinding
 from ...model.errors import InputError
 from ...model.verdicts import Finding
 
@@ -47,7 +47,7 @@ def _drifted(server: ServerDrift, snapshot: Path) -> Finding:
     parts += [f"removed {', '.join(server.removed)}"] if server.removed else []
     parts += [f"renamed {', '.join(f'{a} -> {b}' for a, b in server.renamed)}"] if server.renamed else []
     return Finding(
-        FindingKind.MCP_DRIFT,
+        SharedFinding.MCP_DRIFT,
         f'server "{server.server}" drifted since {snapshot.name}: ' + "; ".join(parts),
         entry=server.server,
         source=snapshot.name,
@@ -57,7 +57,7 @@ def _drifted(server: ServerDrift, snapshot: Path) -> Finding:
 def _drift_unknown(server: str, error: str | None, still: bool, snapshot: Path) -> Finding:
     """A server that had failed when the snapshot was taken (``still``: and fails now)."""
     return Finding(
-        FindingKind.MCP_OUTAGE,
+        SharedFinding.MCP_OUTAGE,
         f'drift of MCP server "{server}" since {snapshot.name} is unknown: it failed when the snapshot '
         + ("was taken and fails now" if still else f"was taken ({error or 'failed'})")
         + ", so there are no tools to compare",

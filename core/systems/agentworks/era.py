@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from ...model.enums import FindingKind, Severity
+from ...model.enums import Severity
 from ...model.errors import InputError, Problem
 from ...model.verdicts import Finding
+from .ids import AgentWorksFinding
 
 
 class Era(StrEnum):
@@ -70,7 +71,7 @@ def resolve_era(
     if has_modes and era != Era.ALLOW_LIST:
         findings.append(
             Finding(
-                FindingKind.MIXED_ERA,
+                AgentWorksFinding.MIXED_ERA,
                 f"{source} models the {era.label} but also has a modes section (the allow-list era's "
                 "GetToolsForWorkshopMode): the modes are not applied",
                 source=f"{source}: modes",
@@ -80,7 +81,7 @@ def resolve_era(
     if has_product and era != Era.PRODUCT_MANIFEST:
         findings.append(
             Finding(
-                FindingKind.MIXED_ERA,
+                AgentWorksFinding.MIXED_ERA,
                 f"{source} models the {era.label} but also names a product manifest: it is not applied",
                 source=f"{source}: product",
                 severity=Severity.WARNING,

@@ -8,8 +8,9 @@
 
 from __future__ import annotations
 
-from ...model.enums import FindingKind, Severity, ToolKind
+from ...model.enums import Severity, ToolKind
 from ...model.verdicts import Finding
+from .ids import AgentWorksFinding
 from .pipeline import StepPipeline
 from .tool_filter import ToolFilter
 from .universe import ToolEntry
@@ -42,7 +43,7 @@ def enabled_filtered_out(pipeline: StepPipeline) -> list[Finding]:
             fix = fix.replace(f'"{first.namespace}:{first.name}"', f'"{first.namespace}:*"')
         out.append(
             Finding(
-                FindingKind.ENABLED_FILTERED_OUT,
+                AgentWorksFinding.ENABLED_FILTERED_OUT,
                 f'enabled but filtered out: "{entry}" enables {names}, but the tool filter then drops '
                 f"{'it' if len(enabled) == 1 else 'all of them'}, because {because}. Fix: {fix}",
                 tool=enabled[0].name,
@@ -85,7 +86,7 @@ def rewrite_changes(pipeline: StepPipeline) -> list[Finding]:
         how = "hidden as the step is written, registered" if now else "registered as the step is written, hidden"
         out.append(
             Finding(
-                FindingKind.APP_REWRITE,
+                AgentWorksFinding.APP_REWRITE,
                 f"the app's rewrite of the step's lists changes {len(names)} tool(s) of \"{namespace}\": {how} "
                 f"after the rewrite: {shown}. {rewrite.note}",
                 tool=names[0],

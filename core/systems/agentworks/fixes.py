@@ -7,9 +7,10 @@ A gate that fails only because an earlier one did adds nothing of its own (``_CO
 
 from __future__ import annotations
 
-from ...model.enums import RuleCode, RuleFamily, StageId, ToolKind
+from ...model.enums import RuleCode, RuleFamily, ToolKind
 from ...model.verdicts import Stage, ToolVerdict
 from .filter_decisions import CODE_SERVER_NOT_SELECTED
+from .ids import AgentWorksStage
 from .pipeline import StepPipeline
 from .universe import ToolEntry
 
@@ -47,11 +48,11 @@ def _stage_fixes(pipeline: StepPipeline, verdict: ToolVerdict, failing: Stage, m
     step = pipeline.step
     namespace = verdict.namespace
     allow_fix = _allow_fix(pipeline, verdict.name, mode, verdict.stages[1])
-    if failing.name == StageId.REGISTERED:
+    if failing.name == AgentWorksStage.REGISTERED:
         return _registered_fixes(pipeline, verdict, failing.code, failing.entry)
-    if failing.name == StageId.ALLOW_LISTED:
+    if failing.name == AgentWorksStage.ALLOW_LISTED:
         return [allow_fix]
-    if failing.name == StageId.DISCOVERABLE:
+    if failing.name == AgentWorksStage.DISCOVERABLE:
         if failing.code == RuleCode.DISCOVERY_SERVER_EXCLUDED:
             return [f'add "{namespace}" to {step.target("selected_servers")}']
         if failing.code == RuleCode.DISCOVERY_VIRTUAL_CUT:
@@ -60,7 +61,7 @@ def _stage_fixes(pipeline: StepPipeline, verdict: ToolVerdict, failing: Stage, m
                 "call the tool through the bridge"
             ]
         return [allow_fix]
-    if failing.name == StageId.CALLABLE:
+    if failing.name == AgentWorksStage.CALLABLE:
         return [allow_fix]
     return []
 

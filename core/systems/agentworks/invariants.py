@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...model.enums import FindingKind, Severity, ToolKind
+from ...model.enums import Severity, SharedFinding, ToolKind
 from ...model.verdicts import Finding
 from .filter_findings import enabled_filtered_out, rewrite_changes
+from .ids import AgentWorksFinding
 from .names import normalize_server_name, normalize_tool_name
 from .pipeline import StepPipeline
 
@@ -35,7 +36,7 @@ def _duplicates(pipeline: StepPipeline) -> list[Finding]:
     source = pipeline.universe.source
     return [
         Finding(
-            FindingKind.DUPLICATE_NAME,
+            SharedFinding.DUPLICATE_NAME,
             f'tool "{tool}" is defined twice in {source}: {first} and {second}',
             tool=tool,
             source=f"{source}: {second}",
@@ -47,7 +48,7 @@ def _duplicates(pipeline: StepPipeline) -> list[Finding]:
 def _outages(pipeline: StepPipeline) -> list[Finding]:
     return [
         Finding(
-            FindingKind.MCP_OUTAGE,
+            SharedFinding.MCP_OUTAGE,
             f'MCP server "{server}" failed: {reason}; its tools are unknown, not absent',
             entry=server,
             source=pipeline.universe.source,
@@ -72,7 +73,7 @@ def _allow_listed_unregistered(pipeline: StepPipeline, modes: Sequence[str | Non
     where = f"{table.product}: chat" if table.product else f"{source}: modes"
     return [
         Finding(
-            FindingKind.ALLOW_LISTED_UNREGISTERED,
+            AgentWorksFinding.ALLOW_LISTED_UNREGISTERED,
             f'allow-listed tool "{tool}" (mode {", ".join(ms)}) is registered nowhere in {source}: '
             "it would be invisible through get_api_spec",
             tool=tool,
@@ -110,7 +111,7 @@ def _registered_not_allow_listed(pipeline: StepPipeline) -> list[Finding]:
         if stage.passed:
             out.append(
                 Finding(
-                    FindingKind.REGISTERED_NOT_ALLOW_LISTED,
+                    AgentWorksFinding.REGISTERED_NOT_ALLOW_LISTED,
                     f'"{entry.name}" ({entry.namespace}) is registered for this step but allow-listed in no mode: '
                     f"every mode denies it ({add})",
                     tool=entry.name,
@@ -169,7 +170,7 @@ def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
         if entry != entry.strip():
             out.append(
                 Finding(
-                    FindingKind.WHITESPACE_ENTRY,
+                    AgentWorksFinding.WHITESPACE_ENTRY,
                     f'"{entry}" has surrounding whitespace, which AgentWorks does not trim '
                     f'("tavily:* " is a specific entry for the tool "* ", not a wildcard)',
                     entry=entry,
@@ -180,7 +181,7 @@ def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
         if ":" not in entry:
             out.append(
                 Finding(
-                    FindingKind.BARE_ENTRY,
+                    AgentWorksFinding.BARE_ENTRY,
                     f'"{entry}" has no namespace: it selects nothing but switches strict filtering on '
                     '(write "server:tool" or "server:*")',
                     entry=entry,
@@ -196,7 +197,7 @@ def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
             if tool == "*":
                 out.append(
                     Finding(
-                        FindingKind.MCP_OUTAGE,
+                        SharedFinding.MCP_OUTAGE,
                         f'selected_tools entry "{entry}" selects every tool of server "{failed}", which failed: '
                         "its tools are unknown, so whether the entry matches any is unknown (shown as one row, *)",
                         entry=entry,
@@ -211,7 +212,7 @@ def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
         elif not matches:
             out.append(
                 Finding(
-                    FindingKind.DEAD_RULE,
+                    AgentWorksFinding.DEAD_RULE,
                     f'selected_tools entry "{entry}" matches no tool in {pipeline.universe.source}',
                     entry=entry,
                     source=where,
@@ -227,7 +228,7 @@ def _selected_tools_entries(pipeline: StepPipeline) -> list[Finding]:
         ):
             out.append(
                 Finding(
-                    FindingKind.SERVER_NOT_SELECTED,
+                    AgentWorksFinding.SERVER_NOT_SELECTED,
                     f'"{entry}" names server "{namespace}", which is not in selected_servers: '
                     "AgentWorks will not connect to it",
                     entry=entry,
@@ -245,7 +246,7 @@ def _retired(pipeline: StepPipeline, tool: str, entry: str, where: str) -> Findi
     sentence = retired_sentence(pipeline, tool)
     if sentence is None:
         return None
-    return Finding(FindingKind.RETIRED_TOOL, f'"{entry}": {sentence}', tool=tool, entry=entry, source=where)
+    return Finding(AgentWorksFinding.RETIRED_TOOL, f'"{entry}": {sentence}', tool=tool, entry=entry, source=where)
 
 
 def _selected_servers_entries(pipeline: StepPipeline) -> list[Finding]:
@@ -263,7 +264,7 @@ def _selected_servers_entries(pipeline: StepPipeline) -> list[Finding]:
             if len(servers) > 1:
                 out.append(
                     Finding(
-                        FindingKind.NO_SERVERS_MIXED,
+                        AgentWorksFinding.NO_SERVERS_MIXED,
                         "NO_SERVERS mixed with server names is treated as an unknown server name "
                         "(it means zero servers only as the whole list)",
                         entry=server,
@@ -279,7 +280,7 @@ def _selected_servers_entries(pipeline: StepPipeline) -> list[Finding]:
         ):
             out.append(
                 Finding(
-                    FindingKind.DEAD_RULE,
+                    AgentWorksFinding.DEAD_RULE,
                     f'selected_servers entry "{server}" names no server in {pipeline.universe.source}',
                     entry=server,
                     source=where,
@@ -303,7 +304,7 @@ def _enabled_custom_entries(pipeline: StepPipeline) -> list[Finding]:
         if ":" not in entry:
             out.append(
                 Finding(
-                    FindingKind.BARE_ENTRY,
+                    AgentWorksFinding.BARE_ENTRY,
                     f'"{entry}" has no category: it enables nothing but makes the list strict '
                     '(write "category:tool" or "category:*")',
                     entry=entry,
@@ -318,7 +319,7 @@ def _enabled_custom_entries(pipeline: StepPipeline) -> list[Finding]:
                 named = ", ".join(f'"{category}:{name}"' for name in registered[:3])
                 out.append(
                     Finding(
-                        FindingKind.UNKNOWN_CATEGORY,
+                        AgentWorksFinding.UNKNOWN_CATEGORY,
                         f'"{entry}" expands to nothing: the app expands category:* only for the categories '
                         f'getToolNamesByCategory knows, and the tools with display group "{category}" '
                         f"({', '.join(registered[:5])}{', …' if len(registered) > 5 else ''}) are registered but no wildcard expands to them; "
@@ -330,7 +331,7 @@ def _enabled_custom_entries(pipeline: StepPipeline) -> list[Finding]:
             elif category not in pipeline.universe.category_tools:
                 out.append(
                     Finding(
-                        FindingKind.UNKNOWN_CATEGORY,
+                        AgentWorksFinding.UNKNOWN_CATEGORY,
                         f'"{entry}": unknown category "{category}" expands to nothing (categories: {category_list})',
                         entry=entry,
                         source=where,
@@ -344,7 +345,7 @@ def _enabled_custom_entries(pipeline: StepPipeline) -> list[Finding]:
         if tool not in custom_names:
             out.append(
                 Finding(
-                    FindingKind.DEAD_RULE,
+                    AgentWorksFinding.DEAD_RULE,
                     f'enabled_custom_tools entry "{entry}" names no custom tool',
                     entry=entry,
                     source=where,
@@ -353,7 +354,7 @@ def _enabled_custom_entries(pipeline: StepPipeline) -> list[Finding]:
         elif category not in pipeline.universe.categories:
             out.append(
                 Finding(
-                    FindingKind.UNKNOWN_CATEGORY,
+                    AgentWorksFinding.UNKNOWN_CATEGORY,
                     f'"{entry}": unknown category "{category}" (ignored: category:tool entries enable the '
                     "tool by name alone)",
                     entry=entry,

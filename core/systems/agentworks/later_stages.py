@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from ...model.enums import StageId, ToolKind
+from ...model.enums import ToolKind
 from ...model.verdicts import Stage
+from .ids import AgentWorksStage
 from .mode_table import ModeTable
 from .step_config import LoadedStep
 from .tool_filter import ToolFilter
@@ -94,7 +95,7 @@ class LaterStages:
         src = self.source
         if label is AllowGate.NO_TABLE:
             allow = Stage(
-                StageId.ALLOW_LISTED,
+                AgentWorksStage.ALLOW_LISTED,
                 True,
                 "mode.no_table",
                 self.no_table or f"{src} has no mode table: no allow-list applies",
@@ -103,7 +104,7 @@ class LaterStages:
         elif label is AllowGate.NOT_GATED:
             custom = self.table.mcp_sentence.get(mode or "") if self.table is not None else None
             allow = Stage(
-                StageId.ALLOW_LISTED,
+                AgentWorksStage.ALLOW_LISTED,
                 True,
                 "mode.mcp_not_gated",
                 custom
@@ -112,20 +113,20 @@ class LaterStages:
             )
         elif label is AllowGate.VIRTUAL_NOT_GATED:
             allow = Stage(
-                StageId.ALLOW_LISTED,
+                AgentWorksStage.ALLOW_LISTED,
                 True,
                 "mode.virtual_not_gated",
                 "virtual tools are injected by mcpagent itself, not admitted by the product manifest's lists",
                 source=src,
             )
         elif isinstance(label, Withheld):
-            allow = Stage(StageId.ALLOW_LISTED, False, "mode.withheld", label.why, source=src)
+            allow = Stage(AgentWorksStage.ALLOW_LISTED, False, "mode.withheld", label.why, source=src)
         elif label is not None:
-            allow = Stage(StageId.ALLOW_LISTED, True, "mode.listed", f"allowed by {label} ({src})", source=src)
+            allow = Stage(AgentWorksStage.ALLOW_LISTED, True, "mode.listed", f"allowed by {label} ({src})", source=src)
         else:
             custom = self.table.not_listed.get(mode or "") if self.table is not None else None
             allow = Stage(
-                StageId.ALLOW_LISTED,
+                AgentWorksStage.ALLOW_LISTED,
                 False,
                 "mode.not_listed",
                 custom
@@ -137,14 +138,14 @@ class LaterStages:
     def _discoverable(self, tool: ToolEntry, reg: Stage, allow: Stage, server_ok: bool | None) -> Stage:
         if reg.passed is None:
             return Stage(
-                StageId.DISCOVERABLE,
+                AgentWorksStage.DISCOVERABLE,
                 None,
                 "discovery.outage",
                 "unknown: its server failed, so get_api_spec reports an outage for it",
             )
         if reg.passed is not True:
             return Stage(
-                StageId.DISCOVERABLE,
+                AgentWorksStage.DISCOVERABLE,
                 False,
                 "discovery.not_registered",
                 "not registered, so neither the tool index nor get_api_spec can list it",
@@ -152,13 +153,13 @@ class LaterStages:
         if not self.execution.code_execution:
             if allow.passed:
                 return Stage(
-                    StageId.DISCOVERABLE,
+                    AgentWorksStage.DISCOVERABLE,
                     True,
                     "discovery.native",
                     f"offered in the native tool list ({self.execution.why})",
                 )
             return Stage(
-                StageId.DISCOVERABLE,
+                AgentWorksStage.DISCOVERABLE,
                 False,
                 "discovery.native_blocked",
                 f"the allow-list filters the native tool list each turn too ({self.execution.why})",
@@ -167,7 +168,7 @@ class LaterStages:
             decision = self.filter.should_include_server(tool.namespace)
             if not decision.include:
                 return Stage(
-                    StageId.DISCOVERABLE,
+                    AgentWorksStage.DISCOVERABLE,
                     False,
                     "discovery.server_excluded",
                     f"get_api_spec / the tool index skip this server: {decision.reason}",
@@ -175,20 +176,20 @@ class LaterStages:
                 )
             if not allow.passed:
                 return Stage(
-                    StageId.DISCOVERABLE,
+                    AgentWorksStage.DISCOVERABLE,
                     False,
                     "discovery.not_allowed",
                     "the allow-list also gates MCP tools in the tool index",
                 )
             return Stage(
-                StageId.DISCOVERABLE,
+                AgentWorksStage.DISCOVERABLE,
                 True,
                 "discovery.server_included",
                 f'in the tool index under server "{tool.namespace}" ({decision.reason}); {self.execution.why}',
             )
         if tool.kind == ToolKind.VIRTUAL and tool.name != "get_api_spec":
             return Stage(
-                StageId.DISCOVERABLE,
+                AgentWorksStage.DISCOVERABLE,
                 False,
                 "discovery.virtual_cut",
                 "in code-execution mode the native list keeps only get_api_spec of the virtual tools, "
@@ -196,43 +197,50 @@ class LaterStages:
             )
         if not allow.passed:
             return Stage(
-                StageId.DISCOVERABLE,
+                AgentWorksStage.DISCOVERABLE,
                 False,
                 "discovery.not_allowed",
                 "the mode's allow-list also gates discovery: the tool index and get_api_spec will not list it "
                 f"(code_execution_tools.go; {self.execution.why})",
             )
         where = "the native list" if tool.kind == ToolKind.VIRTUAL else "the tool index and get_api_spec"
-        return Stage(StageId.DISCOVERABLE, True, "discovery.listed", f"listed in {where} ({self.execution.why})")
+        return Stage(
+            AgentWorksStage.DISCOVERABLE, True, "discovery.listed", f"listed in {where} ({self.execution.why})"
+        )
 
     def _callable(self, tool: ToolEntry, reg: Stage, allow: Stage, mode: str | None) -> Stage:
         if reg.passed is None:
             return Stage(
-                StageId.CALLABLE, None, "execution.outage", "unknown: its server failed, so a call has nothing to reach"
+                AgentWorksStage.CALLABLE,
+                None,
+                "execution.outage",
+                "unknown: its server failed, so a call has nothing to reach",
             )
         if reg.passed is not True:
-            return Stage(StageId.CALLABLE, False, "execution.not_registered", "not registered: a call cannot reach it")
+            return Stage(
+                AgentWorksStage.CALLABLE, False, "execution.not_registered", "not registered: a call cannot reach it"
+            )
         if tool.kind == ToolKind.MCP:
             return Stage(
-                StageId.CALLABLE,
+                AgentWorksStage.CALLABLE,
                 True,
                 "execution.mcp_not_gated",
                 "MCP calls are not gated by the allow-list (only the discovery checks apply)",
             )
         if tool.kind == ToolKind.VIRTUAL:
             return Stage(
-                StageId.CALLABLE,
+                AgentWorksStage.CALLABLE,
                 True,
                 "execution.virtual_not_gated",
                 "virtual tool calls are not gated by the allow-list",
             )
         if allow.passed:
             return Stage(
-                StageId.CALLABLE,
+                AgentWorksStage.CALLABLE,
                 True,
                 "execution.allowed",
                 "the execution gate (CallCustomToolWithSession) lets it through",
             )
         # Shared by every denied tool (no tool name in it); `denial()` gives the exact text
         # for one tool, and `with_denial_text()` puts it into a single tool's stage.
-        return Stage(StageId.CALLABLE, False, "execution.denied", DENIED_RULE)
+        return Stage(AgentWorksStage.CALLABLE, False, "execution.denied", DENIED_RULE)

@@ -18,9 +18,10 @@ from typing import Any
 from ...inputs.input_files import read_text
 from ...inputs.positions import Path_, place, yaml_positions
 from ...inputs.safe_yaml import parse_yaml
-from ...model.enums import FindingKind, Severity
+from ...model.enums import Severity
 from ...model.errors import InputError, Problem
 from ...model.verdicts import Finding
+from .ids import AgentWorksFinding
 
 PRODUCT_MODES = ("builder", "run")
 EXTERNAL = "external"
@@ -139,7 +140,7 @@ def validate_chats(manifest: ProductManifest) -> list[Finding]:
     def refuse(message: str, *path: str | int, entry: str | None = None, severity: Severity = Severity.ERROR) -> None:
         out.append(
             Finding(
-                FindingKind.PRODUCT_MANIFEST,
+                AgentWorksFinding.PRODUCT_MANIFEST,
                 f"{message} (validateChatDefinitions refuses to load this manifest)"
                 if severity == Severity.ERROR
                 else message,

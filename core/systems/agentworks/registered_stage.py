@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...model.enums import StageId, ToolKind
+from ...model.enums import ToolKind
 from ...model.verdicts import Stage
 from .custom_filter import CustomDecision
 from .filter_decisions import quote_list
+from .ids import AgentWorksStage
 from .selection_rewrite import WHERE, SelectionRewrite
 from .step_config import LoadedStep
 from .tool_filter import FilterDecision, ToolFilter
@@ -87,7 +88,7 @@ class RegisteredStage:
             return self._share(
                 ("v",),
                 lambda: Stage(
-                    StageId.REGISTERED,
+                    AgentWorksStage.REGISTERED,
                     True,
                     "filter.virtual",
                     f"virtual tool ({self.universe.source}: virtual_tools): always included (ShouldIncludeTool step 1)",
@@ -98,7 +99,7 @@ class RegisteredStage:
             return self._share(
                 ("o", tool.namespace),
                 lambda: Stage(
-                    StageId.REGISTERED,
+                    AgentWorksStage.REGISTERED,
                     True,
                     "other_registration",
                     f'registered by "{tool.namespace}" ({self.universe.source}: other_tools); the step\'s filters do not apply',
@@ -109,7 +110,7 @@ class RegisteredStage:
             return self._share(
                 ("out", tool.namespace),
                 lambda: Stage(
-                    StageId.REGISTERED,
+                    AgentWorksStage.REGISTERED,
                     None,
                     "mcp.outage",
                     f'unknown: server "{tool.namespace}" failed: {tool.outage}',
@@ -120,7 +121,7 @@ class RegisteredStage:
             return self._share(
                 ("dup", tool.duplicate_of, tool.namespace),
                 lambda: Stage(
-                    StageId.REGISTERED,
+                    AgentWorksStage.REGISTERED,
                     False,
                     "mcp.duplicate",
                     f'duplicate name: server "{tool.duplicate_of}" registered a tool with this name first '
@@ -158,7 +159,7 @@ class RegisteredStage:
         """A tool the tool filter alone decides."""
         source = self._entry_source(decision.entry, decision.field)
         return Stage(
-            StageId.REGISTERED,
+            AgentWorksStage.REGISTERED,
             decision.include,
             f"filter.{decision.code}",
             f"{decision.reason} ({source}){self._rewrite_part(decision, rewritten)}",
@@ -174,7 +175,7 @@ class RegisteredStage:
         )
         if decision is None:
             return Stage(
-                StageId.REGISTERED,
+                AgentWorksStage.REGISTERED,
                 False,
                 f"custom.{custom.code}",
                 custom_part,
@@ -184,7 +185,7 @@ class RegisteredStage:
         source = self._entry_source(decision.entry, decision.field)
         if not decision.include:
             return Stage(
-                StageId.REGISTERED,
+                AgentWorksStage.REGISTERED,
                 False,
                 f"filter.{decision.code}",
                 f"{custom_part}, but the tool filter excludes it: {decision.reason} ({source})"
@@ -193,7 +194,7 @@ class RegisteredStage:
                 source=source,
             )
         return Stage(
-            StageId.REGISTERED,
+            AgentWorksStage.REGISTERED,
             True,
             f"custom.{custom.code}+filter.{decision.code}",
             f"{custom_part}; tool filter: {decision.reason}{self._rewrite_part(decision, rewritten)}",

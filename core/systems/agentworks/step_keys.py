@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...model.enums import FindingKind, Severity
+from ...model.enums import Severity, SharedFinding
 from ...model.verdicts import Finding
 from ...text.suggest import did_you_mean
 from .step_config import LoadedStep
@@ -89,7 +89,7 @@ def _check(obj: Mapping[str, Any], known: frozenset[str], where: str, file_name:
         location = f"{where}.{key}" if where else key
         out.append(
             Finding(
-                FindingKind.UNKNOWN_KEY,
+                SharedFinding.UNKNOWN_KEY,
                 _message(key, known, where, obj),
                 entry=key,
                 source=f"{file_name}: {location}",

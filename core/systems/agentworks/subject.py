@@ -7,11 +7,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...model.enums import InputKind, RuleCode
+from ...model.enums import RuleCode
 from ...model.errors import InputError, Problem
 from ...model.subject import resolved_paths
 from ...model.verdicts import (
-    AGENTWORKS_STAGES,
     Checklist,
     Evaluation,
     Finding,
@@ -20,6 +19,7 @@ from ...model.verdicts import (
 from ...text.shell import shell_join
 from .checklist import build_checklist
 from .discovery_drift import drift_findings
+from .ids import AGENTWORKS_STAGES, AgentWorksInput
 from .invariants import check_invariants
 from .mode_table import ModeTable
 from .pipeline import StepPipeline
@@ -31,6 +31,7 @@ from .world import World, load_world, workflow_override
 
 if TYPE_CHECKING:
     from ...mcp.results import DiscoveryResult
+    from ..contract import OpenRequest
 
 
 class AgentWorksSubject:
@@ -90,7 +91,7 @@ class AgentWorksSubject:
             *(mcp.files if mcp else ()),
         )
         return LoadedInput(
-            kind=InputKind.STEP_CONFIG,
+            kind=AgentWorksInput.STEP_CONFIG,
             label=f"AgentWorks step config {step.file_name} · step {step.step.id} · registry {registry_doc.name}",
             files=files,
             step=step.step.id,
@@ -276,3 +277,16 @@ def load_workflow_subjects(
         AgentWorksSubject(step, world, registry_given=registry, extra_findings=_client_findings(step, client_home))
         for step in steps
     ]
+
+
+def open_subject(request: OpenRequest) -> AgentWorksSubject:
+    """The registry's opener: one step of the step config ``request.path``."""
+    return load_agentworks_subject(
+        request.path,
+        step=request.get("step"),
+        registry=request.get("registry"),
+        snapshot=request.get("snapshot"),
+        workflow=request.get("workflow"),
+        origin=request.get("origin"),
+        client_home=request.get("client_home"),
+    )

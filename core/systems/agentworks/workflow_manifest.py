@@ -20,9 +20,9 @@ from typing import Any
 from ...inputs.input_files import read_text
 from ...inputs.positions import Path_, json_positions, place
 from ...inputs.strict_json import parse_json
-from ...model.enums import FindingKind
 from ...model.errors import InputError, Problem
 from ...model.verdicts import Finding
+from .ids import AgentWorksFinding
 
 WORKFLOW_FILE = "workflow.json"
 WORKSHOP_MODES = {
@@ -132,7 +132,9 @@ def _server_findings(manifest: WorkflowManifest) -> list[Finding]:
         where = manifest.where("capabilities", "selected_servers", index)
         if not server.strip():
             out.append(
-                Finding(FindingKind.WORKFLOW_MANIFEST, "an empty server name is refused", entry=server, source=where)
+                Finding(
+                    AgentWorksFinding.WORKFLOW_MANIFEST, "an empty server name is refused", entry=server, source=where
+                )
             )
             continue
         key = server.replace("_", "-")
@@ -140,7 +142,7 @@ def _server_findings(manifest: WorkflowManifest) -> list[Finding]:
         if first is not None and first != server:
             out.append(
                 Finding(
-                    FindingKind.WORKFLOW_MANIFEST,
+                    AgentWorksFinding.WORKFLOW_MANIFEST,
                     f"duplicate capabilities.selected_servers entries {first!r} and {server!r} resolve to the same "
                     "MCP server (AgentWorks refuses to save the workflow)",
                     entry=server,
@@ -152,7 +154,7 @@ def _server_findings(manifest: WorkflowManifest) -> list[Finding]:
     if mode is not None and mode.strip().lower() not in WORKSHOP_MODES:
         out.append(
             Finding(
-                FindingKind.WORKFLOW_MANIFEST,
+                AgentWorksFinding.WORKFLOW_MANIFEST,
                 f"execution_defaults.workshop_mode {mode!r} is not a workshop mode (workshop, run, or a retired name)",
                 entry=mode,
                 source=manifest.where("execution_defaults", "workshop_mode"),

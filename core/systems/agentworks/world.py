@@ -12,10 +12,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ...inputs.documents import Document
-from ...model.enums import FindingKind, Severity
+from ...model.enums import Severity
 from ...model.errors import InputError, Problem
 from ...model.verdicts import Finding
 from .era import Era, resolve_era
+from .ids import AgentWorksFinding
 from .mcp_tools import McpTools, discover_mcp_tools, expected_tools
 from .product_manifest import EXTERNAL, ProductManifest, load_product_manifest
 from .product_modes import product_mode_table
@@ -237,7 +238,7 @@ def workflow_override(step: LoadedStep, world: World) -> tuple[LoadedStep, list[
         return replaced, []
     return replaced, [
         Finding(
-            FindingKind.WORKFLOW_OVERRIDE,
+            AgentWorksFinding.WORKFLOW_OVERRIDE,
             f"the step's own enabled_custom_tools ({len(own)} {'entry' if len(own) == 1 else 'entries'}) is replaced by "
             f"{manifest.where('execution_defaults', 'enabled_custom_tools')}: {PRECEDENCE}, so a non-empty "
             "workflow list replaces every step's own (update_workflow_config's description says the opposite)",

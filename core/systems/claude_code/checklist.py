@@ -11,23 +11,23 @@ import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...model.enums import StageId
 from ...model.presentation import ANSWER_WORD
 from ...model.verdicts import Checklist, ChecklistStep, Stage, ToolVerdict
 from ...text.suggest import did_you_mean
 from ..coding_cli.common import claude_name_part
+from .ids import ClaudeStage
 
 if TYPE_CHECKING:
     from .subject import ClaudeCodeSubject
 
 _GROUPS = (
     (
-        (StageId.SOURCE, StageId.PRECEDENCE, StageId.APPROVAL, StageId.POLICY, StageId.CONNECTION),
+        (ClaudeStage.SOURCE, ClaudeStage.PRECEDENCE, ClaudeStage.APPROVAL, ClaudeStage.POLICY, ClaudeStage.CONNECTION),
         "Does Claude Code start the server '{server}'?",
     ),
-    ((StageId.NAMING, StageId.DENY), "Does the tool keep the name {name} and escape every deny rule?"),
+    ((ClaudeStage.NAMING, ClaudeStage.DENY), "Does the tool keep the name {name} and escape every deny rule?"),
     (
-        (StageId.IN_CONTEXT, StageId.CALLABLE),
+        (ClaudeStage.IN_CONTEXT, ClaudeStage.CALLABLE),
         "Does the model get it (in full or deferred behind ToolSearch), and would a call run in mode {mode}?",
     ),
 )

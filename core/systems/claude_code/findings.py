@@ -12,11 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ...model.enums import FindingKind, Severity
+from ...model.enums import Severity, SharedFinding
 from ...model.verdicts import Finding
 from ...text.suggest import did_you_mean
 from ..coding_cli.common import claude_name_part
+from ..coding_cli.ids import CodingCliFinding
 from .checklist import fix_for
+from .ids import ClaudeFinding
 from .permissions import collect_rules, rule_matches
 
 if TYPE_CHECKING:
@@ -38,7 +40,7 @@ def config_findings(subject: ClaudeCodeSubject) -> list[Finding]:
         if decision.stages[0].code == "source.unread":
             entry = decision.entry
             out.append(Finding(
-                FindingKind.UNREAD_SERVERS,
+                ClaudeFinding.UNREAD_SERVERS,
                 f"server \"{entry.name}\" is defined where Claude Code never reads servers ({entry.source}); "
                 "fix: move it to .mcp.json or ~/.claude.json (`claude mcp add`)",
                 tool=None, entry=entry.name, source=entry.source,
@@ -73,7 +75,7 @@ def config_findings(subject: ClaudeCodeSubject) -> list[Finding]:
         )
         hint = f'; did you mean "{close[0]}"?' if close else ""
         out.append(Finding(
-            FindingKind.RULE_MATCHES_NOTHING,
+            ClaudeFinding.RULE_MATCHES_NOTHING,
             f"{rule.kind} rule \"{text}\" ({rule.source}) matches no tool: rules need the normalised form "
             f"mcp__<server>__<tool>, mcp__<server> or mcp__<server>__* (no dots, no (…)){hint}",
             tool=close[0] if close else None, entry=text, source=rule.source,
@@ -82,13 +84,13 @@ def config_findings(subject: ClaudeCodeSubject) -> list[Finding]:
 
 
 _STAGE_KINDS = {
-    "approval.disabled": (FindingKind.DISABLED_BY_DIALOG, Severity.ERROR),
-    "source.managed_exclusive": (FindingKind.MANAGED_EXCLUSIVE, Severity.ERROR),
-    "policy.denied": (FindingKind.SERVER_BLOCKED, Severity.ERROR),
-    "policy.not_allowed": (FindingKind.SERVER_BLOCKED, Severity.ERROR),
-    "naming.collision": (FindingKind.NAME_COLLISION, Severity.ERROR),
-    "mcp.outage": (FindingKind.MCP_OUTAGE, Severity.ERROR),
-    "approval.pending": (FindingKind.APPROVAL_DIFFERS, Severity.WARNING),
+    "approval.disabled": (ClaudeFinding.DISABLED_BY_DIALOG, Severity.ERROR),
+    "source.managed_exclusive": (ClaudeFinding.MANAGED_EXCLUSIVE, Severity.ERROR),
+    "policy.denied": (CodingCliFinding.SERVER_BLOCKED, Severity.ERROR),
+    "policy.not_allowed": (CodingCliFinding.SERVER_BLOCKED, Severity.ERROR),
+    "naming.collision": (CodingCliFinding.NAME_COLLISION, Severity.ERROR),
+    "mcp.outage": (SharedFinding.MCP_OUTAGE, Severity.ERROR),
+    "approval.pending": (ClaudeFinding.APPROVAL_DIFFERS, Severity.WARNING),
 }
 
 
@@ -104,7 +106,7 @@ def claude_findings(subject: ClaudeCodeSubject, modes: Sequence[str | None]) -> 
                 ignored.append("permissions.allow")
             if ignored:
                 out.append(Finding(
-                    FindingKind.UNTRUSTED_IGNORED,
+                    CodingCliFinding.UNTRUSTED_IGNORED,
                     f"{source.file.shown}: {', '.join(ignored)} ignored because the project is not trusted, while its deny "
                     f"rules, defaultMode and server policy apply; fix: accept the trust dialog (~/.claude.json: projects."
                     f"\"{files.project_key}\".hasTrustDialogAccepted) or move them to .claude/settings.local.json",

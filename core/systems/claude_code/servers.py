@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...mcp.results import ServerResult
-from ...model.enums import StageId
 from ...model.verdicts import Stage
 from ..coding_cli.common import quoted, stage
 from .args import ClientArgs
 from .files import ClaudeFiles, ServerEntry, legacy_project_lists
+from .ids import ClaudeStage
 
 RANK = {"enterprise": 0, "dynamic": 1, "local": 2, "project": 3, "user": 4}
 """Same-name precedence, best first (enterprise servers never meet others: managed-mcp.json is exclusive)."""
@@ -40,7 +40,9 @@ class ServerDecision:
     @property
     def blocked_by_policy(self) -> bool:
         """A policy deny: toolscope does not start a server the organisation blocks."""
-        return any(s.name == StageId.POLICY and s.passed is False and s.code == "policy.denied" for s in self.stages)
+        return any(
+            s.name == ClaudeStage.POLICY and s.passed is False and s.code == "policy.denied" for s in self.stages
+        )
 
     @property
     def passed(self) -> bool:
@@ -52,14 +54,14 @@ def _source(entry: ServerEntry, files: ClaudeFiles, args: ClientArgs) -> Stage:
     where = f"defined in {entry.source} (scope {entry.scope})"
     if entry.scope == "unread":
         return stage(
-            StageId.SOURCE, False, "source.unread",
+            ClaudeStage.SOURCE, False, "source.unread",
             f"Claude Code never reads mcpServers in {entry.source.partition(':')[0]}: the server is not defined at all "
             "(servers go in .mcp.json, ~/.claude.json via `claude mcp add`, or --mcp-config)",
             entry.name, entry.source,
         )  # fmt: skip
     if args.safe_mode:
         return stage(
-            StageId.SOURCE,
+            ClaudeStage.SOURCE,
             False,
             "source.safe_mode",
             f"{where}, but --safe-mode starts no MCP server",
@@ -68,21 +70,21 @@ def _source(entry: ServerEntry, files: ClaudeFiles, args: ClientArgs) -> Stage:
         )
     if files.managed_mcp is not None and entry.scope != "enterprise":
         return stage(
-            StageId.SOURCE, False, "source.managed_exclusive",
+            ClaudeStage.SOURCE, False, "source.managed_exclusive",
             f"{where}, but {files.managed_mcp.shown} exists: it is exclusive, only its servers start",
             entry.name, files.managed_mcp.shown,
         )  # fmt: skip
     if (args.strict_mcp_config or args.bare) and entry.scope != "dynamic":
         flag = "--strict-mcp-config" if args.strict_mcp_config else "--bare"
         return stage(
-            StageId.SOURCE,
+            ClaudeStage.SOURCE,
             False,
             "source.strict",
             f"{where}, but {flag} keeps only --mcp-config servers",
             flag,
             "--client-args",
         )
-    return stage(StageId.SOURCE, True, f"source.{entry.scope}", where, entry.name, entry.source)
+    return stage(ClaudeStage.SOURCE, True, f"source.{entry.scope}", where, entry.name, entry.source)
 
 
 def _precedence(entry: ServerEntry, rivals: list[ServerEntry]) -> Stage:
@@ -94,9 +96,9 @@ def _precedence(entry: ServerEntry, rivals: list[ServerEntry]) -> Stage:
             if rivals
             else "the only definition of this name"
         )
-        return stage(StageId.PRECEDENCE, True, "precedence.wins", rule, entry.name, entry.source)
+        return stage(ClaudeStage.PRECEDENCE, True, "precedence.wins", rule, entry.name, entry.source)
     return stage(
-        StageId.PRECEDENCE, False, "precedence.shadowed",
+        ClaudeStage.PRECEDENCE, False, "precedence.shadowed",
         f"shadowed by the {best.scope} definition in {best.source} (--mcp-config > local > project > user)",
         best.name, best.source,
     )  # fmt: skip
@@ -113,12 +115,12 @@ def _lists(files: ClaudeFiles, key: str, scopes: tuple[str, ...]) -> list[tuple[
 
 def _approval(entry: ServerEntry, files: ClaudeFiles, args: ClientArgs) -> Stage:
     if entry.scope != "project":
-        return stage(StageId.APPROVAL, True, "approval.not_needed", "not a .mcp.json server: no approval step")
+        return stage(ClaudeStage.APPROVAL, True, "approval.not_needed", "not a .mcp.json server: no approval step")
     name = entry.name
     for value, where in _lists(files, "disabledMcpjsonServers", ("managed", "flag", "user", "project", "local")):
         if isinstance(value, list) and name in value:
             return stage(
-                StageId.APPROVAL, False, "approval.disabled",
+                ClaudeStage.APPROVAL, False, "approval.disabled",
                 f"disabledMcpjsonServers lists it in {where} (what the approval dialog's default answer writes): "
                 "hidden in -p and interactively, and it beats every enable key",
                 name, where,
@@ -127,7 +129,7 @@ def _approval(entry: ServerEntry, files: ClaudeFiles, args: ClientArgs) -> Stage
     if name in legacy:
         where = f'~/.claude.json: projects."{files.project_key}".disabledMcpjsonServers'
         return stage(
-            StageId.APPROVAL,
+            ClaudeStage.APPROVAL,
             False,
             "approval.disabled",
             f"disabledMcpjsonServers lists it in {where} (moved to .claude/settings.local.json at start)",
@@ -162,7 +164,7 @@ def _approval(entry: ServerEntry, files: ClaudeFiles, args: ClientArgs) -> Stage
     rule = f"-p: connects without approval; {interactive}"
     passed = True if args.print_mode else approved_by is not None
     code = "approval.headless" if args.print_mode else ("approval.approved" if approved_by else "approval.pending")
-    return stage(StageId.APPROVAL, passed, code, rule, name, approved_by)
+    return stage(ClaudeStage.APPROVAL, passed, code, rule, name, approved_by)
 
 
 def _policy_matches(item: Any, entry: ServerEntry) -> bool:
@@ -184,7 +186,7 @@ def _policy(entry: ServerEntry, files: ClaudeFiles) -> Stage:
         for i, item in enumerate(value if isinstance(value, list) else []):
             if _policy_matches(item, entry):
                 return stage(
-                    StageId.POLICY,
+                    ClaudeStage.POLICY,
                     False,
                     "policy.denied",
                     f"blocked by deniedMcpServers[{i}] in {where} (deny wins; no trace in Claude Code)",
@@ -195,7 +197,7 @@ def _policy(entry: ServerEntry, files: ClaudeFiles) -> Stage:
     allow_lists = _lists(files, "allowedMcpServers", ("managed",) if managed_only else scopes)
     if not allow_lists or entry.scope == "enterprise":
         return stage(
-            StageId.POLICY,
+            ClaudeStage.POLICY,
             True,
             "policy.none",
             "no server policy applies"
@@ -206,7 +208,7 @@ def _policy(entry: ServerEntry, files: ClaudeFiles) -> Stage:
         for item in value if isinstance(value, list) else []:
             if _policy_matches(item, entry):
                 return stage(
-                    StageId.POLICY,
+                    ClaudeStage.POLICY,
                     True,
                     "policy.allowed",
                     f"allowed by allowedMcpServers in {where}",
@@ -215,7 +217,7 @@ def _policy(entry: ServerEntry, files: ClaudeFiles) -> Stage:
                 )
     wheres = ", ".join(w for _, w in allow_lists)
     return stage(
-        StageId.POLICY,
+        ClaudeStage.POLICY,
         False,
         "policy.not_allowed",
         f"not in allowedMcpServers ({wheres}; the lists are unioned, [] allows none): blocked without a trace",
@@ -244,12 +246,12 @@ def decide_servers(files: ClaudeFiles, args: ClientArgs) -> list[ServerDecision]
 def connection_stage(decision: ServerDecision, result: ServerResult | None, where: str) -> Stage:
     """Stage 5 from the listing: connected with N tools, failed (tools unknown), or not listed."""
     if result is None:
-        return stage(StageId.CONNECTION, None, "connection.not_listed", f"no listing of this server ({where})")
+        return stage(ClaudeStage.CONNECTION, None, "connection.not_listed", f"no listing of this server ({where})")
     if not result.ok:
         return stage(
-            StageId.CONNECTION, None, "mcp.outage",
+            ClaudeStage.CONNECTION, None, "mcp.outage",
             f"failed to connect: {result.error} (Claude Code still runs: -p exits 0, stream-json init shows it "
             "'failed' and the model gets a system message naming it); its tools are unknown",
             decision.entry.name, decision.entry.source,
         )  # fmt: skip
-    return stage(StageId.CONNECTION, True, "connection.ok", f"connected: lists {len(result.tools)} tools ({where})")
+    return stage(ClaudeStage.CONNECTION, True, "connection.ok", f"connected: lists {len(result.tools)} tools ({where})")

@@ -17,20 +17,25 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...mcp.results import ServerResult
-from ...model.enums import CLAUDE_CODE_STAGES, InputKind, StageId, ToolKind
+from ...model.enums import StageId, ToolKind
 from ...model.errors import unknown_mode_error
 from ...model.subject import resolved_paths
 from ...model.verdicts import Checklist, Evaluation, Finding, LoadedInput, Stage, ToolVerdict
 from ..coding_cli.common import check_project_dir, claude_name_part, list_servers
 from .args import ClientArgs, parse_client_args
 from .files import ClaudeFiles, load_claude_files
+from .ids import CLAUDE_CODE_STAGES, ClaudeInput
 from .permissions import MODES, collect_rules, effective_mode
 from .servers import ServerDecision, connection_stage, decide_servers
 from .tools import build_context, callable_stage, collisions, context_stage, deny_stage, final_name, naming_stage
 
 DEFAULT_MANAGED_DIR = Path("/etc/claude-code")
+
+if TYPE_CHECKING:
+    from ..contract import OpenRequest
 
 
 class ClaudeCodeSubject:
@@ -164,7 +169,7 @@ def load_claude_code_subject(
     to_list = {d.key: d.entry.entry for d in decisions if not d.blocked_by_policy}
     results, where = list_servers(to_list, snapshot)
     loaded = LoadedInput(
-        kind=InputKind.CLAUDE_CODE,
+        kind=ClaudeInput.CLAUDE_CODE,
         label=f"Claude Code project {files.project.name or files.project} · {len(decisions)} server definitions · {where}",
         files=tuple((f.shown, f.sha256) for f in files.files if f.sha256),
         extra=(("input", "claude-code"), ("claude_code_model", "2.1.332")),
@@ -176,3 +181,14 @@ def load_claude_code_subject(
 def stage_of(verdict: ToolVerdict, name: StageId) -> Stage | None:
     """The stage with this id in a verdict, if reached."""
     return verdict.stage(name)
+
+
+def open_subject(request: OpenRequest) -> ClaudeCodeSubject:
+    """The registry's opener: ``claude-code:DIR``."""
+    return load_claude_code_subject(
+        request.path,
+        home=request.get("home"),
+        managed_dir=request.get("managed_dir"),
+        client_args=request.get("client_args"),
+        snapshot=request.get("snapshot"),
+    )

@@ -15,11 +15,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ...mcp.results import ServerResult
-from ...model.enums import StageId
 from ...model.verdicts import Stage
 from ..coding_cli.common import claude_name_part, stage
 from .args import ClientArgs
 from .files import ClaudeFiles
+from .ids import ClaudeStage
 from .permissions import Rule, bypass_disabled, rule_matches
 
 DEFAULT_MODEL = "claude-opus-5-5"
@@ -88,13 +88,13 @@ def naming_stage(server: str, tool: str, kept_by: str | None) -> Stage:
         how += " (every character outside A-Za-z0-9_- becomes _)"
     if kept_by is not None:
         return stage(
-            StageId.NAMING,
+            ClaudeStage.NAMING,
             False,
             "naming.collision",
             f'{how}: collides with the tool of server "{kept_by}" listed first; Claude Code keeps that one silently',
             name,
         )
-    return stage(StageId.NAMING, True, "naming.ok", how, name)
+    return stage(ClaudeStage.NAMING, True, "naming.ok", how, name)
 
 
 def _matching(ctx: Context, kind: str, server: str, name: str) -> list[Rule]:
@@ -108,7 +108,7 @@ def deny_stage(ctx: Context, server: str, name: str) -> Stage:
     if counted:
         rule = counted[0]
         return stage(
-            StageId.DENY,
+            ClaudeStage.DENY,
             False,
             "permission.deny",
             f'denied by "{rule.text}" ({rule.source}): removed from the tool list, the deferred list and ToolSearch',
@@ -116,7 +116,7 @@ def deny_stage(ctx: Context, server: str, name: str) -> Stage:
             rule.source,
         )
     ignored = "; ".join(f'"{r.text}" ({r.source}) is ignored: {r.ignored_because}' for r in found)
-    return stage(StageId.DENY, True, "permission.no_deny", ignored or "no deny rule matches it")
+    return stage(ClaudeStage.DENY, True, "permission.no_deny", ignored or "no deny rule matches it")
 
 
 def _tool_search_setting(value: str | None) -> bool | None:
@@ -150,15 +150,15 @@ def context_stage(ctx: Context, server_entry: dict, hints: tuple[str, ...], tool
     if full is None and setting is False:
         full = f"ENABLE_TOOL_SEARCH={ctx.tool_search} ({ctx.tool_search_source})"
     if full is not None:
-        return stage(StageId.IN_CONTEXT, True, "context.full", f"in full in the request's tools: {full}")
+        return stage(ClaudeStage.IN_CONTEXT, True, "context.full", f"in full in the request's tools: {full}")
     if setting is None:
         return stage(
-            StageId.IN_CONTEXT, True, "context.auto",
+            ClaudeStage.IN_CONTEXT, True, "context.auto",
             f"ENABLE_TOOL_SEARCH={ctx.tool_search} ({ctx.tool_search_source}): deferred only if the count_tokens answer for "
             "the deferrable tools minus 500 reaches N% of the model's context window; else in full",
         )  # fmt: skip
     return stage(
-        StageId.IN_CONTEXT, True, "context.deferred",
+        ClaudeStage.IN_CONTEXT, True, "context.deferred",
         f"deferred behind ToolSearch: only its name is in the system message listing deferred tools; the schema "
         f"loads after ToolSearch select:NAME ({ctx.tool_search_source})",
     )  # fmt: skip
@@ -175,7 +175,7 @@ def callable_stage(ctx: Context, server: str, name: str) -> Stage:
         r = ask[0]
         if ctx.print_mode:
             return stage(
-                StageId.CALLABLE,
+                ClaudeStage.CALLABLE,
                 False,
                 "permission.ask",
                 f'ask rule "{r.text}" ({r.source}) beats allow; -p refuses a call that would ask',
@@ -183,7 +183,7 @@ def callable_stage(ctx: Context, server: str, name: str) -> Stage:
                 r.source,
             )
         return stage(
-            StageId.CALLABLE,
+            ClaudeStage.CALLABLE,
             True,
             "permission.ask",
             f'ask rule "{r.text}" ({r.source}): asks at each call',
@@ -193,21 +193,21 @@ def callable_stage(ctx: Context, server: str, name: str) -> Stage:
     if allow:
         r = allow[0]
         return stage(
-            StageId.CALLABLE, True, "permission.allow", f'allowed by "{r.text}" ({r.source})', r.text, r.source
+            ClaudeStage.CALLABLE, True, "permission.allow", f'allowed by "{r.text}" ({r.source})', r.text, r.source
         )
     mode, where = ctx.mode, ctx.mode_source
     if mode == "bypassPermissions" and ctx.bypass_disabled:
         mode, where = "default", f"bypassPermissions disabled by {ctx.bypass_disabled} (silently)"
     if mode == "bypassPermissions":
         return stage(
-            StageId.CALLABLE,
+            ClaudeStage.CALLABLE,
             True,
             "permission.mode",
             f"mode bypassPermissions ({where}) runs every call not denied (as root it needs IS_SANDBOX=1)",
         )
     if mode == "dontAsk":
         return stage(
-            StageId.CALLABLE,
+            ClaudeStage.CALLABLE,
             False,
             "permission.mode",
             f"mode dontAsk ({where}) refuses every call no allow rule approves{note}",
@@ -216,7 +216,7 @@ def callable_stage(ctx: Context, server: str, name: str) -> Stage:
         )
     if mode == "plan":
         return stage(
-            StageId.CALLABLE,
+            ClaudeStage.CALLABLE,
             False,
             "permission.mode",
             f'mode plan ({where}): "Cannot call {name} while in plan mode."{note}',
@@ -225,7 +225,7 @@ def callable_stage(ctx: Context, server: str, name: str) -> Stage:
         )
     if mode == "auto" and ctx.print_mode:
         return stage(
-            StageId.CALLABLE,
+            ClaudeStage.CALLABLE,
             False,
             "permission.mode",
             f'mode auto ({where}) refuses MCP calls in -p ("Auto mode is unavailable…"){note}',
@@ -234,12 +234,12 @@ def callable_stage(ctx: Context, server: str, name: str) -> Stage:
         )
     if ctx.print_mode:
         return stage(
-            StageId.CALLABLE, False, "permission.not_allowed",
+            ClaudeStage.CALLABLE, False, "permission.not_allowed",
             f"mode {mode} ({where}) with no allow rule: -p refuses (\"Claude requested permissions to use {name}, but you haven't granted it yet.\"){note}",
             mode, where,
         )  # fmt: skip
     return stage(
-        StageId.CALLABLE,
+        ClaudeStage.CALLABLE,
         True,
         "permission.prompt",
         f"mode {mode} ({where}) with no allow rule: asks at each call ({session}){note}",

@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...model.enums import StageId
 from ...model.presentation import ANSWER_WORD
 from ...model.verdicts import Checklist, ChecklistStep, Stage, ToolVerdict
 from ...text.suggest import did_you_mean
+from .ids import CodexStage
 from .tools import value
 
 if TYPE_CHECKING:
@@ -26,12 +26,12 @@ if TYPE_CHECKING:
 
 _GROUPS = (
     (
-        (StageId.LAYER, StageId.REQUIREMENTS, StageId.ENABLED, StageId.CONNECTION),
+        (CodexStage.LAYER, CodexStage.REQUIREMENTS, CodexStage.ENABLED, CodexStage.CONNECTION),
         "Does Codex start the server of {namespace}?",
     ),
-    ((StageId.TOOL_FILTER, StageId.NAMING), "Do enabled_tools / disabled_tools keep it, and under which name?"),
+    ((CodexStage.TOOL_FILTER, CodexStage.NAMING), "Do enabled_tools / disabled_tools keep it, and under which name?"),
     (
-        (StageId.IN_CONTEXT, StageId.APPROVAL_POLICY),
+        (CodexStage.IN_CONTEXT, CodexStage.APPROVAL_POLICY),
         "Does the model get it (in full or deferred), and would a call run under approval policy {mode}?",
     ),
 )

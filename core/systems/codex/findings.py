@@ -10,19 +10,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ...model.enums import FindingKind, StageId
+from ...model.enums import SharedFinding
 from ...model.verdicts import Finding
 from ...text.suggest import did_you_mean
+from ..coding_cli.ids import CodingCliFinding
+from .ids import CodexFinding, CodexStage
 from .tools import value
 
 if TYPE_CHECKING:
     from .subject import CodexSubject
 
 _KIND_OF_CODE = {
-    "requirements.not_listed": FindingKind.SERVER_BLOCKED,
-    "requirements.mismatch": FindingKind.SERVER_BLOCKED,
-    "naming.collision": FindingKind.NAME_COLLISION,
-    "mcp.outage": FindingKind.MCP_OUTAGE,
+    "requirements.not_listed": CodingCliFinding.SERVER_BLOCKED,
+    "requirements.mismatch": CodingCliFinding.SERVER_BLOCKED,
+    "naming.collision": CodingCliFinding.NAME_COLLISION,
+    "mcp.outage": SharedFinding.MCP_OUTAGE,
 }
 
 
@@ -35,7 +37,7 @@ def _untrusted_servers(subject: CodexSubject) -> list[Finding]:
     """Servers defined only in a project config Codex ignores because the project is not trusted."""
     return [
         Finding(
-            FindingKind.UNTRUSTED_IGNORED,
+            CodingCliFinding.UNTRUSTED_IGNORED,
             f'{shown} defines [mcp_servers.{name}] but Codex ignores it: the project is not trusted; fix: `codex exec --trust` or [projects."{subject.project}"] trust_level = "trusted"',
             entry=name,
             source=shown,
@@ -66,7 +68,7 @@ def _enabled_tools_typos(subject: CodexSubject) -> list[Finding]:
         whole = " — none matches, so the whole server is hidden" if len(wrong) == len(enabled) else ""
         out.append(
             Finding(
-                FindingKind.TOOL_FILTER_MATCHES_NOTHING,
+                CodexFinding.TOOL_FILTER_MATCHES_NOTHING,
                 f"enabled_tools ({where}) names {wrong} that server {name} does not list (raw names: {list(result.tools)}){whole}"
                 + (f"; {hint}" if hint else ""),
                 entry=str(wrong),
@@ -81,7 +83,7 @@ def _stage_findings(subject: CodexSubject, modes: Sequence[str | None]) -> list[
     out = []
     seen = set()
     for verdict in subject.evaluate(modes[0] if modes else None).tools:
-        naming = verdict.stage(StageId.NAMING)
+        naming = verdict.stage(CodexStage.NAMING)
         failing = naming if naming is not None and naming.code == "naming.collision" else verdict.first_failing
         if failing is None or failing.code not in _KIND_OF_CODE or (failing.code, verdict.namespace) in seen:
             continue

@@ -7,9 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...mcp.results import ServerResult
-from ...model.enums import StageId, ToolKind
+from ...model.enums import ToolKind
 from ...model.verdicts import Stage, ToolVerdict
 from ..coding_cli.common import stage
+from .ids import CodexStage
 from .layers import Layer, Merged
 from .tools import (
     SERVER_NAME,
@@ -41,23 +42,23 @@ def connection_stage(name: str, result: ServerResult | None, where: str) -> Stag
     """Does Codex start the server and get its listing: a bad name fails silently at startup."""
     if not SERVER_NAME.match(name):
         return stage(
-            StageId.CONNECTION,
+            CodexStage.CONNECTION,
             False,
             "connection.bad_name",
             f"server name {name!r} must match ^[a-zA-Z0-9_:@/.-]+$: fails at startup, silently",
             name,
         )
     if result is None:
-        return stage(StageId.CONNECTION, None, "connection.not_listed", f"no listing of this server ({where})")
+        return stage(CodexStage.CONNECTION, None, "connection.not_listed", f"no listing of this server ({where})")
     if not result.ok:
         return stage(
-            StageId.CONNECTION,
+            CodexStage.CONNECTION,
             None,
             "mcp.outage",
             f"startup failed: {result.error} (codex exec still exits 0; only a stderr WARN with RUST_LOG=warn says so)",
             name,
         )
-    return stage(StageId.CONNECTION, True, "connection.ok", f"started: lists {len(result.tools)} tools ({where})")
+    return stage(CodexStage.CONNECTION, True, "connection.ok", f"started: lists {len(result.tools)} tools ({where})")
 
 
 def collides(name: str, tool: str, listed: list[tuple[str, ServerResult]], prefixed: bool) -> str | None:

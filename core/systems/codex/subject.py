@@ -17,20 +17,24 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...mcp.results import ServerResult
-from ...model.enums import CODEX_STAGES, InputKind
 from ...model.errors import unknown_mode_error
 from ...model.subject import resolved_paths
 from ...model.verdicts import Checklist, Evaluation, Finding, LoadedInput, ToolVerdict
 from ..coding_cli.common import check_project_dir, list_servers
 from .checklist import codex_checklist, fix_for
 from .findings import codex_findings
+from .ids import CODEX_STAGES, CodexInput
 from .layers import Layer, Merged, load_layers, merge, read_toml
 from .rows import Policy, RawNames, tool_rows
 from .tools import SERVER_NAME, value
 
 MODES = ("never", "on-request", "untrusted")
+
+if TYPE_CHECKING:
+    from ..contract import OpenRequest
 
 
 class CodexSubject:
@@ -152,7 +156,7 @@ def load_codex_subject(
     results, where = list_servers(entries, snapshot)
     read = [la for la in [*layers, requirements] if la is not None and la.path is not None]
     loaded = LoadedInput(
-        kind=InputKind.CODEX,
+        kind=CodexInput.CODEX,
         label=f"Codex project {project.name} · {len(merged.servers)} servers · {where}",
         files=tuple((la.shown, la.sha256) for la in read),
         extra=(("input", "codex"), ("codex_model", "0.171.0")),
@@ -160,3 +164,14 @@ def load_codex_subject(
     )
     read_from = (home, default_home.expanduser().resolve(), Path(system_dir), tuple(overrides))
     return CodexSubject(layers, merged, requirements, results, where, loaded, project, read_from)
+
+
+def open_subject(request: OpenRequest) -> CodexSubject:
+    """The registry's opener: ``codex:DIR``."""
+    return load_codex_subject(
+        request.path,
+        codex_home=request.get("codex_home"),
+        system_dir=request.get("codex_system_dir"),
+        overrides=tuple(request.get("codex_config") or ()),
+        snapshot=request.get("snapshot"),
+    )

@@ -15,9 +15,9 @@ import re
 from importlib import resources
 from typing import Any
 
-from ...model.enums import StageId
 from ...model.verdicts import Stage
 from ..coding_cli.common import quoted, stage
+from .ids import CodexStage
 from .layers import Merged
 
 SERVER_NAME = re.compile(r"^[a-zA-Z0-9_:@/.-]+$")
@@ -52,17 +52,17 @@ def server_stages(name: str, merged: Merged, requirements: dict[str, Any] | None
     server = merged.servers.get(name)
     if server is None:
         where = merged.ignored_servers.get(name, "")
-        return [stage(StageId.LAYER, False, "layer.untrusted", f"defined only in {where}, which Codex ignores: the project is not trusted "
+        return [stage(CodexStage.LAYER, False, "layer.untrusted", f"defined only in {where}, which Codex ignores: the project is not trusted "
                       "(stderr: \"Untrusted project-local configuration is disabled\")", name, where)]  # fmt: skip
     first = next(iter(server.values()))[1].split(": ")[0]
-    out = [stage(StageId.LAYER, True, "layer.read", f"defined in {first}: mcp_servers.{name}", name, first)]
+    out = [stage(CodexStage.LAYER, True, "layer.read", f"defined in {first}: mcp_servers.{name}", name, first)]
     listed = (requirements or {}).get("mcp_servers") if requirements else None
     if isinstance(listed, dict) and listed:
         identity = (listed.get(name) or {}).get("identity") if isinstance(listed.get(name), dict) else None
         if identity is None:
             out.append(
                 stage(
-                    StageId.REQUIREMENTS,
+                    CodexStage.REQUIREMENTS,
                     False,
                     "requirements.not_listed",
                     f'{req_shown} lists only {quoted(listed)}: "disabled: requirements"',
@@ -75,7 +75,7 @@ def server_stages(name: str, merged: Merged, requirements: dict[str, Any] | None
             if key in identity and identity[key] != value(server, key)[0]:
                 out.append(
                     stage(
-                        StageId.REQUIREMENTS,
+                        CodexStage.REQUIREMENTS,
                         False,
                         "requirements.mismatch",
                         f"{req_shown}: mcp_servers.{name}.identity.{key} is {identity[key]!r}, the server's is {value(server, key)[0]!r}",
@@ -86,7 +86,7 @@ def server_stages(name: str, merged: Merged, requirements: dict[str, Any] | None
                 return out
         out.append(
             stage(
-                StageId.REQUIREMENTS,
+                CodexStage.REQUIREMENTS,
                 True,
                 "requirements.listed",
                 f"admitted by {req_shown}: mcp_servers.{name}.identity",
@@ -95,12 +95,12 @@ def server_stages(name: str, merged: Merged, requirements: dict[str, Any] | None
             )
         )
     else:
-        out.append(stage(StageId.REQUIREMENTS, True, "requirements.none", "no requirements.toml allowlist"))
+        out.append(stage(CodexStage.REQUIREMENTS, True, "requirements.none", "no requirements.toml allowlist"))
     enabled, set_at = value(server, "enabled")
     if enabled is False:
         out.append(
             stage(
-                StageId.ENABLED,
+                CodexStage.ENABLED,
                 False,
                 "enabled.false",
                 f"enabled = false ({set_at}): not started",
@@ -110,7 +110,9 @@ def server_stages(name: str, merged: Merged, requirements: dict[str, Any] | None
         )
     else:
         out.append(
-            stage(StageId.ENABLED, True, "enabled.true", f"enabled ({set_at})" if set_at else "enabled (the default)")
+            stage(
+                CodexStage.ENABLED, True, "enabled.true", f"enabled ({set_at})" if set_at else "enabled (the default)"
+            )
         )
     return out
 
@@ -121,7 +123,7 @@ def filter_stage(tool: str, server: dict[str, tuple[Any, str]], tools: tuple[str
     disabled, d_where = value(server, "disabled_tools")
     if isinstance(disabled, list) and tool in disabled:
         return stage(
-            StageId.TOOL_FILTER,
+            CodexStage.TOOL_FILTER,
             False,
             "filter.disabled",
             f'"{tool}" is in disabled_tools ({d_where}; disabled wins over enabled_tools)',
@@ -134,7 +136,7 @@ def filter_stage(tool: str, server: dict[str, tuple[Any, str]], tools: tuple[str
             "" if matching else ": none of its names is a raw tool name of the server, so the whole server is hidden"
         )
         return stage(
-            StageId.TOOL_FILTER,
+            CodexStage.TOOL_FILTER,
             False,
             "filter.not_enabled",
             f'enabled_tools = {quoted(enabled)} ({e_where}) leaves "{tool}" out{whole} (raw names, not mcp__… names)',
@@ -142,7 +144,7 @@ def filter_stage(tool: str, server: dict[str, tuple[Any, str]], tools: tuple[str
             e_where,
         )
     return stage(
-        StageId.TOOL_FILTER,
+        CodexStage.TOOL_FILTER,
         True,
         "filter.kept",
         "no enabled_tools / disabled_tools"
@@ -171,7 +173,7 @@ def naming_stage(server_name: str, tool: str, collides: str | None, prefixed: bo
             else f"{namespace}:{hashed(function, tool)}"
         )
         return stage(
-            StageId.NAMING,
+            CodexStage.NAMING,
             True,
             "naming.collision",
             f"{namespace}:{function} collides with another {'server' if collides == 'namespace' else 'tool'}'s name: "
@@ -180,7 +182,7 @@ def naming_stage(server_name: str, tool: str, collides: str | None, prefixed: bo
             seen,
         )
     return stage(
-        StageId.NAMING,
+        CodexStage.NAMING,
         True,
         "naming.ok",
         f'server "{server_name}", tool "{tool}" → namespace {namespace}, function {function}; a call needs both',
@@ -192,13 +194,13 @@ def context_stage(model: str, model_source: str) -> Stage:
     """Deferred behind tool_search for catalog models with supports_search_tool; else in full."""
     if catalog().get(model):
         return stage(
-            StageId.IN_CONTEXT,
+            CodexStage.IN_CONTEXT,
             True,
             "context.deferred",
             f'model {model} ({model_source}) is a catalog model with supports_search_tool: MCP namespaces are deferred behind tool_search; the model sees only "Deferred tool namespaces: - <namespace>"',
         )
     return stage(
-        StageId.IN_CONTEXT,
+        CodexStage.IN_CONTEXT,
         True,
         "context.full",
         f"model {model} ({model_source}) is not a catalog search-tool model: the namespace is in the request's tools in full",
@@ -219,7 +221,7 @@ def approval_stage(
         mode, where = value(server, "default_tools_approval_mode")
     if mode == "approve":
         return stage(
-            StageId.APPROVAL_POLICY,
+            CodexStage.APPROVAL_POLICY,
             True,
             "approval.approve",
             f'approval_mode = "approve" ({where}): runs without asking',
@@ -228,11 +230,11 @@ def approval_stage(
         )
     if mode in (None, "auto") and "readOnlyHint" in hints:
         return stage(
-            StageId.APPROVAL_POLICY, True, "approval.read_only", "the tool sets readOnlyHint: runs without asking"
+            CodexStage.APPROVAL_POLICY, True, "approval.read_only", "the tool sets readOnlyHint: runs without asking"
         )
     if policy == "never":
         return stage(
-            StageId.APPROVAL_POLICY,
+            CodexStage.APPROVAL_POLICY,
             False,
             "approval.refused",
             f'needs approval and the policy is never ({policy_source}): "MCP tool call requires approval, but approval policy is never"',
@@ -240,7 +242,7 @@ def approval_stage(
             policy_source,
         )
     return stage(
-        StageId.APPROVAL_POLICY,
+        CodexStage.APPROVAL_POLICY,
         True,
         "approval.prompt",
         f"approval policy {policy} ({policy_source}): asks at each call",

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...model.enums import FindingKind
 from ...model.verdicts import Finding
 from .common import read_json_file
+from .ids import CodingCliFinding
 
 BRIDGE = "api-bridge"
 CLAUDE_PROVIDERS = ("claude-code", "claude_code", "claude")
@@ -39,7 +39,7 @@ def _claude(home: Path) -> list[Finding]:
             ):
                 out.append(
                     Finding(
-                        FindingKind.BRIDGE_BLOCKED,
+                        CodingCliFinding.BRIDGE_BLOCKED,
                         f'the user\'s Claude Code denies "{rule}" ({shown}: permissions.deny[{i}]): deny beats mcpagent\'s --allowedTools "mcp__api-bridge__*", so the step\'s tools never reach the model; fix: remove that rule',
                         entry=rule,
                         source=f"{shown}: permissions.deny[{i}]",
@@ -49,7 +49,7 @@ def _claude(home: Path) -> list[Finding]:
             if isinstance(item, dict) and item.get("serverName") == BRIDGE:
                 out.append(
                     Finding(
-                        FindingKind.BRIDGE_BLOCKED,
+                        CodingCliFinding.BRIDGE_BLOCKED,
                         f"the user's Claude Code blocks the server api-bridge ({shown}: deniedMcpServers[{i}]); fix: remove that entry",
                         entry=BRIDGE,
                         source=f"{shown}: deniedMcpServers[{i}]",
@@ -67,7 +67,7 @@ def _codex(home: Path) -> list[Finding]:
     if table.get("enabled") is False:
         out.append(
             Finding(
-                FindingKind.BRIDGE_BLOCKED,
+                CodingCliFinding.BRIDGE_BLOCKED,
                 "the user's Codex sets enabled = false for api-bridge (~/.codex/config.toml); fix: remove it",
                 entry="enabled = false",
                 source="~/.codex/config.toml: mcp_servers.api-bridge.enabled",
@@ -76,7 +76,7 @@ def _codex(home: Path) -> list[Finding]:
     if isinstance(table.get("enabled_tools"), list):
         out.append(
             Finding(
-                FindingKind.BRIDGE_BLOCKED,
+                CodingCliFinding.BRIDGE_BLOCKED,
                 f"the user's Codex limits api-bridge to enabled_tools = {table['enabled_tools']} (~/.codex/config.toml): tools not listed by their raw names are hidden",
                 entry=str(table["enabled_tools"]),
                 source="~/.codex/config.toml: mcp_servers.api-bridge.enabled_tools",

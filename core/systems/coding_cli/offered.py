@@ -26,8 +26,9 @@ import re
 from collections.abc import Collection, Iterable
 
 from ...capture.observed import ObservedRequest
-from ...model.enums import InputKind, StageId
 from ...model.verdicts import Evaluation, ToolVerdict
+from ..claude_code.ids import ClaudeStage
+from ..codex.ids import CodexInput
 
 __all__ = [
     "observed_offer",
@@ -40,7 +41,7 @@ __all__ = [
 
 
 def _is_codex(evaluation: Evaluation) -> bool:
-    return evaluation.loaded.kind == InputKind.CODEX
+    return evaluation.loaded.kind == CodexInput.CODEX
 
 
 def tool_key(codex: bool, namespace: str | None, name: str) -> str:
@@ -50,7 +51,7 @@ def tool_key(codex: bool, namespace: str | None, name: str) -> str:
 
 def _offered_form(tool: ToolVerdict) -> str | None:
     """How the tool is offered when every stage up to ``in_context`` passes, else None."""
-    context = tool.stage(StageId.IN_CONTEXT)
+    context = tool.stage(ClaudeStage.IN_CONTEXT)
     if context is None or not all(s.passed for s in tool.stages[: tool.stages.index(context) + 1]):
         return None
     form = context.code.partition(".")[2]
@@ -59,7 +60,7 @@ def _offered_form(tool: ToolVerdict) -> str | None:
 
 def _key(tool: ToolVerdict, codex: bool) -> str:
     """The offer name; a Codex collision's carries a ``<hash RAW>`` placeholder (``resolve_hashes``)."""
-    naming = tool.stage(StageId.NAMING)
+    naming = tool.stage(ClaudeStage.NAMING)
     if codex and naming is not None and naming.code == "naming.collision" and naming.entry:
         return naming.entry
     return tool_key(codex, tool.namespace, tool.name)

@@ -21,11 +21,12 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ....model.enums import FindingKind, StageId, ToolKind
+from ....model.enums import ToolKind
 from ....model.presentation import ANSWER_WORD
 from ....model.verdicts import Checklist, ChecklistStep, Finding
 from ....text.suggest import close_matches
 from ..findings import group_findings
+from ..ids import AgentScopeFinding, AgentScopeStage
 from ..stages import activation_call
 from .build import META
 from .stages import ARM_HINT, CALLABLE_NOTE, meta_armed
@@ -98,7 +99,7 @@ def _fix(row: Any, active: Sequence[str], armed: bool) -> str | None:
     if failing is None:
         return None
     group = row.entry.group
-    if failing.name == StageId.VISIBLE and failing.passed is False:
+    if failing.name == AgentScopeStage.VISIBLE and failing.passed is False:
         start = f"toolkit.update_tool_groups(['{group}'], active=True) before the agent starts"
         if not armed:
             return f"the model cannot switch groups: {ARM_HINT}; or start with the group on: {start}"
@@ -125,7 +126,7 @@ def toolkit_findings_v1(subject: ToolkitSubjectV1) -> list[Finding]:
             shown = ", ".join(stuck[:8]) + (f" and {len(stuck) - 8} more" if len(stuck) > 8 else "")
             out.append(
                 Finding(
-                    FindingKind.META_TOOL_MISSING,
+                    AgentScopeFinding.META_TOOL_MISSING,
                     f"group(s) {', '.join(inactive)} start inactive and {META} is not registered: nobody can reach "
                     f"{shown} (the model cannot switch groups); {ARM_HINT}",
                     entry=inactive[0],
@@ -158,7 +159,7 @@ def session_findings(replay: Any) -> list[Finding]:
             )
             out.append(
                 Finding(
-                    FindingKind.UNKNOWN_GROUP_ACTIVATED,
+                    AgentScopeFinding.UNKNOWN_GROUP_ACTIVATED,
                     f"model turn {turn.call.model_turn}: {turn.call.name} activated '{name}', which does not exist{hint}; "
                     + reply,
                     entry=name,

@@ -29,10 +29,11 @@ from typing import Any
 from ....model.enums import StageId, ToolKind
 from ....model.verdicts import Stage, ToolVerdict
 from ..group_stages import GroupWords, member_stage, visible_stage
+from ..ids import AgentScopeStage
 from ..stages import ToolEntry, ToolRow, activation_call
 from .build import META, BuiltToolkitV1, is_meta
 
-AGENTSCOPE1_STAGES: tuple[StageId, ...] = (StageId.REGISTERED, StageId.VISIBLE)
+AGENTSCOPE1_STAGES: tuple[StageId, ...] = (AgentScopeStage.REGISTERED, AgentScopeStage.VISIBLE)
 CALLABLE_NOTE = (
     "callable: AgentScope 1.x has no permission engine; call_tool_function only checks that the tool "
     "exists and that its group is active, so every visible tool can be called (no --mode)"
@@ -90,7 +91,7 @@ def evaluate(built: BuiltToolkitV1, groups: Sequence[str]) -> list[ToolRow]:
 def _registered(entry: ToolEntry, origins: dict[tuple[str, str], str]) -> Stage:
     if entry.kind == ToolKind.META:
         return Stage(
-            StageId.REGISTERED,
+            AgentScopeStage.REGISTERED,
             True,
             "meta.registered",
             "AgentScope 1.x's meta tool, registered in basic (ReActAgent(enable_meta_tool=True) or by hand)",

@@ -1,6 +1,7 @@
 """A capture of Claude Code or Codex against toolscope's prediction, in the CLI's own terms.
 
-The generic comparison (``core.comparison.compare``) lines up names. A coding-agent CLI needs
+The generic comparison (``core.comparison.compare``) lines up names; this module gives it the
+CLI's predictions (``capture_plan``, the capture hook Claude Code and Codex declare). A coding-agent CLI needs
 more, because both hide MCP tools from the tool array by default (reference
 ``coding-agent-clis.md`` §1.8, §2.7): each request gets an ``offer`` block, with
 
@@ -15,7 +16,7 @@ the generic block (``received``, ``predicted``) are the offer's names.
 
 Public API::
 
-    compare_cli_subject(subject, capture, mode) -> CaptureComparison
+    capture_plan(subject, capture, mode) -> CapturePlan   # the registry's capture hook (Claude Code, Codex)
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..model.enums import InputKind
-from ..model.prediction import NameRule, Prediction
-from ..systems.coding_cli.offered import (
+from ...model.prediction import NameRule, Prediction
+from ..codex.ids import CodexInput
+from ..contract import CapturePlan
+from .offered import (
     observed_offer,
     offer_differences,
     predicted_callable,
@@ -33,14 +35,13 @@ from ..systems.coding_cli.offered import (
     resolve_hashes,
     tool_key,
 )
-from .compare import CaptureComparison, compare
 
 if TYPE_CHECKING:
-    from ..capture.observed import ObservedCall, ObservedCapture, ObservedRequest
-    from ..capture.tool_results import ObservedResult
-    from ..model.subject import Subject
+    from ...capture.observed import ObservedCall, ObservedCapture, ObservedRequest
+    from ...capture.tool_results import ObservedResult
+    from ...model.subject import Subject
 
-__all__ = ["CallCheck", "OfferComparison", "compare_cli_subject"]
+__all__ = ["CallCheck", "OfferComparison", "capture_plan"]
 
 LIST_CAP = 200
 EVIDENCE_CAP = 200
@@ -194,10 +195,10 @@ def _call_checks(
     return tuple(out)
 
 
-def compare_cli_subject(subject: Subject, capture: ObservedCapture, mode: str | None) -> CaptureComparison:
+def capture_plan(subject: Subject, capture: ObservedCapture, mode: str | None) -> CapturePlan:
     """Every captured request's MCP tools and calls against ``subject``'s prediction in ``mode``."""
     evaluation = subject.evaluate(mode)
-    codex = evaluation.loaded.kind == InputKind.CODEX
+    codex = evaluation.loaded.kind == CodexInput.CODEX
     predicted = predicted_offer(evaluation)
     callable_tools = predicted_callable(evaluation)
     mcp_namespaces = {t.namespace for t in evaluation.tools} if codex else set()
@@ -231,12 +232,5 @@ def compare_cli_subject(subject: Subject, capture: ObservedCapture, mode: str | 
         notes.append(
             "a call whose outcome is unknown (no later request, or a capture without --keep-messages) is not compared"
         )
-    return compare(
-        capture,
-        predictions,
-        _CODEX_RULE if codex else _CLAUDE_RULE,
-        known=known.__contains__,
-        notes=notes,
-        offers=offers,
-        received=received,
-    )
+    rule = _CODEX_RULE if codex else _CLAUDE_RULE
+    return CapturePlan(predictions, rule, frozenset(known), notes, offers=offers, received=received)
