@@ -6,6 +6,10 @@ added here, through its public handlers and attributes only:
 
 - the listening socket is made first, so ``--port 0`` gets a free port and the page's
   websocket URL names that port (textual-serve would build it from the port it was given);
+- only requests naming the address it printed are answered (``serve_guard``): a page of
+  another site, or one reached through DNS rebinding, gets a 403 and starts nothing;
+- at most ``max_sessions`` pages run an app at once: past it the page and its websocket get a
+  503 saying so;
 - Ctrl+C and SIGTERM stop it promptly with pages open: every app process gets SIGINT (as from
   a terminal's Ctrl+C), open websockets get ``SHUTDOWN_SECONDS`` to close, then any app still
   running is terminated, and killed ``SHUTDOWN_SECONDS`` later (textual-serve waits for each
@@ -23,6 +27,8 @@ from typing import Any
 import psutil
 from aiohttp import web
 from textual_serve.server import Server
+
+from .serve_guard import allowed_hosts, refusal, url_host
 
 SHUTDOWN_SECONDS = 3.0
 """How long open pages get to close, and then app processes to end, before they are killed."""
@@ -46,12 +52,17 @@ def listening_socket(host: str, port: int) -> socket.socket:
 class ToolscopeWebServer(Server):
     """textual-serve's server on a socket bound beforehand; ``announce`` prints where it listens."""
 
-    def __init__(self, command: str, sock: socket.socket, title: str, announce: Callable[[str], None]) -> None:
+    def __init__(
+        self, command: str, sock: socket.socket, title: str, announce: Callable[[str], None], max_sessions: int
+    ) -> None:
         host, port = sock.getsockname()[:2]
-        url_host = f"[{host}]" if ":" in host else host
-        super().__init__(command, host=host, port=port, title=title, public_url=f"http://{url_host}:{port}")
+        super().__init__(command, host=host, port=port, title=title, public_url=f"http://{url_host(host)}:{port}")
         self.sock = sock
         self.announce = announce
+        self.allowed_hosts = allowed_hosts(host, port)
+        self.max_sessions = max_sessions
+        self.sessions = 0
+        """Open websockets, each with its app process (counted until the process has ended)."""
         self.stopped_by: int | None = None
         """The signal that stopped the server (SIGINT for Ctrl+C, SIGTERM), once one did."""
 
@@ -68,18 +79,61 @@ class ToolscopeWebServer(Server):
         import aiohttp_jinja2  # textual-serve's own dependencies
         import jinja2
 
-        app = web.Application()
+        app = web.Application(middlewares=[self.guard])
         aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path))
         app.add_routes(
             [
-                web.get("/", self.handle_index, name="index"),
-                web.get("/ws", self.handle_websocket, name="websocket"),
+                web.get("/", self.show_page, name="index"),
+                web.get("/ws", self.open_session, name="websocket"),
                 web.get("/download/{key}", self.handle_download, name="download"),
                 web.static("/static", self.statics_path, name="static"),  # no folder listings
             ]
         )
         app.on_startup.append(self.on_startup)
         return app
+
+    @web.middleware
+    async def guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """Every request, the websocket's upgrade included, names this server's address or gets a 403."""
+        reason = refusal(
+            request.headers.getall("Host", []),
+            request.headers.getall("Origin", []),
+            request.path == "/ws",
+            self.allowed_hosts,
+            self.public_url,
+        )
+        if reason is not None:
+            return web.Response(status=403, text=f"toolscope serve: refused: {reason}\n")
+        response: web.StreamResponse = await handler(request)
+        return response
+
+    def _full(self) -> web.Response | None:
+        if self.sessions < self.max_sessions:
+            return None
+        text = (
+            f"toolscope serve: refused: {self.sessions} open page(s) already run the app, the most at once "
+            f"(--max-sessions {self.max_sessions}); close one and reload this page\n"
+        )
+        return web.Response(status=503, text=text)
+
+    async def show_page(self, request: web.Request) -> web.StreamResponse:
+        """The page, or a 503 saying why when no more pages can run an app."""
+        full = self._full()
+        if full is not None:
+            return full
+        page: web.StreamResponse = await self.handle_index(request)  # type: ignore[misc]  # aiohttp_jinja2.template
+        return page
+
+    async def open_session(self, request: web.Request) -> web.StreamResponse:
+        """textual-serve's websocket (one app process), unless ``max_sessions`` are open: a 503."""
+        full = self._full()
+        if full is not None:
+            return full
+        self.sessions += 1  # no await since the check: two upgrades cannot both pass it
+        try:
+            return await self.handle_websocket(request)
+        finally:
+            self.sessions -= 1
 
     def serve(self, debug: bool = False) -> None:
         """Serve until Ctrl+C or SIGTERM; then end every app process it started, within bounds."""

@@ -35,6 +35,7 @@ PROCESS_LANE = (
     "tests/mcp/test_mcp_eras.py",
     "tests/mcp/test_discover_progress.py",
     "tests/mcp/test_mcp_agentscope_clients.py",
+    "tests/mcp/test_mcp_start_cap.py",
     "tests/hostile/test_hostile_mcp.py",
     "tests/clis/test_cli_inputs.py",
     # signals sent to a running toolscope, locks held by another process, tmux terminals, pipes
@@ -43,6 +44,7 @@ PROCESS_LANE = (
     "tests/hostile/test_hostile_tui_replay.py",
     "tests/hostile/test_hostile_app_storage.py",
     "tests/hostile/test_hostile_user_code.py",
+    "tests/hostile/test_hostile_serve.py",
     "tests/hostile/test_hostile_outputs.py",
     "tests/capture/test_capture_cli.py",
     "tests/cli/test_closed_stdout.py",

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from ...core.model.errors import EXIT_OK, InputError
+from ...core.model.errors import EXIT_CAPTURE_INCOMPLETE, EXIT_OK, InputError
 from ..output import handle_errors
 
 _LOOPBACK = ("127.0.0.1", "::1", "localhost")
@@ -48,6 +48,14 @@ def capture_command(
         bool, typer.Option("--keep-messages", help="Also record the system prompt, the messages and the reply text.")
     ] = False,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing capture file (never an input).")] = False,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-origin",
+            metavar="ORIGIN",
+            help="Answer this web page's requests (http://host:port); other pages' are refused and recorded.",
+        ),
+    ] = None,
 ) -> None:
     """Serve the OpenAI (Chat Completions, Responses) and Anthropic (Messages) APIs on
     127.0.0.1 and write one JSON line per model request: the tools it carried in order
@@ -56,16 +64,13 @@ def capture_command(
 
     With -- COMMAND: run it with OPENAI_BASE_URL, OPENAI_API_BASE and ANTHROPIC_BASE_URL
     pointing here, and exit with its status. Without: serve until Ctrl+C. Exit 2 for bad
-    input (a replies file, an option, a port in use).
+    input (a replies file, an option, a port in use). A request a web page sent (it carries
+    an Origin) is refused unless --allow-origin names that page.
     """
     from ...core.capture.replies import ReplyScript, load_replies
 
-    if replies is not None and upstream is not None:
-        raise InputError("--replies", "cannot be used with --upstream (the upstream answers in proxy mode)")
-    if upstream is not None and not upstream.startswith(("http://", "https://")):
-        raise InputError("--upstream", f"{upstream!r} is not an http:// or https:// URL")
-    if not 0 <= port <= 65535:
-        raise InputError("--port", f"{port} is not a port number (0-65535; 0: a free port)")
+    _check_options(replies, upstream, port)
+    origins = _allowed_origins(allow_origin)
     script = ReplyScript(load_replies(replies)) if replies is not None else ReplyScript()
     target = _output_path(output, force, replies)
     # The server modules (starlette, uvicorn) only once the input is known to be good.
@@ -73,7 +78,9 @@ def capture_command(
     from ...core.capture.server import CaptureServer
 
     writer = _open_writer(target)
-    settings = CaptureSettings(writer=writer, script=script, upstream=upstream, keep_messages=keep_messages)
+    settings = CaptureSettings(
+        writer=writer, script=script, upstream=upstream, keep_messages=keep_messages, allowed_origins=origins
+    )
     try:
         server = CaptureServer(settings, host=host, port=port)
     except OSError as exc:
@@ -88,8 +95,48 @@ def capture_command(
         status = _run(server, command or [], target, upstream is not None)
     finally:
         server.stop()
-    typer.echo(f"toolscope capture: {writer.written} request(s) recorded in {target}", err=True)
-    raise typer.Exit(status)
+    typer.echo(f"toolscope capture: {_summary(writer)} in {target}", err=True)
+    raise typer.Exit(EXIT_CAPTURE_INCOMPLETE if writer.lost else status)
+
+
+def _summary(writer) -> str:  # noqa: ANN001 - a closed CaptureWriter
+    if not writer.lost:
+        return f"{writer.written} request(s) recorded"
+    return (
+        f"{writer.written} request(s) recorded, {writer.lost} answered but NOT recorded"
+        f" ({writer.lost_reason or 'unknown reason'})"
+    )
+
+
+def _check_options(replies: Path | None, upstream: str | None, port: int) -> None:
+    from ...core.capture.upstream_url import parse_upstream, shown_url
+
+    if replies is not None and upstream is not None:
+        raise InputError("--replies", "cannot be used with --upstream (the upstream answers in proxy mode)")
+    if upstream is not None:
+        try:
+            parse_upstream(upstream)
+        except ValueError:  # shown without its userinfo and query values: they may be credentials
+            raise InputError("--upstream", f"{shown_url(upstream)!r} is not an http:// or https:// URL") from None
+    if not 0 <= port <= 65535:
+        raise InputError("--port", f"{port} is not a port number (0-65535; 0: a free port)")
+
+
+def _allowed_origins(values: list[str] | None) -> tuple[str, ...]:
+    from ...core.capture.browser_guard import normal_origin
+
+    values = values or []
+    if len(values) > 100:
+        raise InputError("--allow-origin", "more than 100 origins")
+    origins = []
+    for value in values:
+        origin = normal_origin(value)
+        if origin is None:
+            raise InputError(
+                "--allow-origin", f"{value[:200]!r} is not an origin (http://host:port, as a browser sends it)"
+            )
+        origins.append(origin)
+    return tuple(origins)
 
 
 def _output_path(output: Path | None, force: bool, replies: Path | None) -> Path:

@@ -19,6 +19,8 @@ from ..output import handle_errors
 from .common import ModeOpt, RegistryOpt, StepOpt
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
+MAX_SESSIONS = 4
+"""Pages that may run an app at once by default: each is a ``toolscope inspect`` process."""
 
 
 @handle_errors
@@ -36,6 +38,10 @@ def serve_command(
         str, typer.Option("--host", help="Address to listen on (anything but 127.0.0.1 / ::1 is reachable by others).")
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", "-p", help="Port to listen on; 0 picks a free one.", min=0)] = 8000,
+    max_sessions: Annotated[
+        int,
+        typer.Option("--max-sessions", help="Pages that may run the app at once (each is one process).", min=1),
+    ] = MAX_SESSIONS,
 ) -> None:
     """Serve the interactive app to a web browser: each page runs the app (Ctrl+C stops the server)."""
     from ..inputs import open_subject
@@ -74,7 +80,11 @@ def serve_command(
 
     # textual-serve runs the command through a shell: exec makes the app the shell's own process.
     server = ToolscopeWebServer(
-        "exec " + shlex.join(args), sock, title=f"toolscope {Path(config).name}", announce=announce
+        "exec " + shlex.join(args),
+        sock,
+        title=f"toolscope {Path(config).name}",
+        announce=announce,
+        max_sessions=max_sessions,
     )
     server.serve()
     if server.stopped_by is not None:

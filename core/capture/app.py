@@ -11,21 +11,26 @@
 Each model request is answered by ``scripted`` (``--replies``) or forwarded by ``proxy``
 (``--upstream``), and one ``toolscope.capture/1`` line is written when its reply ends
 (also when the client disconnects or the server stops mid-stream). A body that is not a
-JSON object is a 400, over ``MAX_BODY_BYTES`` a 413, an unknown path a 404, each in the
-provider's error shape.
+JSON object is a 400, over ``MAX_BODY_BYTES`` a 413, an unknown path a 404, a web page's
+request a 403 (``browser_guard``), each in the provider's error shape.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass, field
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..schemas.capture import ErrorKind
+from .browser_guard import BrowserGuard
 from .replies import ReplyScript
 from .request_body import BadRequest, read_head
 from .wire_errors import MAX_BODY_BYTES, error_body, is_anthropic_path
@@ -53,6 +58,8 @@ class CaptureSettings:
     keep_messages: bool = False
     record: bool = True
     """False: answer without extracting or writing anything (the benchmark's baseline)."""
+    allowed_origins: tuple[str, ...] = ()
+    """``--allow-origin``: the web pages (``Origin`` values, lowercase) whose requests are answered."""
 
 
 def error_response(path: str, status: int, message: str, anthropic: bool | None = None) -> Response:
@@ -159,9 +166,61 @@ def capture_app(settings: CaptureSettings) -> Starlette:
         refused(request, PROTOCOLS.get(path), 405, "method_not_allowed", message)
         return error_response(path, 405, message)
 
+    def from_browser(request: Request, reason: str) -> Response:
+        path = request.url.path
+        refused(request, PROTOCOLS.get(path), 403, "browser_origin", reason)
+        return error_response(path, 403, reason)
+
     routes = [Route(path, model_request, methods=["POST"]) for path in PROTOCOLS]
     routes += [
         Route("/v1/models", models, methods=["GET"]),
         Route("/v1/models/{model_id:path}", models, methods=["GET"]),
     ]
-    return Starlette(routes=routes, exception_handlers={404: not_found, 405: wrong_method})
+    middleware = [Middleware(BrowserGuard, allowed=settings.allowed_origins, refuse=from_browser)]
+    if settings.allowed_origins:
+        middleware.append(
+            Middleware(
+                CORSMiddleware,
+                allow_origins=list(settings.allowed_origins),
+                allow_methods=["GET", "POST"],
+                allow_headers=["*"],
+            )
+        )
+    return ended_cleanly(
+        Starlette(routes=routes, middleware=middleware, exception_handlers={404: not_found, 405: wrong_method})
+    )
+
+
+STOPPED_MESSAGE = "the toolscope capture server stopped before this reply was complete"
+
+
+def ended_cleanly(app: ASGIApp) -> ASGIApp:
+    """``app``, with a request the server cuts off at shutdown ended cleanly, never a traceback.
+
+    At shutdown uvicorn gives in-flight requests ``timeout_graceful_shutdown`` seconds and then
+    cancels them, and logs the ``CancelledError`` of each as "Exception in ASGI application".
+    Here a cut request gets a 503 in the provider's shape when nothing was sent yet, else the
+    end of its body; its record was written by its handler (``reply.error`` says it was cut).
+    """
+
+    async def wrapped(scope: Scope, receive: Receive, send: Send) -> None:
+        sent = {"started": False, "ended": False}
+
+        async def tracked(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                sent["started"] = True
+            elif message["type"] == "http.response.body" and not message.get("more_body", False):
+                sent["ended"] = True
+            await send(message)
+
+        try:
+            await app(scope, receive, tracked)
+        except asyncio.CancelledError:
+            if scope["type"] != "http" or sent["ended"]:
+                raise
+            if sent["started"]:
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+            else:
+                await error_response(scope["path"], 503, STOPPED_MESSAGE)(scope, receive, send)
+
+    return wrapped

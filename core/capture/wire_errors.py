@@ -11,8 +11,19 @@ from __future__ import annotations
 MAX_BODY_BYTES = 32 * 1024 * 1024
 """The largest request body read: Anthropic documents 32 MB for the Messages API (a 413 above it)."""
 
-_ANTHROPIC_TYPES = {400: "invalid_request_error", 404: "not_found_error", 413: "request_too_large", 502: "api_error"}
-_OPENAI_CODES = {404: "unknown_url", 413: "request_too_large", 502: "upstream_unreachable"}
+_ANTHROPIC_TYPES = {
+    400: "invalid_request_error",
+    403: "permission_error",
+    404: "not_found_error",
+    413: "request_too_large",
+    502: "api_error",
+}
+_OPENAI_CODES = {
+    403: "browser_origin_refused",
+    404: "unknown_url",
+    413: "request_too_large",
+    502: "upstream_unreachable",
+}
 
 
 def is_anthropic_path(path: str) -> bool:
@@ -26,7 +37,7 @@ def error_body(anthropic: bool, status: int, message: str) -> bytes:
     # stops at bad input (or only listens) should not wait for them.
     if anthropic:
         from anthropic.types import ErrorResponse as AnthropicErrorResponse
-        from anthropic.types import InvalidRequestErrorObject, NotFoundErrorObject
+        from anthropic.types import InvalidRequestErrorObject, NotFoundErrorObject, PermissionErrorObject
         from anthropic.types.shared import APIErrorObject
 
         kind = _ANTHROPIC_TYPES.get(status, "api_error")
@@ -35,6 +46,8 @@ def error_body(anthropic: bool, status: int, message: str) -> bytes:
             error = InvalidRequestErrorObject(type="invalid_request_error", message=message)
         elif kind == "not_found_error":
             error = NotFoundErrorObject(type="not_found_error", message=message)
+        elif kind == "permission_error":
+            error = PermissionErrorObject(type="permission_error", message=message)
         elif kind == "api_error":
             error = APIErrorObject(type="api_error", message=message)
         else:

@@ -38,15 +38,15 @@ def load_mcp_universe(
 
 def _changed_since(result: DiscoveryResult, config_path: Path) -> tuple[str, ...]:
     """Notes for the config and its ``_user.json`` override when they differ from the snapshot's."""
-    import hashlib
+    from ..inputs.input_files import file_sha256
 
     source = result.source
     notes = []
-    current = hashlib.sha256(config_path.read_bytes()).hexdigest()
+    current = file_sha256(config_path, "MCP config")
     if source.config_sha256 and current != source.config_sha256:
         notes.append(f"{config_path.name} changed since the snapshot was taken ({source.taken_at})")
     user = user_override_path(config_path)
-    user_now = hashlib.sha256(user.read_bytes()).hexdigest() if user and user.exists() else None
+    user_now = file_sha256(user, "MCP config override") if user and user.exists() else None
     if user_now != source.user_config_sha256:
         notes.append(f"the _user.json override changed since the snapshot was taken ({source.taken_at})")
     return tuple(notes)
