@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from ..core.model.errors import InputError, Problem
 from ..core.model.subject import Subject
 from ..core.systems.agentworks.ids import AgentWorksInput
+from ..core.systems.agentworks.load_request import StepConfigLoad
 from ..core.systems.contract import OpenRequest, System
 from .client_options import ClientOptions
 from .input_kind import detect_kind, recognise
@@ -77,12 +78,14 @@ def open_workflow(
     from ..core.systems.agentworks.subject import load_workflow_subjects
 
     return load_workflow_subjects(
-        Path(target),
-        registry=registry,
-        snapshot=snapshot,
-        workflow=workflow,
-        origin=origin,
-        client_home=client.client_home,
+        StepConfigLoad(
+            Path(target),
+            registry=registry,
+            snapshot=snapshot,
+            workflow=workflow,
+            origin=origin,
+            client_home=client.client_home,
+        )
     )
 
 

@@ -104,7 +104,7 @@ def _drift_findings(subject: Subject, drift_from: Path | None) -> list[Finding] 
 
 def _session_findings(subject: object, session: Path, session_id: str | None, groups_given: bool) -> list[Finding]:
     """Findings from a recorded session replayed on the toolkit (a group the model activated that does not exist)."""
-    from ...core.model.subject import StepsActivation
+    from ...core.systems.agentscope.capability import StepsActivation
     from ...core.systems.agentscope.session_replay import replay_session
     from ...core.systems.agentscope.session_source import load_session
     from ...core.systems.agentscope.v1.explain import session_findings

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 def _rewrite(subject: Subject) -> SelectionRewrite | None:
     """The app's rewrite of the step's lists (AgentWorks steps), else None."""
-    from ...core.model.subject import RewritesSelection
+    from ...core.systems.agentworks.selection_rewrite import RewritesSelection
 
     return subject.selection_rewrite if isinstance(subject, RewritesSelection) else None
 

@@ -31,7 +31,7 @@ def print_tools_json(answer: ToolsAnswer, *, hidden_only: bool, wide: bool) -> N
     """``tools/2``: indented for a person at a terminal; compact for pipes and files (50,000 tools
     make a 6 MB document that is written in pieces, never held whole)."""
     from ...core.outputs.stdout import write_stdout_text
-    from ...core.outputs.tools_json import write_tools_document
+    from ...core.schemas.tools_json import write_tools_document
     from ...core.text.safe_text import inert_json
 
     comparison = answer.comparison

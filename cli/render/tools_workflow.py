@@ -80,7 +80,7 @@ def _print_step(
 
 def print_workflow_json(subjects: list[AgentWorksSubject], mode: str | None, *, hidden_only: bool) -> None:
     """``workflow-tools/1``: each step's ``tools/2`` document by step id, written in pieces."""
-    from ...core.outputs.tools_json import tools_document_chunks
+    from ...core.schemas.tools_json import tools_document_chunks
     from ...core.text.safe_text import inert_json
 
     shared = set(subjects[0].world.findings)

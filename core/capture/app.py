@@ -101,7 +101,7 @@ def warm_up() -> None:
     del scripted
 
 
-def capture_app(settings: CaptureSettings) -> Starlette:
+def capture_app(settings: CaptureSettings) -> ASGIApp:
     """The ASGI app of one capture run (the wire modules load on first use, or by ``warm_up``)."""
     proxy = None
     if settings.upstream:

@@ -93,7 +93,7 @@ def predict(built: Any, capture: ObservedCapture) -> CapturePrediction:
 def capture_plan(subject: Any, capture: ObservedCapture, mode: str | None) -> CapturePlan | None:
     """The registry's capture hook: the captured reset_tools calls replayed on the stock and the
     guarded lane (a toolkit without activation, such as 1.x's: None, the generic comparison)."""
-    from ...model.subject import StepsActivation
+    from .capability import StepsActivation
 
     if not isinstance(subject, StepsActivation):
         return None
