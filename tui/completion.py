@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 
 def complete(query: str, names: Sequence[str], limit: int = 8) -> list[str]:
@@ -20,38 +20,57 @@ def complete(query: str, names: Sequence[str], limit: int = 8) -> list[str]:
     order. Case-insensitive; ``-`` and ``_`` are treated alike because tool names
     are normalized that way by the systems toolscope models.
     """
-    from rapidfuzz import fuzz, process
-
     needle = _fold(query.strip())
     if not needle:
         return []
-    words = [re.escape(word) for word in needle.split("_") if word]
-    # Each typed word at the start of a name's word, in order, anything between.
-    word_starts = re.compile(r"(?:^|_)" + r".*?_".join(words)) if words else None
-    # One typed word: a plain substring test does it (the regex costs as much again per name).
-    one_word_start = "_" + needle if len(words) == 1 and not needle.startswith("_") else ""
-    # Letters in order with anything between.
-    subsequence = re.compile(".*?".join(re.escape(ch) for ch in needle))
+    tier_of = _tiering(needle)
     tiers: list[list[tuple[str, str]]] = [[], [], [], [], []]
     seen: set[str] = set()
     for name in names:
         if name in seen:
             continue
         folded = _fold(name)
+        tier = tier_of(folded)
+        if tier is not None:
+            seen.add(name)
+            tiers[tier].append((folded, name))
+    return _best_first(needle, tiers, limit)
+
+
+def _tiering(needle: str) -> Callable[[str], int | None]:
+    """The tier of a folded name for this folded query (None: no match), patterns compiled once."""
+    words = [re.escape(word) for word in needle.split("_") if word]
+    starts_words: Callable[[str], object]
+    if len(words) == 1 and not needle.startswith("_"):
+        # One typed word: a plain substring test does it (the regex costs as much again per name).
+        one_word_start = "_" + needle
+        starts_words = one_word_start.__contains__
+    elif words:
+        # Each typed word at the start of a name's word, in order, anything between.
+        starts_words = re.compile(r"(?:^|_)" + r".*?_".join(words)).search
+    else:
+        starts_words = lambda folded: False  # noqa: E731
+    # Letters in order with anything between.
+    subsequence = re.compile(".*?".join(re.escape(ch) for ch in needle)).search
+
+    def tier_of(folded: str) -> int | None:
         if folded == needle:
-            tier = 0
-        elif folded.startswith(needle):
-            tier = 1
-        elif one_word_start in folded if one_word_start else word_starts is not None and word_starts.search(folded):
-            tier = 2
-        elif needle in folded:
-            tier = 3
-        elif subsequence.search(folded):
-            tier = 4
-        else:
-            continue
-        seen.add(name)
-        tiers[tier].append((folded, name))
+            return 0
+        if folded.startswith(needle):
+            return 1
+        if starts_words(folded):
+            return 2
+        if needle in folded:
+            return 3
+        return 4 if subsequence(folded) else None
+
+    return tier_of
+
+
+def _best_first(needle: str, tiers: list[list[tuple[str, str]]], limit: int) -> list[str]:
+    """Up to ``limit`` names, tier by tier, each tier's names by their score."""
+    from rapidfuzz import fuzz, process
+
     chosen: list[str] = []
     for bucket in tiers:
         wanted = limit - len(chosen)

@@ -87,22 +87,26 @@ def pipeline_markdown(
         + " | verdict | decided by |",
     ]
     lines.append("|" + "---|" * (len(stages) + 4 + (1 if before else 0)))
-    for tool in tools:
-        cells = [md(tool.name), md(tool.namespace)]
-        if before:
-            was = before.get(tool_key(tool))
-            cells.insert(0, f"Δ was {was}" if was is not None and was != tool.verdict else "")
-        for name in stages:
-            stage = tool.stage(name)
-            cells.append(STAGE_WORD[stage.passed] if stage else NOT_REACHED)
-        failing = tool.first_failing
-        cells.append(tool.verdict)
-        cells.append(md(f"{STAGE_TITLES.get(failing.name, failing.name)}: {failing.rule}") if failing else "")
-        lines.append("| " + " | ".join(cells) + " |")
+    lines += [_pipeline_row(tool, stages, before) for tool in tools]
     if selected is not None:
         lines += ["", f"## Trace: {md(selected.name)}", ""]
         lines += trace_lines(selected)
     return "\n".join(lines) + "\n"
+
+
+def _pipeline_row(tool: ToolVerdict, stages: Sequence[str], before: Mapping[ToolKey, str]) -> str:
+    """One tool's table row; with ``before`` (a mode switch), first its verdict before it when it changed."""
+    cells = [md(tool.name), md(tool.namespace)]
+    if before:
+        was = before.get(tool_key(tool))
+        cells.insert(0, f"Δ was {was}" if was is not None and was != tool.verdict else "")
+    for name in stages:
+        stage = tool.stage(name)
+        cells.append(STAGE_WORD[stage.passed] if stage else NOT_REACHED)
+    failing = tool.first_failing
+    cells.append(tool.verdict)
+    cells.append(md(f"{STAGE_TITLES.get(failing.name, failing.name)}: {failing.rule}") if failing else "")
+    return "| " + " | ".join(cells) + " |"
 
 
 def trace_lines(tool: ToolVerdict) -> list[str]:

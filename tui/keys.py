@@ -24,6 +24,11 @@ def footer_bindings(bindings: dict[str, Any], *, box_focused: bool) -> dict[str,
     """
     if box_focused:
         return {key: active for key, active in bindings.items() if not types_into_box(key)}
+    return _one_key_first(bindings)
+
+
+def _one_key_first(bindings: dict[str, Any]) -> dict[str, Any]:
+    """The bindings with the other keys of an action that has a one-character key moved last."""
     one_key = {active.binding.action for key, active in bindings.items() if types_into_box(key)}
     later = {k: a for k, a in bindings.items() if a.binding.action in one_key and not types_into_box(k)}
     return {k: a for k, a in bindings.items() if k not in later} | later

@@ -197,30 +197,36 @@ def unknown_server_keys(path: Path) -> list[tuple[str, str, str | None]]:
     Reads ``path`` and its ``_user.json`` override; unreadable files yield nothing here
     (loading them reports the error).
     """
-    from ..text.suggest import did_you_mean
-
     out: list[tuple[str, str, str | None]] = []
-    user = user_override_path(path)
-    for file in (path, user):
+    for file in (path, user_override_path(path)):
         if file is None or not file.is_file():
             continue
-        try:
-            data = parse_json(read_text(file, "MCP config")[0], str(file))
-        except InputError:
-            continue
-        servers = data.get("mcpServers") if isinstance(data, dict) else None
-        if not isinstance(servers, dict):
-            continue
-        for name, entry in servers.items():
-            if not isinstance(entry, dict):
-                continue
-            for key in entry:
-                if key in SERVER_KEYS:
-                    continue
-                close = did_you_mean(key, SERVER_KEYS, limit=1)
-                suggestion = TOOLSCOPE_ALIASES.get(key) or (close[0] if close else None)
-                out.append((f"{file.name}: mcpServers.{name}.{key}", key, suggestion))
+        for name, entry in _server_entries(file).items():
+            if isinstance(entry, dict):
+                out += [
+                    (f"{file.name}: mcpServers.{name}.{key}", key, _known_key(key))
+                    for key in entry
+                    if key not in SERVER_KEYS
+                ]
     return out
+
+
+def _server_entries(file: Path) -> dict[str, Any]:
+    """The ``mcpServers`` mapping of one file; empty when the file cannot be read (loading it says why)."""
+    try:
+        data = parse_json(read_text(file, "MCP config")[0], str(file))
+    except InputError:
+        return {}
+    servers = data.get("mcpServers") if isinstance(data, dict) else None
+    return servers if isinstance(servers, dict) else {}
+
+
+def _known_key(key: str) -> str | None:
+    """The key AgentWorks reads that ``key`` was likely meant to be."""
+    from ..text.suggest import did_you_mean
+
+    close = did_you_mean(key, SERVER_KEYS, limit=1)
+    return TOOLSCOPE_ALIASES.get(key) or (close[0] if close else None)
 
 
 def unknown_key_findings(config_path: Path) -> list[Finding]:

@@ -29,35 +29,52 @@ def _collect(data: Any, into: set[str], everything: bool = False) -> None:
     """Add the secret values under ``data`` to ``into`` (``everything``: inside a secret container)."""
     if isinstance(data, dict):
         for key, value in data.items():
-            name = str(key).lower()
-            text = _scalar(value)
-            if text is not None:
-                if everything or is_secret_key(name):
-                    into.update(with_token(text))
-                elif name == "url":
-                    into.update(scan_url(text)[1])
-            elif isinstance(value, list) and name == "args":
-                into.update(scan_args(value)[1])
-            if name == "command" and isinstance(value, str) and " " in value:
-                into.update(scan_args(value.split(" "))[1])
-            inner = (name in SECRET_CONTAINERS and isinstance(value, dict)) or (
-                isinstance(value, list) and (everything or is_secret_key(name))
-            )
-            _collect(value, into, everything=inner)
+            _collect_entry(str(key).lower(), value, into, everything)
     elif isinstance(data, list):
-        if not everything:
-            # Only containers inside can hold secrets here: a list of 50,000 tool names is skipped.
-            if _has_containers(data):
-                for item in data:
-                    if isinstance(item, (dict, list)):
-                        _collect(item, into)
-            return
-        for item in data:
-            text = _scalar(item)
-            if text is not None:
-                into.update(with_token(text))
-            else:
-                _collect(item, into)
+        _collect_list(data, into, everything)
+
+
+def _collect_entry(name: str, value: Any, into: set[str], everything: bool) -> None:
+    """One key (lower-cased) and its value: the secrets in the value itself, then those inside it."""
+    text = _scalar(value)
+    if text is not None:
+        _collect_scalar(name, text, into, everything)
+    elif isinstance(value, list) and name == "args":
+        into.update(scan_args(value)[1])
+    if name == "command" and isinstance(value, str) and " " in value:
+        into.update(scan_args(value.split(" "))[1])
+    _collect(value, into, everything=_all_secret(name, value, everything))
+
+
+def _all_secret(name: str, value: Any, everything: bool) -> bool:
+    """Every value inside is a secret: an env/headers mapping, or a list under a secret-looking key."""
+    if isinstance(value, dict):
+        return name in SECRET_CONTAINERS
+    return isinstance(value, list) and (everything or is_secret_key(name))
+
+
+def _collect_scalar(name: str, text: str, into: set[str], everything: bool) -> None:
+    """A string or number: secret whole under a secret-looking key, or the credentials of a URL."""
+    if everything or is_secret_key(name):
+        into.update(with_token(text))
+    elif name == "url":
+        into.update(scan_url(text)[1])
+
+
+def _collect_list(data: list[Any], into: set[str], everything: bool) -> None:
+    if not everything:
+        # Only containers inside can hold secrets here: a list of 50,000 tool names is skipped.
+        if _has_containers(data):
+            for item in data:
+                if isinstance(item, (dict, list)):
+                    _collect(item, into)
+        return
+    for item in data:
+        text = _scalar(item)
+        if text is not None:
+            into.update(with_token(text))
+        else:
+            _collect(item, into)
 
 
 def collect_secrets(data: Any) -> set[str]:
@@ -86,16 +103,23 @@ def _collect_env(data: Any, found: set[str]) -> None:
     if isinstance(data, dict):
         for key, value in data.items():
             if str(key).lower() in SECRET_CONTAINERS and isinstance(value, dict):
-                for item in value.values():
-                    text = _scalar(item)
-                    if text:
-                        found |= with_token(text)
+                found |= _mapping_values(value)
             elif isinstance(value, (dict, list)):
                 _collect_env(value, found)
     elif isinstance(data, list) and _has_containers(data):
         for item in data:
             if isinstance(item, (dict, list)):
                 _collect_env(item, found)
+
+
+def _mapping_values(mapping: dict[Any, Any]) -> set[str]:
+    """The string and number values of one env or headers mapping (empty ones left out)."""
+    found: set[str] = set()
+    for item in mapping.values():
+        text = _scalar(item)
+        if text:
+            found |= with_token(text)
+    return found
 
 
 def env_values(server: Any) -> set[str]:

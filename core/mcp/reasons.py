@@ -71,41 +71,70 @@ def stray_reason(phase: str, seen: Observed, tail: str) -> str:
 
 def classify(exc: BaseException, seen: Observed, exit_code: int | None, server: ServerConfig, tail: str) -> str:
     """Turn the exception that ended an attempt into the reason users read."""
-    from pydantic import ValidationError
-
-    try:
-        from mcp.shared.exceptions import MCPError
-    except ImportError:  # pragma: no cover - mcp < 2 (the AgentScope 2.0.6 and 1.x lanes)
-        from mcp.shared.exceptions import McpError as MCPError  # type: ignore[attr-defined,no-redef]
-
     found = leaf(exc)
-    phase = phase_of(seen)
-    suffix = f" (stderr: {tail})" if tail else ""
-    closed = isinstance(found, MCPError) and "closed" in str(found).lower()
     # What the server said, before how its process ended: after a bad answer we close the
     # session ourselves, and the server then exits 0 — which is not a crash.
+    said = _what_the_server_said(found, phase_of(seen), server, tail)
+    if said is not None:
+        return said
+    return _how_it_ended(found, seen, exit_code, server, tail)
+
+
+def _what_the_server_said(found: BaseException, phase: str, server: ServerConfig, tail: str) -> str | None:
+    """A bad or refusing answer, or a process that never started; None when the server said nothing."""
+    from pydantic import ValidationError
+
+    suffix = f" (stderr: {tail})" if tail else ""
     if isinstance(found, ProtocolViolation):
         return f"{phase} failed: {found}{suffix}"
     if isinstance(found, ValidationError):
         return f"{phase} failed: the server's answer is not valid MCP ({first_problem(found)}){suffix}"
     if isinstance(found, OSError) and phase == "start":
-        what = found.strerror or str(found)
-        if server.directory and not os.path.isdir(server.directory):
-            return f"failed to start: working directory {server.directory!r} does not exist"
-        if server.effective_protocol == "stdio":
-            return f"failed to start: {what}: {server.command!r}"
-        return f"failed to connect: {what}"
-    if isinstance(found, MCPError) and (modern := modern_only_reason(found)) is not None:
+        return _start_failure(found, server)
+    if not isinstance(found, _mcp_error_type()):
+        return None
+    modern = modern_only_reason(found)
+    if modern is not None:
         return f"{phase} failed: {modern}"
-    if isinstance(found, MCPError) and not closed:
-        return f"{phase} failed: {found}"
+    # The session closing under us is no answer: how the process ended says more.
+    return None if _session_closed(found) else f"{phase} failed: {found}"
+
+
+def _how_it_ended(found: BaseException, seen: Observed, exit_code: int | None, server: ServerConfig, tail: str) -> str:
+    """The process kept running, exited, or the connection failed."""
+    phase = phase_of(seen)
     if seen.running_at_close:
         return kept_running_reason(phase, tail)
-    if closed or exit_code is not None:
+    if _session_closed(found) or exit_code is not None:
         return exit_reason(exit_code, phase, tail)
     if server.effective_protocol != "stdio" and phase in HANDSHAKE:
         return f"failed to connect: {type(found).__name__}: {found}"
+    suffix = f" (stderr: {tail})" if tail else ""
     return f"{phase} failed: {type(found).__name__}: {found}{suffix}"
+
+
+def _session_closed(found: BaseException) -> bool:
+    """The SDK's error for a connection that closed, not an error the server answered with."""
+    return isinstance(found, _mcp_error_type()) and "closed" in str(found).lower()
+
+
+def _mcp_error_type() -> type[Exception]:
+    """The SDK's error for a JSON-RPC error answer (renamed in mcp 2)."""
+    try:
+        from mcp.shared.exceptions import MCPError
+    except ImportError:  # pragma: no cover - mcp < 2 (the AgentScope 2.0.6 and 1.x lanes)
+        from mcp.shared.exceptions import McpError as MCPError  # type: ignore[attr-defined,no-redef]
+    return MCPError
+
+
+def _start_failure(found: OSError, server: ServerConfig) -> str:
+    """Why the process (stdio) or the connection (HTTP) could not start."""
+    if server.directory and not os.path.isdir(server.directory):
+        return f"failed to start: working directory {server.directory!r} does not exist"
+    what = found.strerror or str(found)
+    if server.effective_protocol == "stdio":
+        return f"failed to start: {what}: {server.command!r}"
+    return f"failed to connect: {what}"
 
 
 def describe_timeout(timeout: float, phase: str, tail: str) -> str:

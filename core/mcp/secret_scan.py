@@ -92,24 +92,38 @@ def scan_url(url: str) -> tuple[str, set[str]]:
         password = parts.password
     except ValueError:
         return MASK, found
-    netloc = parts.netloc
-    if "@" in netloc:
-        if password:
-            found.add(password)
-        netloc = f"{MASK}@{netloc.rsplit('@', 1)[1]}"
-    path = parts.path
-    if path:
-        segments = path.split("/")
-        tokens = [segment for segment in segments if segment and _TOKEN_SEGMENT.search(segment)]
-        if tokens:
-            found.update(tokens)
-            path = "/".join(MASK if segment in tokens else segment for segment in segments)
-    query = parts.query
-    if query:
-        pairs = parse_qsl(query, keep_blank_values=True)
-        found.update(v for k, v in pairs if is_secret_key(k) and v)
-        query = urlencode([(k, MASK if is_secret_key(k) else v) for k, v in pairs], safe="*")
+    netloc = _mask_userinfo(parts.netloc, password, found)
+    path = _mask_path_tokens(parts.path, found)
+    query = _mask_query(parts.query, found)
     return urlunsplit((parts.scheme, netloc, path, query, parts.fragment)), found
+
+
+def _mask_userinfo(netloc: str, password: str | None, found: set[str]) -> str:
+    """``user:password@host`` → ``***@host`` (the password is a secret)."""
+    if "@" not in netloc:
+        return netloc
+    if password:
+        found.add(password)
+    return f"{MASK}@{netloc.rsplit('@', 1)[1]}"
+
+
+def _mask_path_tokens(path: str, found: set[str]) -> str:
+    """Path segments that look like tokens (a key inside the URL's path) masked."""
+    segments = path.split("/")
+    tokens = [segment for segment in segments if segment and _TOKEN_SEGMENT.search(segment)]
+    if not tokens:
+        return path
+    found.update(tokens)
+    return "/".join(MASK if segment in tokens else segment for segment in segments)
+
+
+def _mask_query(query: str, found: set[str]) -> str:
+    """The values of secret-keyed query parameters masked."""
+    if not query:
+        return query
+    pairs = parse_qsl(query, keep_blank_values=True)
+    found.update(v for k, v in pairs if is_secret_key(k) and v)
+    return urlencode([(k, MASK if is_secret_key(k) else v) for k, v in pairs], safe="*")
 
 
 def scan_args(args: Sequence[Any]) -> tuple[list[Any], set[str]]:
@@ -124,29 +138,34 @@ def scan_args(args: Sequence[Any]) -> tuple[list[Any], set[str]]:
         if not isinstance(arg, str):
             out.append(arg)
             mask_next = False
-            continue
-        if mask_next:
+        elif mask_next:
             found |= with_token(arg)
             out.append(MASK)
             mask_next = False
-            continue
-        assignment = _ASSIGNMENT.match(arg)
-        if assignment and is_secret_key(assignment.group(1)):
-            found |= with_token(assignment.group(3))
-            out.append(f"{assignment.group(1)}{assignment.group(2)}{MASK}")
-            continue
-        if (
-            (arg.startswith("-") and is_secret_key(arg))
-            or arg in SECRET_SHORT_FLAGS
-            or arg.strip().lower() in _AUTH_WORDS
-        ):
-            out.append(arg)  # "--api-key X", "Bearer X": the next argument is the secret
-            mask_next = True
-            continue
-        if _URL.match(arg):
-            masked, in_url = scan_url(arg)
-            if in_url or "@" in arg or masked != arg:
-                found |= in_url
-                arg = masked
-        out.append(_mask_auth(arg, found))
+        else:
+            shown, mask_next = _scan_word(arg, found)
+            out.append(shown)
     return out, found
+
+
+def _scan_word(arg: str, found: set[str]) -> tuple[str, bool]:
+    """One argument with its secrets masked (added to ``found``), and whether the next one is a secret."""
+    assignment = _ASSIGNMENT.match(arg)
+    if assignment and is_secret_key(assignment.group(1)):
+        found |= with_token(assignment.group(3))
+        return f"{assignment.group(1)}{assignment.group(2)}{MASK}", False
+    if _introduces_secret(arg):
+        return arg, True  # "--api-key X", "Bearer X": the next argument is the secret
+    if _URL.match(arg):
+        masked, in_url = scan_url(arg)
+        if in_url or "@" in arg or masked != arg:
+            found |= in_url
+            arg = masked
+    return _mask_auth(arg, found), False
+
+
+def _introduces_secret(arg: str) -> bool:
+    """A flag with a secret-looking name, a known short secret flag, or an auth scheme word."""
+    return (
+        (arg.startswith("-") and is_secret_key(arg)) or arg in SECRET_SHORT_FLAGS or arg.strip().lower() in _AUTH_WORDS
+    )

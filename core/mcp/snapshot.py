@@ -157,23 +157,7 @@ def snapshot_from_json(data: Any, source: str, snapshot_file: str | None = None)
             source, "not a toolscope MCP snapshot", [Problem("schema", f"expected {SCHEMA!r}, got {got!r}")]
         )
     document = validate_model(_SnapshotDocument, data, source, "toolscope MCP snapshot")
-    servers = tuple(
-        ServerResult(
-            name=s.name,
-            protocol=s.protocol,
-            ok=s.ok,
-            tools=tuple(t.name for t in s.tools),
-            descriptions={t.name: t.description or "" for t in s.tools},
-            error=s.error,
-            elapsed=s.elapsed,
-            launch=dict(s.launch or {}),
-            era=s.era,
-            protocol_version=s.protocol_version,
-            ttl_ms=s.ttl_ms,
-            cache_scope=s.cache_scope,
-        )
-        for s in document.servers
-    )
+    servers = tuple(_server_result(s) for s in document.servers)
     duplicates = tuple(Duplicate(d.tool, d.kept_server, d.dropped_server) for d in document.duplicates)
     config = document.config or _SnapshotConfig()
     source_info = Provenance(
@@ -191,6 +175,23 @@ def snapshot_from_json(data: Any, source: str, snapshot_file: str | None = None)
         source=source_info,
         elapsed=document.elapsed,
         timeout=document.timeout,
+    )
+
+
+def _server_result(server: _SnapshotServer) -> ServerResult:
+    return ServerResult(
+        name=server.name,
+        protocol=server.protocol,
+        ok=server.ok,
+        tools=tuple(t.name for t in server.tools),
+        descriptions={t.name: t.description or "" for t in server.tools},
+        error=server.error,
+        elapsed=server.elapsed,
+        launch=dict(server.launch or {}),
+        era=server.era,
+        protocol_version=server.protocol_version,
+        ttl_ms=server.ttl_ms,
+        cache_scope=server.cache_scope,
     )
 
 
@@ -297,24 +298,30 @@ def diff_servers(old: ServerResult | None, new: ServerResult | None, name: str) 
         return ServerDrift(name, added=new.tools if new and new.ok else (), status="new server")
     if new is None:
         return ServerDrift(name, status="server removed")
-    if not new.ok and old.ok:
+    if old.ok and new.ok:
+        return _tool_drift(old.tools, new.tools, name)
+    if old.ok:
         return ServerDrift(name, status=f"failed now: {new.error}")
-    if not old.ok and new.ok:
+    if new.ok:
         return ServerDrift(name, added=new.tools, status=f"failed before: {old.error}")
-    if not old.ok and not new.ok:
-        return ServerDrift(name)  # still failing: nothing comparable
-    old_set, new_set = set(old.tools), set(new.tools)
-    removed = [t for t in old.tools if t not in new_set]
-    added = [t for t in new.tools if t not in old_set]
-    renamed = _pair_renames(removed, added)
-    gone = {a for a, _ in renamed}
-    came = {b for _, b in renamed}
+    return ServerDrift(name)  # still failing: nothing comparable
+
+
+def _tool_drift(old_tools: tuple[str, ...], new_tools: tuple[str, ...], name: str) -> ServerDrift:
+    """The tools one server added and removed, a close pair of names as a rename."""
+    removed = _without(old_tools, set(new_tools))
+    added = _without(new_tools, set(old_tools))
+    renamed = _pair_renames(list(removed), list(added))
     return ServerDrift(
         name,
-        added=tuple(t for t in added if t not in came),
-        removed=tuple(t for t in removed if t not in gone),
+        added=_without(added, {b for _, b in renamed}),
+        removed=_without(removed, {a for a, _ in renamed}),
         renamed=tuple(renamed),
     )
+
+
+def _without(names: tuple[str, ...], leave_out: set[str]) -> tuple[str, ...]:
+    return tuple(t for t in names if t not in leave_out)
 
 
 def diff_snapshots(old: DiscoveryResult, new: DiscoveryResult) -> Drift:

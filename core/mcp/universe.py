@@ -28,18 +28,9 @@ def load_mcp_universe(
         from .snapshot import load_snapshot
 
         result = load_snapshot(snapshot)
-        notes = list(result.source.notes)
-        config_path = Path(config_path) if config_path is not None else None
-        if config_path is not None and config_path.exists():
-            from ..inputs.input_files import file_sha256
-
-            current = file_sha256(config_path, "MCP config")
-            if result.source.config_sha256 and current != result.source.config_sha256:
-                notes.append(f"{config_path.name} changed since the snapshot was taken ({result.source.taken_at})")
-            user = user_override_path(config_path)
-            user_now = file_sha256(user, "MCP config override") if user and user.exists() else None
-            if user_now != result.source.user_config_sha256:
-                notes.append(f"the _user.json override changed since the snapshot was taken ({result.source.taken_at})")
+        notes = result.source.notes
+        if config_path is not None and Path(config_path).exists():
+            notes += _changed_since(result, Path(config_path))
         return replace(result, source=replace(result.source, notes=tuple(notes)))
     from .discovery import discover_sync, unstarted
 
@@ -47,3 +38,19 @@ def load_mcp_universe(
         raise InputError("mcp_config", "live discovery needs an mcpServers config (or give --snapshot)")
     config = load_config(config_path)
     return discover_sync(config, timeout) if discover else unstarted(config)
+
+
+def _changed_since(result: DiscoveryResult, config_path: Path) -> tuple[str, ...]:
+    """Notes for the config and its ``_user.json`` override when they differ from the snapshot's."""
+    from ..inputs.input_files import file_sha256
+
+    source = result.source
+    notes = []
+    current = file_sha256(config_path, "MCP config")
+    if source.config_sha256 and current != source.config_sha256:
+        notes.append(f"{config_path.name} changed since the snapshot was taken ({source.taken_at})")
+    user = user_override_path(config_path)
+    user_now = file_sha256(user, "MCP config override") if user and user.exists() else None
+    if user_now != source.user_config_sha256:
+        notes.append(f"the _user.json override changed since the snapshot was taken ({source.taken_at})")
+    return tuple(notes)

@@ -66,33 +66,49 @@ def indented(value: Any, finish: Callable[[str], str] = str) -> str:
 
 
 def _write(value: Any, level: int, finish: Callable[[str], str], out: Callable[[str], Any]) -> None:
-    pad, end = "  " * (level + 1), "  " * level
     if isinstance(value, OneLinePerItem):
-        if not value:
-            out("[]")
-            return
-        out("[\n" + pad)
-        for index, item in enumerate(value):
-            out(f",\n{pad}" if index else "")
-            out(finish(item))
-        out("\n" + end + "]")
+        _write_lines(value, level, finish, out)
     elif isinstance(value, dict) and _holds_lines(value):
-        out("{\n")
-        for index, (key, item) in enumerate(value.items()):
-            out(f"{pad}{finish(compact(key))}: ")
-            _write(item, level + 1, finish, out)
-            out(",\n" if index < len(value) - 1 else "\n")
-        out(end + "}")
+        _write_dict(value, level, finish, out)
     elif isinstance(value, list) and _holds_lines(value):
-        out("[\n")
-        for index, item in enumerate(value):
-            out(pad)
-            _write(item, level + 1, finish, out)
-            out(",\n" if index < len(value) - 1 else "\n")
-        out(end + "]")
+        _write_list(value, level, finish, out)
     else:
         text = _indented(value)
+        end = "  " * level
         out(finish(text if level == 0 or "\n" not in text else text.replace("\n", "\n" + end)))
+
+
+def _write_lines(value: OneLinePerItem, level: int, finish: Callable[[str], str], out: Callable[[str], Any]) -> None:
+    """One item per line, each item's JSON on one line."""
+    if not value:
+        out("[]")
+        return
+    pad = "  " * (level + 1)
+    out("[\n" + pad)
+    for index, item in enumerate(value):
+        out(f",\n{pad}" if index else "")
+        out(finish(item))
+    out("\n" + "  " * level + "]")
+
+
+def _write_dict(value: dict[Any, Any], level: int, finish: Callable[[str], str], out: Callable[[str], Any]) -> None:
+    pad = "  " * (level + 1)
+    out("{\n")
+    for index, (key, item) in enumerate(value.items()):
+        out(f"{pad}{finish(compact(key))}: ")
+        _write(item, level + 1, finish, out)
+        out(",\n" if index < len(value) - 1 else "\n")
+    out("  " * level + "}")
+
+
+def _write_list(value: list[Any], level: int, finish: Callable[[str], str], out: Callable[[str], Any]) -> None:
+    pad = "  " * (level + 1)
+    out("[\n")
+    for index, item in enumerate(value):
+        out(pad)
+        _write(item, level + 1, finish, out)
+        out(",\n" if index < len(value) - 1 else "\n")
+    out("  " * level + "]")
 
 
 def _holds_lines(value: Any) -> bool:

@@ -118,12 +118,22 @@ def check_output(
     except OSError as exc:
         raise InputError(output, f"cannot use it as the output: {exc.strerror or exc}") from None
     if link_stat is None:
-        parent = target.parent
-        if not parent.exists():
-            raise InputError(output, f"the output folder {str(parent)!r} does not exist")
-        if not parent.is_dir():
-            raise InputError(output, f"{str(parent)!r} is not a folder")
-        return OutputTarget(target, "new")
+        return _new_file(output, target)
+    return _existing_target(output, target, link_stat, force=force, what=what)
+
+
+def _new_file(output: str, target: Path) -> OutputTarget:
+    """A file to create: its folder must exist."""
+    parent = target.parent
+    if not parent.exists():
+        raise InputError(output, f"the output folder {str(parent)!r} does not exist")
+    if not parent.is_dir():
+        raise InputError(output, f"{str(parent)!r} is not a folder")
+    return OutputTarget(target, "new")
+
+
+def _existing_target(output: str, target: Path, link_stat: os.stat_result, *, force: bool, what: str) -> OutputTarget:
+    """Something already there: a stream is written to, a file or link replaced with --force, the rest refused."""
     is_link = stat.S_ISLNK(link_stat.st_mode)
     try:
         target_stat = os.stat(target) if is_link else link_stat

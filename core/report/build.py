@@ -85,33 +85,14 @@ def build_report(
     names); ``environment`` defaults to the running software (tests pass a fixed one);
     ``leave_out`` are findings reported elsewhere (a whole workflow's own, reported once).
     """
-    resolved: list[str | None] = []
-    for mode in modes or (subject.default_mode,):
-        canonical = subject.resolve_mode(mode)
-        if canonical not in resolved:
-            resolved.append(canonical)
-    sections = []
-    for mode in resolved:
-        sections.append(_sorted_section(mode, subject.evaluate(mode)))
+    resolved = _resolved_modes(subject, modes)
+    sections = [_sorted_section(mode, subject.evaluate(mode)) for mode in resolved]
     loaded = subject.loaded
-    env = environment or current_environment(loaded.kind)
-    files = [FileRef(shown_name(name), digest) for name, digest in loaded.files]
-    files += [FileRef(shown_name(name), digest) for name, digest in extra_files if (name, digest) not in loaded.files]
     # The public names only ever spare secrets: without secrets, no need to collect them.
     redactor = Redactor(secrets, public=_public_names(subject, sections) if secrets else ())
-    provenance = Provenance(
-        kind=loaded.kind,
-        label=loaded.label,
-        files=tuple(files),
-        step=loaded.step,
-        registry=shown_name(loaded.registry) if loaded.registry else None,
-        modes=tuple(resolved),
-        default_mode=subject.default_mode,
-        facts=tuple(redactor.pair(k, v) for k, v in loaded.extra),
-        environment=env,
-        generated_at=generated_at,
-        era=loaded.era,
-    )
+    env = environment or current_environment(loaded.kind)
+    files = _file_refs(loaded.files, extra_files)
+    provenance = _provenance(subject, tuple(resolved), files, env, redactor, generated_at)
     checklists = tuple(subject.checklist(tool, mode) for tool in tools for mode in resolved)
     report = ReportData(
         provenance=provenance,
@@ -123,3 +104,45 @@ def build_report(
     )
     scrubbed: ReportData = redactor.deep(report)
     return scrubbed
+
+
+def _resolved_modes(subject: Subject, modes: Sequence[str | None]) -> list[str | None]:
+    """Each requested mode (default: the subject's) by its canonical name, once."""
+    resolved: list[str | None] = []
+    for mode in modes or (subject.default_mode,):
+        canonical = subject.resolve_mode(mode)
+        if canonical not in resolved:
+            resolved.append(canonical)
+    return resolved
+
+
+def _file_refs(loaded: Sequence[tuple[str, str]], extra_files: Sequence[tuple[str, str]]) -> tuple[FileRef, ...]:
+    """The files the subject read, then the other inputs (the script) it did not, by shown name."""
+    files = [FileRef(shown_name(name), digest) for name, digest in loaded]
+    files += [FileRef(shown_name(name), digest) for name, digest in extra_files if (name, digest) not in loaded]
+    return tuple(files)
+
+
+def _provenance(
+    subject: Subject,
+    modes: tuple[str | None, ...],
+    files: tuple[FileRef, ...],
+    environment: Environment,
+    redactor: Redactor,
+    generated_at: str | None,
+) -> Provenance:
+    """What was loaded and how, the input's own facts scrubbed of secrets."""
+    loaded = subject.loaded
+    return Provenance(
+        kind=loaded.kind,
+        label=loaded.label,
+        files=files,
+        step=loaded.step,
+        registry=shown_name(loaded.registry) if loaded.registry else None,
+        modes=modes,
+        default_mode=subject.default_mode,
+        facts=tuple(redactor.pair(k, v) for k, v in loaded.extra),
+        environment=environment,
+        generated_at=generated_at,
+        era=loaded.era,
+    )

@@ -63,28 +63,33 @@ class Provenance:
         once (an input's own fact, like ``input: toolkit spec``, replaces the generic
         one), rows that do not apply to this input (a toolkit's step) left out."""
         facts = dict(self.facts)
+        rows = self._input_rows()
+        rows.update(facts)
+        rows.update(self._environment_rows(facts))
+        return list(rows.items())
+
+    def _input_rows(self) -> dict[str, str]:
+        """What was loaded: the input's kind, label, step, registry, era and modes."""
         rows: dict[str, str] = {"input": self.kind.replace("_", " ")}
-        if self.label:
-            rows["loaded"] = self.label
-        if self.step:
-            rows["step"] = self.step
-        if self.registry:
-            rows["registry"] = self.registry
+        optional = {"loaded": self.label, "step": self.step, "registry": self.registry}
+        rows.update((key, value) for key, value in optional.items() if value)
         if self.era:
             from ..systems.agentworks.era import Era  # every AgentWorks answer names its era
 
             rows["era"] = Era(self.era).label
         rows["mode(s)"] = ", ".join(mode_label(m) for m in self.modes)
         rows["default mode"] = mode_label(self.default_mode)
-        rows.update(facts)
+        return rows
+
+    def _environment_rows(self, facts: dict[str, str]) -> dict[str, str]:
+        """The versions that produced the answer (AgentScope's unless the input's facts name it)."""
         env = self.environment
-        rows["toolscope"] = env.toolscope_version
-        rows["Python"] = env.python_version
+        rows = {"toolscope": env.toolscope_version, "Python": env.python_version}
         if env.agentscope_version is not None and not any(k.lower() == "agentscope" for k in facts):
             rows["AgentScope"] = env.agentscope_version
         if self.generated_at:
             rows["generated at"] = self.generated_at
-        return list(rows.items())
+        return rows
 
 
 @dataclass(frozen=True)

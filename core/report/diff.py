@@ -61,24 +61,36 @@ def tool_label(tool: ToolLabels) -> str:
 def mode_diff(sections: Sequence[ModeSection]) -> ModeDiff:
     """Rows for tools whose verdict differs between sections, and gained/lost per mode pair."""
     modes = tuple(s.mode for s in sections)
-    per_mode = []
-    order: dict[str, str] = {}
+    per_mode: list[dict[str, str]] = []
+    namespaces: dict[str, str] = {}  # every label of any mode, and its namespace
     for section in sections:
-        # By index into the section's rows: no ToolVerdict is built for the diff.
-        entries = section.evaluated.entries
-        labels = [tool_label(entries[index]) for index in section.order]
-        per_mode.append(dict(zip(labels, section.verdicts, strict=True)))
-        for label, index in zip(labels, section.order, strict=True):
-            order.setdefault(label, entries[index].namespace)
+        labelled = _labelled_verdicts(section)
+        per_mode.append({label: verdict for label, _, verdict in labelled})
+        for label, namespace, _ in labelled:
+            namespaces.setdefault(label, namespace)
     rows = []
-    for label in sorted(order):
+    for label in sorted(namespaces):
         verdicts = tuple(m.get(label, "absent") for m in per_mode)
         if len(set(verdicts)) > 1:
-            name = label[len(order[label]) + 1 :] if order[label] else label
-            rows.append(DiffRow(name, order[label], verdicts))
-    pairs = []
-    for before, after, b_map, a_map in zip(modes, modes[1:], per_mode, per_mode[1:], strict=False):
-        b_vis = {k for k, v in b_map.items() if v == Verdict.VISIBLE}
-        a_vis = {k for k, v in a_map.items() if v == Verdict.VISIBLE}
-        pairs.append(ModePair(before, after, tuple(sorted(a_vis - b_vis)), tuple(sorted(b_vis - a_vis))))
+            namespace = namespaces[label]
+            rows.append(DiffRow(label[len(namespace) + 1 :] if namespace else label, namespace, verdicts))
+    steps = zip(modes, modes[1:], per_mode, per_mode[1:], strict=False)
+    pairs = [_mode_pair(before, after, b_map, a_map) for before, after, b_map, a_map in steps]
     return ModeDiff(modes, tuple(rows), tuple(pairs))
+
+
+def _labelled_verdicts(section: ModeSection) -> list[tuple[str, str, str]]:
+    """(label, namespace, verdict) of each tool, in the section's order."""
+    # By index into the section's rows: no ToolVerdict is built for the diff.
+    entries = section.evaluated.entries
+    return [
+        (tool_label(entries[index]), entries[index].namespace, verdict)
+        for index, verdict in zip(section.order, section.verdicts, strict=True)
+    ]
+
+
+def _mode_pair(before: str | None, after: str | None, b_map: dict[str, str], a_map: dict[str, str]) -> ModePair:
+    """The tools visible in ``after`` and not ``before`` (gained), and the other way (lost)."""
+    b_vis = {k for k, v in b_map.items() if v == Verdict.VISIBLE}
+    a_vis = {k for k, v in a_map.items() if v == Verdict.VISIBLE}
+    return ModePair(before, after, tuple(sorted(a_vis - b_vis)), tuple(sorted(b_vis - a_vis)))

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from importlib import resources
 
+from ..model.answers import ChecklistStep
 from ..model.enums import Verdict
 from ..model.presentation import NOT_REACHED, STAGE_CLASS, STAGE_WORD, VERDICT_CLASS, verdict_counts_text
 from ..model.verdicts import Checklist, Finding, Stage
@@ -163,21 +164,20 @@ def _checklist(checklist: Checklist) -> str:
         if verdict.description:
             parts.append(f'<p class="desc">{prose(verdict.description)}</p>')
     if checklist.steps:
-        items = []
-        for step in checklist.steps:
-            evidence = "".join(f"<li>{prose(e)}</li>" for e in step.evidence)
-            items.append(
-                f"<li>{esc(step.question)} <strong>{esc(step.answer)}</strong>"
-                + (f"<ul>{evidence}</ul>" if evidence else "")
-                + "</li>"
-            )
-        parts.append("<ol>" + "\n".join(items) + "</ol>")
+        parts.append("<ol>" + "\n".join(_checklist_step(step) for step in checklist.steps) + "</ol>")
     if checklist.fix:
         parts.append(f'<p class="fix"><strong>Fix:</strong> {prose(checklist.fix)}</p>')
     if checklist.did_you_mean:
         parts.append("<p>Did you mean: " + ", ".join(esc(n) for n in checklist.did_you_mean) + "</p>")
     parts.append("</section>")
     return "\n".join(parts)
+
+
+def _checklist_step(step: ChecklistStep) -> str:
+    """One question, its answer, and the evidence for it as a nested list."""
+    evidence = "".join(f"<li>{prose(e)}</li>" for e in step.evidence)
+    nested = f"<ul>{evidence}</ul>" if evidence else ""
+    return f"<li>{esc(step.question)} <strong>{esc(step.answer)}</strong>{nested}</li>"
 
 
 def _diff(report: ReportData) -> str:

@@ -22,7 +22,8 @@ from ..model.enums import SharedStage
 from ..model.verdicts import Checklist, Finding, Stage
 from ..outputs.json_text import OneLinePerItem, compact, indented
 from ..text.safe_text import inert_json
-from .data import SCHEMA, ModeSection, ReportData, mode_label
+from .data import SCHEMA, ModeSection, Provenance, ReportData, mode_label
+from .diff import ModeDiff
 from .summary import summary_lines
 from .transcript import Transcript, TurnSide
 
@@ -153,63 +154,61 @@ def _transcript(transcript: Transcript) -> dict[str, Any]:
 def report_document(report: ReportData) -> dict[str, Any]:
     """The document as plain data, keys in the schema's order; each section's ``tools`` is
     its JSON lines (``OneLinePerItem``)."""
-    sections = []
-    for section in report.sections:
-        stage_results, lines = section_tools(section)
-        sections.append(
-            {
-                "mode": section.mode,
-                "stages": _plain(section.stage_names),
-                "counts": section.counts(),
-                "notes": list(section.notes),
-                "stage_results": stage_results,
-                "tools": lines,
-            }
-        )
-    prov = report.provenance
-    env = prov.environment
-    diff = report.diff
     return {
         "schema": SCHEMA,
-        "generated_at": prov.generated_at,
+        "generated_at": report.provenance.generated_at,
         "summary": summary_lines(report),
-        "provenance": {
-            "kind": _plain(prov.kind),
-            "label": prov.label,
-            "files": [{"name": f.name, "sha256": f.sha256} for f in prov.files],
-            "step": prov.step,
-            "registry": prov.registry,
-            "era": prov.era,
-            "modes": list(prov.modes),
-            "default_mode": prov.default_mode,
-            "facts": [{"name": k, "value": v} for k, v in prov.facts],
-            "toolscope_version": env.toolscope_version,
-            "python_version": env.python_version,
-            "agentscope": None
-            if env.agentscope_version is None
-            else {
-                "version": env.agentscope_version,
-                "reset_tools": [{"question": q, "answer": a} for q, a in env.reset_tools],
-            },
-        },
-        "modes": sections,
+        "provenance": _provenance(report.provenance),
+        "modes": [_section(section) for section in report.sections],
         "findings": [finding_json(f) for f in report.findings],
         "checklists": [_checklist(c) for c in report.checklists],
-        "diff": None
-        if diff is None
-        else {
-            "modes": list(diff.modes),
-            "changed": [
-                {
-                    "tool": row.tool,
-                    "namespace": row.namespace,
-                    "verdicts": {mode_label(m): _plain(v) for m, v in zip(diff.modes, row.verdicts, strict=True)},
-                }
-                for row in diff.rows
-            ],
-            "pairs": [
-                {"from": p.before, "to": p.after, "gained": list(p.gained), "lost": list(p.lost)} for p in diff.pairs
-            ],
-        },
+        "diff": None if report.diff is None else _diff(report.diff),
         "transcript": None if report.transcript is None else _transcript(report.transcript),
     }
+
+
+def _section(section: ModeSection) -> dict[str, Any]:
+    stage_results, lines = section_tools(section)
+    return {
+        "mode": section.mode,
+        "stages": _plain(section.stage_names),
+        "counts": section.counts(),
+        "notes": list(section.notes),
+        "stage_results": stage_results,
+        "tools": lines,
+    }
+
+
+def _provenance(prov: Provenance) -> dict[str, Any]:
+    env = prov.environment
+    agentscope = None
+    if env.agentscope_version is not None:
+        reset_tools = [{"question": q, "answer": a} for q, a in env.reset_tools]
+        agentscope = {"version": env.agentscope_version, "reset_tools": reset_tools}
+    return {
+        "kind": _plain(prov.kind),
+        "label": prov.label,
+        "files": [{"name": f.name, "sha256": f.sha256} for f in prov.files],
+        "step": prov.step,
+        "registry": prov.registry,
+        "era": prov.era,
+        "modes": list(prov.modes),
+        "default_mode": prov.default_mode,
+        "facts": [{"name": k, "value": v} for k, v in prov.facts],
+        "toolscope_version": env.toolscope_version,
+        "python_version": env.python_version,
+        "agentscope": agentscope,
+    }
+
+
+def _diff(diff: ModeDiff) -> dict[str, Any]:
+    changed = [
+        {
+            "tool": row.tool,
+            "namespace": row.namespace,
+            "verdicts": {mode_label(m): _plain(v) for m, v in zip(diff.modes, row.verdicts, strict=True)},
+        }
+        for row in diff.rows
+    ]
+    pairs = [{"from": p.before, "to": p.after, "gained": list(p.gained), "lost": list(p.lost)} for p in diff.pairs]
+    return {"modes": list(diff.modes), "changed": changed, "pairs": pairs}

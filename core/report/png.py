@@ -61,23 +61,7 @@ def svg_to_png(svg: str, *, what: str = "--format png", timeout: float = 60.0) -
         page = Path(folder) / "screen.svg"
         out = Path(folder) / "screen.png"
         page.write_text(_REMOTE_FONT.sub("", svg), encoding="utf-8")
-        command = [
-            browser,
-            "--headless",
-            "--disable-gpu",
-            "--hide-scrollbars",
-            "--no-first-run",
-            "--no-default-browser-check",
-            "--disable-extensions",
-            "--disable-background-networking",
-            "--force-device-scale-factor=1",
-            f"--user-data-dir={Path(folder) / 'profile'}",
-            f"--window-size={width},{height}",
-            f"--screenshot={out}",
-            page.as_uri(),
-        ]
-        if hasattr(os, "geteuid") and os.geteuid() == 0:
-            command.insert(1, "--no-sandbox")  # Chromium refuses to start its sandbox as root
+        command = _chromium_command(browser, Path(folder), page, out, (width, height))
         try:
             done = subprocess.run(command, capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL, check=False)
         except subprocess.TimeoutExpired:
@@ -89,3 +73,26 @@ def svg_to_png(svg: str, *, what: str = "--format png", timeout: float = 60.0) -
             tail = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
             raise InputError(what, f"Chromium could not render the PNG (exit {done.returncode}): {tail[0]}")
         return data
+
+
+def _chromium_command(browser: str, folder: Path, page: Path, out: Path, size: tuple[int, int]) -> list[str]:
+    """A headless Chromium screenshot of ``page`` into ``out``, with its profile in ``folder``."""
+    width, height = size
+    command = [
+        browser,
+        "--headless",
+        "--disable-gpu",
+        "--hide-scrollbars",
+        "--no-first-run",
+        "--no-default-browser-check",
+        "--disable-extensions",
+        "--disable-background-networking",
+        "--force-device-scale-factor=1",
+        f"--user-data-dir={folder / 'profile'}",
+        f"--window-size={width},{height}",
+        f"--screenshot={out}",
+        page.as_uri(),
+    ]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        command.insert(1, "--no-sandbox")  # Chromium refuses to start its sandbox as root
+    return command

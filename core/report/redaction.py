@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -104,19 +104,23 @@ class Redactor:
         return result
 
     def _copy(self, obj: Any, memo: dict[int, Any]) -> Any:
+        if isinstance(obj, (Enum, array)):
+            # A closed vocabulary (core.model.enums) must stay a member and is never a secret;
+            # an array holds numbers (a section's tool order), no text.
+            return obj
+        if isinstance(obj, str):
+            return self.text(obj)
         deep = lambda item: self._deep(item, memo)  # noqa: E731
-        if isinstance(obj, Enum):
-            return obj  # a closed vocabulary (core.model.enums): never a secret, and it must stay a member
-        if isinstance(obj, array):
-            return obj  # numbers (a section's tool order): no text in them
         if isinstance(obj, VerdictList):
             # Each distinct row of stages once, the tools' labels, the same row numbers.
             return VerdictList([deep(entry) for entry in obj.entries], [deep(row) for row in obj.rows], obj.row_of)
-        if isinstance(obj, str):
-            return self.text(obj)
         if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-            changes = {f.name: deep(getattr(obj, f.name)) for f in dataclasses.fields(obj) if f.init}
-            return type(obj)(**changes)
+            return _copy_dataclass(obj, deep)
+        return self._copy_container(obj, deep)
+
+    @staticmethod
+    def _copy_container(obj: Any, deep: Callable[[Any], Any]) -> Any:
+        """A tuple, list or dict with each item copied; a dict's value under a secret-looking key masked."""
         if isinstance(obj, tuple):
             items = (deep(item) for item in obj)
             # A named tuple (the engine's ToolEntry) stays one.
@@ -124,5 +128,15 @@ class Redactor:
         if isinstance(obj, (list, Sequence)) and not isinstance(obj, (str, bytes)):
             return [deep(item) for item in obj]
         if isinstance(obj, dict):
-            return {deep(k): (MASK if isinstance(k, str) and is_secret_key(k) else deep(v)) for k, v in obj.items()}
+            return _copy_dict(obj, deep)
         return obj
+
+
+def _copy_dataclass(obj: Any, deep: Callable[[Any], Any]) -> Any:
+    """A new instance of the dataclass with each field set in ``__init__`` copied."""
+    return type(obj)(**{f.name: deep(getattr(obj, f.name)) for f in dataclasses.fields(obj) if f.init})
+
+
+def _copy_dict(obj: dict[Any, Any], deep: Callable[[Any], Any]) -> dict[Any, Any]:
+    """Each key and value copied; the value under a secret-looking key masked whole."""
+    return {deep(k): (MASK if isinstance(k, str) and is_secret_key(k) else deep(v)) for k, v in obj.items()}

@@ -95,8 +95,17 @@ def tools_document_chunks(
         None if hidden_only and verdict == Verdict.VISIBLE else _tail(table, row, verdict)
         for row, verdict in zip(tools.rows, row_verdicts, strict=True)
     ]
+    head = _head(evaluation, config_findings)
+    yield compact(head)[:-1] + ',"stage_results":' + compact(table.results) + ',"tools":['
+    yield from _tool_chunks(tools, tails)
+    # ``--capture``: the capture block last (``schemas.with_capture.ToolsCaptureEnvelope``).
+    yield "]}" if capture is None else '],"capture":' + compact(capture) + "}"
+
+
+def _head(evaluation: Evaluation, config_findings: Iterable[Finding]) -> dict[str, Any]:
+    """The document's keys before ``stage_results`` and ``tools``."""
     loaded = evaluation.loaded
-    head = {
+    return {
         "schema": SCHEMA,
         "input": loaded.kind,
         "step": loaded.step,
@@ -106,7 +115,11 @@ def tools_document_chunks(
         "counts": evaluation.counts(),
         "config_findings": _findings_json(config_findings),
     }
-    yield compact(head)[:-1] + ',"stage_results":' + compact(table.results) + ',"tools":['
+
+
+def _tool_chunks(tools: VerdictList, tails: list[str | None]) -> Iterator[str]:
+    """The tools' compact JSON objects, comma-separated, ``CHUNK_TOOLS`` to a piece; a tool whose
+    row's tail is None is left out."""
     escape: Callable[[str], str] = encode_basestring
     # Namespaces and kinds repeat across thousands of tools: escaped once each.
     labels: dict[str, str] = {}
@@ -126,8 +139,6 @@ def tools_document_chunks(
             chunk.clear()
     if chunk:
         yield "".join(chunk)
-    # ``--capture``: the capture block last (``schemas.with_capture.ToolsCaptureEnvelope``).
-    yield "]}" if capture is None else '],"capture":' + compact(capture) + "}"
 
 
 def write_tools_document(

@@ -45,38 +45,47 @@ def is_command(line: str) -> bool:
 
 
 def _shell_words(line: str) -> list[str]:
-    """Split a command line printed by ``shell_join`` at the spaces between words."""
+    """Split a command line printed by ``shell_join`` at the spaces between words (not those
+    inside quotes). Each word is the line's own text, quotes and escapes kept."""
     words: list[str] = []
-    current: list[str] = []
-    quote = ""  # "'" inside '…', "$" inside $'…', '"' inside "…"
+    start: int | None = None  # where the current word began
     index = 0
     while index < len(line):
-        char = line[index]
-        if quote == "$" and char == "\\" and index + 1 < len(line):
-            current.append(line[index : index + 2])
-            index += 2
-            continue
-        if quote:
-            if (quote in "$'" and char == "'") or (quote == '"' and char == '"'):
-                quote = ""
-        elif char == "$" and line[index + 1 : index + 2] == "'":
-            quote = "$"
-            current.append("$'")
-            index += 2
-            continue
-        elif char in "'\"":
-            quote = char
-        elif char == " ":
-            if current:
-                words.append("".join(current))
-                current = []
+        if line[index] == " ":
+            if start is not None:
+                words.append(line[start:index])
+                start = None
             index += 1
             continue
-        current.append(char)
-        index += 1
-    if current:
-        words.append("".join(current))
+        if start is None:
+            start = index
+        index = _token_end(line, index)
+    if start is not None:
+        words.append(line[start:])
     return words
+
+
+def _token_end(line: str, index: int) -> int:
+    """The index after the character, or the quoted part ('…', "…", $'…'), at ``index``; an
+    unclosed quote runs to the end of the line."""
+    if line.startswith("$'", index):
+        return _ansi_c_quote_end(line, index + 2)
+    if line[index] in "'\"":
+        close = line.find(line[index], index + 1)
+        return len(line) if close < 0 else close + 1
+    return index + 1
+
+
+def _ansi_c_quote_end(line: str, index: int) -> int:
+    """The index after the ' closing a $'…' part whose text starts at ``index`` (\\x escapes skipped)."""
+    while index < len(line):
+        if line[index] == "\\" and index + 1 < len(line):
+            index += 2
+        elif line[index] == "'":
+            return index + 1
+        else:
+            index += 1
+    return len(line)
 
 
 def wrap_command(line: str, width: int) -> list[str]:

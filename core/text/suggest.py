@@ -40,15 +40,25 @@ def did_you_mean(
     """Names with the same normalized form first, then small edit distances, then substrings,
     then (when fewer than ``limit``) the most similar by ratio. ``normalize_all``: ``normalize``
     of a whole list at once, when there is a faster way (a 50,000-tool universe)."""
-    from rapidfuzz import process
-    from rapidfuzz.distance import Levenshtein
-
     wanted = normalize(name)
-    max_distance = max(1, min(3, len(wanted) // 4))
     unique = set(candidates)
     unique.discard(name)
     names = sorted(unique)  # the order every tie below falls back on
     forms = list(normalize_all(names) if normalize_all else map(normalize, names))
+    found = _near_names(wanted, names, forms)[:limit]
+    if len(found) < limit and len(wanted) >= 4:
+        taken = set(found)
+        found += [n for n in _similar_names(wanted, names, forms) if n not in taken][: limit - len(found)]
+    return tuple(found[:limit])
+
+
+def _near_names(wanted: str, names: list[str], forms: list[str]) -> list[str]:
+    """Names whose form is ``wanted`` or a few edits from it, closest first, then (for 4
+    letters or more) forms containing it or contained in it."""
+    from rapidfuzz import process
+    from rapidfuzz.distance import Levenshtein
+
+    max_distance = max(1, min(3, len(wanted) // 4))
     # (score, name): 0 for the same form, else the edit distance, then substrings after those.
     near = process.extract(wanted, forms, scorer=Levenshtein.distance, score_cutoff=max_distance, limit=None)
     scored = [(int(distance), names[index]) for _, distance, index in near]
@@ -60,18 +70,19 @@ def did_you_mean(
             if (wanted in form or form in wanted) and index not in close
         ]
     scored.sort()
-    found = [candidate for _, candidate in scored[:limit]]
-    if len(found) < limit and len(wanted) >= 4:
-        # Last resort for typos that both add and drop letters ("notfyx" → notify_user).
-        from rapidfuzz import fuzz
+    return [candidate for _, candidate in scored]
 
-        taken = set(found)
-        similar = process.extract(wanted, forms, scorer=fuzz.ratio, score_cutoff=55, limit=None)
-        # Best ratio first; among equals the later form first (the order difflib gave, kept),
-        # a form's names in alphabetical order (names is sorted, sort is stable).
-        similar.sort(key=lambda match: (match[1], match[0]), reverse=True)
-        found += [names[index] for _, _, index in similar if names[index] not in taken][: limit - len(found)]
-    return tuple(found[:limit])
+
+def _similar_names(wanted: str, names: list[str], forms: list[str]) -> list[str]:
+    """The last resort, for typos that both add and drop letters ("notfyx" → notify_user):
+    names by the similarity ratio of their form, best first."""
+    from rapidfuzz import fuzz, process
+
+    similar = process.extract(wanted, forms, scorer=fuzz.ratio, score_cutoff=55, limit=None)
+    # Best ratio first; among equals the later form first (the order difflib gave, kept),
+    # a form's names in alphabetical order (names is sorted, sort is stable).
+    similar.sort(key=lambda match: (match[1], match[0]), reverse=True)
+    return [names[index] for _, _, index in similar]
 
 
 def close_matches(name: str, candidates: Iterable[str], n: int, cutoff: float = 0.6) -> tuple[str, ...]:

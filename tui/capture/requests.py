@@ -83,31 +83,44 @@ class RequestDetail(Static):
         out.append(f" · {_name(req.protocol)} · {_name(req.model or '?')}\n", style="dim")
         if position < len(self.checks):
             out.append_text(_differences(self.checks[position]))
-        out.append(f"{len(req.tools)} tools, ≈{req.tokens:,} tokens")
-        if req.index > 1:
-            sign = "+" if step.token_change >= 0 else ""
-            out.append(f" ({sign}{step.token_change:,} since request {req.index - 1})")
-        out.append("\n")
-        if req.index > 1:
-            out.append("after: ", style="bold")
-            out.append(_name(describe_calls(step.caused_by)) + "\n")
-        if step.disappeared:
-            out.append("disappeared: ", style="bold red")
-            out.append(", ".join(_name(n) for n in step.disappeared) + "\n", style="red")
+        out.append_text(_changes(step))
         out.append("\n")
         appeared = set(step.appeared) if req.index > 1 else set()
         for name, tokens in zip(req.tools, req.tool_tokens, strict=False):
-            mark = "+ " if name in appeared else "  "
-            line = Text(mark, style="green" if name in appeared else "")
-            line.append(_name(name), style="green" if name in appeared else "")
-            if name in req.deferred:
-                line.append(" (deferred)", style="dim")
-            line.append(f"  ≈{tokens:,}\n", style="dim")
-            out.append_text(line)
+            out.append_text(_tool_line(name, tokens, appeared=name in appeared, deferred=name in req.deferred))
         if req.calls:
             out.append("\nreply: ", style="bold")
             out.append(_name(describe_calls(req.calls)) + "\n")
         return out
+
+
+def _changes(step: Step) -> Text:
+    """The request's size, and what changed since the one before: tokens, the calls that
+    caused it, the tools that disappeared."""
+    req = step.request
+    out = Text(f"{len(req.tools)} tools, ≈{req.tokens:,} tokens")
+    if req.index > 1:
+        sign = "+" if step.token_change >= 0 else ""
+        out.append(f" ({sign}{step.token_change:,} since request {req.index - 1})")
+    out.append("\n")
+    if req.index > 1:
+        out.append("after: ", style="bold")
+        out.append(_name(describe_calls(step.caused_by)) + "\n")
+    if step.disappeared:
+        out.append("disappeared: ", style="bold red")
+        out.append(", ".join(_name(n) for n in step.disappeared) + "\n", style="red")
+    return out
+
+
+def _tool_line(name: str, tokens: int, *, appeared: bool, deferred: bool) -> Text:
+    """One tool of the request: + and green when it appeared, (deferred), its token estimate."""
+    style = "green" if appeared else ""
+    line = Text("+ " if appeared else "  ", style=style)
+    line.append(_name(name), style=style)
+    if deferred:
+        line.append(" (deferred)", style="dim")
+    line.append(f"  ≈{tokens:,}\n", style="dim")
+    return line
 
 
 def _names(names: tuple[str, ...]) -> str:

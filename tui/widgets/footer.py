@@ -12,6 +12,7 @@ from __future__ import annotations
 from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.events import Resize
+from textual.widget import Widget
 from textual.widgets import Footer
 
 from ..textual_private import FooterKey
@@ -26,26 +27,38 @@ def key_width(key: FooterKey) -> int:
     return cell_len(key.key_display) + (1 + cell_len(key.description) if key.description else 0) + 1
 
 
+def keys_that_fit(keys: list[FooterKey], budget: int) -> set[int]:
+    """The ids of the keys kept within ``budget`` cells: sticky keys claim their room first; the
+    others follow in order until one does not fit."""
+    kept: set[int] = set()
+    for key in sorted(keys, key=lambda k: k.action not in STICKY_ACTIONS):
+        if key_width(key) <= budget:
+            kept.add(id(key))
+            budget -= key_width(key)
+        elif key.action not in STICKY_ACTIONS:
+            break
+    return kept
+
+
+def fitted(widgets: list[Widget], width: int) -> list[Widget]:
+    """The footer's widgets, less the keys that would not fit whole beside the palette key."""
+    palette = [w for w in widgets if w.has_class("-command-palette")]
+    keys = [w for w in widgets if isinstance(w, FooterKey) and w not in palette]
+    kept = keys_that_fit(keys, width - _palette_width(palette))
+    return [w for w in widgets if not isinstance(w, FooterKey) or w in palette or id(w) in kept]
+
+
+def _palette_width(palette: list[Widget]) -> int:
+    """The palette key's cells: its text, a border cell and a padding cell."""
+    return sum(key_width(w) + 1 for w in palette if isinstance(w, FooterKey))
+
+
 class FittedFooter(Footer):
     """A compact footer whose keys never run under the palette key."""
 
     def compose(self) -> ComposeResult:
         """Textual's keys, less those that would not fit whole."""
-        widgets = list(super().compose())
-        width = self.size.width or self.app.size.width
-        palette = [w for w in widgets if w.has_class("-command-palette")]
-        keys = [w for w in widgets if isinstance(w, FooterKey) and w not in palette]
-        # The palette key: its text, a border cell and a padding cell.
-        budget = width - sum(key_width(w) + 1 for w in palette if isinstance(w, FooterKey))
-        kept: set[int] = set()
-        # Sticky keys claim their room first; the others follow in order until one does not fit.
-        for key in sorted(keys, key=lambda k: k.action not in STICKY_ACTIONS):
-            if key_width(key) <= budget:
-                kept.add(id(key))
-                budget -= key_width(key)
-            elif key.action not in STICKY_ACTIONS:
-                break
-        yield from (w for w in widgets if not isinstance(w, FooterKey) or w in palette or id(w) in kept)
+        yield from fitted(list(super().compose()), self.size.width or self.app.size.width)
 
     def on_resize(self, event: Resize) -> None:
         """Refit the keys to the new width."""

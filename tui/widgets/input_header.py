@@ -50,6 +50,25 @@ def header_text(
     and leaves versions out, so the picture does not depend on the machine.
     """
     text = Text(no_wrap=True, overflow="ellipsis")
+    _append_mode_and_input(text, loaded, mode, deterministic)
+    text.append("\n")
+    _append_details(text, loaded, deterministic)
+    text.rstrip()
+    if findings:
+        # The configuration's own mistakes (unknown keys) come before any answer, here too.
+        text.append("\n")
+        _append_first_finding(text, findings)
+    return text
+
+
+def _append_field(text: Text, label: str, value: str, style: str | None = None) -> None:
+    """``label value`` (the label dim), then the gap before the next field."""
+    text.append(label, style="dim")
+    text.append(inert(value, single_line=True), style=style)
+    text.append("  ")
+
+
+def _append_mode_and_input(text: Text, loaded: LoadedInput, mode: str | None, deterministic: bool) -> None:
     text.append("mode ", style="dim")
     text.append(f" {inert(mode, single_line=True)} " if mode else "(none)", style="bold reverse")
     text.append("  ")
@@ -65,59 +84,61 @@ def header_text(
         text.append("  registry ", style="dim")
         registry = PurePath(loaded.registry).name if deterministic else loaded.registry
         text.append(inert(registry, single_line=True))
-    text.append("\n")
-    extra = _warnings(text, list(loaded.extra))
+
+
+def _append_details(text: Text, loaded: LoadedInput, deterministic: bool) -> None:
+    """The second line: the warnings (a stale MCP listing, servers not started), the era, the files,
+    the input's facts and the versions."""
+    facts = _warnings(text, list(loaded.extra))
     if loaded.era:
         # AgentWorks: which era of layer 2 the answers are true for. Early on the second line (after
-        # a stale-listing warning only), so 80 columns show it: the first line may be cut.
-        text.append("era ", style="dim")
-        text.append(inert(loaded.era.replace("_", "-"), single_line=True), style="bold")
-        text.append("  ")
-    files = [PurePath(name).name if deterministic else name for name, _sha in loaded.files]
-    if files:
-        text.append("files ", style="dim")
-        text.append(inert(", ".join(files), single_line=True))
-        text.append("  ")
-    has_agentscope = False
-    for key, value in extra:
-        is_version = "version" in key.lower() or key.lower() == "agentscope"
-        has_agentscope = has_agentscope or key.lower() == "agentscope"
-        if deterministic and is_version:
-            continue
-        text.append(f"{inert(key, single_line=True)} ", style="dim")
-        text.append(inert(value, single_line=True))
-        text.append("  ")
+        # the warnings only), so 80 columns show it: the first line may be cut.
+        _append_field(text, "era ", loaded.era.replace("_", "-"), style="bold")
+    if loaded.files:
+        files = [PurePath(name).name if deterministic else name for name, _sha in loaded.files]
+        _append_field(text, "files ", ", ".join(files))
+    _append_facts(text, facts, deterministic)
     if not deterministic:
-        from ...core import __version__
+        _append_versions(text, names_agentscope=any(key.lower() == "agentscope" for key, _ in facts))
 
-        text.append("toolscope ", style="dim")
-        text.append(__version__)
-        if not has_agentscope:
-            # Toolkits already name the AgentScope they were loaded with (in ``extra``).
-            from ...core.systems.agentscope.version import installed_version
 
-            agentscope = installed_version()
-            text.append("  AgentScope ", style="dim")
-            text.append(agentscope or "not installed")
-    text.rstrip()
-    if findings:
-        # The configuration's own mistakes (unknown keys) come before any answer, here too.
-        first = findings[0]
-        text.append("\n")
-        text.append(f"⚠ {len(findings)} config finding{'s' if len(findings) > 1 else ''}: ", style="bold yellow")
-        text.append(f"{inert(first.kind, single_line=True)} ", style="yellow")
-        # Shortest useful form first (a narrow terminal cuts the end): the key, the likely
-        # one, then where it is; `toolscope check` prints the whole message.
-        hint = re.search(r"did you mean [^?]+\?", first.message)
-        if first.entry:
-            text.append(inert(json.dumps(first.entry, ensure_ascii=False), single_line=True) + " ")
-        if hint:
-            text.append(inert(hint.group(), single_line=True) + " ", style="bold")
-        elif not first.entry:
-            text.append(inert(first.message.split(";")[0], single_line=True) + " ")
-        if first.source:
-            text.append(inert(first.source, single_line=True), style="dim")
-    return text
+def _append_facts(text: Text, facts: list[tuple[str, str]], deterministic: bool) -> None:
+    """The input's own facts; ``deterministic`` leaves versions out."""
+    for key, value in facts:
+        is_version = "version" in key.lower() or key.lower() == "agentscope"
+        if not (deterministic and is_version):
+            _append_field(text, f"{inert(key, single_line=True)} ", value)
+
+
+def _append_versions(text: Text, *, names_agentscope: bool) -> None:
+    from ...core import __version__
+
+    text.append("toolscope ", style="dim")
+    text.append(__version__)
+    if not names_agentscope:
+        # Toolkits already name the AgentScope they were loaded with (in ``extra``).
+        from ...core.systems.agentscope.version import installed_version
+
+        agentscope = installed_version()
+        text.append("  AgentScope ", style="dim")
+        text.append(agentscope or "not installed")
+
+
+def _append_first_finding(text: Text, findings: Sequence[Finding]) -> None:
+    first = findings[0]
+    text.append(f"⚠ {len(findings)} config finding{'s' if len(findings) > 1 else ''}: ", style="bold yellow")
+    text.append(f"{inert(first.kind, single_line=True)} ", style="yellow")
+    # Shortest useful form first (a narrow terminal cuts the end): the key, the likely
+    # one, then where it is; `toolscope check` prints the whole message.
+    hint = re.search(r"did you mean [^?]+\?", first.message)
+    if first.entry:
+        text.append(inert(json.dumps(first.entry, ensure_ascii=False), single_line=True) + " ")
+    if hint:
+        text.append(inert(hint.group(), single_line=True) + " ", style="bold")
+    elif not first.entry:
+        text.append(inert(first.message.split(";")[0], single_line=True) + " ")
+    if first.source:
+        text.append(inert(first.source, single_line=True), style="dim")
 
 
 class InputHeader(Static):

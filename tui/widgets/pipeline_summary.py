@@ -42,6 +42,21 @@ def summary_text(
         # The activation lanes count what the model is offered; a visible tool is also callable.
         text.append(f" · {offered:,} offered")
     text.append(f"  │ showing {shown:,}")
+    _append_query(text, query)
+    text.append("\n")
+    if alerts:
+        _append_alerts(text, alerts, palette)
+    else:
+        text.append("no tool is registered but hidden", style="dim")
+    if change:
+        text.append("\nΔ ", style="bold")
+        text.append(inert(change, single_line=True), style="bold")
+        text.append("   ] next Δ  [ previous  d only Δ", style="dim")
+    return text
+
+
+def _append_query(text: Text, query: RowQuery) -> None:
+    """What the filter keeps: the typed text, then each toggle that is on."""
     if query.text:
         text.append(" matching ")
         text.append(repr(inert(query.text, single_line=True)), style="bold")
@@ -51,22 +66,17 @@ def summary_text(
         text.append(" · only Δ", style="bold")
     if query.grouped:
         text.append(" · grouped by namespace")
-    text.append("\n")
-    if alerts:
-        text.append(f"{ALERT_MARK} {len(alerts):,} registered but hidden: ", style=palette.failed)
-        for index, tool in enumerate(alerts[:4]):
-            if index:
-                text.append(", ")
-            text.append(inert(tool.name, single_line=True), style="bold")
-            failing = tool.first_failing
-            if failing is not None:
-                text.append(f" ({STAGE_TITLES.get(failing.name, failing.name)} {MARK[False]})", style=palette.failed)
-        if len(alerts) > 4:
-            text.append(f", … {len(alerts) - 4:,} more", style=palette.failed)
-    else:
-        text.append("no tool is registered but hidden", style="dim")
-    if change:
-        text.append("\nΔ ", style="bold")
-        text.append(inert(change, single_line=True), style="bold")
-        text.append("   ] next Δ  [ previous  d only Δ", style="dim")
-    return text
+
+
+def _append_alerts(text: Text, alerts: Sequence[ToolVerdict], palette: Palette) -> None:
+    """The first four registered-but-hidden tools by name, each with the stage that hid it."""
+    text.append(f"{ALERT_MARK} {len(alerts):,} registered but hidden: ", style=palette.failed)
+    for index, tool in enumerate(alerts[:4]):
+        if index:
+            text.append(", ")
+        text.append(inert(tool.name, single_line=True), style="bold")
+        failing = tool.first_failing
+        if failing is not None:
+            text.append(f" ({STAGE_TITLES.get(failing.name, failing.name)} {MARK[False]})", style=palette.failed)
+    if len(alerts) > 4:
+        text.append(f", … {len(alerts) - 4:,} more", style=palette.failed)

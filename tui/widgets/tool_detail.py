@@ -10,7 +10,7 @@ from textual.widgets import Static
 
 from ...core.model.attention import ALERT_MARK, BY_DESIGN_MARK
 from ...core.model.presentation import MARK
-from ...core.model.verdicts import ToolVerdict
+from ...core.model.verdicts import Stage, ToolVerdict
 from ...core.systems.registry import STAGE_TITLES
 from ...core.text.safe_text import inert
 from ..palette import DARK, Palette
@@ -54,18 +54,23 @@ def trace_renderable(
     for stage in tool.stages:
         title = STAGE_TITLES.get(stage.name, stage.name)
         body = plain(stage.rule)
-        details = Text(style="dim")
-        if stage.entry is not None:
-            details.append("\nentry ")
-            details.append_text(plain(stage.entry, "cyan"))
-        if stage.source:
-            details.append("  in " if stage.entry is not None else "\nin ")
-            details.append_text(plain(stage.source, "cyan"))
-        details.append("  rule " if stage.entry is not None or stage.source else "\nrule ")
-        details.append_text(plain(stage.code, "italic"))
-        body.append_text(details)
+        body.append_text(_stage_details(stage))
         stages.add_row(Text(f"{MARK[stage.passed]} {title}", style=palette.stage(stage.passed)), body)
     return Group(head, stages)
+
+
+def _stage_details(stage: Stage) -> Text:
+    """The stage's entry, source and rule code, dimmed; on a line of their own after the rule."""
+    details = Text(style="dim")
+    if stage.entry is not None:
+        details.append("\nentry ")
+        details.append_text(plain(stage.entry, "cyan"))
+    if stage.source:
+        details.append("  in " if stage.entry is not None else "\nin ")
+        details.append_text(plain(stage.source, "cyan"))
+    details.append("  rule " if stage.entry is not None or stage.source else "\nrule ")
+    details.append_text(plain(stage.code, "italic"))
+    return details
 
 
 class ToolDetail(Static):

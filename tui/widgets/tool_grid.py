@@ -7,6 +7,7 @@ plain list and draws each visible line on demand in ``render_line``.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -21,7 +22,7 @@ from textual.strip import Strip
 from ...core.model.attention import ALERT_MARK, BY_DESIGN_MARK
 from ...core.model.enums import Verdict
 from ...core.model.presentation import MARK, NOT_REACHED, VERDICT_LABEL
-from ...core.model.verdicts import ToolVerdict
+from ...core.model.verdicts import Stage, ToolVerdict
 from ...core.systems.registry import STAGE_TITLES
 from ...core.text.safe_text import inert
 from ..palette import palette_for
@@ -247,57 +248,85 @@ class ToolGrid(ScrollView, can_focus=True):
         text += fit("verdict", VERDICT_WIDTH) + "decided by"
         return Strip([Segment(fit(text, width), style)], width)
 
-    def _tool_strip(self, tool: ToolVerdict, index: int, width: int) -> Strip:
-        layout = self.layout_.fitted(width)
+    def _row_style(self, alert: bool, changed: bool, on_cursor: bool) -> Style:
+        """The row's base style: the widget's, then the alert, changed and cursor layers."""
         base = self.rich_style
-        alert = is_registered_but_hidden(tool)
-        by_design = not alert and is_hidden_by_design(tool)
         if alert:
             base = base + self.get_component_rich_style("tool-grid--alert")
-        changed = tool_key(tool) in self.changed
         if changed:
             base = base + self.get_component_rich_style("tool-grid--changed")
-        palette = palette_for(self.app)
-        stage_style, verdict_style = palette.stage, palette.verdict
-        if index == self.cursor:
+        if on_cursor:
             base = base + self.get_component_rich_style("tool-grid--cursor")
+        return base
 
-            def stage_style(passed: bool | None) -> Style:
-                return _BOLD if passed is False else Style()
-
-            def verdict_style(verdict: str) -> Style:
-                return _BOLD if verdict != Verdict.VISIBLE else Style()
-
-        mark = ALERT_MARK if alert else BY_DESIGN_MARK if by_design else " "
+    def _tool_strip(self, tool: ToolVerdict, index: int, width: int) -> Strip:
+        layout = self.layout_.fitted(width)
+        alert = is_registered_but_hidden(tool)
+        changed = tool_key(tool) in self.changed
+        on_cursor = index == self.cursor
+        base = self._row_style(alert, changed, on_cursor)
+        if on_cursor:
+            # The cursor row's own colour: only failing marks stay bold on it.
+            stage_style, verdict_style = _cursor_stage_style, _cursor_verdict_style
+        else:
+            palette = palette_for(self.app)
+            stage_style, verdict_style = palette.stage, palette.verdict
         segments = [
-            # A by-design mark is quiet (dimmed): it explains, it does not ask for a fix.
-            Segment(mark, base + stage_style(False) if alert else base + _DIM if by_design else base),
+            _mark_segment(tool, alert, base, stage_style),
             Segment(("Δ" if changed else " ") + " ", base),
             Segment(column(tool.name, layout.name_width), base + Style(bold=True)),
             Segment(column(tool.namespace, layout.namespace_width), base),
         ]
-        for name in layout.stage_names:
-            stage = tool.stage(name)
-            stage_width = layout.stage_width(name)
-            if stage is None:
-                segments.append(Segment(fit(" " + NOT_REACHED, stage_width), base + _DIM))
-            else:
-                symbol = " " + MARK[stage.passed]
-                segments.append(Segment(fit(symbol, stage_width), base + stage_style(stage.passed)))
+        segments += _stage_segments(tool, layout, base, stage_style)
         verdict = tool.verdict
         label = VERDICT_LABEL[verdict]
         # Only the word is styled (reverse under NO_COLOR): the padding stays plain.
         segments.append(Segment(label, base + verdict_style(verdict)))
         segments.append(Segment(fit("", VERDICT_WIDTH - len(label)), base))
+        rest = max(width - sum(cell_len(segment.text) for segment in segments), 0)
         failing = tool.first_failing
-        used = sum(cell_len(segment.text) for segment in segments)
-        rest = max(width - used, 0)
-        reason = ""
-        if failing:
-            if rest >= WITH_STAGE_TITLE:
-                stage_title = f"{STAGE_TITLES.get(failing.name, failing.name)}: "
-            else:  # the ✗ column says which stage; without the stage columns, a short title does
-                stage_title = "" if layout.stage_names else f"{short_title(failing.name)}: "
-            reason = stage_title + failing.rule
+        reason = _reason(failing, layout, rest) if failing else ""
         segments.append(Segment(fit(reason, rest), base + _DIM if not failing else base))
         return Strip(segments, width).crop(0, width)
+
+
+def _cursor_stage_style(passed: bool | None) -> Style:
+    return _BOLD if passed is False else Style()
+
+
+def _cursor_verdict_style(verdict: str) -> Style:
+    return _BOLD if verdict != Verdict.VISIBLE else Style()
+
+
+def _mark_segment(tool: ToolVerdict, alert: bool, base: Style, stage_style: Callable[[bool | None], Style]) -> Segment:
+    """The row's first cell: registered-but-hidden (loud), hidden by design (quiet), or blank."""
+    if alert:
+        return Segment(ALERT_MARK, base + stage_style(False))
+    if is_hidden_by_design(tool):
+        # A by-design mark is quiet (dimmed): it explains, it does not ask for a fix.
+        return Segment(BY_DESIGN_MARK, base + _DIM)
+    return Segment(" ", base)
+
+
+def _stage_segments(
+    tool: ToolVerdict, layout: GridLayout, base: Style, stage_style: Callable[[bool | None], Style]
+) -> list[Segment]:
+    """One cell per stage column: the stage's mark, or the not-reached mark (dimmed)."""
+    segments = []
+    for name in layout.stage_names:
+        stage = tool.stage(name)
+        stage_width = layout.stage_width(name)
+        if stage is None:
+            segments.append(Segment(fit(" " + NOT_REACHED, stage_width), base + _DIM))
+        else:
+            segments.append(Segment(fit(" " + MARK[stage.passed], stage_width), base + stage_style(stage.passed)))
+    return segments
+
+
+def _reason(failing: Stage, layout: GridLayout, rest: int) -> str:
+    """The failing stage's rule, after its title when there is room for it."""
+    if rest >= WITH_STAGE_TITLE:
+        stage_title = f"{STAGE_TITLES.get(failing.name, failing.name)}: "
+    else:  # the ✗ column says which stage; without the stage columns, a short title does
+        stage_title = "" if layout.stage_names else f"{short_title(failing.name)}: "
+    return stage_title + failing.rule

@@ -8,6 +8,7 @@ catch it next time? Then the one change that fixes the first failing stage.
 from __future__ import annotations
 
 import shlex
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -91,47 +92,61 @@ def fix_for(subject: ClaudeCodeSubject, verdict: ToolVerdict) -> str | None:
 def claude_checklist(subject: ClaudeCodeSubject, tool: str, mode: str) -> Checklist:
     """Why ``tool`` passes or fails each stage, grouped into four questions, and the fix."""
     evaluation = subject.evaluate(mode)
-    wanted = tool
-    if ":" in tool and not tool.startswith("mcp__"):
-        server, _, raw = tool.partition(":")
-        wanted = f"mcp__{claude_name_part(server)}__{claude_name_part(raw)}"
-    matches = [t for t in evaluation.tools if t.name == wanted]
+    wanted = _wanted_name(tool)
+    matches = _matching_rows(evaluation.tools, wanted)
     if not matches:
-        # A server that never listed its tools (blocked, failed, not approved) has one row,
-        # mcp__<server>__*: its stages explain every tool of it.
-        matches = [t for t in evaluation.tools if t.name.endswith("__*") and wanted.startswith(t.name[:-1])]
-    if not matches:
-        names = [t.name for t in evaluation.tools]
-        close = did_you_mean(wanted, names, normalize=lambda n: claude_name_part(n).lower())
-        servers = sorted({t.namespace for t in evaluation.tools})
-        evidence: tuple[str, ...] = (f"servers defined: {', '.join(servers) or '(none)'}", subject.where)
-        step = ChecklistStep(f"Is {tool} a tool of any server Claude Code would start?", "no", False, evidence)
-        fix = (
-            f"did you mean {close[0]}?"
-            if close
-            else "define its server in .mcp.json, ~/.claude.json (`claude mcp add`) or --mcp-config"
-        )
-        return Checklist(tool=tool, mode=mode, verdict=None, steps=(step,), fix=fix, did_you_mean=close)
+        return _not_found(subject, evaluation.tools, tool, wanted, mode)
     # A name defined in several scopes: the definition that gets furthest explains it.
     verdict = max(matches, key=lambda v: (len(v.stages), v.first_failing is None))
     shown = wanted if verdict.name.endswith("__*") else verdict.name
-    steps = []
-    for ids, question in _GROUPS:
-        stages = [s for s in verdict.stages if s.name in ids]
-        passed = _answer(stages)
-        word = ANSWER_WORD[passed] if stages else "n/a"
-        evidence = tuple(
-            s.rule + (f" ({s.source})" if s.source and s.source not in s.rule else "") for s in stages
-        ) or ("not reached: an earlier question failed",)
-        steps.append(
-            ChecklistStep(
-                question.format(server=verdict.namespace, name=shown, mode=mode),
-                word,
-                passed if stages else None,
-                evidence,
-            )
-        )
+    steps = [_group_step(verdict, ids, question, shown, mode) for ids, question in _GROUPS]
     steps.append(
         ChecklistStep("Will a test catch it if it disappears again?", "add one", None, (_command(subject, shown),))
     )
     return Checklist(tool=tool, mode=mode, verdict=verdict, steps=tuple(steps), fix=fix_for(subject, verdict))
+
+
+def _wanted_name(tool: str) -> str:
+    """The name Claude Code gives the tool: ``server:tool`` becomes ``mcp__server__tool``."""
+    if ":" in tool and not tool.startswith("mcp__"):
+        server, _, raw = tool.partition(":")
+        return f"mcp__{claude_name_part(server)}__{claude_name_part(raw)}"
+    return tool
+
+
+def _matching_rows(tools: Sequence[ToolVerdict], wanted: str) -> list[ToolVerdict]:
+    """The rows named ``wanted``; else the row of a server that never listed its tools
+    (blocked, failed, not approved): mcp__<server>__*, whose stages explain every tool of it."""
+    matches = [t for t in tools if t.name == wanted]
+    return matches or [t for t in tools if t.name.endswith("__*") and wanted.startswith(t.name[:-1])]
+
+
+def _not_found(
+    subject: ClaudeCodeSubject, tools: Sequence[ToolVerdict], tool: str, wanted: str, mode: str
+) -> Checklist:
+    """No server Claude Code would start has the tool: the servers there are, and the likely name."""
+    close = did_you_mean(wanted, [t.name for t in tools], normalize=lambda n: claude_name_part(n).lower())
+    servers = sorted({t.namespace for t in tools})
+    evidence: tuple[str, ...] = (f"servers defined: {', '.join(servers) or '(none)'}", subject.where)
+    step = ChecklistStep(f"Is {tool} a tool of any server Claude Code would start?", "no", False, evidence)
+    fix = (
+        f"did you mean {close[0]}?"
+        if close
+        else "define its server in .mcp.json, ~/.claude.json (`claude mcp add`) or --mcp-config"
+    )
+    return Checklist(tool=tool, mode=mode, verdict=None, steps=(step,), fix=fix, did_you_mean=close)
+
+
+def _group_step(verdict: ToolVerdict, ids: Collection[str], question: str, shown: str, mode: str) -> ChecklistStep:
+    """One of the four questions, answered from its stages (n/a when none was reached)."""
+    stages = [s for s in verdict.stages if s.name in ids]
+    passed = _answer(stages)
+    evidence = tuple(s.rule + (f" ({s.source})" if s.source and s.source not in s.rule else "") for s in stages) or (
+        "not reached: an earlier question failed",
+    )
+    return ChecklistStep(
+        question.format(server=verdict.namespace, name=shown, mode=mode),
+        ANSWER_WORD[passed] if stages else "n/a",
+        passed if stages else None,
+        evidence,
+    )

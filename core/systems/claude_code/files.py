@@ -111,79 +111,118 @@ def _flag_json(value: str, what: str, base: Path, home: Path, project: Path) -> 
     return found
 
 
+class _Reader:
+    """Reads the JSON files Claude Code reads, keeping each one read in order (``ClaudeFiles.files``)."""
+
+    def __init__(self, project: Path, home: Path) -> None:
+        self.project = project
+        self.home = home
+        self.files: list[JsonFile] = []
+
+    def read(self, path: Path, what: str) -> JsonFile | None:
+        """The file, or None when it does not exist; InputError on bad JSON."""
+        found = read_json_file(path, shown_path(path, self.home, self.project), what, model_for(what))
+        if found is not None:
+            self.files.append(found)
+        return found
+
+    def flag(self, value: str, flag: str) -> JsonFile:
+        """The file or inline JSON given to a --client-args flag."""
+        found = _flag_json(value, flag, self.project, self.home, self.project)
+        self.files.append(found)
+        return found
+
+
 def load_claude_files(project: Path, home: Path, managed_dir: Path, args: ClientArgs) -> ClaudeFiles:
     """Read every file Claude Code reads for ``project``; InputError (file + line:column) on bad JSON."""
     project = project.resolve()
-    files: list[JsonFile] = []
-
-    def read(path: Path, what: str) -> JsonFile | None:
-        found = read_json_file(path, shown_path(path, home, project), what, model_for(what))
-        if found is not None:
-            files.append(found)
-        return found
-
-    claude_json = read(home / ".claude.json", "Claude Code state file (~/.claude.json)")
+    reader = _Reader(project, home)
+    claude_json = reader.read(home / ".claude.json", "Claude Code state file (~/.claude.json)")
     root = git_root(project)
     project_key = str(root or project)
-    projects = (claude_json.data.get("projects") if claude_json else None) or {}
-    project_state = projects.get(project_key) if isinstance(projects, dict) else None
-    project_state = project_state if isinstance(project_state, dict) else {}
-    trusted = project_state.get("hasTrustDialogAccepted") is True
-
-    settings: list[Settings] = []
-    managed = read(managed_dir / "managed-settings.json", "Claude Code managed settings")
-    if managed:
-        settings.append(Settings("managed", managed))
-    drop_in = managed_dir / "managed-settings.d"
-    if drop_in.is_dir():
-        for path in sorted(drop_in.glob("*.json"))[:256]:
-            if found := read(path, "Claude Code managed settings"):
-                settings.append(Settings("managed", found))
-    for scope, path in (
-        ("user", home / ".claude" / "settings.json"),
-        ("project", project / ".claude" / "settings.json"),
-        ("local", project / ".claude" / "settings.local.json"),
-    ):
-        if found := read(path, "Claude Code settings"):
-            settings.append(Settings(scope, found))
-    if args.settings:
-        flag = _flag_json(args.settings, "--settings", project, home, project)
-        files.append(flag)
-        settings.append(Settings("flag", flag))
-
-    servers: list[ServerEntry] = []
-    managed_mcp = read(managed_dir / "managed-mcp.json", "Claude Code managed MCP config")
-    if managed_mcp:
-        servers += _servers_of(managed_mcp, ["mcpServers"], "enterprise", len(servers))
-    for value in args.mcp_config:
-        flag = _flag_json(value, "--mcp-config", project, home, project)
-        files.append(flag)
-        servers += _servers_of(flag, ["mcpServers"], "dynamic", len(servers))
-    if claude_json:
-        servers += _servers_of(claude_json, ["projects", project_key, "mcpServers"], "local", len(servers))
-    # .mcp.json: the closest one defining a name wins over those further up.
-    for directory in [project, *project.parents][:MAX_PARENTS]:
-        if found := read(directory / ".mcp.json", "project MCP config (.mcp.json)"):
-            servers += _servers_of(found, ["mcpServers"], "project", len(servers))
-    if claude_json:
-        servers += _servers_of(claude_json, ["mcpServers"], "user", len(servers))
-    for source in settings:
-        servers += _servers_of(source.file, ["mcpServers"], "unread", len(servers))
-    for path in (home / ".mcp.json", home / ".claude" / ".mcp.json"):
-        if path.parent != project and (found := read(path, "MCP config Claude Code does not read")):
-            if not any(s.source.startswith(found.shown + ":") for s in servers):
-                servers += _servers_of(found, ["mcpServers"], "unread", len(servers))
+    settings = _read_settings(reader, managed_dir, args)
+    managed_mcp = reader.read(managed_dir / "managed-mcp.json", "Claude Code managed MCP config")
+    servers = _read_servers(reader, claude_json, managed_mcp, project_key, settings, args)
     return ClaudeFiles(
         project=project,
         home=home,
         managed_dir=managed_dir,
         project_key=project_key,
-        trusted=trusted,
+        trusted=_trusted(claude_json, project_key),
         servers=tuple(servers),
         settings=tuple(settings),
         managed_mcp=managed_mcp,
-        files=tuple(files),
+        files=tuple(reader.files),
     )
+
+
+def _trusted(claude_json: JsonFile | None, project_key: str) -> bool:
+    """~/.claude.json says the project's trust dialog was accepted."""
+    projects = (claude_json.data.get("projects") if claude_json else None) or {}
+    project_state = projects.get(project_key) if isinstance(projects, dict) else None
+    project_state = project_state if isinstance(project_state, dict) else {}
+    return project_state.get("hasTrustDialogAccepted") is True
+
+
+def _read_settings(reader: _Reader, managed_dir: Path, args: ClientArgs) -> list[Settings]:
+    """The settings files by scope: managed (and its drop-in folder), user, project, local, --settings."""
+    settings: list[Settings] = []
+    managed = reader.read(managed_dir / "managed-settings.json", "Claude Code managed settings")
+    if managed:
+        settings.append(Settings("managed", managed))
+    drop_in = managed_dir / "managed-settings.d"
+    if drop_in.is_dir():
+        for path in sorted(drop_in.glob("*.json"))[:256]:
+            if found := reader.read(path, "Claude Code managed settings"):
+                settings.append(Settings("managed", found))
+    project, home = reader.project, reader.home
+    for scope, path in (
+        ("user", home / ".claude" / "settings.json"),
+        ("project", project / ".claude" / "settings.json"),
+        ("local", project / ".claude" / "settings.local.json"),
+    ):
+        if found := reader.read(path, "Claude Code settings"):
+            settings.append(Settings(scope, found))
+    if args.settings:
+        settings.append(Settings("flag", reader.flag(args.settings, "--settings")))
+    return settings
+
+
+def _read_servers(
+    reader: _Reader,
+    claude_json: JsonFile | None,
+    managed_mcp: JsonFile | None,
+    project_key: str,
+    settings: list[Settings],
+    args: ClientArgs,
+) -> list[ServerEntry]:
+    """Every server definition in Claude Code's order of precedence, then those it never reads."""
+    servers: list[ServerEntry] = []
+    if managed_mcp:
+        servers += _servers_of(managed_mcp, ["mcpServers"], "enterprise", len(servers))
+    for value in args.mcp_config:
+        servers += _servers_of(reader.flag(value, "--mcp-config"), ["mcpServers"], "dynamic", len(servers))
+    if claude_json:
+        servers += _servers_of(claude_json, ["projects", project_key, "mcpServers"], "local", len(servers))
+    # .mcp.json: the closest one defining a name wins over those further up.
+    for directory in [reader.project, *reader.project.parents][:MAX_PARENTS]:
+        if found := reader.read(directory / ".mcp.json", "project MCP config (.mcp.json)"):
+            servers += _servers_of(found, ["mcpServers"], "project", len(servers))
+    if claude_json:
+        servers += _servers_of(claude_json, ["mcpServers"], "user", len(servers))
+    for source in settings:
+        servers += _servers_of(source.file, ["mcpServers"], "unread", len(servers))
+    return servers + _unread_home_servers(reader, servers)
+
+
+def _unread_home_servers(reader: _Reader, servers: list[ServerEntry]) -> list[ServerEntry]:
+    """Servers in the home folder's .mcp.json files, which Claude Code never reads (a common mistake)."""
+    unread: list[ServerEntry] = []
+    for path in (reader.home / ".mcp.json", reader.home / ".claude" / ".mcp.json"):
+        if path.parent != reader.project and (found := reader.read(path, "MCP config Claude Code does not read")):
+            if not any(s.source.startswith(found.shown + ":") for s in (*servers, *unread)):
+                unread += _servers_of(found, ["mcpServers"], "unread", len(servers) + len(unread))
+    return unread
 
 
 def legacy_project_lists(files: ClaudeFiles) -> dict[str, list[str]]:

@@ -10,11 +10,12 @@ servers, policy blocks, collisions, outages.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from ...model.enums import Severity, SharedFinding
 from ...model.opt_in import NOT_STARTED_CODE
-from ...model.verdicts import Finding
+from ...model.verdicts import Finding, Stage, ToolVerdict
 from ...text.suggest import did_you_mean
 from ..coding_cli.common import claude_name_part
 from ..coding_cli.ids import CodingCliFinding
@@ -68,30 +69,47 @@ def config_findings(subject: ClaudeCodeSubject) -> list[Finding]:
         for d in subject.decisions
         if d.key in subject.results and subject.results[d.key].ok
     ]
-    unknown = _unknown_servers(subject)
-    if not listed:
-        return out
-    names = {f"mcp__{claude_name_part(s)}__{claude_name_part(t)}": s for s, r in listed for t in r.tools}
-    forms = [
-        *names,
-        *{f"mcp__{claude_name_part(s)}" for s, _ in listed},
-        *{f"mcp__{claude_name_part(s)}__*" for s, _ in listed},
-    ]
-    raw_tools = {t: f"mcp__{claude_name_part(s)}__{claude_name_part(t)}" for s, r in listed for t in r.tools}
+    if listed:
+        out += _rules_matching_nothing(subject, _ListedNames.of(listed), _unknown_servers(subject))
+    return out
+
+
+@dataclass(frozen=True)
+class _ListedNames:
+    """The names a rule can match, from the servers that listed their tools."""
+
+    names: dict[str, str]
+    """Each tool's normalised name → its server."""
+    forms: list[str]
+    """Every form a rule may take: tool names, mcp__<server> and mcp__<server>__*."""
+    raw_tools: dict[str, str]
+    """A tool's raw name → its normalised name."""
+
+    @classmethod
+    def of(cls, listed: list[tuple[str, Any]]) -> _ListedNames:
+        names = {f"mcp__{claude_name_part(s)}__{claude_name_part(t)}": s for s, r in listed for t in r.tools}
+        forms = [
+            *names,
+            *{f"mcp__{claude_name_part(s)}" for s, _ in listed},
+            *{f"mcp__{claude_name_part(s)}__*" for s, _ in listed},
+        ]
+        raw_tools = {t: f"mcp__{claude_name_part(s)}__{claude_name_part(t)}" for s, r in listed for t in r.tools}
+        return cls(names, forms, raw_tools)
+
+
+def _rules_matching_nothing(subject: ClaudeCodeSubject, listed: _ListedNames, unknown: set[str]) -> list[Finding]:
+    """An MCP permission rule (or a raw tool name used as one) that matches no listed tool (and could name
+    no tool of a server whose tools are unknown: ``_may_match_unknown``)."""
+    out = []
     for rule in collect_rules(subject.files, subject.args):
         text = rule.text.strip()
-        if not (text.startswith("mcp__") or text in raw_tools) or _may_match_unknown(text, unknown, raw_tools):
+        if text in ("ToolSearch",) or not (text.startswith("mcp__") or text in listed.raw_tools):
             continue
-        if any(rule_matches(text, claude_name_part(server), name) for name, server in names.items()):
+        if _may_match_unknown(text, unknown, listed.raw_tools):
             continue
-        guess = _normalised_rule(text)
-        if text in raw_tools:
-            guess = raw_tools[text]
-        close = (
-            (guess,)
-            if guess in forms and guess != text
-            else did_you_mean(guess, forms, normalize=lambda n: n.lower().replace("-", "_"), limit=2)
-        )
+        if any(rule_matches(text, claude_name_part(server), name) for name, server in listed.names.items()):
+            continue
+        close = _meant_rule(text, listed)
         hint = f'; did you mean "{close[0]}"?' if close else ""
         out.append(Finding(
             ClaudeFinding.RULE_MATCHES_NOTHING,
@@ -100,6 +118,14 @@ def config_findings(subject: ClaudeCodeSubject) -> list[Finding]:
             tool=close[0] if close else None, entry=text, source=rule.source,
         ))  # fmt: skip
     return out
+
+
+def _meant_rule(text: str, listed: _ListedNames) -> tuple[str, ...]:
+    """What the rule was likely meant to be: its normalised form when that is a real one, else the closest."""
+    guess = listed.raw_tools.get(text) or _normalised_rule(text)
+    if guess in listed.forms and guess != text:
+        return (guess,)
+    return did_you_mean(guess, listed.forms, normalize=lambda n: n.lower().replace("-", "_"), limit=2)
 
 
 _STAGE_KINDS = {
@@ -117,45 +143,58 @@ _STAGE_KINDS = {
 def claude_findings(subject: ClaudeCodeSubject, modes: Sequence[str | None]) -> list[Finding]:
     """Every trap this configuration falls into, once per place."""
     out = list(subject.config_findings)
-    files = subject.files
-    if not files.trusted:
-        for source in files.settings_in("project"):
-            data = source.file.data
-            ignored: list[str] = [k for k in ("enableAllProjectMcpServers", "enabledMcpjsonServers") if k in data]
-            if isinstance(data.get("permissions"), dict) and data["permissions"].get("allow"):
-                ignored.append("permissions.allow")
-            if ignored:
-                out.append(Finding(
-                    CodingCliFinding.UNTRUSTED_IGNORED,
-                    f"{source.file.shown}: {', '.join(ignored)} ignored because the project is not trusted, while its deny "
-                    f"rules, defaultMode and server policy apply; fix: accept the trust dialog (~/.claude.json: projects."
-                    f"\"{files.project_key}\".hasTrustDialogAccepted) or move them to .claude/settings.local.json",
-                    entry=", ".join(ignored), source=source.file.shown,
-                ))  # fmt: skip
+    if not subject.files.trusted:
+        out += _untrusted_ignored(subject.files)
     seen: set[tuple[str, str]] = set()
     for mode in modes or (None,):
         for verdict in subject.evaluate(mode).tools:
-            failing = verdict.first_failing
             for stage in verdict.stages:
-                code = stage.code
-                if code == "approval.headless" and "interactive: pending" in stage.rule:
-                    code = "approval.pending"
-                found = _STAGE_KINDS.get(code)
-                if found is None or (stage.passed is True and code != "approval.pending"):
+                code = _finding_code(stage)
+                if code is None:
                     continue
                 key = (code, verdict.namespace if code != "naming.collision" else verdict.name)
-                if key in seen:
-                    continue
-                seen.add(key)
-                kind, severity = found
-                fix = fix_for(subject, verdict) if failing is stage else None
-                message = f"{verdict.namespace}: {stage.rule}" + (f"; fix: {fix}" if fix else "")
-                if code == "approval.pending":
-                    message = (
-                        f'{verdict.namespace}: this .mcp.json server connects in -p but is "Pending approval" in the '
-                        f"interactive app and `claude mcp list` ({stage.rule})"
-                    )
-                out.append(
-                    Finding(kind, message, tool=verdict.name, entry=stage.entry, source=stage.source, severity=severity)
-                )
+                if key not in seen:
+                    seen.add(key)
+                    out.append(_stage_finding(subject, verdict, stage, code))
     return out
+
+
+def _untrusted_ignored(files: Any) -> list[Finding]:
+    """The project settings' keys Claude Code ignores until the project is trusted."""
+    out = []
+    for source in files.settings_in("project"):
+        data = source.file.data
+        ignored: list[str] = [k for k in ("enableAllProjectMcpServers", "enabledMcpjsonServers") if k in data]
+        if isinstance(data.get("permissions"), dict) and data["permissions"].get("allow"):
+            ignored.append("permissions.allow")
+        if ignored:
+            out.append(Finding(
+                CodingCliFinding.UNTRUSTED_IGNORED,
+                f"{source.file.shown}: {', '.join(ignored)} ignored because the project is not trusted, while its deny "
+                f"rules, defaultMode and server policy apply; fix: accept the trust dialog (~/.claude.json: projects."
+                f"\"{files.project_key}\".hasTrustDialogAccepted) or move them to .claude/settings.local.json",
+                entry=", ".join(ignored), source=source.file.shown,
+            ))  # fmt: skip
+    return out
+
+
+def _finding_code(stage: Stage) -> str | None:
+    """The stage's code when it is a trap (``_STAGE_KINDS``); a pending interactive approval is
+    one even when the stage passes (it passes in -p)."""
+    code = stage.code
+    if code == "approval.headless" and "interactive: pending" in stage.rule:
+        return "approval.pending"
+    return code if code in _STAGE_KINDS and stage.passed is not True else None
+
+
+def _stage_finding(subject: ClaudeCodeSubject, verdict: ToolVerdict, stage: Stage, code: str) -> Finding:
+    kind, severity = _STAGE_KINDS[code]
+    if code == "approval.pending":
+        message = (
+            f'{verdict.namespace}: this .mcp.json server connects in -p but is "Pending approval" in the '
+            f"interactive app and `claude mcp list` ({stage.rule})"
+        )
+    else:
+        fix = fix_for(subject, verdict) if verdict.first_failing is stage else None
+        message = f"{verdict.namespace}: {stage.rule}" + (f"; fix: {fix}" if fix else "")
+    return Finding(kind, message, tool=verdict.name, entry=stage.entry, source=stage.source, severity=severity)

@@ -118,25 +118,40 @@ def _approval(entry: ServerEntry, files: ClaudeFiles, args: ClientArgs) -> Stage
     if entry.scope != "project":
         return stage(ClaudeStage.APPROVAL, True, "approval.not_needed", "not a .mcp.json server: no approval step")
     name = entry.name
-    for value, where in _lists(files, "disabledMcpjsonServers", ("managed", "flag", "user", "project", "local")):
-        if isinstance(value, list) and name in value:
-            return stage(
-                ClaudeStage.APPROVAL, False, "approval.disabled",
-                f"disabledMcpjsonServers lists it in {where} (what the approval dialog's default answer writes): "
-                "hidden in -p and interactively, and it beats every enable key",
-                name, where,
-            )  # fmt: skip
-    legacy = legacy_project_lists(files).get("disabledMcpjsonServers", [])
-    if name in legacy:
-        where = f'~/.claude.json: projects."{files.project_key}".disabledMcpjsonServers'
+    disabled = _disabled_by(name, files)
+    if disabled is not None:
+        where, what = disabled
         return stage(
             ClaudeStage.APPROVAL,
             False,
             "approval.disabled",
-            f"disabledMcpjsonServers lists it in {where} (moved to .claude/settings.local.json at start)",
+            f"disabledMcpjsonServers lists it in {where} {what}",
             name,
             where,
         )
+    approved_by = _approved_by(name, files)
+    rule = f"-p: connects without approval; {_interactive_approval(approved_by, files)}"
+    passed = True if args.print_mode else approved_by is not None
+    code = "approval.headless" if args.print_mode else ("approval.approved" if approved_by else "approval.pending")
+    return stage(ClaudeStage.APPROVAL, passed, code, rule, name, approved_by)
+
+
+def _disabled_by(name: str, files: ClaudeFiles) -> tuple[str, str] | None:
+    """(where, what that means) of the disabledMcpjsonServers list naming the server, if one does."""
+    for value, where in _lists(files, "disabledMcpjsonServers", ("managed", "flag", "user", "project", "local")):
+        if isinstance(value, list) and name in value:
+            return where, (
+                "(what the approval dialog's default answer writes): "
+                "hidden in -p and interactively, and it beats every enable key"
+            )
+    if name in legacy_project_lists(files).get("disabledMcpjsonServers", []):
+        where = f'~/.claude.json: projects."{files.project_key}".disabledMcpjsonServers'
+        return where, "(moved to .claude/settings.local.json at start)"
+    return None
+
+
+def _approved_by(name: str, files: ClaudeFiles) -> str | None:
+    """The last setting that approves the server for the interactive app (project settings only when trusted)."""
     trusted_scopes = ("project", "local") if files.trusted else ()
     approved_by = None
     for scope_set in (("managed", "flag", "user"), trusted_scopes):
@@ -146,26 +161,24 @@ def _approval(entry: ServerEntry, files: ClaudeFiles, args: ClientArgs) -> Stage
         for value, where in _lists(files, "enabledMcpjsonServers", scope_set):
             if isinstance(value, list) and name in value:
                 approved_by = where
+    return approved_by
+
+
+def _interactive_approval(approved_by: str | None, files: ClaudeFiles) -> str:
+    """What the interactive app does with the server: approved, or pending (and why)."""
+    if approved_by:
+        return f"interactive: approved by {approved_by}"
     ignored = [
         w
         for k in ("enableAllProjectMcpServers", "enabledMcpjsonServers")
         for _, w in _lists(files, k, ("project", "local"))
     ]
-    if approved_by:
-        interactive = f"interactive: approved by {approved_by}"
-    elif ignored and not files.trusted:
-        interactive = (
+    if ignored and not files.trusted:
+        return (
             f"interactive: pending approval: {', '.join(ignored)} is ignored because the project is not trusted "
             f'(~/.claude.json: projects."{files.project_key}".hasTrustDialogAccepted)'
         )
-    else:
-        interactive = (
-            "interactive: pending approval (no enableAllProjectMcpServers / enabledMcpjsonServers in user settings)"
-        )
-    rule = f"-p: connects without approval; {interactive}"
-    passed = True if args.print_mode else approved_by is not None
-    code = "approval.headless" if args.print_mode else ("approval.approved" if approved_by else "approval.pending")
-    return stage(ClaudeStage.APPROVAL, passed, code, rule, name, approved_by)
+    return "interactive: pending approval (no enableAllProjectMcpServers / enabledMcpjsonServers in user settings)"
 
 
 def _policy_matches(item: Any, entry: ServerEntry) -> bool:

@@ -33,7 +33,16 @@ from .ids import CLAUDE_CODE_STAGES, ClaudeInput
 from .launch import list_claude_servers
 from .permissions import MODES, collect_rules, effective_mode
 from .servers import ServerDecision, connection_stage, decide_servers
-from .tools import build_context, callable_stage, collisions, context_stage, deny_stage, final_name, naming_stage
+from .tools import (
+    Context,
+    build_context,
+    callable_stage,
+    collisions,
+    context_stage,
+    deny_stage,
+    final_name,
+    naming_stage,
+)
 
 DEFAULT_MANAGED_DIR = Path("/etc/claude-code")
 
@@ -98,40 +107,13 @@ class ClaudeCodeSubject:
         rules = collect_rules(self.files, self.args)
         ctx = build_context(self.files, self.args, rules, chosen, self.environ)
         tool_search_denied = any(r.kind == "deny" and r.counts and r.text.strip() == "ToolSearch" for r in rules)
-        rows: list[ToolVerdict] = []
-        connected: list[tuple[ServerDecision, ServerResult]] = []
-        server_rows: list[tuple[ServerDecision, tuple[Stage, ...], ServerResult | None]] = []
-        for decision in self.decisions:
-            result = self.results.get(decision.key)
-            stages = decision.stages
-            if decision.passed:
-                stages = (*stages, connection_stage(decision, result, self.where))
-                if stages[-1].passed and result is not None:
-                    connected.append((decision, result))
-            server_rows.append((decision, stages, result))
-        lost = collisions([(d.entry.name, r) for d, r in connected])
-        for decision, stages, result in server_rows:
-            server = decision.entry.name
-            if result is None or not result.ok or not result.tools:
-                rows.append(ToolVerdict(f"mcp__{claude_name_part(server)}__*", server, ToolKind.MCP, stages))
-                continue
-            for tool in result.tools:
-                row = list(stages)
-                if all(s.passed for s in row):
-                    name = final_name(server, tool)
-                    row.append(naming_stage(server, tool, lost.get((server, tool))))
-                    if row[-1].passed:
-                        row.append(deny_stage(ctx, server, name))
-                    if row[-1].passed:
-                        row.append(
-                            context_stage(ctx, decision.entry.entry, result.hints.get(tool, ()), tool_search_denied)
-                        )
-                        row.append(callable_stage(ctx, server, name))
-                rows.append(
-                    ToolVerdict(
-                        final_name(server, tool), server, ToolKind.MCP, tuple(row), result.descriptions.get(tool, "")
-                    )
-                )
+        server_rows, connected = self._server_stages()
+        lost = collisions(connected)
+        rows = [
+            row
+            for decision, stages, result in server_rows
+            for row in _server_rows(ctx, decision, stages, result, lost, tool_search_denied)
+        ]
         session = "-p (headless)" if self.args.print_mode else "interactive (no -p in --client-args)"
         notes = (
             f"session: {session}; permission mode {ctx.mode} ({ctx.mode_source})",
@@ -141,6 +123,23 @@ class ClaudeCodeSubject:
         return Evaluation(
             loaded=replace(self.loaded, mode=mode), stage_names=CLAUDE_CODE_STAGES, tools=tuple(rows), notes=notes
         )
+
+    def _server_stages(
+        self,
+    ) -> tuple[list[tuple[ServerDecision, tuple[Stage, ...], ServerResult | None]], list[tuple[str, ServerResult]]]:
+        """Each server's stages (with its connection when the earlier ones let it start) and its
+        listing; and the (name, listing) of the servers that connected."""
+        server_rows = []
+        connected = []
+        for decision in self.decisions:
+            result = self.results.get(decision.key)
+            stages = decision.stages
+            if decision.passed:
+                stages = (*stages, connection_stage(decision, result, self.where))
+                if stages[-1].passed and result is not None:
+                    connected.append((decision.entry.name, result))
+            server_rows.append((decision, stages, result))
+        return server_rows, connected
 
     def checklist(self, tool: str, mode: str | None) -> Checklist:
         """The four questions for one tool (``mcp__server__tool``, or ``server:tool``), ending at the fix."""
@@ -208,3 +207,41 @@ def open_subject(request: OpenRequest) -> ClaudeCodeSubject:
         snapshot=request.get("snapshot"),
         discover=bool(request.get("discover")),
     )
+
+
+def _server_rows(
+    ctx: Context,
+    decision: ServerDecision,
+    stages: tuple[Stage, ...],
+    result: ServerResult | None,
+    lost: Mapping[tuple[str, str], str],
+    tool_search_denied: bool,
+) -> list[ToolVerdict]:
+    """One row per listed tool; one ``mcp__<server>__*`` row for a server without a listing."""
+    server = decision.entry.name
+    if result is None or not result.ok or not result.tools:
+        return [ToolVerdict(f"mcp__{claude_name_part(server)}__*", server, ToolKind.MCP, stages)]
+    rows = []
+    for tool in result.tools:
+        row = stages
+        if all(s.passed for s in stages):
+            row += _tool_stages(ctx, decision, result, tool, lost.get((server, tool)), tool_search_denied)
+        name = final_name(server, tool)
+        rows.append(ToolVerdict(name, server, ToolKind.MCP, row, result.descriptions.get(tool, "")))
+    return rows
+
+
+def _tool_stages(
+    ctx: Context, decision: ServerDecision, result: ServerResult, tool: str, lost: str | None, tool_search_denied: bool
+) -> tuple[Stage, ...]:
+    """A listed tool's own stages after its server's: naming, then deny, then in context and callable,
+    each only when the one before passed."""
+    server = decision.entry.name
+    name = final_name(server, tool)
+    row = [naming_stage(server, tool, lost)]
+    if row[-1].passed:
+        row.append(deny_stage(ctx, server, name))
+    if row[-1].passed:
+        row.append(context_stage(ctx, decision.entry.entry, result.hints.get(tool, ()), tool_search_denied))
+        row.append(callable_stage(ctx, server, name))
+    return tuple(row)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...export import md
 from .lanes import LaneState
@@ -35,18 +35,21 @@ def activation_markdown(
         "| turn | call | stock groups | guarded groups | stock response | guarded response |",
         "|---|---|---|---|---|---|",
     ]
-    for turn in session.history:
-        s, g = turn.stock, turn.guarded
-        if turn.kind != "call" or s is None or g is None:  # a call turn always has both lanes
-            lines.append(f"| {turn.index} | {md(turn.description)} | | | | |")
-            continue
-        lines.append(
-            f"| {turn.index} | {md(s.call)} | {md(', '.join(s.groups_after))} | {md(', '.join(g.groups_after))} "
-            f"| {s.response_state}: {md(s.response_text[:120])} | {g.response_state}: {md(g.response_text[:120])} |"
-        )
+    lines += [_turn_row(turn) for turn in session.history]
     last = len(session.history) - 1 if session.history else None
     for lane in session.lanes:
         state = lane_state(lane, last) if lane_state is not None else None
         names, tokens = (state.visible, state.tokens) if state else ((), 0)
         lines.append(f"\n**{lane}** offered tools ({len(names)}, ~{tokens} tokens): {md(', '.join(names))}")
     return "\n".join(lines) + "\n"
+
+
+def _turn_row(turn: Any) -> str:
+    """A call turn's both lanes (groups after it, response); any other turn is its description."""
+    s, g = turn.stock, turn.guarded
+    if turn.kind != "call" or s is None or g is None:  # a call turn always has both lanes
+        return f"| {turn.index} | {md(turn.description)} | | | | |"
+    return (
+        f"| {turn.index} | {md(s.call)} | {md(', '.join(s.groups_after))} | {md(', '.join(g.groups_after))} "
+        f"| {s.response_state}: {md(s.response_text[:120])} | {g.response_state}: {md(g.response_text[:120])} |"
+    )

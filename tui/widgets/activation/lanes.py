@@ -73,22 +73,26 @@ def _outcome(lane_turn: Any) -> Text:
             text.append(" plan ", style="dim")
             text.append("ok" if plan.accepted else "refused", style="green" if plan.accepted else "bold red")
         if plan.unknown:
-            # With the guard's did-you-mean on this line, the line that is never cut: at 80
-            # columns the response text that also says it is cut before it gets there.
-            text.append(" unknown: ", style="dim")
-            for number, name in enumerate(plan.unknown[:SHOWN_UNKNOWN]):
-                text.append(", " if number else "")
-                text.append(inert(name, single_line=True), style="yellow")
-                close = plan.suggestions(name)
-                if close:
-                    guesses = " or ".join(repr(inert(c, single_line=True)) for c in close)
-                    text.append(f" (did you mean {guesses}?)", style="bold")
-            if len(plan.unknown) > SHOWN_UNKNOWN:
-                text.append(f" +{len(plan.unknown) - SHOWN_UNKNOWN} more", style="dim")
+            _append_unknown(text, plan)
         if plan.non_bool:
             text.append(" not a boolean: ", style="dim")
             text.append(_names(plan.non_bool), style="yellow")
     return text
+
+
+def _append_unknown(text: Text, plan: Any) -> None:
+    """The names the guard does not know, each with its did-you-mean. On this line, the line
+    that is never cut: at 80 columns the response text that also says it is cut before it gets there."""
+    text.append(" unknown: ", style="dim")
+    for number, name in enumerate(plan.unknown[:SHOWN_UNKNOWN]):
+        text.append(", " if number else "")
+        text.append(inert(name, single_line=True), style="yellow")
+        close = plan.suggestions(name)
+        if close:
+            guesses = " or ".join(repr(inert(c, single_line=True)) for c in close)
+            text.append(f" (did you mean {guesses}?)", style="bold")
+    if len(plan.unknown) > SHOWN_UNKNOWN:
+        text.append(f" +{len(plan.unknown) - SHOWN_UNKNOWN} more", style="dim")
 
 
 def _groups(state: LaneState) -> Text:
@@ -131,18 +135,7 @@ def lane_body(
         lines.append(Clamped(Text().append(inert(description), style="italic dim"), None if details else 1))
     lane_turn = state.turn
     if lane_turn is not None:
-        if not compact:
-            call = Text("call ", style="dim")
-            call.append(inert(lane_turn.call, single_line=True), style="bold")
-            lines.append(Clamped(call, cap))
-        # The outcome carries the guard's reasons and did-you-mean: a row more than other texts.
-        lines.append(Clamped(_outcome(lane_turn), None if cap is None else cap + (not compact)))
-        body = inert(lane_turn.response_text.strip()) or "(empty)"
-        if not details:
-            body = body.replace("\n", " ↵ ")  # one paragraph: the first words are what matter
-        response = Text("says ", style="dim")
-        response.append(body, style="red" if not lane_turn.accepted else "")
-        lines.append(Clamped(response, cap))
+        lines += _turn_lines(lane_turn, details, compact, cap)
     elif state.event:
         lines.append(Clamped(Text().append(inert(state.event, single_line=True), style="bold"), cap))
     lines.append(Clamped(_groups(state), cap))
@@ -152,6 +145,24 @@ def lane_body(
     visible = Text(f"offered {len(state.visible)} (~{state.tokens:,} tokens) ", style="dim")
     visible.append(_names(state.visible))
     lines.append(Clamped(visible, cap))
+    return lines
+
+
+def _turn_lines(lane_turn: Any, details: bool, compact: bool, cap: int | None) -> list[Clamped]:
+    """The call (unless ``compact``), its outcome and the response text."""
+    lines = []
+    if not compact:
+        call = Text("call ", style="dim")
+        call.append(inert(lane_turn.call, single_line=True), style="bold")
+        lines.append(Clamped(call, cap))
+    # The outcome carries the guard's reasons and did-you-mean: a row more than other texts.
+    lines.append(Clamped(_outcome(lane_turn), None if cap is None else cap + (not compact)))
+    body = inert(lane_turn.response_text.strip()) or "(empty)"
+    if not details:
+        body = body.replace("\n", " ↵ ")  # one paragraph: the first words are what matter
+    response = Text("says ", style="dim")
+    response.append(body, style="red" if not lane_turn.accepted else "")
+    lines.append(Clamped(response, cap))
     return lines
 
 
@@ -199,15 +210,19 @@ class LanePane(VerticalScroll):
         body = Group(*lane_body(state, description, True, False))
         self.full = details is True or (details is None and self._fits(body))
         if not self.full:
-            body = Group(*lane_body(state, None if compact else description, False, compact))
-            if details is None and not compact:
-                # Room to spare: the most rows per text that still fits.
-                for limit in (8, 5, 3):
-                    roomier = Group(*lane_body(state, description, False, False, limit))
-                    if self._fits(roomier):
-                        body = roomier
-                        break
+            body = self._clamped_body(state, description, roomy=details is None and not compact, compact=compact)
         self.query_one(Static).update(body)
+
+    def _clamped_body(self, state: LaneState, description: str | None, *, roomy: bool, compact: bool) -> Any:
+        """The lane with each long text clamped; ``roomy``: the most rows per text that still fits."""
+        from rich.console import Group
+
+        if roomy:
+            for limit in (8, 5, 3):
+                roomier = Group(*lane_body(state, description, False, False, limit))
+                if self._fits(roomier):
+                    return roomier
+        return Group(*lane_body(state, None if compact else description, False, compact))
 
     def _fits(self, body: Any) -> bool:
         region = self.scrollable_content_region

@@ -17,13 +17,7 @@ def replay_banner(replay: Any) -> Text:
     text = Text()
     for number, link in enumerate(replay.links):
         text.append("\n" if number else "")
-        text.append("lost tool  ", style="bold red")
-        text.append(inert(link.summary(), single_line=True), style="bold")
-        guarded = link.turn.turn.guarded if link.turn is not None else None
-        if guarded is not None and guarded.plan is not None:
-            # The guard's full answer is in the guarded lane; here only what it would have done.
-            verdict = "would have accepted it" if guarded.plan.accepted else "would have refused it"
-            text.append(f" · the guard {verdict}", style="green" if not guarded.plan.accepted else "")
+        _append_lost_tool(text, link)
     if not replay.links:
         text.append("no lost tools: no recorded call failed because the recording had turned its group off")
     if replay.diverged:
@@ -31,6 +25,17 @@ def replay_banner(replay: Any) -> Text:
         text.append(f"\n≠ the installed AgentScope answers differently from the recording at turn {turns}", "yellow")
         text.append(" (recorded on another version, or the toolkit changed)", style="dim")
     return text
+
+
+def _append_lost_tool(text: Text, link: Any) -> None:
+    """One lost-tool headline, and what the guard would have done with that call."""
+    text.append("lost tool  ", style="bold red")
+    text.append(inert(link.summary(), single_line=True), style="bold")
+    guarded = link.turn.turn.guarded if link.turn is not None else None
+    if guarded is not None and guarded.plan is not None:
+        # The guard's full answer is in the guarded lane; here only what it would have done.
+        verdict = "would have accepted it" if guarded.plan.accepted else "would have refused it"
+        text.append(f" · the guard {verdict}", style="green" if not guarded.plan.accepted else "")
 
 
 class ReplayBanner(Static):

@@ -41,27 +41,40 @@ def path_candidates(value: str, bases: Sequence[Path], limit: int = 20) -> list[
         [Path(folder_text or ".").expanduser()] if value.startswith(("/", "~")) else [b / folder_text for b in bases]
     )
     for root in roots:
-        try:
-            entries = sorted(os.scandir(root), key=lambda e: e.name)
-        except OSError:
-            continue
-        found = []
-        for entry in entries:
-            if not entry.name.startswith(prefix) or (entry.name.startswith(".") and not prefix.startswith(".")):
-                continue
-            try:
-                is_dir = entry.is_dir()
-            except OSError:
-                continue
-            if is_dir:
-                found.append(folder_text + entry.name + "/")
-            elif entry.name.lower().endswith(SCRIPT_SUFFIXES):
-                found.append(folder_text + entry.name)
-            if len(found) >= limit:
-                break
+        found = _matches_in(root, folder_text, prefix, limit)
         if found:
             return found
     return []
+
+
+def _matches_in(root: Path, folder_text: str, prefix: str, limit: int) -> list[str]:
+    """Up to ``limit`` folders and scripts in ``root`` whose names start with ``prefix``, by name
+    (hidden ones only when the prefix starts with a dot); none when ``root`` cannot be read."""
+    try:
+        entries = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError:
+        return []
+    found = []
+    for entry in entries:
+        if not entry.name.startswith(prefix) or (entry.name.startswith(".") and not prefix.startswith(".")):
+            continue
+        shown = _completion(entry, folder_text)
+        if shown is not None:
+            found.append(shown)
+            if len(found) >= limit:
+                break
+    return found
+
+
+def _completion(entry: os.DirEntry[str], folder_text: str) -> str | None:
+    """A folder (ending in /) or a JSON/YAML file as typed; None for other files and unreadable entries."""
+    try:
+        is_dir = entry.is_dir()
+    except OSError:
+        return None
+    if is_dir:
+        return folder_text + entry.name + "/"
+    return folder_text + entry.name if entry.name.lower().endswith(SCRIPT_SUFFIXES) else None
 
 
 class PathSuggester(Suggester):
