@@ -145,8 +145,10 @@ def handle_errors(func: F) -> F:
 
             if closed_stdout.caused_by_closed_stdout(exc):  # `toolscope tools … | head`
                 closed_stdout.stop_quietly()
-            theirs = _user_code_failure(exc)
-            if theirs is not None:  # a loaded factory's tool or group raised: exit 3, not a bug
+            from ..core.inputs.input_files import user_path_error
+
+            theirs = user_path_error(exc) or _user_code_failure(exc)
+            if theirs is not None:  # a path too long (exit 2); a loaded factory's tool or group raised (exit 3)
                 from rich.text import Text
 
                 from ..core.text.safe_text import inert

@@ -35,6 +35,7 @@ PROCESS_LANE = (
     "tests/mcp/test_mcp_eras.py",
     "tests/mcp/test_discover_progress.py",
     "tests/mcp/test_mcp_agentscope_clients.py",
+    "tests/mcp/test_mcp_start_cap.py",
     "tests/hostile/test_hostile_mcp.py",
     "tests/clis/test_cli_inputs.py",
     # signals sent to a running toolscope, locks held by another process, tmux terminals, pipes

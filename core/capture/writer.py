@@ -151,7 +151,9 @@ class CaptureWriter:
         self._worker: RecordWorker | None = None
         if path is not None:
             # A new capture replaces an old file of the same name: one file is one run.
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o644)
+            from ..outputs.output_file import open_record_file
+
+            fd = open_record_file(path)  # a regular file only: a pipe or device is refused, never waited on
             self._handle = os.fdopen(fd, "wb", buffering=0)
 
     def next_index(self) -> int:

@@ -24,8 +24,8 @@ def yaml_positions(text: str) -> dict[Path_, tuple[int, int]]:
     """1-based (line, column) of every value of a YAML document that ``parse_yaml`` accepted."""
     import yaml
 
-    root = yaml.compose(text, Loader=yaml.SafeLoader)  # nodes only: nothing is constructed
     out: dict[Path_, tuple[int, int]] = {}
+    root = _compose(text)
     if root is None:
         return out
     stack: list[tuple[Any, Path_]] = [(root, ())]
@@ -43,6 +43,18 @@ def yaml_positions(text: str) -> dict[Path_, tuple[int, int]]:
         elif isinstance(node, yaml.SequenceNode):
             stack.extend((item, (*path, index)) for index, item in enumerate(node.value))
     return out
+
+
+def _compose(text: str) -> Any:
+    """The document's node tree (nothing constructed; libyaml's composer when installed), or None
+    when there is none or it nests deeper than this second parser can follow (then the places are
+    named without a line: never a crash)."""
+    import yaml
+
+    try:
+        return yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (RecursionError, yaml.YAMLError):
+        return None
 
 
 def json_positions(text: str) -> dict[Path_, tuple[int, int]]:

@@ -7,9 +7,12 @@ SDK's ``Client(mode="auto")``, which probes ``server/discover`` and falls back t
 
 Guarantees:
 
-* Each server gets ``timeout`` seconds for start + handshake + every tools/list page.
-  Servers run concurrently, so the whole discovery takes about the slowest server,
-  bounded by ``timeout`` plus teardown (a fraction of a second for a hung stdio server).
+* Each server gets ``timeout`` seconds for start + handshake + every tools/list page,
+  counted from its own start. At most ``MAX_CONCURRENT_SERVERS`` are attempted at once (150
+  servers are never started in the same second); the rest wait their turn in config order, so
+  the whole discovery takes about the slowest server per wave of ``MAX_CONCURRENT_SERVERS``,
+  at most ``ceil(servers / MAX_CONCURRENT_SERVERS)`` × ``timeout`` plus teardown (a fraction of
+  a second for a hung stdio server).
 * No process survives: a stdio server is started by the SDK in its own process group;
   we learn its PID, SIGKILL the whole group the moment its timeout expires (instead of
   the SDK's 2 s + 2 s polite shutdown), and SIGKILL the group again after the SDK has
@@ -35,6 +38,10 @@ from .processes import become_subreaper, end_orphans, own_children
 from .results import DiscoveryResult, Provenance, ServerResult, find_duplicates
 from .server_discovery import discover_server
 
+MAX_CONCURRENT_SERVERS = 8
+"""Servers attempted at once: each stdio one is a process starting up (an interpreter, a node),
+and a machine starting 150 together answers none of them in time."""
+
 
 async def discover(
     config: McpConfig, timeout: float = 10.0, on_result: Callable[[ServerResult], None] | None = None
@@ -49,8 +56,11 @@ async def discover(
     results: dict[str, ServerResult] = {}
     body_limit = max_body_bytes()  # a bad TOOLSCOPE_MCP_MAX_BODY_MIB is refused before any server starts
 
+    slots = anyio.CapacityLimiter(MAX_CONCURRENT_SERVERS)
+
     async def one(name: str, server: ServerConfig) -> None:
-        results[name] = await discover_server(name, server, timeout, body_limit)
+        async with slots:  # a server's timeout starts when its turn does
+            results[name] = await discover_server(name, server, timeout, body_limit)
         if on_result is not None:
             on_result(results[name])
 

@@ -28,13 +28,13 @@ def load_mcp_universe(
         notes = list(result.source.notes)
         config_path = Path(config_path) if config_path is not None else None
         if config_path is not None and config_path.exists():
-            import hashlib
+            from ..inputs.input_files import file_sha256
 
-            current = hashlib.sha256(config_path.read_bytes()).hexdigest()
+            current = file_sha256(config_path, "MCP config")
             if result.source.config_sha256 and current != result.source.config_sha256:
                 notes.append(f"{config_path.name} changed since the snapshot was taken ({result.source.taken_at})")
             user = user_override_path(config_path)
-            user_now = hashlib.sha256(user.read_bytes()).hexdigest() if user and user.exists() else None
+            user_now = file_sha256(user, "MCP config override") if user and user.exists() else None
             if user_now != result.source.user_config_sha256:
                 notes.append(f"the _user.json override changed since the snapshot was taken ({result.source.taken_at})")
         return replace(result, source=replace(result.source, notes=tuple(notes)))

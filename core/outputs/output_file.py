@@ -288,3 +288,35 @@ def write_new(path: Path, text: str) -> None:
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)
+
+
+def open_record_file(path: Path) -> int:
+    """A descriptor on ``path`` as a new (or emptied) regular file, for output written over time (a capture).
+
+    A pipe, a device or a folder is refused with an InputError, both before the open and by
+    ``fstat`` on what was opened (so a swap in between cannot slip through); the open never waits
+    for a pipe's reader (``O_NONBLOCK``). Such a file is read back later: it must be a file.
+    """
+    from ..inputs.input_files import checked_path, path_error
+
+    shown = str(path)
+    info = checked_path(path, "output file")
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        raise InputError(shown, _not_a_file(info.st_mode))
+    flags = os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as exc:
+        raise path_error(path, exc, "output file") from None
+    opened = os.fstat(fd)
+    if not stat.S_ISREG(opened.st_mode):
+        os.close(fd)
+        raise InputError(shown, _not_a_file(opened.st_mode))
+    os.set_blocking(fd, True)
+    os.ftruncate(fd, 0)  # only now: truncating never touches what was not checked
+    return fd
+
+
+def _not_a_file(mode: int) -> str:
+    kind = _special_kind(mode) or ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a character device")
+    return f"is {kind}; this output is written to a regular file (toolscope reads it back)"

@@ -7,10 +7,10 @@ step-config report needs neither.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Any
 
+from ..inputs.input_files import file_sha256
 from ..model.errors import InputError
 from ..model.subject import StepsActivation, Subject
 from ..systems.agentworks.ids import AgentWorksInput
@@ -57,7 +57,7 @@ def run_transcript(subject: Subject, script: Path) -> tuple[Transcript, tuple[st
     from ..systems.agentscope.script import load_script
 
     steps = load_script(script)
-    digest = hashlib.sha256(script.read_bytes()).hexdigest()
+    digest = file_sha256(script, "script")
     session = subject.session(steps)
     try:
         initial = {lane: session.visible(lane)[0] for lane in session.lanes}
@@ -102,7 +102,7 @@ def run_session_transcript(
     from ..systems.agentscope.session_source import load_session
 
     recorded = load_session(session, session_id=session_id)
-    digest = hashlib.sha256(session.read_bytes()).hexdigest()
+    digest = file_sha256(session, "session database")
     replay = replay_session(built, recorded, groups_given=groups_given)
     turns = []
     for t in replay.turns:

@@ -36,10 +36,12 @@ MAX_HOLDER_SCAN_SECONDS = 2.0
 
 def is_wal(path: Path) -> bool:
     """The file is a SQLite database in WAL mode (header bytes 18 and 19 are 2)."""
+    from ...inputs.input_files import read_head
+    from ...model.errors import InputError
+
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(20)
-    except OSError:
+        head = read_head(path, 20, "session database")  # checked: a pipe there is never waited on
+    except InputError:
         return False
     return head.startswith(HEADER) and len(head) == 20 and head[18] == 2 and head[19] == 2
 

@@ -8,12 +8,12 @@ name a registered group (``check_groups``).
 
 from __future__ import annotations
 
-import hashlib
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from ...inputs.input_files import file_sha256
 from ...model.enums import InputKind
 from ...model.errors import InputError, Problem
 from ...model.subject import resolved_paths
@@ -72,7 +72,7 @@ def load_built(
         built = load_factory(target)
         where, _ = parse_target(target)
         if where.endswith(".py") and Path(where).is_file():
-            files = ((Path(where).name, hashlib.sha256(Path(where).read_bytes()).hexdigest()),)
+            files = ((Path(where).name, file_sha256(Path(where), "factory file")),)
             paths = resolved_paths(Path(where))
         else:
             # package.module:function: the module's file is user code read as an input (never

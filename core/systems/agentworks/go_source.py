@@ -57,6 +57,9 @@ class GoFacts:
     """``agentworksproduct/product.yaml`` when the checkout has one."""
     missing: list[str] = field(default_factory=list)
     truncated: bool = False
+    unread: list[str] = field(default_factory=list)
+    """``file.go: why`` for each Go file (or folder) not read (over the size cap, a pipe, …): a fact
+    missing from the files read may be in one of these, so its absence is not concluded."""
 
 
 def _read_mode_lists(source: GoSource, facts: GoFacts) -> None:
@@ -186,7 +189,7 @@ def _find_product(root: Path, facts: GoFacts) -> None:
 def read_go_facts(root: Path) -> GoFacts:
     """Every §6 fact the checkout at ``root`` has, and what it lacks."""
     source = GoSource(root)
-    facts = GoFacts(truncated=source.truncated)
+    facts = GoFacts(truncated=source.truncated, unread=[_unread_line(root, p, why) for p, why in source.unread])
     for read in (
         _read_mode_lists,
         _read_mode_labels,
@@ -214,26 +217,67 @@ _FACT_FIELDS = (
 )
 
 
+def _unread_line(root: Path, path: Path, why: str) -> str:
+    try:
+        shown = path.relative_to(root).as_posix()
+    except ValueError:
+        shown = str(path)
+    return f"{shown}: {why.removeprefix('not read: ')}"
+
+
+MAX_UNREAD_SHOWN = 20
+"""Unread files named one by one in the report; the rest are counted."""
+
+
+def unread_lines(facts: GoFacts) -> list[str]:
+    """The report's lines for the files not read, and why each missing fact is not concluded absent."""
+    if not facts.unread:
+        return []
+    count = len(facts.unread)
+    lines = [f"not read: {line}" for line in facts.unread[:MAX_UNREAD_SHOWN]]
+    if count > MAX_UNREAD_SHOWN:
+        lines.append(f"not read: {count - MAX_UNREAD_SHOWN:,} more Go files")
+    return lines
+
+
 def read_all_go_facts(roots: list[Path]) -> GoFacts:
     """The facts of several checkouts (the app and mcpagent live apart): the first checkout that has a
     fact gives it; a fact is missing only when no checkout has it."""
-    from ...model.errors import InputError, Problem
-
     merged = GoFacts()
     missing: dict[str, str] = {}
     for root in roots:
-        if not root.is_dir():
-            raise InputError(str(root), "not a folder", [Problem("--go-src", "expected a Go checkout's folder")])
+        _check_root(root)
         facts = read_go_facts(root)
         for name in _FACT_FIELDS:
             if not getattr(merged, name) and getattr(facts, name):
                 setattr(merged, name, getattr(facts, name))
         merged.truncated = merged.truncated or facts.truncated
+        merged.unread += facts.unread
         for line in facts.missing:
             missing.setdefault(line.partition(":")[0], line)
     found = _found_facts(merged)
-    merged.missing = [line for key, line in missing.items() if not found.get(key, False)]
+    merged.missing = [_not_concluded(line, len(merged.unread)) for key, line in missing.items() if not found.get(key)]
     return merged
+
+
+def _check_root(root: Path) -> None:
+    """InputError unless ``root`` is a folder (a path too long or a link loop included)."""
+    import stat
+
+    from ...inputs.input_files import checked_path
+    from ...model.errors import InputError, Problem
+
+    info = checked_path(root, "Go checkout's folder")
+    if info is None or not stat.S_ISDIR(info.st_mode):
+        raise InputError(str(root), "not a folder", [Problem("--go-src", "expected a Go checkout's folder")])
+
+
+def _not_concluded(line: str, unread: int) -> str:
+    """A missing fact's line, saying it may be in a Go file that was not read (when one was not)."""
+    if not unread or line.startswith("product manifest:"):  # found by folder name, not in a Go file
+        return line
+    files = f"{unread:,} Go file{'' if unread == 1 else 's'}"
+    return f"{line} in the files read; not concluded absent: {files} could not be read (listed below), and it may be in one of them"
 
 
 def _found_facts(facts: GoFacts) -> dict[str, bool]:

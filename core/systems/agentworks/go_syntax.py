@@ -1,7 +1,9 @@
 """A Go checkout's source as tree-sitter syntax trees, and the literals read from them.
 
-The files are walked (bounded: ``MAX_GO_FILES``, ``MAX_GO_FILE_BYTES``) and parsed lazily,
-only those that contain a name asked for. The helpers read what is written as a literal:
+The files are walked (bounded: ``MAX_GO_FILES``, ``MAX_GO_FILE_BYTES`` each and
+``MAX_GO_TREE_BYTES`` together, read the checked way of ``core.inputs``) and parsed lazily, only
+those that contain a name asked for; a file not read is named in ``GoSource.unread``, so that
+nothing is concluded absent from a file that was never looked at. The helpers read what is written as a literal:
 string literals, ``[]string{…}`` bodies, ``x := []string{…}`` locals, ``x = append(x, …)``
 chains. Nothing is built or run; ``go_source`` turns these into facts.
 """
@@ -17,6 +19,10 @@ from typing import Any
 MAX_GO_FILES = 50_000
 """Go files looked at in one checkout (a bigger tree is reported, not walked to the end)."""
 MAX_GO_FILE_BYTES = 4_000_000
+MAX_GO_TREE_BYTES = 128 * 1024 * 1024
+"""All Go files of one checkout together (a file past this is not read, and said)."""
+MAX_PARSED_BYTES = 32 * 1024 * 1024
+"""Source bytes whose syntax trees are kept at once (trees take several times their source)."""
 SKIPPED_DIRS = frozenset({".git", "vendor", "node_modules", "testdata"})
 
 
@@ -28,10 +34,16 @@ def go_parser() -> Any:
     return Parser(Language(tree_sitter_go.language()))
 
 
-def go_files(root: Path) -> Iterator[Path]:
-    """The checkout's Go files, tests and vendored or hidden folders left out, at most ``MAX_GO_FILES``."""
+def go_files(root: Path, unread: list[tuple[Path, str]] | None = None) -> Iterator[Path]:
+    """The checkout's Go files, tests and vendored or hidden folders left out, at most ``MAX_GO_FILES``
+    (a folder that cannot be listed is added to ``unread``)."""
     count = 0
-    for folder, dirs, files in os.walk(root):
+
+    def not_listed(exc: OSError) -> None:
+        if unread is not None:
+            unread.append((Path(exc.filename or root), f"folder not listed: {exc.strerror or exc}"))
+
+    for folder, dirs, files in os.walk(root, onerror=not_listed):
         dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not d.startswith("."))
         for name in sorted(files):
             if name.endswith(".go") and not name.endswith("_test.go"):
@@ -84,24 +96,29 @@ class GoSource:
     """The checkout's Go files, parsed lazily: only files that contain a name asked for."""
 
     def __init__(self, root: Path) -> None:
+        from ...inputs.input_files import ReadBudget, read_bytes
+        from ...model.errors import InputError
+
         self.root = root
         self.parser = go_parser()
         self.files: list[tuple[Path, bytes]] = []
-        self.truncated = False
-        for path in go_files(root):
+        self.unread: list[tuple[Path, str]] = []
+        """Go files (and folders) that were not read, with why: nothing is concluded absent from them."""
+        budget = ReadBudget(MAX_GO_TREE_BYTES, "all Go files of a checkout")
+        for path in go_files(root, self.unread):
             try:
-                if path.stat().st_size > MAX_GO_FILE_BYTES:
-                    continue
-                self.files.append((path, path.read_bytes()))
-            except OSError:
-                continue
-        self.truncated = len(self.files) >= MAX_GO_FILES
-        self._trees: dict[Path, Any] = {}
+                self.files.append((path, read_bytes(path, "Go file", MAX_GO_FILE_BYTES, budget)))
+            except InputError as exc:
+                self.unread.append((path, exc.summary))
+        self.truncated = len(self.files) + len(self.unread) >= MAX_GO_FILES
+        self._trees: dict[Path, tuple[Any, int]] = {}
 
     def _tree(self, path: Path, data: bytes) -> Any:
-        tree = self._trees.get(path)
-        if tree is None:
-            tree = self._trees[path] = self.parser.parse(data)
+        found = self._trees.pop(path, None)
+        tree = found[0] if found else self.parser.parse(data)
+        self._trees[path] = (tree, len(data))  # the most recently used last
+        while sum(size for _tree, size in self._trees.values()) > MAX_PARSED_BYTES and len(self._trees) > 1:
+            del self._trees[next(iter(self._trees))]
         return tree
 
     def where(self, path: Path, name: str) -> str:

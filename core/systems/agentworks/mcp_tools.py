@@ -7,11 +7,11 @@ configured entries become: one unknown verdict each, never silently absent.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ...inputs.input_files import file_sha256
 from ...model.errors import InputError, Problem
 from ...model.subject import resolved_paths
 from .names import normalize_server_name
@@ -118,11 +118,11 @@ def _files_read(
     files = []
     if config_path is not None and config_path.is_file():
         # The file as it is now (a snapshot records the sha256 it was taken from; a note says if they differ).
-        files.append((config_path.name, hashlib.sha256(config_path.read_bytes()).hexdigest()))
+        files.append((config_path.name, file_sha256(config_path, "MCP config")))
     elif source.config_file:
         files.append((Path(source.config_file).name, source.config_sha256))
     if source.user_config_file and source.user_config_sha256:
         files.append((Path(source.user_config_file).name, source.user_config_sha256))
     if snapshot is not None:
-        files.append((snapshot.name, hashlib.sha256(snapshot.read_bytes()).hexdigest()))
+        files.append((snapshot.name, file_sha256(snapshot, "snapshot")))
     return tuple(files)

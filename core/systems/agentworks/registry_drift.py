@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .era import Era
-from .go_source import HUMAN_CALL, GoFacts, GoList
+from .go_source import HUMAN_CALL, GoFacts, GoList, unread_lines
 from .registry import RegistryModel
 from .tool_filter import DEFAULT_SYSTEM_CATEGORY_BASES
 from .universe import Universe
@@ -174,6 +174,7 @@ def compare_with_source(
     report = DriftReport(name, era, not_found=list(facts.missing))
     if facts.truncated:
         report.not_found.append("the checkout has more Go files than toolscope reads; the rest were not searched")
+    report.not_found += unread_lines(facts)
     _modes(report, facts, universe, name)
     human = model.custom_tools.get("human_tools")
     if facts.human_tools is not None:

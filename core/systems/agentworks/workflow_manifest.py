@@ -17,14 +17,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...inputs.input_files import read_text
+from ...inputs.input_files import checked_path, read_text
 from ...inputs.positions import Path_, json_positions, place
 from ...inputs.strict_json import parse_json
 from ...model.errors import InputError, Problem
 from ...model.verdicts import Finding
+from ...text.clip import clip
 from .ids import AgentWorksFinding
 
 WORKFLOW_FILE = "workflow.json"
+MODE_SHOWN_CHARS = 200
+"""The most characters of an unknown workshop_mode a finding shows (the file may hold megabytes)."""
 WORKSHOP_MODES = {
     "workshop": "workshop",
     "builder": "workshop",
@@ -67,14 +70,16 @@ def find_workflow(step_config: Path, given: Path | None) -> Path | None:
     """``--workflow``, else workflow.json next to the step config, else one folder up when the
     step config sits in ``planning/`` (AgentWorks' layout); None when there is none."""
     if given is not None:
-        if not given.is_file():
+        if checked_path(given, "workflow manifest") is None:
             raise InputError(str(given), "no such workflow file", [Problem("--workflow", "expected a workflow.json")])
         return given
     folder = step_config.parent
     candidates = [folder / WORKFLOW_FILE]
     if folder.name == "planning":
         candidates.append(folder.parent / WORKFLOW_FILE)
-    return next((c for c in candidates if c.is_file()), None)
+    # Anything there is the workflow.json (a folder, a pipe or a link loop is then read's error, exit 2):
+    # never skipped without a word.
+    return next((c for c in candidates if checked_path(c, "workflow manifest") is not None), None)
 
 
 def _expect(ok: bool, source: str, positions: Mapping[Path_, tuple[int, int]], path: Path_, expected: str) -> None:
@@ -155,8 +160,9 @@ def _server_findings(manifest: WorkflowManifest) -> list[Finding]:
         out.append(
             Finding(
                 AgentWorksFinding.WORKFLOW_MANIFEST,
-                f"execution_defaults.workshop_mode {mode!r} is not a workshop mode (workshop, run, or a retired name)",
-                entry=mode,
+                f"execution_defaults.workshop_mode {clip(mode, MODE_SHOWN_CHARS)!r} is not a workshop mode "
+                "(workshop, run, or a retired name)",
+                entry=clip(mode, MODE_SHOWN_CHARS),
                 source=manifest.where("execution_defaults", "workshop_mode"),
             )
         )

@@ -17,9 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from ...inputs.strict_json import parse_json
+from ...inputs.validation_errors import validate_model
 from ...model.errors import InputError, Problem
 from ..coding_cli.common import JsonFile, read_json_file, shown_path
 from .args import ClientArgs
+from .file_models import model_for
 
 MAX_PARENTS = 64
 """How many directories above the project are searched for ``.mcp.json`` (a bound, not a Claude rule)."""
@@ -100,9 +102,10 @@ def _flag_json(value: str, what: str, base: Path, home: Path, project: Path) -> 
         data = parse_json(value, f"--client-args {what}")
         if not isinstance(data, dict):
             raise InputError(f"--client-args {what}", "expected a JSON object")
+        validate_model(model_for(what), data, f"--client-args {what}", what)
         return JsonFile(Path(what), f"{what} (inline JSON)", data, "")
     path = (base / value) if not Path(value).is_absolute() else Path(value)
-    found = read_json_file(path, shown_path(path, home, project), what)
+    found = read_json_file(path, shown_path(path, home, project), what, model_for(what))
     if found is None:
         raise InputError(f"--client-args {what}", f"no such file: {value}")
     return found
@@ -114,7 +117,7 @@ def load_claude_files(project: Path, home: Path, managed_dir: Path, args: Client
     files: list[JsonFile] = []
 
     def read(path: Path, what: str) -> JsonFile | None:
-        found = read_json_file(path, shown_path(path, home, project), what)
+        found = read_json_file(path, shown_path(path, home, project), what, model_for(what))
         if found is not None:
             files.append(found)
         return found

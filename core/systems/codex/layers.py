@@ -9,14 +9,17 @@ Observed with 0.171.0 (reference §2 row 1): ``/etc/codex/config.toml`` < ``$COD
 from __future__ import annotations
 
 import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...inputs.input_files import read_text
+from ...inputs.input_files import checked_path, read_text
+from ...inputs.validation_errors import validate_model
 from ...model.errors import InputError, Problem
 from ..claude_code.files import git_root
+from .file_models import ConfigFile, model_for
 
 MAX_OVERRIDES = 256
 
@@ -45,15 +48,37 @@ class Merged:
 
 def read_toml(path: Path, shown: str, what: str) -> Layer | None:
     """A TOML file as a layer; None when missing; a syntax error names file and line:column."""
-    if not path.is_file():
-        return None
+    info = checked_path(path, what)
+    if info is None or stat.S_ISDIR(info.st_mode):
+        return None  # a pipe or device is read_text's error, never a silent skip
     text, digest = read_text(path, what)
+    data = parse_toml(text, str(path))
+    validate_model(model_for(what), data, str(path), f"Codex {what}")
+    return Layer(what, shown, data, digest, path)
+
+
+MAX_TOML_DEPTH = 100
+"""Nesting tomllib is trusted with: its parser recurses, and past ~300 levels it overflows."""
+
+
+def parse_toml(text: str, source: str) -> dict[str, Any]:
+    """``tomllib.loads``; bad TOML, or nesting deeper than ``MAX_TOML_DEPTH``, is an InputError with line:column."""
+    from ...inputs.nesting import deep_place
+
+    deep = deep_place(text, MAX_TOML_DEPTH)
+    if deep is not None:
+        raise InputError(
+            source,
+            "nested too deeply to read",
+            [Problem(f"line {deep[0]}, column {deep[1]}", f"more than {MAX_TOML_DEPTH} levels of [ ] or {{ }}")],
+        )
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         # Python 3.11's TOMLDecodeError has no lineno/colno: they are in the message.
-        raise InputError(str(path), "invalid TOML", [toml_problem(str(exc), text)]) from None
-    return Layer(what, shown, data, digest, path)
+        raise InputError(source, "invalid TOML", [toml_problem(str(exc), text)]) from None
+    except RecursionError:  # nesting deep_place did not count (dotted keys): still the file's fault
+        raise InputError(source, "nested too deeply to read") from None
 
 
 def toml_problem(error: str, text: str) -> Problem:
@@ -94,8 +119,8 @@ def parse_override(text: str) -> dict[str, Any]:
     if not eq or not key.strip():
         raise InputError("-c", f"expected key=value, got {text!r}")
     try:
-        value = tomllib.loads(f"v = {raw}")["v"]
-    except tomllib.TOMLDecodeError:
+        value = parse_toml(f"v = {raw}", "-c")["v"]
+    except InputError:
         value = raw
     out: dict[str, Any] = {}
     node = out
@@ -103,6 +128,7 @@ def parse_override(text: str) -> dict[str, Any]:
     for part in parts[:-1]:
         node = node.setdefault(part, {})
     node[parts[-1]] = value
+    validate_model(ConfigFile, out, f"-c {text}", "Codex config override")
     return out
 
 

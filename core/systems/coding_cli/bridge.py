@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...model.verdicts import Finding
+from ..claude_code.file_models import SettingsFile
 from .common import read_json_file
 from .ids import CodingCliFinding
 
@@ -28,7 +29,7 @@ def _claude(home: Path) -> list[Finding]:
         (home / ".claude" / "settings.json", "~/.claude/settings.json"),
         (home / ".claude" / "settings.local.json", "~/.claude/settings.local.json"),
     ):
-        found = read_json_file(path, shown, "Claude Code settings")
+        found = read_json_file(path, shown, "Claude Code settings", SettingsFile)
         if found is None:
             continue
         permissions = found.data.get("permissions")

@@ -9,16 +9,21 @@ from a saved snapshot (matched by server name).
 from __future__ import annotations
 
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...inputs.input_files import read_text
+from ...inputs.input_files import checked_path, read_text
 from ...inputs.strict_json import parse_json
+from ...inputs.validation_errors import validate_model
 from ...mcp.results import ServerResult
 from ...model.enums import StageId
 from ...model.errors import InputError, Problem
 from ...model.verdicts import Stage
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 DISCOVERY_TIMEOUT = 15.0
 """Seconds each server gets to start and list its tools (Claude waits about as long)."""
@@ -37,14 +42,15 @@ class JsonFile:
 
 def check_project_dir(project: Path, scheme: str) -> None:
     """InputError for a ``scheme:PROJECT_DIR`` input (``claude-code``, ``codex``) that is not a directory."""
-    if project.is_dir():
-        return
     from ...inputs.input_files import missing_path_problems
 
-    near = missing_path_problems(project, want_dir=True, prefix=f"{scheme}:") if not project.exists() else []
+    info = checked_path(project, "project directory")
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        return
+    near = missing_path_problems(project, want_dir=True, prefix=f"{scheme}:") if info is None else []
     raise InputError(
         f"{scheme}:{project}",
-        "no such directory" if not project.exists() else "not a directory",
+        "no such directory" if info is None else "not a directory",
         [Problem("", f"expected {scheme}:PROJECT_DIR"), *near],
     )
 
@@ -59,14 +65,18 @@ def shown_path(path: Path, home: Path, project: Path) -> str:
     return str(path)
 
 
-def read_json_file(path: Path, shown: str, what: str) -> JsonFile | None:
-    """The file's object, None when it does not exist; bad JSON or a non-object is an InputError."""
-    if not path.is_file():
-        return None
+def read_json_file(path: Path, shown: str, what: str, model: type[BaseModel] | None = None) -> JsonFile | None:
+    """The file's object, None when it does not exist; bad JSON, a non-object, or (with ``model``)
+    a value of the wrong type is an InputError naming the file and the key path."""
+    info = checked_path(path, what)
+    if info is None or stat.S_ISDIR(info.st_mode):
+        return None  # a pipe or device is read_text's error, never a silent skip
     text, digest = read_text(path, what)
     data = parse_json(text, str(path))
     if not isinstance(data, dict):
         raise InputError(str(path), f"not a {what}", [Problem("(top level)", "expected a JSON object")])
+    if model is not None:
+        validate_model(model, data, str(path), what)
     return JsonFile(path, shown, data, digest)
 
 
