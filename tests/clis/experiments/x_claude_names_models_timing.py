@@ -9,6 +9,8 @@ import json
 
 from x_codex import raw_timing, timing
 from xlib import (
+    CLAUDE,
+    captured,
     claude,
     claude_env,
     first_offer,
@@ -17,6 +19,7 @@ from xlib import (
     raw,
     repeated,
     run_jobs,
+    server,
     write,
 )
 
@@ -114,6 +117,29 @@ def user_agent(extra: dict[str, str]) -> dict:
     return {"user_agents": sorted({q["user_agent"] for q in messages_requests(r)})}
 
 
+def user_agent_interactive() -> dict:
+    """An interactive session in a pseudo-terminal (``script``), onboarding and trust pre-accepted,
+    typing "hi" + Enter after 20 s; the session ends when its input closes (~70 s)."""
+    root = new_root("uai")
+    write(
+        root,
+        {
+            U: {
+                "hasCompletedOnboarding": True,
+                "theme": "dark",
+                "projects": {"$D/proj": {"hasTrustDialogAccepted": True}},
+            },
+            "proj/x": "",
+        },
+    )
+    typed = f"(sleep 20; printf hi; sleep 2; printf '\\r'; sleep 45) | script -qfec {CLAUDE} /dev/null"
+    r = captured(["sh", "-c", typed], root, root / "proj", claude_env(root), server())
+    return {
+        "user_agents": sorted({q["user_agent"] for q in messages_requests(r)}),
+        "requests": len(messages_requests(r)),
+    }
+
+
 if __name__ == "__main__":
     jobs = {
         f"F_model_{m}": functools.partial(repeated, f_model, m)
@@ -131,6 +157,7 @@ if __name__ == "__main__":
         "G_names": functools.partial(repeated, g_names),
         "G_colon_tool": functools.partial(repeated, g_colon_tool),
         "UA_p": functools.partial(repeated, user_agent, {}),
+        "UA_interactive": functools.partial(repeated, user_agent_interactive),
         "UA_p_entrypoint_cli": functools.partial(repeated, user_agent, {"CLAUDE_CODE_ENTRYPOINT": "cli"}),
         "I_env": functools.partial(repeated, i_env),
         "I_raw_delay_0": functools.partial(repeated, i_raw_timing, 0, {}),
