@@ -18,6 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from toolscope.core.systems.agentworks.load_request import StepConfigLoad
+
 
 def make_registry(tools: int = 50_000, servers: int = 300, seed: int = 7) -> dict:
     """A registry with ``servers`` MCP servers, 20 custom categories and a mode table."""
@@ -145,7 +147,7 @@ def main() -> None:
         registry_text = (Path(tmp) / "toolscope.registry.json").read_text()
         baseline = _best(lambda: json.loads(registry_text), args.repeat)
         start = time.perf_counter()
-        subject = load_agentworks_subject(step_path)
+        subject = load_agentworks_subject(StepConfigLoad(step_path))
         load_time = time.perf_counter() - start
 
         def evaluate() -> None:

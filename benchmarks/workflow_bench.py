@@ -18,6 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from toolscope.core.systems.agentworks.load_request import StepConfigLoad
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from engine_bench import make_registry, make_step  # noqa: E402
@@ -34,7 +36,7 @@ def _answer_all(path: Path) -> float:
     from toolscope.core.systems.agentworks.subject import load_workflow_subjects
 
     start = time.process_time()
-    subjects = load_workflow_subjects(path)
+    subjects = load_workflow_subjects(StepConfigLoad(path))
     for subject in subjects:
         subject.evaluate("build").counts()
         subject.findings(["build"])

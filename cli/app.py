@@ -9,22 +9,41 @@ from __future__ import annotations
 
 import gc
 import sys
+import textwrap
 
 import typer
 
 from ..core import __version__
 from .plain_params import PlainGroup
 
-app = typer.Typer(
-    name="toolscope",
-    cls=PlainGroup,
-    help=(
-        "Why doesn't my agent have tool X? Per-tool visibility verdicts for AgentWorks "
-        "step configs and AgentScope 2.x toolkits.\n\n"
+
+def root_help() -> str:
+    """The top-level ``--help``: every modelled system (the registry's) and what CONFIG is for it,
+    then ``capture`` and the exit codes. The systems' lines are laid out here (``\\b``: Click
+    keeps them as they are), each summary wrapped to fit 80 columns."""
+    from ..core.systems.registry import systems
+
+    width = max(len(system.title) for system in systems()) + 2
+    lines = []
+    for system in systems():
+        wrapped = textwrap.wrap(system.summary, 76 - width) or [""]
+        lines.append(f"  {system.title:<{width}}{wrapped[0]}")
+        lines += [f"  {'':<{width}}{more}" for more in wrapped[1:]]
+    return (
+        "Why doesn't my agent have tool X? Per-tool visibility verdicts, stage by stage, "
+        "with the rule that decided and the fix. CONFIG is one of:\n\n\b\n" + "\n".join(lines) + "\n\n"
+        "toolscope capture records what a model really received (a local model endpoint); "
+        "--capture FILE compares that with the prediction.\n\n"
         "Exit codes: 0 ok (explain: the tool is visible), 1 a negative answer (tool hidden, "
         "a check or expectation failed), 2 bad input or usage, 3 the user's code failed, 70 a toolscope bug, "
         "141 stdout's reader went away (| head)."
-    ),
+    )
+
+
+app = typer.Typer(
+    name="toolscope",
+    cls=PlainGroup,
+    help=root_help(),
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode=None,

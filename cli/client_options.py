@@ -2,16 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
-
-from ..core.model.errors import InputError
-
-CLI_ONLY = ("home", "managed_dir", "client_args", "codex_home", "codex_system_dir", "codex_config")
-"""The client options only claude-code:DIR and codex:DIR take (--client-home reaches step configs too)."""
-CLAUDE_ONLY = ("home", "managed_dir", "client_args")
-CODEX_ONLY = ("codex_home", "codex_system_dir", "codex_config")
 
 
 @dataclass(frozen=True)
@@ -27,15 +19,6 @@ class ClientOptions:
     codex_config: tuple[str, ...] = ()
     client_home: Path | None = None
 
-    def given(self, *names: str) -> list[str]:
-        """The option flags among ``names`` (attribute names) that were given."""
-        return [
-            "--" + n.replace("_", "-") if n != "codex_config" else "-c"
-            for n in names
-            if getattr(self, n) not in (None, ())
-        ]
-
-    def refuse(self, names: Iterable[str], why: str = "applies to claude-code:DIR / codex:DIR inputs") -> None:
-        """Exit 2 on the first of ``names`` that was given; ``why`` says where it applies."""
-        for flag in self.given(*names):
-            raise InputError(flag, why)
+    def given_values(self) -> dict[str, object]:
+        """Every option by name (None, or () for ``-c``, when not given)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}

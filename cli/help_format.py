@@ -12,6 +12,8 @@ from typing import Any
 
 from typer.core import TyperCommand
 
+from .system_options import panel_order
+
 
 def _is_argument(param: Any) -> bool:
     # Typer ships its own copy of Click: compare by kind, not by class.
@@ -40,10 +42,21 @@ OPTION_WORDS = {
     "drift_from": "SNAPSHOT",
     "expect": "visible|hidden:NAME",
     "step": "ID",
+    "session_id": "ID",
     "size": "COLSxROWS",
     "timeout": "SECONDS",
     "fmt": "FORMAT",
     "groups": "GROUP,...",
+    "workflow": "FILE",
+    "capture": "FILE",
+    "session": "FILE",
+    "home": "DIR",
+    "managed_dir": "DIR",
+    "client_home": "DIR",
+    "codex_home": "DIR",
+    "codex_system_dir": "DIR",
+    "client_args": "FLAGS",
+    "codex_config": "KEY=VALUE",
 }
 
 
@@ -62,30 +75,41 @@ class ToolscopeCommand(TyperCommand):
         return pieces + [argument_word(p) for p in self.get_params(ctx) if _is_argument(p)]
 
     def format_options(self, ctx: Any, formatter: Any) -> None:
-        """The Arguments section (word, help, [required]) and the Options section."""
-        arguments = []
-        options = []
-        for param in self.get_params(ctx):
-            if _is_argument(param):
-                if getattr(param, "hidden", False):
-                    continue
-                help_text = getattr(param, "help", None) or ""
-                if param.required:
-                    help_text = f"{help_text}  [required]" if help_text else "[required]"
-                arguments.append((argument_word(param), help_text))
-            else:
-                if (
-                    param.metavar is None
-                    and not getattr(param, "is_flag", False)
-                    and not getattr(param, "count", False)
-                ):
-                    param.metavar = option_word(param)
-                record = param.get_help_record(ctx)
-                if record is not None:
-                    options.append(record)
+        """The Arguments section, the command's own Options, then one section per system.
+
+        An option declared with ``rich_help_panel`` (its system's title: ``Codex``) is listed
+        under that heading, so a newcomer sees which options belong to which input."""
+        arguments = [
+            _argument_record(p) for p in self.get_params(ctx) if _is_argument(p) and not getattr(p, "hidden", False)
+        ]
         if arguments:
             with formatter.section("Arguments"):
                 formatter.write_dl(arguments)
-        if options:
-            with formatter.section("Options"):
-                formatter.write_dl(options)
+        for heading, records in option_sections(self.get_params(ctx), ctx):
+            with formatter.section(heading):
+                formatter.write_dl(records)
+
+
+def _argument_record(param: Any) -> tuple[str, str]:
+    """(word, help) of an argument; ``[required]`` after the help when it is."""
+    help_text = getattr(param, "help", None) or ""
+    if param.required:
+        help_text = f"{help_text}  [required]" if help_text else "[required]"
+    return argument_word(param), help_text
+
+
+def _name_value(param: Any) -> None:
+    """Give an option that takes a value its word (``FILE``), unless it has one."""
+    if param.metavar is None and not getattr(param, "is_flag", False) and not getattr(param, "count", False):
+        param.metavar = option_word(param)
+
+
+def option_sections(params: list[Any], ctx: Any) -> list[tuple[str, list[tuple[str, str]]]]:
+    """(heading, help records) per help panel, in ``panel_order()`` (others after, as they appear)."""
+    sections: dict[str, list[tuple[str, str]]] = {panel: [] for panel in panel_order()}
+    for param in (p for p in params if not _is_argument(p)):
+        _name_value(param)
+        record = param.get_help_record(ctx)
+        if record is not None:
+            sections.setdefault(getattr(param, "rich_help_panel", None) or "Options", []).append(record)
+    return [(heading, records) for heading, records in sections.items() if records]

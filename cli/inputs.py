@@ -9,30 +9,20 @@ project: ``claude-code:[PROJECT_DIR]`` or ``codex:[PROJECT_DIR]`` (default: the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.model.errors import InputError, Problem
 from ..core.model.subject import Subject
-from ..core.systems.agentscope.ids import AgentScopeInput
 from ..core.systems.agentworks.ids import AgentWorksInput
-from ..core.systems.claude_code.ids import ClaudeInput
-from ..core.systems.codex.ids import CodexInput
+from ..core.systems.agentworks.load_request import StepConfigLoad
 from ..core.systems.contract import OpenRequest, System
-from .client_options import CLAUDE_ONLY, CLI_ONLY, CODEX_ONLY, ClientOptions
-from .input_kind import Recognised, detect_kind, recognise
+from .client_options import ClientOptions
+from .input_kind import detect_kind, recognise
 
 if TYPE_CHECKING:
     from ..core.systems.agentworks.step_config import Step
     from ..core.systems.agentworks.subject import AgentWorksSubject
-
-
-def refuse_given(options: Iterable[tuple[str, object]], why: str) -> None:
-    """Exit 2 on the first (flag, value) given (not None); ``why`` says where it applies."""
-    for flag, value in options:
-        if value is not None:
-            raise InputError(flag, why)
 
 
 def workflow_steps(
@@ -48,8 +38,9 @@ def workflow_steps(
     steps = steps_to_choose(Path(target))
     if not steps:
         return None
-    refuse_given([("--groups", groups)], "applies to AgentScope toolkits, not step configs")
-    client.refuse(CLI_ONLY)
+    from ..core.systems.registry import system_of_kind
+
+    refuse_foreign(system_of_kind(AgentWorksInput.STEP_CONFIG), {"groups": groups, **client.given_values()})
     return steps
 
 
@@ -87,12 +78,14 @@ def open_workflow(
     from ..core.systems.agentworks.subject import load_workflow_subjects
 
     return load_workflow_subjects(
-        Path(target),
-        registry=registry,
-        snapshot=snapshot,
-        workflow=workflow,
-        origin=origin,
-        client_home=client.client_home,
+        StepConfigLoad(
+            Path(target),
+            registry=registry,
+            snapshot=snapshot,
+            workflow=workflow,
+            origin=origin,
+            client_home=client.client_home,
+        )
     )
 
 
@@ -106,60 +99,38 @@ def open_subject(
     workflow: Path | None = None,
     origin: str | None = None,
     client: ClientOptions | None = None,
+    others: dict[str, object] | None = None,
 ) -> Subject:
-    """Load CONFIG as a Subject through its system's opener; options that don't apply to its kind are rejected."""
+    """Load CONFIG as a Subject through its system's opener; options that don't apply to its kind are
+    rejected (``others``: the options of systems registered beyond the built-in ones)."""
     client = client or ClientOptions()
     found = recognise(target)
-    given = {"step": step, "registry": registry, "groups": groups, "snapshot": snapshot, "workflow": workflow}
-    given |= {"origin": origin, **{name: getattr(client, name) for name in _CLIENT_FIELDS}}
-    _refuse_builtin(found, given, client)
-    _refuse_foreign(found.system, given)
+    given: dict[str, object] = {"step": step, "registry": registry, "groups": groups, "snapshot": snapshot}
+    given |= {"workflow": workflow}
+    given |= {"origin": origin, **client.given_values(), **(others or {})}
+    refuse_foreign(found.system, given)
     return found.system.opener(OpenRequest(target, found.kind, found.path, given))  # type: ignore[no-any-return]
 
 
-_CLIENT_FIELDS = ("home", "managed_dir", "client_args", "codex_home", "codex_system_dir", "codex_config", "client_home")
-
-
-def _refuse_builtin(found: Recognised, given: dict[str, object], client: ClientOptions) -> None:
-    """The built-in inputs' own refusals, each saying where the option applies."""
-    kind = found.kind
-    if kind in (ClaudeInput.CLAUDE_CODE, CodexInput.CODEX):
-        other_kinds = {f"--{n.replace('_', '-')}": given[n] for n in ("step", "registry", "groups", "workflow")}
-        other_kinds |= {"--origin": given["origin"], "--client-home": client.client_home}
-        refuse_given(other_kinds.items(), f"does not apply to {found.system.prefix} inputs")
-        if kind == ClaudeInput.CLAUDE_CODE:
-            client.refuse(CODEX_ONLY, "applies to codex:DIR, not claude-code:DIR")
-        else:
-            client.refuse(CLAUDE_ONLY, "applies to claude-code:DIR, not codex:DIR")
-        return
-    if kind not in (AgentWorksInput.STEP_CONFIG, AgentScopeInput.TOOLKIT_SPEC, AgentScopeInput.TOOLKIT_FACTORY):
-        return
-    client.refuse(CLI_ONLY)
-    if kind == AgentWorksInput.STEP_CONFIG:
-        refuse_given([("--groups", given["groups"])], "applies to AgentScope toolkits, not step configs")
-        return
-    refuse_given(
-        [("--client-home", client.client_home)],
-        "applies to AgentWorks step configs whose provider is claude-code or codex-cli",
-    )
-    refuse_given(
-        [(f"--{n}", given[n]) for n in ("workflow", "origin", "step", "registry")],
-        "applies to AgentWorks step configs, not toolkits",
-    )
-    refuse_given(
-        [("--snapshot", given["snapshot"])],
-        "applies to AgentWorks step configs whose registry has mcp_config, not toolkits",
-    )
-
-
-def _refuse_foreign(system: System, given: dict[str, object]) -> None:
-    """Any option given that ``system`` does not declare: exit 2 naming the systems it belongs to."""
-    from ..core.systems.registry import systems
-
+def refuse_foreign(system: System, given: dict[str, object]) -> None:
+    """Exit 2 on the first option given that ``system`` does not declare, naming the systems
+    that do (``--step: is an AgentWorks option, and CONFIG is a Codex input``)."""
     declared = {option.name for option in system.options}
     for name, value in given.items():
-        if value in (None, ()) or name in declared:
-            continue
-        owners = [s.title for s in systems() if any(o.name == name for o in s.options)]
-        flag = next((o.flag for s in systems() for o in s.options if o.name == name), "--" + name.replace("_", "-"))
-        raise InputError(flag, f"applies to {' / '.join(owners) or 'no system'} inputs, not {system.title}")
+        if value is not None and value != () and name not in declared:
+            raise _foreign(name, system)
+
+
+def _foreign(name: str, system: System) -> InputError:
+    """The error for option ``name`` given with an input of ``system``, which does not declare it."""
+    from ..core.systems.registry import systems
+
+    owners = [s for s in systems() if any(o.name == name for o in s.options)]
+    flag = next((o.flag for s in owners for o in s.options if o.name == name), "--" + name.replace("_", "-"))
+    whose = " / ".join(s.title + (f" ({s.prefix}DIR)" if s.prefix else "") for s in owners) or "no modelled system's"
+    title = system.title
+    return InputError(flag, f"is {_article(whose)} {whose} option, and CONFIG is {_article(title)} {title} input")
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "AEIOU" else "a"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from rich.cells import cell_len
@@ -174,56 +174,104 @@ def layout_table(
     note_width = width - fixed - len(GAP)
     inline = note is not None and (whole_notes or note_width >= min_note)
     out = Layout(fixed=fixed, inline=inline)
-    last = len(columns) - 1
-    right = [c.justify == "right" for c in columns]
+    writer = _RowWriter(out, widths, columns)
+    writer.header(columns, note if inline else None)
+    add = writer.adder(inline, width, note_width, min_note, indent, whole_notes)
+    row_notes: Sequence[Cell | None] = notes if notes is not None else [None] * len(rows)
+    if groups is None:
+        for row, row_note in zip(rows, row_notes, strict=False):
+            add(row, row_note)
+    else:
+        _add_grouped(out, add, rows, row_notes, groups)
+    _strip_trailing_spaces(out.lines)
+    return out
 
-    def row_line(texts: Sequence[tuple[str, str]], note_cell: tuple[str, str] | None) -> list[tuple[str, str]]:
+
+def _add_grouped(
+    out: Layout,
+    add: Callable[[Sequence[Cell], Cell | None], None],
+    rows: Sequence[Sequence[Cell]],
+    notes: Sequence[Cell | None],
+    groups: Sequence[str],
+) -> None:
+    """The rows, with a heading line each time the group label changes."""
+    group = None
+    for index, row in enumerate(rows):
+        if groups[index] != group:
+            group = groups[index]
+            out.lines.append([(group + ":", "bold underline")])
+        add(row, notes[index])
+
+
+class _RowWriter:
+    """Appends rows to ``out``: each cell padded to its column's width, two spaces apart."""
+
+    def __init__(self, out: Layout, widths: list[int], columns: Sequence[Column]) -> None:
+        self.out = out
+        self.widths = widths
+        self.right = [c.justify == "right" for c in columns]
+        self.last = len(widths) - 1
+
+    def header(self, columns: Sequence[Column], note: Column | None) -> None:
+        """The header line (with the note column's header when notes go on the row)."""
+        note_cell = (note.header, "bold") if note is not None else None
+        self.out.lines.append(self.line([(c.header, "bold") for c in columns], note_cell))
+
+    def line(self, texts: Sequence[tuple[str, str]], note_cell: tuple[str, str] | None) -> list[tuple[str, str]]:
+        """One line's segments; the last column unpadded unless a note follows it."""
         segments: list[tuple[str, str]] = []
+        widths, right = self.widths, self.right
         for i, (text, style) in enumerate(texts):
-            if i == last and note_cell is None and not right[i]:
-                segments.append((text, style))  # the last column needs no padding
-                continue
             if text.isascii():
                 body = text.rjust(widths[i]) if right[i] else text.ljust(widths[i])
             else:
                 body = pad(text, widths[i], "right" if right[i] else "left")
-            segments.append((body, style))
-            if i != last or note_cell is not None:
-                segments.append((GAP, ""))
+            segments += ((body, style), (GAP, ""))
+        segments.pop()  # no gap after the last column
         if note_cell is not None:
-            segments.append(note_cell)
+            segments += ((GAP, ""), note_cell)
+        elif segments and not right[self.last]:
+            segments[-1] = texts[self.last]  # the last column needs no padding
         return segments
 
-    header_note = (note.header, "bold") if inline and note is not None else None
-    out.lines.append(row_line([(c.header, "bold") for c in columns], header_note))
-    group = None
-    below = max(width - indent, min_note)
-    for index, row in enumerate(rows):
-        if groups is not None and groups[index] != group:
-            group = groups[index]
-            out.lines.append([(group + ":", "bold underline")])
-        text = notes[index].text if notes is not None else ""
-        style = notes[index].style if notes is not None else ""
+    def adder(
+        self, inline: bool, width: int, note_width: int, min_note: int, indent: int, whole_notes: bool
+    ) -> Callable[[Sequence[Cell], Cell | None], None]:
+        """``add_inline`` or ``add_below``, with the widths their notes are shortened to."""
         if inline:
-            if text and not whole_notes:
-                text, cut = shorten(text, note_width)
-                out.shortened |= cut
-            out.row_lines.append(len(out.lines))
-            out.lines.append(row_line([(c.text, c.style) for c in row], (text, style) if text else None))
-        else:
-            out.row_lines.append(len(out.lines))
-            out.lines.append(row_line([(c.text, c.style) for c in row], None))
-            if text:
-                text, cut = shorten(text, below)
-                out.shortened |= cut
-                out.lines.append([(" " * indent, ""), (text, style)])
-    for line in out.lines:  # no trailing spaces
+            return functools.partial(self.add_inline, note_width=None if whole_notes else note_width)
+        return functools.partial(self.add_below, indent=indent, below=max(width - indent, min_note))
+
+    def add_inline(self, row: Sequence[Cell], note: Cell | None, *, note_width: int | None) -> None:
+        """The row with its note at the end of the line (shortened to ``note_width``; None: whole)."""
+        out = self.out
+        text = note.text if note is not None else ""
+        if text and note_width is not None:
+            text, cut = shorten(text, note_width)
+            out.shortened |= cut
+        out.row_lines.append(len(out.lines))
+        note_cell = (text, note.style) if text and note is not None else None
+        out.lines.append(self.line([(c.text, c.style) for c in row], note_cell))
+
+    def add_below(self, row: Sequence[Cell], note: Cell | None, *, indent: int, below: int) -> None:
+        """The row, then its note on a line of its own, indented (shortened to ``below``)."""
+        out = self.out
+        out.row_lines.append(len(out.lines))
+        out.lines.append(self.line([(c.text, c.style) for c in row], None))
+        if note is not None and note.text:
+            text, cut = shorten(note.text, below)
+            out.shortened |= cut
+            out.lines.append([(" " * indent, ""), (text, note.style)])
+
+
+def _strip_trailing_spaces(lines: list[list[tuple[str, str]]]) -> None:
+    """No line ends in spaces (nor in segments of spaces only)."""
+    for line in lines:
         while line and not line[-1][0].strip():
             line.pop()
         if line:
             text, style = line[-1]
             line[-1] = (text.rstrip(" "), style)
-    return out
 
 
 def _with_marks(out: Layout, marks: Sequence[Cell]) -> Layout:

@@ -1,7 +1,8 @@
-"""Progress of a long session replay on stderr: ``step --session`` and ``report --session``.
+"""Progress of a long replay on stderr: ``--session`` (``step``, ``report``) and ``--capture`` on a toolkit.
 
 On a terminal, a counter redrawn in place at most five times a second
-(``replaying turn 1200/3000 (Ctrl-C stops)``), erased when the replay ends; piped or
+(``replaying turn 1200/3000 (Ctrl-C stops)``), replaced by the final count when the replay ends
+(``replayed 3000 turn(s)``); a capture's replay counts its requests the same way; piped or
 captured, one line when the session has at least ``ANNOUNCE_AT`` turns, so a log shows
 why the command takes a while. Only numbers are printed: nothing from the session.
 """
@@ -19,27 +20,35 @@ _REDRAW = 0.2
 
 
 class _Progress:
-    def __init__(self, stream: object) -> None:
+    def __init__(self, stream: object, what: str) -> None:
         self.stream = stream
+        self.what = what
+        self.done = 0
         self.terminal = bool(getattr(stream, "isatty", lambda: False)())
         self.drawn = False
         self.announced = False
         self.last = 0.0
 
     def __call__(self, done: int, total: int) -> None:
+        self.done = done
         if self.terminal:
             now = time.monotonic()
             if now - self.last >= _REDRAW or done == total:
                 self.last = now
-                self._write(f"\rreplaying turn {done}/{total} (Ctrl-C stops)\x1b[K")
+                self._write(f"\rreplaying {self.what} {done}/{total} (Ctrl-C stops)\x1b[K")
                 self.drawn = True
         elif not self.announced and total >= ANNOUNCE_AT:
             self.announced = True
-            self._write(f"replaying {total} reset_tools calls (Ctrl-C stops)\n")
+            counted = (
+                f"{total} reset_tools calls"
+                if self.what == "turn"
+                else f"the reset_tools calls of {total} {self.what}s"
+            )
+            self._write(f"replaying {counted} (Ctrl-C stops)\n")
 
     def close(self) -> None:
         if self.drawn:
-            self._write("\r\x1b[K")
+            self._write(f"\rreplayed {self.done} {self.what}(s)\x1b[K\n")
 
     def _write(self, text: str) -> None:
         try:
@@ -50,11 +59,11 @@ class _Progress:
 
 
 @contextlib.contextmanager
-def replay_progress() -> Iterator[None]:
-    """Report replay progress on stderr while the block runs."""
+def replay_progress(what: str = "turn") -> Iterator[None]:
+    """Report replay progress on stderr while the block runs (``what``: turn, or request for a capture)."""
     from ..core.systems.agentscope.session_replay import REPLAY_PROGRESS
 
-    progress = _Progress(sys.stderr)
+    progress = _Progress(sys.stderr, what)
     token = REPLAY_PROGRESS.set(progress)
     try:
         yield

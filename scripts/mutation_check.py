@@ -130,7 +130,7 @@ MUTANTS = (
     ),
     Mutant(
         "a stage result repeated instead of shared",
-        "core/outputs/tools_json.py",
+        "core/schemas/tools_json.py",
         "index = self.index.get(stage)",
         "index = None",
         ("tests/report/test_report_json_v2.py",),

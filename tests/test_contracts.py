@@ -74,10 +74,10 @@ def test_validation_rejects_a_document_its_schema_does_not_allow(in_repo: Path) 
 
 @pytest.mark.parametrize("config", [SEED, "sample_configs/agentscope/toolkit.yaml"])
 def test_tools_writer_follows_its_model(config: str, in_repo: Path) -> None:
-    """core.outputs.tools_json writes tools/2 as text; read back through ToolsEnvelope it is the same document."""
+    """core.schemas.tools_json writes tools/2 as text; read back through ToolsEnvelope it is the same document."""
     from toolscope.cli.inputs import open_subject
-    from toolscope.core.outputs.tools_json import write_tools_document
     from toolscope.core.schemas.base import render
+    from toolscope.core.schemas.tools_json import write_tools_document
     from toolscope.core.schemas.verdicts import ToolsEnvelope
 
     subject = open_subject(config)

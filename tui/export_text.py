@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import re
 
+from ..core.text.markdown import escape_block_start
 from ..core.text.safe_text import inert
+from ..core.text.shell import is_command
 
 _LINE_BREAKS = re.compile(r"[\r\n\t]+")
 _PUNCT = re.compile(r"([\\`*_\[\]|~])")
 _HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "@": "&#64;"}  # "@": no @mentions from inputs
 _HTML_CHARS = re.compile(r"[&<>@]")
-_BLOCK_START = re.compile(r"^(\d+)([.)])|^([#+\-=])")
 
 
 def _one_line(text: str) -> str:
@@ -31,7 +32,7 @@ def md(text: str | None) -> str:
     if text is None:
         return ""
     text = _PUNCT.sub(r"\\\1", _one_line(text))
-    text = _BLOCK_START.sub(lambda m: "\\" + m.group(3) if m.group(3) else f"{m.group(1)}\\{m.group(2)}", text)
+    text = escape_block_start(text)
     return _HTML_CHARS.sub(lambda m: _HTML[m.group()], text)
 
 
@@ -51,11 +52,6 @@ def md_inline(text: str | None) -> str:
     if len(parts) < 3 or len(parts) % 2 == 0:
         return md(text)  # no pair of backticks: all plain text
     return "".join(code(part) if index % 2 else md(part) for index, part in enumerate(parts))
-
-
-def is_command(text: str) -> bool:
-    """A suggested command line (``toolscope check …``): exported as a code span."""
-    return text.startswith("toolscope ")
 
 
 def md_evidence(text: str) -> str:

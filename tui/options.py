@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 def _default_activation_view(subject: Subject, options: TuiOptions) -> Widget | None:
     """The activation view, only for AgentScope toolkits that offer a step-through session."""
-    from ..core.model.subject import StepsActivation
+    from ..core.systems.agentscope.capability import StepsActivation
     from .session_feed import feed_for
     from .widgets.activation.view import ActivationView
 

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from ...core.model.errors import EXIT_OK, InputError
+from ...core.model.errors import EXIT_CAPTURE_INCOMPLETE, EXIT_OK, InputError
 from ..output import handle_errors
 
 _LOOPBACK = ("127.0.0.1", "::1", "localhost")
@@ -95,8 +95,17 @@ def capture_command(
         status = _run(server, command or [], target, upstream is not None)
     finally:
         server.stop()
-    typer.echo(f"toolscope capture: {writer.written} request(s) recorded in {target}", err=True)
-    raise typer.Exit(status)
+    typer.echo(f"toolscope capture: {_summary(writer)} in {target}", err=True)
+    raise typer.Exit(EXIT_CAPTURE_INCOMPLETE if writer.lost else status)
+
+
+def _summary(writer) -> str:  # noqa: ANN001 - a closed CaptureWriter
+    if not writer.lost:
+        return f"{writer.written} request(s) recorded"
+    return (
+        f"{writer.written} request(s) recorded, {writer.lost} answered but NOT recorded"
+        f" ({writer.lost_reason or 'unknown reason'})"
+    )
 
 
 def _check_options(replies: Path | None, upstream: str | None, port: int) -> None:

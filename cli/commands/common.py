@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from ...core.model.errors import InputError
+from ..system_options import SESSION_PANEL, spec_named, typer_option
 
 ModeOpt = Annotated[
     str | None,
@@ -18,25 +19,6 @@ ModeOpt = Annotated[
         "accept_edits, explore, bypass, dont_ask).",
     ),
 ]
-StepOpt = Annotated[str | None, typer.Option("--step", help="Step id, when the config has several steps.")]
-RegistryOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--registry",
-        "-r",
-        help="Registry file (the tool universe). Default: toolscope.registry.yaml/.yml/.json next to the config.",
-    ),
-]
-GroupsOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--groups",
-        help="Toolkits: the active groups, comma-separated (replaces the spec's; basic is always active).",
-    ),
-]
-SnapshotOpt = Annotated[
-    Path | None, typer.Option("--snapshot", help="Use a saved MCP discovery snapshot instead of live discovery.")
-]
 SessionOpt = Annotated[
     Path | None,
     typer.Option(
@@ -44,6 +26,7 @@ SessionOpt = Annotated[
         help="Toolkits: a recorded AgentScope session to replay (2.x: AgentState JSON, Msg JSON/JSONL, app storage "
         "SQLite with --session-id, or a toolscope tap file; 1.x: a JSONSession file, an agent state_dict or a "
         "memory dump).",
+        rich_help_panel=SESSION_PANEL,
     ),
 ]
 SessionIdOpt = Annotated[
@@ -52,22 +35,7 @@ SessionIdOpt = Annotated[
         "--session-id",
         help="With --session DATABASE: the app storage session to read; with a tap several agents wrote: the run "
         "(its id, listed when it is missing); 1.x JSONSession file: the agent's key.",
-    ),
-]
-WorkflowOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--workflow",
-        help="AgentWorks workflow.json. Default: workflow.json next to the step config, or one folder up "
-        "for planning/step_config.json.",
-    ),
-]
-OriginOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--origin",
-        help="Product-manifest registries: who starts the turn (interactive, scheduled, pulse, child, bot, "
-        "notification, external_builder), or external: a token-backed caller of the external API.",
+        rich_help_panel=SESSION_PANEL,
     ),
 ]
 CaptureOpt = Annotated[
@@ -78,6 +46,11 @@ CaptureOpt = Annotated[
         "really carried with toolscope's prediction; disagreements are printed first.",
     ),
 ]
+# The systems' options are declared by the systems (core.systems.registry); these two are
+# used alone (step, serve), outside the subject options.
+GroupsOpt = typer_option(spec_named("groups"))
+StepOpt = typer_option(spec_named("step"))
+RegistryOpt = typer_option(spec_named("registry"))
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
 
@@ -97,39 +70,3 @@ def split_groups(groups: str | None) -> list[str] | None:
     if groups is None:
         return None
     return [g.strip() for g in groups.split(",") if g.strip()]
-
-
-# Coding-agent CLI inputs (claude-code:DIR, codex:DIR) and the AgentWorks link to them.
-HomeOpt = Annotated[
-    Path | None,
-    typer.Option("--home", help="claude-code: the user's home (~/.claude.json, ~/.claude/). Default: $HOME."),
-]
-ManagedDirOpt = Annotated[
-    Path | None,
-    typer.Option("--managed-dir", help="claude-code: managed settings folder. Default: /etc/claude-code."),
-]
-ClientArgsOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--client-args",
-        help='claude-code: the flags the session was started with, e.g. "-p --mcp-config f.json --allowedTools mcp__x".',
-    ),
-]
-CodexHomeOpt = Annotated[
-    Path | None, typer.Option("--codex-home", help="codex: CODEX_HOME (config.toml). Default: $CODEX_HOME or ~/.codex.")
-]
-CodexConfigOpt = Annotated[
-    list[str] | None,
-    typer.Option("--config", "-c", help="codex: a -c key=value override (value parsed as TOML); repeatable."),
-]
-CodexSystemDirOpt = Annotated[
-    Path | None, typer.Option("--codex-system-dir", help="codex: the system folder. Default: /etc/codex.")
-]
-ClientHomeOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--client-home",
-        help="Step configs with provider claude-code / codex-cli: also check the bridge against that CLI's "
-        "own settings in this home.",
-    ),
-]

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from ...core.model.errors import EXIT_NEGATIVE, EXIT_OK, InputError
 from ...core.model.presentation import MARK
-from ..output import handle_errors, print_document, stdout_console
+from ..output import handle_errors, print_document, print_wrapped, stdout_console
 from ..styles import STAGE_STYLE
 from .common import JsonOpt
 
@@ -106,8 +106,7 @@ def _progress(total: int):  # a callback, or None
 def _print_human(result, output: Path | None) -> None:  # DiscoveryResult, imported lazily
     from rich.text import Text
 
-    from ...core.text.safe_text import inert
-    from ..layout import Cell, Column, layout_table
+    from ..layout import Column, layout_table
     from ..output import print_lines, print_wrapped
 
     console = stdout_console()
@@ -124,28 +123,11 @@ def _print_human(result, output: Path | None) -> None:  # DiscoveryResult, impor
     # One line per server (kubectl style), then its tools or its error below it,
     # wrapped at word boundaries: a server's error is the answer, never shortened.
     columns = [Column("SERVER"), Column("STATUS"), Column("TIME", "right"), Column("TOOLS", "right")]
-    rows = [
-        [
-            Cell(inert(server.name, single_line=True), "bold"),
-            Cell(f"{MARK[True]} connected", STAGE_STYLE[True])
-            if server.ok
-            else Cell(f"{MARK[False]} failed", STAGE_STYLE[False]),
-            Cell(f"{server.elapsed:.2f}s"),
-            Cell(str(len(server.tools))),
-        ]
-        for server in result.servers
-    ]
-    layout = layout_table(columns, rows, console.width)
+    layout = layout_table(columns, [_server_row(server) for server in result.servers], console.width)
     print_lines(console, layout.lines[:1])
     for server, line in zip(result.servers, layout.lines[1:], strict=True):
         print_lines(console, [line])
-        if server.ok:
-            shown = ", ".join(server.tools[:8]) + (f", … (+{len(server.tools) - 8})" if len(server.tools) > 8 else "")
-            print_wrapped(console, Text("    "), shown or "(no tools advertised)", "dim" if server.tools else "yellow")
-            if (spoke := server.freshness()) is not None:
-                print_wrapped(console, Text("    "), inert(spoke, single_line=True), "dim")
-        else:
-            print_wrapped(console, Text("    "), server.error or "", "red")
+        _print_server_detail(console, server)
     for dup in result.duplicates:
         print_wrapped(
             console,
@@ -155,6 +137,35 @@ def _print_human(result, output: Path | None) -> None:  # DiscoveryResult, impor
         )
     if output is not None:
         print_wrapped(console, Text(""), f"snapshot written to {output}", "dim")
+
+
+def _server_row(server: Any) -> list[Any]:
+    """SERVER, STATUS, TIME, TOOLS of one server."""
+    from ...core.text.safe_text import inert
+    from ..layout import Cell
+
+    status = (
+        Cell(f"{MARK[True]} connected", STAGE_STYLE[True])
+        if server.ok
+        else Cell(f"{MARK[False]} failed", STAGE_STYLE[False])
+    )
+    name = Cell(inert(server.name, single_line=True), "bold")
+    return [name, status, Cell(f"{server.elapsed:.2f}s"), Cell(str(len(server.tools)))]
+
+
+def _print_server_detail(console: Any, server: Any) -> None:
+    """Below a server's row: its tools (the first 8) and when it last spoke, or its error whole."""
+    from rich.text import Text
+
+    from ...core.text.safe_text import inert
+
+    if not server.ok:
+        print_wrapped(console, Text("    "), server.error or "", "red")
+        return
+    shown = ", ".join(server.tools[:8]) + (f", … (+{len(server.tools) - 8})" if len(server.tools) > 8 else "")
+    print_wrapped(console, Text("    "), shown or "(no tools advertised)", "dim" if server.tools else "yellow")
+    if (spoke := server.freshness()) is not None:
+        print_wrapped(console, Text("    "), inert(spoke, single_line=True), "dim")
 
 
 def _parse_timeout(text: str) -> float:

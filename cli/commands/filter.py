@@ -69,33 +69,43 @@ def filter_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Evaluate ShouldIncludeTool / ShouldIncludeServer for the given selected_tools and selected_servers."""
-    from ...core.schemas.filter import FilterEnvelope, ServerAnswer, ToolAnswer, VirtualToolAnswer
+    from ...core.schemas.filter import FilterEnvelope
     from ...core.systems.agentworks.tool_filter import DEFAULT_SYSTEM_CATEGORY_BASES, ToolFilter
 
-    asked: list[Query] = [_split_query(q, virtual) for q in queries or []]
-    if query_file is not None:
-        asked += load_queries(query_file)
-    asked += [Query(server=name) for name in servers or []]
-    if not asked:
-        raise InputError("filter", "nothing to ask: give PACKAGE:TOOL queries, --queries FILE or --server NAME")
+    asked = _asked(queries or [], virtual, query_file, servers or [])
     bases = system_categories if system_categories is not None else DEFAULT_SYSTEM_CATEGORY_BASES
     tool_filter = ToolFilter(selected_tools or [], selected_servers or [], bases)
-    answers: list[Answer] = []
-    for query in asked:
-        if query.server is not None:
-            decision = tool_filter.should_include_server(query.server)
-            answers.append(ServerAnswer(server=query.server, **_decision_fields(decision)))
-        else:
-            decision = tool_filter.should_include_tool(query.package, query.tool, is_virtual=query.virtual)
-            # The "virtual" key is written only for virtual queries (VirtualToolAnswer).
-            model = VirtualToolAnswer if query.virtual else ToolAnswer
-            answers.append(model(package=query.package, tool=query.tool, **_decision_fields(decision)))
+    answers = [_answer(tool_filter, query) for query in asked]
     if as_json:
         print_document(FilterEnvelope(answers=answers))
     else:
         _print_answers(answers)
     if not all(a.include for a in answers):
         raise typer.Exit(EXIT_NEGATIVE)
+
+
+def _asked(queries: list[str], virtual: bool, query_file: Path | None, servers: list[str]) -> list[Query]:
+    """The queries: PACKAGE:TOOL arguments, then the query file's, then --server names (exit 2: none)."""
+    asked = [_split_query(q, virtual) for q in queries]
+    if query_file is not None:
+        asked += load_queries(query_file)
+    asked += [Query(server=name) for name in servers]
+    if not asked:
+        raise InputError("filter", "nothing to ask: give PACKAGE:TOOL queries, --queries FILE or --server NAME")
+    return asked
+
+
+def _answer(tool_filter: Any, query: Query) -> Answer:
+    """ShouldIncludeServer or ShouldIncludeTool's answer to one query."""
+    from ...core.schemas.filter import ServerAnswer, ToolAnswer, VirtualToolAnswer
+
+    if query.server is not None:
+        decision = tool_filter.should_include_server(query.server)
+        return ServerAnswer(server=query.server, **_decision_fields(decision))
+    decision = tool_filter.should_include_tool(query.package, query.tool, is_virtual=query.virtual)
+    # The "virtual" key is written only for virtual queries (VirtualToolAnswer).
+    model = VirtualToolAnswer if query.virtual else ToolAnswer
+    return model(package=query.package, tool=query.tool, **_decision_fields(decision))
 
 
 def _print_answers(answers: list[Answer]) -> None:
@@ -161,38 +171,48 @@ def load_queries(path: Path) -> list[Query]:
     data = load_document(path, "query file").data
     if not isinstance(data, list):
         raise InputError(str(path), "expected a list of queries", [Problem("", f"got {type(data).__name__}")])
-    queries, problems = [], []
+    queries: list[Query] = []
+    problems: list[Problem] = []
     for index, item in enumerate(data):
-        where = f"[{index}]"
-        if isinstance(item, str):
-            package, sep, tool = item.partition(":")
-            if sep:
-                queries.append(Query(package, tool))
-            else:
-                problems.append(Problem(where, f'expected "PACKAGE:TOOL", got {item!r}'))
-            continue
-        if not isinstance(item, dict):
-            problems.append(Problem(where, 'expected an object or a "PACKAGE:TOOL" string'))
-            continue
-        unknown = sorted(set(item) - {"package", "tool", "virtual", "server"})
-        if unknown:
-            problems.append(Problem(where, f"unknown key(s) {', '.join(map(repr, unknown))}"))
-        if "server" in item:
-            if not isinstance(item["server"], str) or set(item) - {"server"}:
-                problems.append(Problem(where, 'a server query is {"server": NAME} alone'))
-            else:
-                queries.append(Query(server=item["server"]))
-            continue
-        given_package, given_tool, virtual = item.get("package"), item.get("tool"), item.get("virtual", False)
-        if not isinstance(given_package, str) or not isinstance(given_tool, str):
-            problems.append(Problem(where, "expected string values for both package and tool"))
-        elif not isinstance(virtual, bool):
-            problems.append(Problem(f"{where}.virtual", f"expected true or false, got {virtual!r}"))
-        else:
-            queries.append(Query(given_package, given_tool, virtual))
+        query = _query_of(item, f"[{index}]", problems)
+        if query is not None:
+            queries.append(query)
     if problems:
         raise InputError(str(path), "is not a valid query file", problems)
     return queries
+
+
+def _query_of(item: Any, where: str, problems: list[Problem]) -> Query | None:
+    """One entry of a query file as a Query; None (its problems added) when it is not one."""
+    if isinstance(item, str):
+        package, sep, tool = item.partition(":")
+        if not sep:
+            problems.append(Problem(where, f'expected "PACKAGE:TOOL", got {item!r}'))
+        return Query(package, tool) if sep else None
+    if not isinstance(item, dict):
+        problems.append(Problem(where, 'expected an object or a "PACKAGE:TOOL" string'))
+        return None
+    unknown = sorted(set(item) - {"package", "tool", "virtual", "server"})
+    if unknown:
+        problems.append(Problem(where, f"unknown key(s) {', '.join(map(repr, unknown))}"))
+    if "server" in item:
+        if not isinstance(item["server"], str) or set(item) - {"server"}:
+            problems.append(Problem(where, 'a server query is {"server": NAME} alone'))
+            return None
+        return Query(server=item["server"])
+    return _tool_query(item, where, problems)
+
+
+def _tool_query(item: dict[str, Any], where: str, problems: list[Problem]) -> Query | None:
+    """``{"package": P, "tool": T, "virtual": B}`` as a Query (None, its problem added, when not)."""
+    given_package, given_tool, virtual = item.get("package"), item.get("tool"), item.get("virtual", False)
+    if not isinstance(given_package, str) or not isinstance(given_tool, str):
+        problems.append(Problem(where, "expected string values for both package and tool"))
+    elif not isinstance(virtual, bool):
+        problems.append(Problem(f"{where}.virtual", f"expected true or false, got {virtual!r}"))
+    else:
+        return Query(given_package, given_tool, virtual)
+    return None
 
 
 def _decision_fields(decision: FilterDecision) -> dict[str, Any]:

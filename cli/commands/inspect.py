@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import sys
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -12,6 +12,7 @@ from ...core.model.errors import EXIT_INTERNAL, InputError, Problem
 from ...core.model.presentation import MARK
 from ...core.systems.agentworks.ids import AgentWorksInput
 from ...tui.views import DEFAULT_VIEW, VIEWS, View
+from ..display import require_display
 from ..output import handle_errors, plain, stdout_console
 from .common import ModeOpt, SessionIdOpt, SessionOpt, parse_size
 from .subject_options import NO_SUBJECT_OPTIONS, SubjectOptions, with_subject_options
@@ -77,77 +78,137 @@ def inspect_command(
         return
     if config is None:
         raise InputError("CONFIG", "give the config to inspect (or --capture FILE for a capture)")
-
-    feeds = [name for name, value in (("--script", script), ("--session", session), ("--follow", follow)) if value]
-    if len(feeds) > 1:
-        raise InputError(feeds[1], f"give one of --script, --session or --follow, not {' and '.join(feeds)}")
-    if session_id is not None and session is None:
-        raise InputError("--session-id", "--session-id goes with --session (a database, or a tap holding several runs)")
-    first_view = view or (View.CHECKLIST if tool else View.ACTIVATION if feeds else DEFAULT_VIEW)
-    if first_view not in VIEWS:
-        raise InputError("--view", f"unknown view {first_view!r}", [Problem("", "expected " + ", ".join(VIEWS))])
+    request = InspectRequest(
+        config, mode, tool, view, script, session, session_id, follow, screenshot, size, force, export_dir
+    )
+    request.check()
     if subject_options.step is None and screenshot is None:
-        picker = _step_picker(config, mode, subject_options, first_view, feeds)
+        picker = _step_picker(config, mode, subject_options, request.first_view, request.feeds)
         if picker is not None:
-            _run_app(
-                None,
-                None,
-                _tui_options(config, first_view, tool, export_dir, script, session, session_id, follow),
-                picker,
-            )
+            _run_app(None, None, request.tui_options(), picker)
             return
     subject = subject_options.open_subject(config)
     resolved_mode = subject.resolve_mode(mode)
-    if subject.loaded.kind == AgentWorksInput.STEP_CONFIG:
-        _refuse_activation(first_view, feeds)
-    if follow is not None and follow.exists() and not follow.is_file():
-        what = "a folder" if follow.is_dir() else "not a regular file (a named pipe or a device)"
-        raise InputError(str(follow), f"is {what}; --follow takes the tap file the agent writes (SessionTap(path))")
-    if script is not None:  # like --session: a missing or malformed script is exit 2, not a blank view
-        from ...core.systems.agentscope.script import load_script, script_for_config
-
-        # Resolved here (beside the config when not found from the current folder) so that a
-        # --screenshot finds the same file the interactive view does.
-        script = script_for_config(script, config)
-        load_script(script)
-    if session is not None:  # bad input is exit 2 here, not a notification inside the app
-        from ...core.systems.agentscope.session_source import load_session
-
-        load_session(session, session_id=session_id)
-    # Textual is imported here only: every other command starts without it.
-    if screenshot is not None and follow is not None:
-        raise InputError("--screenshot", "a screenshot is one picture; --follow watches an agent over time")
+    request = request.with_feeds_loaded(subject)
     if screenshot is not None:
-        from ...tui.screenshot import render_svg_sync
-
-        dimensions = parse_size(size)
-        from ...core.outputs.output_file import check_output, write_output
-        from .report_document import input_files
-
-        # The same rules as report -o: never an input, an existing file only with --force.
-        inputs = input_files(config, subject, *subject_options.named_paths, script, session)
-        check_output(str(screenshot), force=force, inputs=inputs, what="the screenshot")
-        svg = render_svg_sync(
-            subject,
-            resolved_mode,
-            dimensions,
-            first_view,
-            tool=tool,
-            script=str(script) if script else None,
-            session=str(session) if session else None,
-            session_id=session_id,
-        )
-        if screenshot.suffix.lower() == ".png":
-            from ...core.report.png import svg_to_png
-
-            picture: str | bytes = svg_to_png(svg, what="--screenshot")
-        else:
-            picture = svg
-        written = write_output(picture, str(screenshot), force=force, inputs=inputs, what="the screenshot")
-        stdout_console().print(plain(f"wrote {written}"))
+        _write_screenshot(request, subject, resolved_mode, subject_options)
         return
-    options = _tui_options(config, first_view, tool, export_dir, script, session, session_id, follow)
-    _run_app(subject, resolved_mode, options, None)
+    _run_app(subject, resolved_mode, request.tui_options(), None)
+
+
+@dataclass(frozen=True)
+class InspectRequest:
+    """What ``toolscope inspect CONFIG`` was asked, beyond the subject's options."""
+
+    config: str
+    mode: str | None
+    tool: str | None
+    view: str | None
+    script: Path | None
+    session: Path | None
+    session_id: str | None
+    follow: Path | None
+    screenshot: Path | None
+    size: str
+    force: bool
+    export_dir: Path
+
+    @property
+    def feeds(self) -> list[str]:
+        """The activation view's feeds given: --script, --session, --follow."""
+        given = (("--script", self.script), ("--session", self.session), ("--follow", self.follow))
+        return [name for name, value in given if value]
+
+    @property
+    def first_view(self) -> str:
+        """--view, else the checklist for --tool, the activation view for a feed, else the default."""
+        return self.view or (View.CHECKLIST if self.tool else View.ACTIVATION if self.feeds else DEFAULT_VIEW)
+
+    def check(self) -> None:
+        """Exit 2 on what needs nothing loaded: two feeds, --session-id alone, an unknown view."""
+        feeds = self.feeds
+        if len(feeds) > 1:
+            raise InputError(feeds[1], f"give one of --script, --session or --follow, not {' and '.join(feeds)}")
+        if self.session_id is not None and self.session is None:
+            raise InputError(
+                "--session-id", "--session-id goes with --session (a database, or a tap holding several runs)"
+            )
+        if self.first_view not in VIEWS:
+            raise InputError(
+                "--view", f"unknown view {self.first_view!r}", [Problem("", "expected " + ", ".join(VIEWS))]
+            )
+
+    def with_feeds_loaded(self, subject: Subject) -> InspectRequest:
+        """This request with --script found; a feed that cannot be read is exit 2 here, not a blank
+        view or a notification inside the app."""
+        if subject.loaded.kind == AgentWorksInput.STEP_CONFIG:
+            _refuse_activation(self.first_view, self.feeds)
+        follow = self.follow
+        if follow is not None and follow.exists() and not follow.is_file():
+            what = "a folder" if follow.is_dir() else "not a regular file (a named pipe or a device)"
+            raise InputError(str(follow), f"is {what}; --follow takes the tap file the agent writes (SessionTap(path))")
+        request = self
+        if self.script is not None:
+            from ...core.systems.agentscope.script import load_script, script_for_config
+
+            # Resolved here (beside the config when not found from the current folder) so that a
+            # --screenshot finds the same file the interactive view does.
+            script = script_for_config(self.script, self.config)
+            load_script(script)
+            request = replace(self, script=script)
+        if self.session is not None:
+            from ...core.systems.agentscope.session_source import load_session
+
+            load_session(self.session, session_id=self.session_id)
+        if self.screenshot is not None and follow is not None:
+            raise InputError("--screenshot", "a screenshot is one picture; --follow watches an agent over time")
+        return request
+
+    def tui_options(self) -> Any:
+        """The terminal app's options (``tui.options.TuiOptions``)."""
+        return _tui_options(
+            self.config,
+            self.first_view,
+            self.tool,
+            self.export_dir,
+            self.script,
+            self.session,
+            self.session_id,
+            self.follow,
+        )
+
+
+def _write_screenshot(
+    request: InspectRequest, subject: Subject, mode: str | None, subject_options: SubjectOptions
+) -> None:
+    """--screenshot FILE: the first view rendered headless, SVG or (a .png name) PNG."""
+    from ...core.outputs.output_file import check_output, write_output
+    from ...tui.screenshot import render_svg_sync
+    from .report_document import input_files
+
+    screenshot = request.screenshot
+    assert screenshot is not None
+    dimensions = parse_size(request.size)
+    # The same rules as report -o: never an input, an existing file only with --force.
+    inputs = input_files(request.config, subject, *subject_options.named_paths, request.script, request.session)
+    check_output(str(screenshot), force=request.force, inputs=inputs, what="the screenshot")
+    svg = render_svg_sync(
+        subject,
+        mode,
+        dimensions,
+        request.first_view,
+        tool=request.tool,
+        script=str(request.script) if request.script else None,
+        session=str(request.session) if request.session else None,
+        session_id=request.session_id,
+    )
+    picture: str | bytes = svg
+    if screenshot.suffix.lower() == ".png":
+        from ...core.report.png import svg_to_png
+
+        picture = svg_to_png(svg, what="--screenshot")
+    written = write_output(picture, str(screenshot), force=request.force, inputs=inputs, what="the screenshot")
+    stdout_console().print(plain(f"wrote {written}"))
 
 
 def _tui_options(
@@ -172,22 +233,6 @@ def _tui_options(
         session_id=session_id,
         follow=str(follow) if follow else None,
     )
-
-
-def has_display() -> bool:
-    """A terminal on stdout, or a browser page: ``toolscope serve`` runs each page's app with
-    Textual's web driver (``TEXTUAL_DRIVER``), which talks to the page through stdin/stdout."""
-    import os
-
-    return sys.stdout.isatty() or os.environ.get("TEXTUAL_DRIVER", "").startswith("textual.drivers.web_driver:")
-
-
-def require_display(*hints: str) -> None:
-    """Exit 2 without a display: a full-screen app on a pipe or a file only writes escape codes
-    until it is killed. ``hints``: what to do instead."""
-    if not has_display():
-        problems = [Problem("", hint) for hint in hints]
-        raise InputError("stdout", "is not a terminal: toolscope inspect is interactive", problems)
 
 
 def _run_app(subject: Subject | None, mode: str | None, options: Any, picker: Any) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...core.model.errors import InputError
-from .inspect import require_display
+from ..display import require_display
 
 if TYPE_CHECKING:
     from .subject_options import SubjectOptions

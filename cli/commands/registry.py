@@ -28,40 +28,8 @@ def registry_check_command(
     from ...core.systems.agentworks.registry_drift import check_registry_against_source
 
     report = check_registry_against_source(registry, list(go_src))
-    if as_json:
-        from ...core.schemas.drift import RegistryCheckEnvelope
-        from ..output import print_document
+    from ..render.registry_drift import print_drift_human, print_drift_json
 
-        print_document(RegistryCheckEnvelope.of(report))
-    else:
-        from rich.text import Text
-
-        from ..output import print_wrapped, stdout_console
-
-        console = stdout_console()
-        print_wrapped(console, Text(""), f"registry {report.registry} · era: {report.era.label}", "dim")
-        for item in report.lists:
-            head = Text(f"{item.fact}: ", style="bold")
-            head.append(
-                "drift" if item.drifted else f"in sync ({item.compared} name{'' if item.compared == 1 else 's'})",
-                style="bold red" if item.drifted else "green",
-            )
-            console.print(head, soft_wrap=True, crop=False)
-            print_wrapped(console, Text("    "), f"source {item.source} · registry {item.registry}", "dim")
-            if item.lacks:
-                print_wrapped(console, Text("    registry lacks: "), ", ".join(item.lacks))
-            if item.stale:
-                print_wrapped(console, Text("    registry has, source no longer: "), ", ".join(item.stale))
-        for line in report.not_found:
-            print_wrapped(console, Text("not found in the source: ", style="yellow"), line)
-        for line in report.not_compared:
-            print_wrapped(console, Text("not compared: ", style="dim"), line, "dim")
-        drifted = sum(1 for item in report.lists if item.drifted)
-        console.print(
-            Text(
-                f"drift: {drifted} of {len(report.lists)} lists differ" if drifted else "no drift",
-                style="bold red" if drifted else "green",
-            )
-        )
+    (print_drift_json if as_json else print_drift_human)(report)
     if report.drifted:
         raise typer.Exit(EXIT_NEGATIVE)

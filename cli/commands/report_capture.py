@@ -25,7 +25,7 @@ def write_capture_report(
     from ...core.capture.observed_file import load_capture
     from ...core.outputs.output_file import check_output, write_output
     from ...core.report.capture_report import CaptureReport, render_capture
-    from .report import say_written
+    from ..render.written import say_written
     from .report_document import open_with_inputs
 
     if kind not in ("md", "html", "json"):
@@ -39,11 +39,13 @@ def write_capture_report(
     comparison, label = None, None
     if config is not None:
         from ...core.comparison.predict import compare_subject
+        from ..replay_progress import replay_progress
 
         subject, inputs = open_with_inputs(config, subject_options, capture)
         check_output(output, force=force, inputs=inputs)
         mode = subject.resolve_mode(modes[0] if modes else None)
-        comparison = compare_subject(subject, observed, mode).comparison
+        with replay_progress("request"):
+            comparison = compare_subject(subject, observed, mode).comparison
         label = subject.loaded.label
     report = CaptureReport.of(observed, comparison, label, __version__)
     payload = render_capture(report, kind).encode("utf-8")

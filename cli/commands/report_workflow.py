@@ -35,7 +35,7 @@ def write_workflow_report(
         render_workflow_json,
         render_workflow_markdown,
     )
-    from .report import say_written
+    from ..render.written import say_written
     from .report_document import input_files
 
     inputs = input_files(config, subjects[0], *named)

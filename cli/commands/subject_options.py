@@ -16,22 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..client_options import ClientOptions
-from .common import (
-    ClientArgsOpt,
-    ClientHomeOpt,
-    CodexConfigOpt,
-    CodexHomeOpt,
-    CodexSystemDirOpt,
-    GroupsOpt,
-    HomeOpt,
-    ManagedDirOpt,
-    OriginOpt,
-    RegistryOpt,
-    SnapshotOpt,
-    StepOpt,
-    WorkflowOpt,
-    split_groups,
-)
+from ..system_options import declarations
+from .common import split_groups
 
 if TYPE_CHECKING:
     from ...core.model.subject import Subject
@@ -40,22 +26,8 @@ if TYPE_CHECKING:
 
 R = TypeVar("R")
 
-OPTIONS: dict[str, Any] = {
-    "step": StepOpt,
-    "registry": RegistryOpt,
-    "groups": GroupsOpt,
-    "snapshot": SnapshotOpt,
-    "workflow": WorkflowOpt,
-    "origin": OriginOpt,
-    "home": HomeOpt,
-    "managed_dir": ManagedDirOpt,
-    "client_args": ClientArgsOpt,
-    "codex_home": CodexHomeOpt,
-    "codex_system_dir": CodexSystemDirOpt,
-    "codex_config": CodexConfigOpt,
-    "client_home": ClientHomeOpt,
-}
-"""Each shared option's parameter name and Typer declaration, in ``--help`` order."""
+OPTIONS: dict[str, Any] = declarations()
+"""Each system option's parameter name and Typer declaration, in ``--help`` order (the registry's)."""
 
 
 @dataclass(frozen=True)
@@ -70,13 +42,17 @@ class SubjectOptions:
     origin: str | None = None
     client: ClientOptions = ClientOptions()
     """The coding-agent CLI options (and the AgentWorks link to them)."""
+    others: tuple[tuple[str, Any], ...] = ()
+    """Options of systems registered beyond the built-in ones, by name (passed to their opener)."""
 
     @classmethod
     def of(cls, given: dict[str, Any]) -> SubjectOptions:
         """The options as Typer passes them, by parameter name (``OPTIONS``' keys)."""
         client = {f.name: given.pop(f.name) for f in fields(ClientOptions) if f.name in given}
         client["codex_config"] = tuple(client.get("codex_config") or ())
-        return cls(**given, client=ClientOptions(**client))
+        own = {f.name for f in fields(cls)}
+        others = tuple((name, given.pop(name)) for name in list(given) if name not in own)
+        return cls(**given, client=ClientOptions(**client), others=others)
 
     @property
     def named_paths(self) -> tuple[Path | None, ...]:
@@ -118,7 +94,7 @@ class SubjectOptions:
         """CONFIG as one subject (one step, one toolkit, one CLI's settings)."""
         from ..inputs import open_subject
 
-        return open_subject(config, **self._opened())
+        return open_subject(config, **self._opened(), others=dict(self.others))
 
 
 def with_subject_options(command: Callable[..., R]) -> Callable[..., R]:

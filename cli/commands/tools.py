@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated
 
 import typer
 
-from ...core.model.presentation import verdict_counts_text
 from ..output import handle_errors
 from .common import (
     CaptureOpt,
@@ -37,65 +35,15 @@ def tools_command(
 
         tools_workflow(subjects, mode, hidden_only=hidden_only, wide=wide, as_json=as_json)
         return
+    from ..render.tools import ToolsAnswer, print_tools_human, print_tools_json
+
     subject = subject_options.open_subject(config)
     resolved = subject.resolve_mode(mode)
     evaluation = subject.evaluate(resolved)
     comparison = None
     if capture is not None:
-        from ..capture_output import compare_capture
+        from ..render.capture import compare_capture
 
         comparison = compare_capture(capture, subject, resolved)
-    if as_json:
-        from ...core.outputs.stdout import write_stdout_text
-        from ...core.outputs.tools_json import write_tools_document
-        from ...core.text.safe_text import inert_json
-
-        # Indented for a person at a terminal; compact for pipes and files (50,000 tools
-        # make a 6 MB document that is written in pieces, never held whole).
-        write_tools_document(
-            lambda chunk: write_stdout_text(inert_json(chunk)),
-            evaluation,
-            hidden_only=hidden_only,
-            config_findings=subject.config_findings,
-            indent=sys.stdout.isatty(),
-            capture=comparison.to_json() if comparison is not None else None,
-        )
-        return
-    from rich.text import Text
-
-    from ..output import era_sentence, mode_sentence, print_findings, print_lines, print_wrapped, stdout_console
-    from ..verdict_table import marks_legend, verdict_layout
-
-    console = stdout_console()
-    if comparison is not None:
-        from ..capture_output import capture_source, print_disagreements
-
-        print_disagreements(console, comparison, capture_source(comparison))
-    print_findings(subject.config_findings, console)
-    print_wrapped(console, Text(""), evaluation.loaded.label, "bold")
-    era = era_sentence(subject.loaded)
-    if era:
-        print_wrapped(console, Text(""), era, "dim")
-    print_wrapped(console, Text(""), mode_sentence(subject, mode, resolved), "bold")
-    for note in evaluation.notes:
-        print_wrapped(console, Text(""), note, "dim")
-    layout = verdict_layout(evaluation, console.width, wide=wide, hidden_only=hidden_only)
-    print_lines(console, layout.lines)
-    counts = evaluation.counts()
-    offered = evaluation.offered_count()
-    # Toolkits: the activation lanes count the tools offered to the model; visible ones are also callable.
-    console.print(Text(verdict_counts_text(counts) + (f" · {offered} offered" if offered is not None else "")))
-    legend = marks_legend(layout.marks, "toolscope explain CONFIG TOOL")
-    if legend:
-        print_wrapped(console, Text(""), legend, "dim")
-    if layout.shortened:
-        print_wrapped(
-            console,
-            Text(""),
-            f"Rules shortened to {console.width} columns: toolscope explain CONFIG TOOL shows one whole, --wide all.",
-            "dim",
-        )
-    if comparison is not None:
-        from ..capture_output import capture_source, print_totals
-
-        print_totals(console, comparison, capture_source(comparison))
+    answer = ToolsAnswer(subject, mode, resolved, evaluation, comparison)
+    (print_tools_json if as_json else print_tools_human)(answer, hidden_only=hidden_only, wide=wide)

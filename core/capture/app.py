@@ -17,6 +17,7 @@ request a 403 (``browser_guard``), each in the provider's error shape.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass, field
 
@@ -26,6 +27,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..schemas.capture import ErrorKind
 from .browser_guard import BrowserGuard
@@ -99,7 +101,7 @@ def warm_up() -> None:
     del scripted
 
 
-def capture_app(settings: CaptureSettings) -> Starlette:
+def capture_app(settings: CaptureSettings) -> ASGIApp:
     """The ASGI app of one capture run (the wire modules load on first use, or by ``warm_up``)."""
     proxy = None
     if settings.upstream:
@@ -184,4 +186,41 @@ def capture_app(settings: CaptureSettings) -> Starlette:
                 allow_headers=["*"],
             )
         )
-    return Starlette(routes=routes, middleware=middleware, exception_handlers={404: not_found, 405: wrong_method})
+    return ended_cleanly(
+        Starlette(routes=routes, middleware=middleware, exception_handlers={404: not_found, 405: wrong_method})
+    )
+
+
+STOPPED_MESSAGE = "the toolscope capture server stopped before this reply was complete"
+
+
+def ended_cleanly(app: ASGIApp) -> ASGIApp:
+    """``app``, with a request the server cuts off at shutdown ended cleanly, never a traceback.
+
+    At shutdown uvicorn gives in-flight requests ``timeout_graceful_shutdown`` seconds and then
+    cancels them, and logs the ``CancelledError`` of each as "Exception in ASGI application".
+    Here a cut request gets a 503 in the provider's shape when nothing was sent yet, else the
+    end of its body; its record was written by its handler (``reply.error`` says it was cut).
+    """
+
+    async def wrapped(scope: Scope, receive: Receive, send: Send) -> None:
+        sent = {"started": False, "ended": False}
+
+        async def tracked(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                sent["started"] = True
+            elif message["type"] == "http.response.body" and not message.get("more_body", False):
+                sent["ended"] = True
+            await send(message)
+
+        try:
+            await app(scope, receive, tracked)
+        except asyncio.CancelledError:
+            if scope["type"] != "http" or sent["ended"]:
+                raise
+            if sent["started"]:
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+            else:
+                await error_response(scope["path"], 503, STOPPED_MESSAGE)(scope, receive, send)
+
+    return wrapped

@@ -14,6 +14,8 @@ Without ``--upstream`` nothing leaves the machine, so a missing ``OPENAI_API_KEY
 The command runs in toolscope's process group (so an interactive CLI keeps the terminal);
 Ctrl+C reaches it from the terminal, and a SIGTERM (or a Ctrl+C sent to toolscope alone)
 is passed on; a command still running ``GRACE_SECONDS`` later is killed with its children.
+Its processes are listed before it is signalled, so the children of a shell that dies at once
+(``sh -c 'agent & wait'``) get the signal too, and SIGKILL at the end of the grace period.
 """
 
 from __future__ import annotations
@@ -76,6 +78,9 @@ def run_command(
 
 def _end(child: subprocess.Popen[bytes], signum: int) -> None:
     deadline = time.monotonic() + GRACE_SECONDS
+    # The command's processes, known before it is signalled: a shell that dies of the signal
+    # leaves its background children to init, where nothing can tell them from others.
+    tree = _descendants(child.pid)
     if signum == signal.SIGINT:
         # A Ctrl+C at the terminal reached the command too: give it a moment before a second one.
         try:
@@ -83,6 +88,7 @@ def _end(child: subprocess.Popen[bytes], signum: int) -> None:
         except (subprocess.TimeoutExpired, KeyboardInterrupt):
             pass
     while child.poll() is None and time.monotonic() < deadline:
+        tree |= _descendants(child.pid)
         try:
             child.send_signal(signum)
         except ProcessLookupError:
@@ -94,8 +100,39 @@ def _end(child: subprocess.Popen[bytes], signum: int) -> None:
         except KeyboardInterrupt:
             continue  # a second Ctrl+C: keep ending the command, do not leave it behind
     if child.poll() is None:
+        tree |= _descendants(child.pid)
         _kill_tree(child.pid)
         child.wait(timeout=5)
+    _end_left(tree, signum, deadline)
+
+
+def _descendants(pid: int) -> set[psutil.Process]:
+    """Every process under ``pid`` now (psutil remembers each one's start: a reused pid is not it)."""
+    try:
+        return set(psutil.Process(pid).children(recursive=True))
+    except (psutil.NoSuchProcess, psutil.AccessDenied):
+        return set()
+
+
+def _living(process: psutil.Process) -> bool:
+    try:
+        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+    except (psutil.NoSuchProcess, psutil.AccessDenied):
+        return False
+
+
+def _end_left(tree: set[psutil.Process], signum: int, deadline: float) -> None:
+    """The command has ended: its processes still running get ``signum``, the rest of the grace, then SIGKILL."""
+    left = [p for p in tree if _living(p)]
+    for process in left:
+        with contextlib.suppress(psutil.NoSuchProcess, psutil.AccessDenied):
+            process.send_signal(signum)
+    while left and time.monotonic() < deadline:
+        time.sleep(0.05)
+        left = [p for p in left if _living(p)]
+    for process in left:
+        with contextlib.suppress(psutil.NoSuchProcess, psutil.AccessDenied):
+            process.kill()
 
 
 def _kill_tree(pid: int) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..text.clip import clip
 from .tool_results import ObservedResult, last_turn_results
 
 if TYPE_CHECKING:
@@ -120,23 +121,36 @@ def _arguments(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+NAME_CHARS = 500
+"""A captured name (tool, namespace, call) is read clipped to this many characters (``core.text.clip``):
+every output shows names from here, and a client may send a name of any size (a 10 MB one printed
+40 MB). The APIs' own limits are 64-128 characters, so a real name is never clipped."""
+
+
+def _name(name: str | None) -> str:
+    return "" if name is None else clip(name, NAME_CHARS)
+
+
 def request_from_record(record: CaptureRecord, index: int) -> ObservedRequest:
-    """One ``toolscope.capture/1`` record as an ObservedRequest (the fields the comparison needs)."""
+    """One ``toolscope.capture/1`` record as an ObservedRequest (the fields the comparison needs; names clipped)."""
     kept = record.kept
     results = None if kept is None else last_turn_results(record.protocol or "", kept.messages)
-    namespaces = tuple(t.namespace for t in record.tools)
+    namespaces = tuple(None if t.namespace is None else _name(t.namespace) for t in record.tools)
+    calls = record.reply.tool_calls
     return ObservedRequest(
         index=index,
         record=record.index,
         protocol=record.protocol or "",  # refused records (no protocol) never get here
         model=record.model,
-        tools=tuple(t.name for t in record.tools),
+        tools=tuple(_name(t.name) for t in record.tools),
         tool_tokens=tuple(t.token_estimate for t in record.tools),
-        deferred=frozenset(t.name for t in record.tools if t.deferred),
-        calls=tuple(ObservedCall(c.name, _arguments(c.arguments), c.namespace) for c in record.reply.tool_calls),
+        deferred=frozenset(_name(t.name) for t in record.tools if t.deferred),
+        calls=tuple(
+            ObservedCall(_name(c.name), _arguments(c.arguments), c.namespace and _name(c.namespace)) for c in calls
+        ),
         tool_choice=record.tool_choice,
         namespaces=namespaces if any(namespaces) else (),
-        deferred_names=tuple(record.deferred_names),
-        deferred_namespaces=tuple(record.deferred_namespaces),
+        deferred_names=tuple(_name(n) for n in record.deferred_names),
+        deferred_namespaces=tuple(_name(n) for n in record.deferred_namespaces),
         results=results,
     )

@@ -4,7 +4,9 @@ The request body and headers go to the upstream as received (the client's creden
 pass through and are never recorded: only the User-Agent is), except hop-by-hop headers
 and ``Accept-Encoding`` (asked as ``identity`` so the reply can be read for its tool calls).
 The reply's status, headers and bytes come back unchanged, chunk by chunk, while
-``upstream_reply.ReplyObserver`` reads the tool calls. An unreachable upstream is a 502 in
+``upstream_reply.ReplyObserver`` reads the tool calls; a reply the upstream compressed anyway
+(``Content-Encoding: gzip``, ``br``, ``deflate``, ``zstd``) is relayed decoded, without that
+header, as the identity encoding the request asked for. An unreachable upstream is a 502 in
 the provider's error shape. ``--upstream`` is the provider's base URL; when it ends in
 ``/v1`` the client's ``/v1`` is not repeated, and its own query is sent with every request.
 Its userinfo and query values are never written or shown (``upstream_url``).
@@ -20,7 +22,7 @@ import httpx
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
-from .app import CaptureSettings, error_response
+from .app import STOPPED_MESSAGE, CaptureSettings, error_response
 from .upstream_reply import ReplyObserver
 from .upstream_url import parse_upstream
 from .writer import now_iso, reply_record
@@ -85,6 +87,21 @@ class Proxy:
                 ),
                 stream=True,
             )
+        except asyncio.CancelledError:
+            # The server stopped while the upstream had not answered (``app.ended_cleanly``).
+            if protocol:
+                self._write(
+                    request,
+                    protocol,
+                    index,
+                    received_at,
+                    started,
+                    raw,
+                    503,
+                    ReplyObserver(None, False),
+                    STOPPED_MESSAGE,
+                )
+            raise
         except httpx.HTTPError as exc:
             reason = self.upstream.scrub(f"{type(exc).__name__}: {exc}")
             message = f"the upstream {self.upstream.shown} could not be reached: {reason}"[:500]
@@ -100,11 +117,11 @@ class Proxy:
         async def relay() -> AsyncIterator[bytes]:
             error: str | None = "the reply was cut off: the client disconnected or the server stopped"
             try:
-                async for chunk in upstream.aiter_raw():
+                async for chunk in upstream.aiter_bytes():  # decoded: the header is dropped
                     observer.feed(chunk)
                     yield chunk
                 error = None
-            except httpx.HTTPError as exc:
+            except httpx.HTTPError as exc:  # a broken gzip stream too (DecodingError)
                 error = self.upstream.scrub(f"the upstream's reply broke off: {type(exc).__name__}: {exc}")[:500]
             finally:
                 await upstream.aclose()

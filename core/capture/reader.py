@@ -25,14 +25,16 @@ from pydantic import ValidationError
 from ..inputs.input_files import MAX_INPUT_BYTES, read_bytes
 from ..model.errors import InputError, Problem
 from ..schemas.capture import CAPTURE_SCHEMA, CaptureRecord
+from .line_limits import MAX_LINE_BYTES
 
 __all__ = ["MAX_RECORDS", "CaptureFollower", "CaptureRead", "parse_capture", "read_capture"]
 
 MAX_RECORDS = 1_000_000
 """The most records read from one file (a day of a busy agent is far fewer)."""
 
-POLL_BYTES = 16 * 1024 * 1024
-"""The most bytes one ``CaptureFollower.poll`` reads: a huge backlog arrives over several polls."""
+POLL_BYTES = MAX_LINE_BYTES
+"""The most bytes one ``CaptureFollower.poll`` reads: a huge backlog arrives over several polls
+(the writer never writes a longer line: ``line_limits``)."""
 
 
 @dataclass(frozen=True)

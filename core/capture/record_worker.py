@@ -28,9 +28,12 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Callable
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import orjson
+
+if TYPE_CHECKING:
+    from .line_sink import LineSink
 
 QUEUE_BYTES = 64 * 1024 * 1024
 """Bytes of frames waiting for the worker before ``send`` waits (the server's backpressure)."""
@@ -48,6 +51,7 @@ class RecordWorker:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "toolscope.core.capture.record_worker", str(fd)],
             stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,  # its counts, one line at the end
             pass_fds=(fd,),
             # Its own process group: a Ctrl+C at the terminal (sent to the whole foreground
             # group) does not reach it; it ends when the server closes its input, or when
@@ -60,6 +64,8 @@ class RecordWorker:
         self._closing = False
         self._broken = False
         self._ready = threading.Condition()
+        self.counts: dict[str, Any] | None = None
+        """The worker's lines written and lost, once ``close`` returned (None: it died without saying)."""
         self._thread = threading.Thread(target=self._send_frames, name="toolscope-capture-records", daemon=True)
         self._thread.start()
 
@@ -114,6 +120,15 @@ class RecordWorker:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait(5)
+        self._read_counts()
+
+    def _read_counts(self) -> None:
+        try:
+            summary = orjson.loads(self.process.stdout.read() or b"null")  # type: ignore[union-attr]
+        except (OSError, ValueError):
+            summary = None
+        if isinstance(summary, dict):
+            self.counts = summary
 
 
 def _exactly(stream: IO[bytes], size: int) -> bytes | None:
@@ -122,13 +137,15 @@ def _exactly(stream: IO[bytes], size: int) -> bytes | None:
 
 
 def main(argv: list[str]) -> int:
-    """Read frames from stdin until it ends; append each record to the file descriptor given."""
+    """Read frames from stdin until it ends; append each record to the file descriptor given.
+
+    At the end one JSON line on stdout says how many lines were written and lost (``LineSink``)."""
     # Not in the terminal's process group (``process_group=0``), and a SIGINT sent to it
     # anyway is ignored: it writes every record it was sent and ends with its input.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    from .record_job import complete_record
+    from .line_sink import LineSink
 
-    out = os.fdopen(int(argv[0]), "wb", buffering=0)
+    sink = LineSink(int(argv[0]))
     stream = sys.stdin.buffer
     while (head := _exactly(stream, _HEAD.size)) is not None:
         meta_size, raw_size = _HEAD.unpack(head)
@@ -136,14 +153,24 @@ def main(argv: list[str]) -> int:
         raw = _exactly(stream, raw_size)
         if data is None or raw is None:
             break  # the server was killed mid-frame
-        meta = orjson.loads(data)
-        try:
-            done = meta["record"] if "record" in meta else complete_record(meta["pending"], raw)
-            out.write(orjson.dumps(done, option=orjson.OPT_NON_STR_KEYS) + b"\n")
-        except Exception as exc:  # one record must not stop the capture
-            print(f"toolscope capture: a record was not written: {exc!r}"[:500], file=sys.stderr)
-    out.close()
+        write_frame(sink, orjson.loads(data), raw)
+    os.close(sink.fd)
+    sys.stdout.write(orjson.dumps({"written": sink.written, "lost": sink.lost, "reason": sink.reason}).decode() + "\n")
     return 0
+
+
+def write_frame(sink: LineSink, meta: dict[str, Any], raw: bytes) -> None:
+    """Complete one frame's record and append its line (a failure is counted lost, never raised)."""
+    from .line_limits import encode_line
+    from .record_job import complete_record
+
+    try:
+        line = encode_line(meta["record"] if "record" in meta else complete_record(meta["pending"], raw))
+    except Exception as exc:  # one record must not stop the capture
+        line = None
+        sink.lose(f"its record could not be made: {exc!r}")
+    if (line is None or not sink.write(line)) and sink.lost == 1:
+        print(f"toolscope capture: a line was not written: {sink.reason}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -37,6 +37,8 @@ def read_head(raw: bytes) -> Head:
     """
     try:
         return decode_head(raw)
+    except RecursionError:
+        raise _too_deep() from None
     except Unusual:
         body = parse_body(raw)
         return Head(body.get("model"), body.get("stream"), body.get("stream_options"))
@@ -61,5 +63,12 @@ def _slow_parse(raw: bytes, first: orjson.JSONDecodeError) -> Any:
 
     try:
         return json.loads(raw)
-    except (ValueError, RecursionError):
+    except RecursionError:
+        raise _too_deep() from None
+    except ValueError:
         raise BadRequest(400, f"malformed JSON in the request body: {first}", "malformed_json") from None
+
+
+def _too_deep() -> BadRequest:
+    # msgspec and the json module recurse per level: past Python's recursion limit, the body is refused.
+    return BadRequest(400, "the request body is JSON nested too deeply to be read", "too_deep")

@@ -10,13 +10,16 @@ thread: the main thread keeps Ctrl+C and SIGTERM), and ``stop()`` shuts it down 
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
+import sys
 import threading
 import time
 
 import uvicorn
 
 from .app import CaptureSettings, capture_app, warm_up
+from .http_protocol import BoundedHttpToolsProtocol
 
 START_SECONDS = 15.0
 STOP_SECONDS = 5.0
@@ -42,6 +45,24 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+class _CutOffNote(logging.Filter):
+    """uvicorn's "ERROR: Cancel N running task(s)" at shutdown, said as what it means for the capture."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not str(record.msg).startswith("Cancel %s running task"):
+            return True
+        count = record.args[0] if isinstance(record.args, tuple) and record.args else "some"
+        print(
+            f"toolscope capture: {count} request(s) still in flight after {STOP_SECONDS:g} s were cut off"
+            " (their lines say so)",
+            file=sys.stderr,
+        )
+        return False
+
+
+logging.getLogger("uvicorn.error").addFilter(_CutOffNote())
+
+
 class CaptureServer:
     """The capture server of one run (``start()`` / ``stop()``, or a ``with`` block)."""
 
@@ -56,6 +77,7 @@ class CaptureServer:
             log_level="warning",
             access_log=False,
             lifespan="off",
+            http=BoundedHttpToolsProtocol,  # a request head over 64 KiB is a 431, not unbounded memory
             timeout_graceful_shutdown=int(STOP_SECONDS),
             timeout_keep_alive=30,
             server_header=False,

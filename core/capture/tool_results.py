@@ -18,6 +18,7 @@ Public API::
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,15 +67,29 @@ def _last_index(items: list[Any], matches: Any) -> int:
     return -1
 
 
+class _Calls:
+    """The turn's calls by id, each id's in order: a client that gives every call one id (seen)
+    gets each result paired with the next call of that id, not every result with the last call."""
+
+    def __init__(self) -> None:
+        self._by_id: dict[str, deque[Any]] = {}
+
+    def add(self, call_id: Any, value: Any) -> None:
+        self._by_id.setdefault(str(call_id), deque()).append(value)
+
+    def take(self, call_id: str, default: Any) -> Any:
+        waiting = self._by_id.get(call_id)
+        return waiting.popleft() if waiting else default
+
+
 def _anthropic(messages: list[Any]) -> tuple[ObservedResult, ...]:
     last = _last_index(messages, lambda m: isinstance(m, dict) and m.get("role") == "assistant")
     if last < 0 or not isinstance(messages[last].get("content"), list):
         return ()
-    calls = {
-        block.get("id"): str(block.get("name", ""))
-        for block in messages[last]["content"][:MAX_RESULTS]
-        if isinstance(block, dict) and block.get("type") == "tool_use"
-    }
+    calls = _Calls()
+    for block in messages[last]["content"][:MAX_RESULTS]:
+        if isinstance(block, dict) and block.get("type") == "tool_use":
+            calls.add(block.get("id"), str(block.get("name", "")))
     out = []
     for message in messages[last + 1 :]:
         content = message.get("content") if isinstance(message, dict) else None
@@ -83,7 +98,7 @@ def _anthropic(messages: list[Any]) -> tuple[ObservedResult, ...]:
                 call_id = str(block.get("tool_use_id", ""))
                 error = block.get("is_error")
                 out.append(
-                    ObservedResult(call_id, calls.get(call_id, ""), None, _text(block.get("content")), error is True)
+                    ObservedResult(call_id, calls.take(call_id, ""), None, _text(block.get("content")), error is True)
                 )
     return tuple(out[:MAX_RESULTS])
 
@@ -91,7 +106,7 @@ def _anthropic(messages: list[Any]) -> tuple[ObservedResult, ...]:
 def _responses(items: list[Any]) -> tuple[ObservedResult, ...]:
     # The last turn's items follow the last message (a user or assistant message item).
     last = _last_index(items, lambda i: isinstance(i, dict) and (i.get("type") == "message" or "role" in i))
-    calls: dict[str, tuple[str, str | None]] = {}
+    calls = _Calls()
     out = []
     for item in items[last + 1 :][: MAX_RESULTS * 4]:
         if not isinstance(item, dict):
@@ -100,9 +115,9 @@ def _responses(items: list[Any]) -> tuple[ObservedResult, ...]:
         call_id = str(item.get("call_id", ""))
         if kind in ("function_call", "custom_tool_call"):
             namespace = item.get("namespace")
-            calls[call_id] = (str(item.get("name", "")), namespace if isinstance(namespace, str) else None)
+            calls.add(call_id, (str(item.get("name", "")), namespace if isinstance(namespace, str) else None))
         elif kind in ("function_call_output", "custom_tool_call_output"):
-            name, namespace = calls.get(call_id, ("", None))
+            name, namespace = calls.take(call_id, ("", None))
             out.append(ObservedResult(call_id, name, namespace, _text(item.get("output")), None))
     return tuple(out[:MAX_RESULTS])
 
@@ -111,16 +126,16 @@ def _chat(messages: list[Any]) -> tuple[ObservedResult, ...]:
     last = _last_index(messages, lambda m: isinstance(m, dict) and m.get("role") == "assistant")
     if last < 0:
         return ()
-    calls = {}
+    calls = _Calls()
     for call in (messages[last].get("tool_calls") or [])[:MAX_RESULTS]:
         function = call.get("function") if isinstance(call, dict) else None
         if isinstance(function, dict):
-            calls[call.get("id")] = str(function.get("name", ""))
+            calls.add(call.get("id"), str(function.get("name", "")))
     out = []
     for message in messages[last + 1 :][:MAX_RESULTS]:
         if isinstance(message, dict) and message.get("role") == "tool":
             call_id = str(message.get("tool_call_id", ""))
-            out.append(ObservedResult(call_id, calls.get(call_id, ""), None, _text(message.get("content")), None))
+            out.append(ObservedResult(call_id, calls.take(call_id, ""), None, _text(message.get("content")), None))
     return tuple(out)
 
 

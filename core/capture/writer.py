@@ -13,11 +13,10 @@ import threading
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
-
-import orjson
+from typing import TYPE_CHECKING, Any
 
 from ..schemas.capture import CAPTURE_SCHEMA
+from .line_sink import LineSink
 from .reply import estimate_tokens
 from .request_facts import RequestFacts
 
@@ -145,16 +144,21 @@ class CaptureWriter:
         self.path = path
         self._lock = threading.Lock()
         self._count = 0
+        self.sent = 0
+        """Records sent to be written (to the worker, or written here)."""
         self.written = 0
-        """Records written (or, with a worker, sent to it)."""
-        self._handle: IO[bytes] | None = None
+        """Lines in the file: known once ``close`` returned."""
+        self.lost = 0
+        """Records whose line could not be written (``LineSink``): known once ``close`` returned."""
+        self.lost_reason: str | None = None
+        self._sink: LineSink | None = None
         self._worker: RecordWorker | None = None
         if path is not None:
             # A new capture replaces an old file of the same name: one file is one run.
             from ..outputs.output_file import open_record_file
 
             fd = open_record_file(path)  # a regular file only: a pipe or device is refused, never waited on
-            self._handle = os.fdopen(fd, "wb", buffering=0)
+            self._sink = LineSink(fd)
 
     def next_index(self) -> int:
         """1, 2, … in the order requests arrive."""
@@ -167,8 +171,8 @@ class CaptureWriter:
         from .record_worker import RecordWorker
 
         with self._lock:
-            if self._handle is not None and self._worker is None:
-                self._worker = RecordWorker(self._handle.fileno(), self._write_frame)
+            if self._sink is not None and self._worker is None:
+                self._worker = RecordWorker(self._sink.fd, self._fallback)
 
     def write(self, data: dict[str, Any]) -> None:
         """Append one whole record line (without a worker: in the file when this returns)."""
@@ -179,10 +183,10 @@ class CaptureWriter:
         self._send({"pending": pending}, raw)
 
     def _send(self, meta: dict[str, Any], raw: bytes) -> None:
-        if self._handle is None:
+        if self._sink is None:
             return
         with self._lock:
-            self.written += 1
+            self.sent += 1
             worker = self._worker
         if worker is not None:
             worker.send(meta, raw)
@@ -190,23 +194,43 @@ class CaptureWriter:
             self._write_frame(meta, raw)
 
     def _write_frame(self, meta: dict[str, Any], raw: bytes) -> None:
-        if "record" in meta:
-            data = meta["record"]
-        else:
-            from .record_job import complete_record
+        from .record_worker import write_frame
 
-            data = complete_record(meta["pending"], raw)
-        line = orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS) + b"\n"
         with self._lock:
-            if self._handle is not None:
-                self._handle.write(line)
+            if self._sink is not None:
+                write_frame(self._sink, meta, raw)
+
+    def _fallback(self, meta: dict[str, Any], raw: bytes) -> None:
+        # The worker died: its lines end where the file ends now (the descriptor is shared).
+        with self._lock:
+            if self._sink is not None and not self._sink.written and not self._sink.lost:
+                self._sink.offset = os.lseek(self._sink.fd, 0, os.SEEK_END)
+        self._write_frame(meta, raw)
 
     def close(self) -> None:
-        """Write what is pending (the worker finishes first), then close the file."""
+        """Write what is pending (the worker finishes first), close the file, count what was written."""
         worker = self._worker
         if worker is not None:
             worker.close()
         with self._lock:
-            if self._handle is not None:
-                self._handle.close()
-                self._handle = None
+            sink, self._sink = self._sink, None
+        if sink is None:
+            return
+        os.close(sink.fd)
+        written, lost, reason = sink.written, sink.lost, sink.reason
+        if worker is not None and worker.counts is not None:
+            written += int(worker.counts.get("written") or 0)
+            reason = reason or worker.counts.get("reason")
+        elif worker is not None:
+            written = _lines_in(self.path)  # the worker died without its counts: the file says
+        self.written = written
+        self.lost = max(lost, self.sent - written)
+        self.lost_reason = reason or ("the record worker ended early" if self.lost else None)
+
+
+def _lines_in(path: Path | None) -> int:
+    try:
+        with open(path, "rb") as handle:  # type: ignore[arg-type]
+            return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
+    except OSError:
+        return 0

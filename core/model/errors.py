@@ -18,6 +18,8 @@ EXIT_BAD_INPUT = 2
 EXIT_USER_CODE = 3
 EXIT_INTERNAL = 70
 """A toolscope bug (EX_SOFTWARE): never a user mistake, never a negative answer."""
+EXIT_CAPTURE_INCOMPLETE = 74
+"""EX_IOERR: ``capture`` answered a request whose line it could not write (a full disk, ``ulimit -f``)."""
 EXIT_STDOUT_CLOSED = 141
 """128 + SIGPIPE: the reader of stdout went away (``| head``), as a shell reports it."""
 

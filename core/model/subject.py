@@ -8,14 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from .verdicts import Checklist, Evaluation, Finding, LoadedInput
-
-if TYPE_CHECKING:
-    from ..systems.agentscope.session import StepSession
-    from ..systems.agentscope.spec import BuiltToolkit
-    from ..systems.agentworks.selection_rewrite import SelectionRewrite
 
 
 def resolved_paths(*paths: Path | None) -> tuple[Path, ...]:
@@ -96,28 +91,12 @@ class ChecksDrift(Protocol):
 
 
 @runtime_checkable
-class RewritesSelection(Protocol):
-    """A subject whose selected_servers / selected_tools the app rewrites before the filter (AgentWorks)."""
-
-    @property
-    def selection_rewrite(self) -> SelectionRewrite:
-        """Both lists before and after the rewrite."""
-        ...
-
-
-@runtime_checkable
-class StepsActivation(FollowsActiveGroups, Protocol):
-    """A subject with reset_tools activation: a real toolkit, its groups, and step-through sessions."""
-
-    built: BuiltToolkit
-    """The real toolkit and initial state the subject evaluates."""
+class EvaluatesActiveGroups(FollowsActiveGroups, Protocol):
+    """A subject whose groups can be switched on and off: each answer in any activation state
+    (AgentScope toolkits; the systems' own capabilities build on it: ``agentscope.capability``)."""
 
     def group_names(self) -> tuple[str, ...]:
         """Registered non-basic groups, in order."""
-        ...
-
-    def session(self, steps: Sequence[Any] = ()) -> StepSession:
-        """A step-through session over this toolkit (stock vs guarded lanes)."""
         ...
 
     def evaluate(self, mode: str | None, active_groups: Sequence[str] | None = None) -> Evaluation:

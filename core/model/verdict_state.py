@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import ToolscopeError
-from .subject import StepsActivation, Subject
+from .subject import EvaluatesActiveGroups, Subject
 from .verdicts import Checklist, Evaluation, ToolVerdict
 
 __all__ = ["Evaluator", "VerdictState"]
@@ -42,14 +42,14 @@ class Evaluator:
     def evaluate(self, state: VerdictState) -> Evaluation:
         """Every tool's verdict in ``state``."""
         subject = self.subject
-        if state.groups is None or not isinstance(subject, StepsActivation):
+        if state.groups is None or not isinstance(subject, EvaluatesActiveGroups):
             return subject.evaluate(state.mode)
         return subject.evaluate(state.mode, active_groups=state.groups)
 
     def checklist(self, tool: str, state: VerdictState) -> Checklist:
         """The checklist for ``tool`` in ``state`` (the same state as ``evaluate``)."""
         subject = self.subject
-        if state.groups is None or not isinstance(subject, StepsActivation):
+        if state.groups is None or not isinstance(subject, EvaluatesActiveGroups):
             return subject.checklist(tool, state.mode)
         return subject.checklist(tool, state.mode, active_groups=state.groups)
 

@@ -12,7 +12,8 @@ from typing import Any
 
 from ..inputs.input_files import file_sha256
 from ..model.errors import InputError
-from ..model.subject import StepsActivation, Subject
+from ..model.subject import Subject
+from ..systems.agentscope.capability import StepsActivation
 from ..systems.agentworks.ids import AgentWorksInput
 from .data import shown_name
 from .transcript import LostToolLink, SessionSummary, Transcript, Turn, TurnSide

@@ -45,7 +45,7 @@ def section_tools(section: ModeSection) -> tuple[list[dict[str, Any]], OneLinePe
 
     Each distinct row of stages is encoded once, by its row number; a tool adds its labels.
     """
-    from ..outputs.tools_json import StageTable
+    from ..schemas.tools_json import StageTable
 
     table = StageTable()
     evaluated = section.evaluated

@@ -2,8 +2,8 @@
 
 Untrusted text is escaped with backslashes so it can never become Markdown or HTML:
 ``<script>`` stays text, ``|`` cannot break a table, ``@name`` pings nobody (``&#64;``, the
-one reference kept). Backslashes go only where Markdown needs them: ``0.1.0`` stays as is, a
-line-start ``1. `` or ``# `` is escaped. Suggested commands and JSON arguments go in code
+one reference kept). A line-start block marker (``1.``, ``#``, ``-``) is escaped by the rule the
+TUI's export uses too (``core.text.markdown``). Suggested commands and JSON arguments go in code
 spans, verbatim, so they run when copied. Every piece is made inert first (``text.safe_text``).
 """
 
@@ -12,14 +12,12 @@ from __future__ import annotations
 import functools
 import re
 
+from ..text.markdown import escape_block_start
 from ..text.safe_text import inert
 
 # Inline constructs: emphasis, code, links/images, tables, strikethrough, raw HTML and
 # entities (``<``, ``>``, ``&``).
 _MD_PUNCT = re.compile(r"([\\`*_\[\]|~<>&])")
-# Block constructs only start a line, and only with a space (or nothing) after the marker:
-# ordered and bullet list items, headings, a setext underline.
-_BLOCK_START = re.compile(r"^(\d{1,9})([.)])(?=\s|$)|^(#{1,6}|[+\-*])(?=\s|$)|^(=+)(?=\s*$)")
 # What goes in a code span, verbatim: a suggested toolscope command (a whole line), and
 # the JSON arguments of a suggested call (``call reset_tools with {"web_search": true}``).
 CODE_PATTERN = re.compile(r"^toolscope [^\n]+$|\{\"[^{}\n]*\}")
@@ -34,7 +32,7 @@ def md(text: str | None) -> str:
         return ""
     text = inert(text, single_line=True)
     text = _MD_PUNCT.sub(r"\\\1", text)
-    text = _BLOCK_START.sub(_escape_block_start, text)
+    text = escape_block_start(text)
     return text.replace("@", "&#64;")
 
 
@@ -66,15 +64,6 @@ def code(text: str, *, cell: bool = False) -> str:
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
-
-
-def _escape_block_start(match: re.Match[str]) -> str:
-    """The backslash that keeps a line-start marker (``1.``, ``#``, ``-``, ``===``) from starting a block."""
-    if match.group(3):
-        return "\\" + match.group(3)
-    if match.group(4):
-        return "\\" + match.group(4)
-    return f"{match.group(1)}\\{match.group(2)}"
 
 
 def html_inline(text: str | None) -> str:

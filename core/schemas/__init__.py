@@ -20,7 +20,7 @@ toolscope.capture/1      capture.CaptureRecord           each line of ``capture 
 =======================  ==============================  =====================================
 
 Commands build these models and print ``base.render(model)``, except ``tools --json``:
-``core.outputs.tools_json`` writes that document as text for speed, following its model (a test
+``core.schemas.tools_json`` writes that document as text for speed, following its model (a test
 reads the writer's output back through the model). Each schema is committed next to this file as
 ``<name>-<version>.schema.json`` (shipped as package data), written by
 ``python -m toolscope.core.systems.schema_files``: the stage ids, finding kinds and input kinds
@@ -45,7 +45,7 @@ How to add a finding kind or a stage id: add it to its system's ``ids.py`` and `
 A tool kind, severity or verdict: ``core.model.enums``.
 
 Hot path: ``tools/2`` and ``report/2`` hold one object per tool. ``tools/2`` is written by
-``core.outputs.tools_json`` and ``report/2``'s tools by ``core.report.json_report`` as text, one
+``core.schemas.tools_json`` and ``report/2``'s tools by ``core.report.json_report`` as text, one
 line per tool (add a new per-tool field there too, and keep it cheap to fill).
 """
 

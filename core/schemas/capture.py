@@ -78,6 +78,7 @@ ErrorKind = Literal[
     "method_not_allowed",
     "client_disconnected",
     "browser_origin",
+    "too_deep",
 ]
 """Why the capture server refused a request (``error.kind``)."""
 
@@ -90,7 +91,8 @@ class CaptureError(Model):
     ``body_too_large``: over the 32 MiB limit (413); ``unknown_path``: no such endpoint (404);
     ``method_not_allowed``: e.g. a GET on a POST endpoint (405); ``client_disconnected``: the client went
     away while sending the body; ``browser_origin``: a web page's request (an ``Origin`` or a
-    ``Sec-Fetch-Site`` header) not allowed by ``--allow-origin`` (403), its body never read."""
+    ``Sec-Fetch-Site`` header) not allowed by ``--allow-origin`` (403), its body never read;
+    ``too_deep``: JSON nested too deeply to be read (hundreds of levels)."""
     message: str
     """The message sent to the client (it names the path or what is wrong)."""
     method: str

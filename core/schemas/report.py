@@ -13,8 +13,8 @@ from pydantic.json_schema import JsonDict
 
 from ..model.enums import InputKind, StageId, Verdict
 from ..model.verdicts import Stage
-from ..systems.agentscope.recorded import SourceKind, StartFrom
 from .base import Model
+from .session_words import SourceKind, StartFrom
 from .verdicts import ChecklistJson, FindingJson, ToolRefJson, VerdictCounts
 
 # A file name as published: never an absolute path (POSIX or Windows).

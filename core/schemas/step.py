@@ -7,10 +7,9 @@ from typing import Any, Literal
 from pydantic import Field, RootModel
 
 from ..model.enums import InputKind, TurnKind
-from ..systems.agentscope.recorded import Failure, SourceKind
-from ..systems.agentscope.session_replay import StartFrom, Visibility
 from .base import Model
 from .capture_compare import CaptureJson
+from .session_words import Failure, SourceKind, StartFrom, Visibility
 
 
 class StepInput(Model):
@@ -21,15 +20,26 @@ class StepInput(Model):
     files: list[tuple[str, str]]
 
 
-class ProbeJson(Model):
-    """The installed stock reset_tools' behaviour, probed on a throwaway state."""
+class ProbeFacts(Model):
+    """What the installed stock meta tool did on throwaway states: the probe's facts, declared
+    once (``core.systems.agentscope.probe.StockProbe`` is this plus its summary sentence)."""
 
     agentscope_version: str
+    # A call with a non-boolean value changed the active groups (clear-before-validate).
     refused_call_changes_state: bool
+    # That refused call came back with state ERROR (2.0.6: SUCCESS with an error text).
     refusal_reported_as_error: bool
+    # An unregistered group name ended up in activated_groups.
     unknown_names_stored: bool
+    # "yes" became true through call_tool.
     coerces_yes: bool
+    # "1" became true through call_tool.
     coerces_one: bool
+
+
+class ProbeJson(ProbeFacts):
+    """The installed stock reset_tools' behaviour, probed on a throwaway state."""
+
     summary: str
 
 

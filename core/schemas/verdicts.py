@@ -92,7 +92,7 @@ class ToolRefJson(Model):
 class ToolsEnvelope(Model):
     """``toolscope tools --json``: every tool of one input in one mode.
 
-    Written by ``core.outputs.tools_json`` as text for speed (50,000 tools); this model is the
+    Written by ``core.schemas.tools_json`` as text for speed (50,000 tools); this model is the
     contract that writer follows (``tests/test_contracts.py`` reads its output back
     through this model).
     """

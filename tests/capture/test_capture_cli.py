@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from toolscope.core.capture.reader import read_capture
 
@@ -120,3 +121,83 @@ def test_sigterm_during_a_command_ends_the_command_too(tmp_path: Path) -> None:
     assert proc.returncode == -signal.SIGTERM
     assert not Path(f"/proc/{child}").exists(), "the command outlived toolscope capture"
     assert (tmp_path / "c.jsonl").read_text() == ""
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_ctrl_c_with_a_request_in_flight_records_it_without_a_traceback(tmp_path: Path, stream: bool) -> None:
+    """The upstream holds the reply (no byte yet, or one event of a stream) until toolscope is
+    interrupted: the client's request is ended cleanly and its line says it was cut off."""
+    import asyncio
+    import threading
+
+    from capture_helpers import AppServer
+    from starlette.applications import Starlette
+    from starlette.responses import StreamingResponse
+    from starlette.routing import Route
+
+    arrived = threading.Event()
+
+    async def held(request):  # noqa: ANN001, ANN202 - a Starlette endpoint
+        arrived.set()
+        if not stream:
+            await asyncio.sleep(60)
+
+        async def events():  # noqa: ANN202
+            yield b'data: {"choices":[{"index":0,"delta":{"content":"hi"}}]}\n\n'
+            await asyncio.sleep(60)
+
+        return StreamingResponse(events(), media_type="text/event-stream")
+
+    upstream = AppServer(Starlette(routes=[Route("/{path:path}", held, methods=["POST"])]))
+    proc = _start_capture("-o", "c.jsonl", "--upstream", upstream.url, cwd=tmp_path)
+    answers: list[httpx.Response] = []
+    try:
+        assert proc.stdout is not None
+        url = proc.stdout.readline().split("listening on ", 1)[1].split(",", 1)[0]
+        body = {"model": "m", "messages": [], "stream": stream}
+        client = threading.Thread(
+            target=lambda: answers.append(httpx.post(f"{url}/v1/chat/completions", json=body, timeout=60))
+        )
+        client.start()
+        assert arrived.wait(30), "the request never reached the upstream"
+        time.sleep(0.3)  # the stream's first event is relayed
+        os.kill(proc.pid, signal.SIGINT)
+        _out, err = proc.communicate(timeout=60)
+        client.join(30)
+    finally:
+        proc.kill()
+        upstream.stop()
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err and "CancelledError" not in err, err
+    assert "1 request(s) still in flight after 5 s were cut off" in err and "1 request(s) recorded" in err
+    (record,) = read_capture(tmp_path / "c.jsonl").records
+    assert record.reply.error is not None
+    assert "cut off" in record.reply.error or "stopped before this reply" in record.reply.error
+    assert answers and answers[0].status_code == (200 if stream else 503)
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie has ended: its adopter may not have reaped it yet)."""
+    try:
+        return not Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[-1].startswith("Z")
+    except OSError:
+        return False
+
+
+def test_sigterm_ends_the_background_children_of_a_shell_that_exits_first(tmp_path: Path) -> None:
+    proc = _start_capture("-o", "c.jsonl", "--", "sh", "-c", "sleep 300 & echo $! > gc; wait", cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "gc").exists() or not (tmp_path / "gc").read_text().strip():
+            assert time.monotonic() < deadline, "the shell never started its child"
+            time.sleep(0.05)
+        grandchild = int((tmp_path / "gc").read_text())
+        os.kill(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+        ended = time.monotonic() + 10
+        while _running(grandchild) and time.monotonic() < ended:
+            time.sleep(0.05)
+    finally:
+        proc.kill()
+    assert proc.returncode == -signal.SIGTERM
+    assert not _running(grandchild), "the shell's background child outlived toolscope capture"

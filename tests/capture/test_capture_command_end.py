@@ -3,6 +3,7 @@ period the command and everything it started are killed (the real processes, rea
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -62,3 +63,28 @@ def test_a_command_that_ignores_sigterm_is_killed_with_its_grandchild(
         if child.poll() is None:
             child.kill()
             child.wait()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_the_children_of_a_shell_that_dies_first_are_ended_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, signum: int
+) -> None:
+    """sh dies of the signal at once; its background sleep ignores SIGINT (a non-interactive
+    shell's ``&`` job does) and is never sent SIGTERM by sh: both must still end."""
+    monkeypatch.setattr(command, "GRACE_SECONDS", 1.5)
+    child = subprocess.Popen(["sh", "-c", "sleep 300 & echo $! > grandchild; wait"], cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 30
+        while (pid := _written_pid(tmp_path / "grandchild")) is None:
+            assert time.monotonic() < deadline, "the command never started its grandchild"
+            time.sleep(0.02)
+        grandchild = psutil.Process(pid)
+        command._end(child, signum)
+        assert child.returncode == -signum  # the shell ended by the signal, not killed
+        assert _ended(grandchild, 10), grandchild
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        with contextlib.suppress(ProcessLookupError, NameError):
+            os.kill(pid, signal.SIGKILL)

@@ -159,3 +159,28 @@ def test_untrusted_names_from_a_real_client_stay_inert(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "\x1b" not in result.output
     assert "evil\\x1b[31m[bold]x" in result.output
+
+
+def test_results_pair_with_their_calls_when_a_client_reuses_one_call_id(start_server) -> None:
+    import httpx
+    from capture_helpers import wait_records
+
+    from toolscope.core.capture.observed import request_from_record
+
+    server = start_server(keep_messages=True)
+    calls = [{"id": "call_0", "type": "function", "function": {"name": n, "arguments": "{}"}} for n in "abc"]
+    results = [{"role": "tool", "tool_call_id": "call_0", "content": f"result of {n}"} for n in "abc"]
+    chat = [{"role": "user", "content": "go"}, {"role": "assistant", "content": None, "tool_calls": calls}, *results]
+    uses = [{"type": "tool_use", "id": "toolu_0", "name": n, "input": {}} for n in "abc"]
+    outputs = [{"type": "tool_result", "tool_use_id": "toolu_0", "content": f"result of {n}"} for n in "abc"]
+    anthropic = [{"role": "user", "content": "go"}, {"role": "assistant", "content": uses}]
+    anthropic.append({"role": "user", "content": outputs})
+    items = [{"role": "user", "content": "go"}]
+    items += [{"type": "function_call", "call_id": "fc_0", "name": n, "arguments": "{}"} for n in "abc"]
+    items += [{"type": "function_call_output", "call_id": "fc_0", "output": f"result of {n}"} for n in "abc"]
+    httpx.post(f"{server.url}/v1/chat/completions", json={"model": "m", "messages": chat}).raise_for_status()
+    httpx.post(f"{server.url}/v1/messages", json={"model": "m", "max_tokens": 1, "messages": anthropic})
+    httpx.post(f"{server.url}/v1/responses", json={"model": "m", "input": items}).raise_for_status()
+    for record in wait_records(server, 3):
+        observed = request_from_record(record, record.index)
+        assert [(r.name, r.text) for r in observed.results or ()] == [(n, f"result of {n}") for n in "abc"]

@@ -139,3 +139,16 @@ def test_twenty_concurrent_clients(start_server) -> None:
     assert sorted(r.index for r in found) == list(range(1, 41))
     for record in found:  # each line is whole: its own model's tool, never another client's
         assert [t.name for t in record.tools] == [f"t{record.model[1:]}"]
+
+
+def test_a_body_nested_100k_deep_is_refused_and_recorded_never_a_500(start_server) -> None:
+    deep = b'{"model":"m","messages":[],"tool_choice":' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    upstream = start_server(name="upstream.jsonl")
+    proxy = start_server(name="proxy.jsonl", upstream=upstream.url)
+    for server in (upstream, proxy):
+        answer = httpx.post(f"{server.url}/v1/chat/completions", content=deep, timeout=60)
+        assert answer.status_code == 400, answer.text
+        assert "nested too deeply" in answer.json()["error"]["message"]
+    # the upstream refused it twice (once direct, once forwarded); the proxy recorded its refusal too
+    assert [r.error.kind for r in wait_records(upstream, 2)] == ["too_deep", "too_deep"]
+    assert [(r.error.kind, r.reply.status) for r in wait_records(proxy, 1)] == [("too_deep", 400)]

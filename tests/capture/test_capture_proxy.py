@@ -16,7 +16,7 @@ import pytest
 from capture_helpers import AppServer, tool_call, wait_records
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, StreamingResponse
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from toolscope.core.capture.reply import Reply
@@ -129,3 +129,49 @@ def test_a_client_gone_mid_stream_is_recorded_as_cut_off(start_server, echo) -> 
     (record,) = wait_records(proxy, 1, timeout=10)
     assert record.reply.error and "cut off" in record.reply.error
     assert [c.name for c in record.reply.tool_calls] == ["reset_tools"]
+
+
+async def _gzipped(request: Request):
+    # An upstream that compresses whatever the request asked (the proxy asks for identity).
+    import gzip
+
+    reply = {
+        "id": "c1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "m",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "tool_calls",
+                "message": {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {"id": "t", "type": "function", "function": {"name": "reset_tools", "arguments": '{"a": 1}'}}
+                    ],
+                },
+            }
+        ],
+    }
+    body = gzip.compress(json.dumps(reply).encode())
+    return Response(body, media_type="application/json", headers={"content-encoding": "gzip"})
+
+
+def test_a_gzipped_upstream_reply_reaches_the_client_readable_and_its_calls_are_recorded(start_server) -> None:
+    upstream = AppServer(Starlette(routes=[Route("/{path:path}", _gzipped, methods=["POST"])]))
+    try:
+        server = start_server(upstream=upstream.url)
+        client = openai.OpenAI(base_url=f"{server.url}/v1", api_key="k", max_retries=0)
+        answer = client.chat.completions.create(model="m", messages=[{"role": "user", "content": "x"}])
+        assert answer.choices[0].message.tool_calls[0].function.name == "reset_tools"
+        raw = httpx.post(f"{server.url}/v1/chat/completions", json={"model": "m", "messages": []})
+        assert raw.json()["id"] == "c1"  # decodable whatever header the client reads
+        found = wait_records(server, 2)
+        assert [(r.reply.status, [c.name for c in r.reply.tool_calls]) for r in found] == [
+            (200, ["reset_tools"]),
+            (200, ["reset_tools"]),
+        ]
+        assert found[0].reply.tool_calls[0].arguments == {"a": 1}
+    finally:
+        upstream.stop()

@@ -26,3 +26,35 @@ def test_an_accepted_connection_has_tcp_nodelay(start_server) -> None:
         assert accepted, "the server holds no open connection"
         for sock in accepted:
             assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+
+
+def _endless_header(port: int, megabytes: int) -> tuple[int, bytes]:
+    """Send one header line that never ends; (MiB sent before the server closed, what it answered)."""
+    sent = 0
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
+        sock.sendall(b"POST /v1/messages HTTP/1.1\r\nHost: x\r\nX-Long: ")
+        try:
+            while sent < megabytes:
+                sock.sendall(b"a" * (1 << 20))
+                sent += 1
+        except OSError:
+            pass  # closed by the server
+        try:
+            answer = sock.recv(200)
+        except OSError:
+            answer = b""
+    return sent, answer
+
+
+def test_an_endless_header_line_is_refused_with_memory_bounded(start_server) -> None:
+    import psutil
+
+    server = start_server()
+    before = psutil.Process().memory_info().rss
+    sent, answer = _endless_header(server.port, 60)
+    grown = psutil.Process().memory_info().rss - before
+    assert answer.startswith(b"HTTP/1.1 431 "), (sent, answer)
+    assert sent < 60 and grown < 16 * 1024 * 1024, (sent, grown)  # it grew by more than was sent
+    # A large but ordinary head (32 KiB of headers) is still served.
+    ordinary = httpx.get(f"{server.url}/v1/models", headers={f"x-h{i}": "v" * 1000 for i in range(32)})
+    assert ordinary.status_code == 200

@@ -163,7 +163,7 @@ def test_step_reads_at_width_and_ends_with_a_divergence_line(width: int) -> None
 
 
 def test_divergence_summary_names_the_turns() -> None:
-    from toolscope.cli.commands.step import divergence_summary
+    from toolscope.cli.render.step import divergence_summary
     from toolscope.core.systems.agentscope.turns import LaneTurn, Turn
 
     def lane(name: str, accepted: bool, groups: tuple[str, ...]) -> LaneTurn:

@@ -151,7 +151,10 @@ def test_duplicate_keys_are_reported_with_where(tmp_path: Path):
 
 
 def test_options_of_the_other_input_kind_are_rejected():
-    assert "applies to AgentScope toolkits" in run("tools", str(SEED / "step_config.json"), "--groups", "").output
+    assert (
+        "--groups: is an AgentScope 2.x / AgentScope 1.x option"
+        in run("tools", str(SEED / "step_config.json"), "--groups", "").output
+    )
     toolkit = str(SAMPLES / "agentscope" / "toolkit.yaml")
     assert run("tools", toolkit, "--snapshot", "x.json").exit_code == 2
 

@@ -12,8 +12,8 @@ from toolscope.cli.app import app
 from toolscope.cli.client_options import ClientOptions
 from toolscope.cli.commands.subject_options import OPTIONS, SubjectOptions
 
-FLAGS = ["--step", "--registry", "--groups", "--snapshot", "--workflow", "--origin", "--home", "--managed-dir"]
-FLAGS += ["--client-args", "--codex-home", "--codex-system-dir", "--config", "--client-home"]
+FLAGS = ["--step", "--registry", "--workflow", "--origin", "--client-home", "--groups", "--home", "--managed-dir"]
+FLAGS += ["--client-args", "--codex-home", "--codex-system-dir", "--codex-override", "--snapshot"]
 
 
 def test_every_shared_option_has_its_flag() -> None:
@@ -38,7 +38,7 @@ def test_a_shared_option_reaches_the_subject(in_repo) -> None:
 
 def test_every_shared_option_lands_in_subject_options() -> None:
     client = {f.name for f in fields(ClientOptions)}
-    assert set(OPTIONS) == {f.name for f in fields(SubjectOptions)} - {"client"} | client
+    assert set(OPTIONS) == {f.name for f in fields(SubjectOptions)} - {"client", "others"} | client
 
 
 def test_report_capture_opens_config_with_every_shared_option(in_repo, tmp_path) -> None:
@@ -47,4 +47,6 @@ def test_report_capture_opens_config_with_every_shared_option(in_repo, tmp_path)
     capture = "tests/capture/fixtures/agentscope_seed.capture.jsonl"
     args = ["report", "sample_configs/agentscope/toolkit.yaml", "--capture", capture, "-o", str(tmp_path / "r.md")]
     result = CliRunner().invoke(app, [*args, "--origin", "external"])
-    assert result.exit_code == 2 and "--origin: applies to AgentWorks step configs" in result.output, result.output
+    assert (
+        result.exit_code == 2 and "--origin: is an AgentWorks option, and CONFIG is an AgentScope" in result.output
+    ), result.output

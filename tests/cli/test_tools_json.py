@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from toolscope.cli.app import app
 from toolscope.cli.inputs import open_subject
-from toolscope.core.outputs.tools_json import CHUNK_TOOLS, write_tools_document
+from toolscope.core.schemas.tools_json import CHUNK_TOOLS, write_tools_document
 
 REPO = Path(__file__).resolve().parents[2]
 SEED_STEP = REPO / "sample_configs" / "seed" / "step_config.json"

@@ -85,7 +85,10 @@ def test_options_of_step_configs_are_refused(tmp_path: Path) -> None:
     """--workflow and --origin answer for AgentWorks steps: a CLI input refuses them as it refuses --step."""
     for flag, value in (("--step", "s"), ("--workflow", "workflow.json"), ("--origin", "external")):
         done = run("tools", "claude-code:.", flag, value, cwd=tmp_path)
-        assert done.returncode == 2 and f"{flag}: does not apply to claude-code: inputs" in done.stderr, done.stderr
+        assert (
+            done.returncode == 2
+            and f"{flag}: is an AgentWorks option, and CONFIG is a Claude Code input" in done.stderr
+        ), done.stderr
 
 
 def test_deny_in_wrong_form_is_a_finding_with_the_normalised_form(tmp_path: Path) -> None:

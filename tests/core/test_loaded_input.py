@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from toolscope.cli.app import app
 from toolscope.cli.commands.report_document import input_files
 from toolscope.core.systems.agentscope.ids import AgentScopeInput
+from toolscope.core.systems.agentworks.load_request import StepConfigLoad
 from toolscope.core.systems.agentworks.subject import load_agentworks_subject
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +36,7 @@ def mcp_folder(tmp_path: Path) -> Path:
 def test_agentworks_subject_lists_every_file_behind_it_resolved(mcp_folder: Path, tmp_path: Path) -> None:
     link = tmp_path / "through-a-link"
     link.symlink_to(mcp_folder)
-    subject = load_agentworks_subject(link / "step_config.json", snapshot=link / "snapshot.json")
+    subject = load_agentworks_subject(StepConfigLoad(link / "step_config.json", snapshot=link / "snapshot.json"))
     # The snapshot stands in for discovery, yet the mcp_config and its override are still inputs:
     # they hold the secrets a report masks and must never be overwritten.
     assert subject.loaded.paths == tuple(
@@ -52,7 +53,7 @@ def test_static_registry_given_by_flag_is_in_paths_and_in_check_args(tmp_path: P
     other = tmp_path / "elsewhere"
     other.mkdir()
     (other / "reg.json").write_text('{"mcp_servers": {"a": ["search"]}}')
-    subject = load_agentworks_subject(tmp_path / "step.json", registry=other / "reg.json")
+    subject = load_agentworks_subject(StepConfigLoad(tmp_path / "step.json", registry=other / "reg.json"))
     assert subject.loaded.paths == ((tmp_path / "step.json").resolve(), (other / "reg.json").resolve())
     assert subject.check_args.endswith(f"--registry {other / 'reg.json'}")
     assert subject.discovery is None and subject.config_findings == ()
@@ -92,7 +93,7 @@ def test_input_files_are_the_subjects_paths_not_look_alikes_in_the_cwd(
     monkeypatch.chdir(cwd)
     config = str(mcp_folder / "step_config.json")
     snapshot = mcp_folder / "snapshot.json"
-    subject = load_agentworks_subject(Path(config), snapshot=snapshot)
+    subject = load_agentworks_subject(StepConfigLoad(Path(config), snapshot=snapshot))
     found = [p.resolve() for p in input_files(config, subject, None, snapshot, None, None)]
     assert (cwd / "toolscope.registry.yaml").resolve() not in found
     assert set(found) == set(subject.loaded.paths)

@@ -43,7 +43,7 @@ def test_options_are_declared_once_each_with_a_group() -> None:
     assert len(flags) == len(set(flags)), "two options share a flag"
     assert {o.name for o in options} >= {"step", "registry", "groups", "snapshot", "codex_config", "home"}
     assert all(o.group and o.help and o.flag.startswith("--") for o in options)
-    assert next(o for o in options if o.name == "codex_config").flags == ("--config", "-c")
+    assert next(o for o in options if o.name == "codex_config").flags == ("--codex-override", "-c")
 
 
 def test_prefix_and_markers(tmp_path: Path) -> None:

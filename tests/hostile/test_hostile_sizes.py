@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from toolscope.core.systems.agentworks.load_request import StepConfigLoad
 from toolscope.core.systems.agentworks.subject import load_agentworks_subject
 
 SERVERS = 100
@@ -64,7 +65,7 @@ def cpu_seconds(func) -> float:  # type: ignore[no-untyped-def]  # noqa: ANN001
 
 
 def time_findings(path: Path) -> tuple[float, int]:
-    subject = load_agentworks_subject(path)
+    subject = load_agentworks_subject(StepConfigLoad(path))
     dead: list[int] = []
 
     def run() -> None:

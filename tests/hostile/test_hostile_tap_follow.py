@@ -72,9 +72,33 @@ def test_garbage_lines_are_skipped_and_following_goes_on(tmp_path: Path) -> None
     assert [c.position for c in follower.poll()] == [1]
     assert follower.skipped == 2
     with tap.open("a") as handle:
-        handle.write("x" * (2 * 1024 * 1024))  # an endless unfinished line is dropped, not kept
-    follower.poll()
-    assert follower.skipped == 3
+        handle.write("x" * (2 * 1024 * 1024))  # an unfinished line is kept for its end
+    assert follower.poll() == [] and follower.skipped == 2
     with tap.open("a") as handle:
         handle.write("\n" + call(2) + "\n")
     assert [c.position for c in follower.poll()] == [2]
+    assert follower.skipped == 3  # the finished line is no JSON
+
+
+def test_a_50_mb_tap_line_is_read_whole_and_shown_clipped(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    from toolscope.core.systems.agentscope import tap_reader
+
+    tap = tmp_path / "big.tap.jsonl"
+    group = "g" * (50 * 1024 * 1024)
+    reset = json.dumps({"call": 2, "turn": 2, "tool": "reset_tools", "state": "success", "args": {group: True}})
+    write(tap, header("s", []), call(1), reset, call(3))
+    follower = TapFollower(tap)
+    calls: list = []
+    for _ in range(30):  # 4 MiB a poll
+        calls += follower.poll()
+    assert [c.position for c in calls] == [1, 2, 3] and follower.skipped == 0
+    assert len(calls[1].raw_input or "") > 50 * 1024 * 1024  # replayed whole
+    assert "characters not shown" in calls[1].shown_input and len(calls[1].shown_input) < 3000
+    # Past the cap, the line is dropped once and following goes on after its end.
+    monkeypatch.setattr(tap_reader, "MAX_RECORD_BYTES", 1024 * 1024)
+    with tap.open("a") as handle:
+        handle.write("y" * (3 * 1024 * 1024) + "\n" + call(4) + "\n")
+    later: list = []
+    for _ in range(3):
+        later += follower.poll()
+    assert [c.position for c in later] == [4] and follower.skipped == 1

@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from toolscope.cli.app import app
+from toolscope.core.systems.agentworks.load_request import StepConfigLoad
 from toolscope.core.systems.agentworks.subject import load_agentworks_subject
 
 FIXTURE = str(Path(__file__).resolve().parents[1] / "mcp" / "fixture_server.py")
@@ -57,7 +58,7 @@ def world(tmp_path: Path) -> Path:
 
 
 def test_live_discovery_feeds_the_stages_and_outages_are_unknown(world: Path):
-    subject = load_agentworks_subject(world, timeout=20)
+    subject = load_agentworks_subject(StepConfigLoad(world, timeout=20))
     tools = {t.name: t for t in subject.evaluate("build").tools}
     assert tools["create_ticket"].verdict == "visible"
     outage = tools["search_docs"]

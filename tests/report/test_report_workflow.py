@@ -18,6 +18,7 @@ from json_contracts import validated
 from report_helpers import GOLDEN, golden_environment
 
 from toolscope.core.report.workflow import build_workflow_report, render_workflow_json, render_workflow_markdown
+from toolscope.core.systems.agentworks.load_request import StepConfigLoad
 from toolscope.core.systems.agentworks.subject import load_workflow_subjects
 
 REPO = Path(__file__).resolve().parents[2]
@@ -99,7 +100,7 @@ def test_tool_checklists_and_modes_apply_to_every_step(tmp_path: Path) -> None:
 @pytest.mark.parametrize("fmt", ["md", "json"])
 def test_golden(fmt: str) -> None:
     """The seed workflow's report, byte for byte."""
-    subjects = load_workflow_subjects(SEED_STEPS)
+    subjects = load_workflow_subjects(StepConfigLoad(SEED_STEPS))
     data = build_workflow_report(subjects, environment=golden_environment("seed"))
     text = render_workflow_markdown(data) if fmt == "md" else render_workflow_json(data)
     path = GOLDEN / f"seed-workflow.{fmt}"

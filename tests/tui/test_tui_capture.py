@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from toolscope.cli.app import app as cli
 from toolscope.core.systems.agentscope.ids import AgentScopeInput
+from toolscope.core.systems.agentworks.load_request import StepConfigLoad
 from toolscope.tui.capture.app import CaptureApp
 from toolscope.tui.capture.requests import RequestDetail, RequestList
 
@@ -123,7 +124,7 @@ async def test_received_but_not_predicted_is_listed_too(tmp_path: Path) -> None:
     from toolscope.core.systems.agentworks.subject import load_agentworks_subject
 
     config = Path(__file__).resolve().parents[2] / "sample_configs" / "seed" / "step_config.json"
-    subject = load_agentworks_subject(config)
+    subject = load_agentworks_subject(StepConfigLoad(config))
 
     app = CaptureApp(str(CAPTURE), lambda capture: compare_subject(subject, capture, "build").comparison, "s.json")
     async with app.run_test(size=(200, 60)) as pilot:

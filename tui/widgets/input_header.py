@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from importlib import metadata
 from pathlib import PurePath
 
 from rich.text import Text
@@ -21,14 +20,6 @@ KIND_TITLE = {
     "toolkit_spec": "AgentScope toolkit spec",
     "toolkit_factory": "AgentScope toolkit factory",
 }
-
-
-def installed_version(distribution: str) -> str | None:
-    """A distribution's version from its metadata (never imports the package itself)."""
-    try:
-        return metadata.version(distribution)
-    except metadata.PackageNotFoundError:
-        return None
 
 
 def header_text(
@@ -92,7 +83,9 @@ def header_text(
         text.append(__version__)
         if not has_agentscope:
             # Toolkits already name the AgentScope they were loaded with (in ``extra``).
-            agentscope = installed_version("agentscope")
+            from ...core.systems.agentscope.version import installed_version
+
+            agentscope = installed_version()
             text.append("  AgentScope ", style="dim")
             text.append(agentscope or "not installed")
     text.rstrip()

@@ -32,6 +32,7 @@ from ...model.prediction import NameRule, Prediction
 from ..contract import CapturePlan
 from .aio import run_sync
 from .session import StepSession
+from .session_replay import REPLAY_PROGRESS, Progress
 
 NAME_RULE = NameRule(
     "AgentScope sends each tool schema's function name unchanged (OpenAIChatModel, OpenAIResponseModel and "
@@ -55,14 +56,17 @@ def _short(raw: str) -> str:
     return raw if len(raw) <= 80 else raw[:79] + "…"
 
 
-async def apredict(built: Any, capture: ObservedCapture) -> CapturePrediction:
-    """Replay the reset_tools calls of every reply, predicting each request's tool list first."""
+async def apredict(built: Any, capture: ObservedCapture, progress: Progress | None = None) -> CapturePrediction:
+    """Replay the reset_tools calls of every reply, predicting each request's tool list first
+    (``progress(done, total)`` after each request)."""
     session = StepSession(built)
     predictions: list[Prediction] = []
     notes: list[str] = []
     basis = "starting groups: " + (", ".join(session.active_groups("stock")) or "(none)")
     replayed = 0
-    for request in capture.requests:
+    for done, request in enumerate(capture.requests, 1):
+        if progress is not None:
+            progress(done, len(capture.requests))
         stock, tokens = await session.avisible("stock")
         guarded, _ = await session.avisible("guarded")
         predictions.append(Prediction(stock, basis, tokens, {"guarded": guarded}))
@@ -82,14 +86,14 @@ async def apredict(built: Any, capture: ObservedCapture) -> CapturePrediction:
 
 
 def predict(built: Any, capture: ObservedCapture) -> CapturePrediction:
-    """Sync ``apredict`` (CLI, reports)."""
-    return run_sync(apredict(built, capture))
+    """Sync ``apredict`` (CLI, reports); progress goes where the command set ``REPLAY_PROGRESS``."""
+    return run_sync(apredict(built, capture, REPLAY_PROGRESS.get()))
 
 
 def capture_plan(subject: Any, capture: ObservedCapture, mode: str | None) -> CapturePlan | None:
     """The registry's capture hook: the captured reset_tools calls replayed on the stock and the
     guarded lane (a toolkit without activation, such as 1.x's: None, the generic comparison)."""
-    from ...model.subject import StepsActivation
+    from .capability import StepsActivation
 
     if not isinstance(subject, StepsActivation):
         return None

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
+from ...schemas.session_words import Visibility
 from .recorded import RecordedCall, RecordedSession
 from .session import Turn
 
-Visibility = Literal["visible", "inactive_group", "not_in_toolkit"]
 FAILURE_WORDS = {"not_found": "'doesn't exist'", "inactive_group": "'is currently inactive'"}
 
 

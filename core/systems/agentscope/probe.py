@@ -20,27 +20,15 @@ from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass
 from typing import Any
+
+from ...schemas.step import ProbeFacts
 
 UNKNOWN_NAME = "toolscope_probe_nope"
 
 
-@dataclass(frozen=True, slots=True)
-class StockProbe:
-    """What the installed stock meta tool did on throwaway states."""
-
-    agentscope_version: str
-    refused_call_changes_state: bool
-    """A call with a non-boolean value changed the active groups (clear-before-validate)."""
-    refusal_reported_as_error: bool
-    """That refused call came back with state ERROR (2.0.6: SUCCESS with an error text)."""
-    unknown_names_stored: bool
-    """An unregistered group name ended up in activated_groups."""
-    coerces_yes: bool
-    """``"yes"`` became ``true`` through call_tool."""
-    coerces_one: bool
-    """``"1"`` became ``true`` through call_tool."""
+class StockProbe(ProbeFacts):
+    """What the installed stock meta tool did on throwaway states (its fields: ``ProbeFacts``)."""
 
     def summary(self) -> str:
         """One line for the stock lane's header."""
@@ -61,15 +49,7 @@ class StockProbe:
 
     def to_json(self) -> dict[str, Any]:
         """The ``probe`` object of ``step --json``."""
-        return {
-            "agentscope_version": self.agentscope_version,
-            "refused_call_changes_state": self.refused_call_changes_state,
-            "refusal_reported_as_error": self.refusal_reported_as_error,
-            "unknown_names_stored": self.unknown_names_stored,
-            "coerces_yes": self.coerces_yes,
-            "coerces_one": self.coerces_one,
-            "summary": self.summary(),
-        }
+        return {name: getattr(self, name) for name in ProbeFacts.model_fields} | {"summary": self.summary()}
 
 
 async def _call(toolkit: Any, state: Any, raw: str) -> Any:

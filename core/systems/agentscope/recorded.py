@@ -25,8 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
+from ...schemas.session_words import Failure, SourceKind
 from ...text.clip import clip
 
 META_TOOL = "reset_tools"
@@ -42,13 +43,6 @@ SOURCE_KINDS = (
     "v1_agent_state",
     "v1_memory",
 )
-SourceKind = Literal[
-    "agent_state", "msg_list", "msg_jsonl", "app_storage", "tap", "v1_json_session", "v1_agent_state", "v1_memory"
-]
-StartFrom = Literal["session", "--groups", "toolkit"]
-"""Where a replay's starting groups came from (``session_replay``); here, so that the JSON
-models can name it without importing the replay machinery."""
-Failure = Literal["not_found", "inactive_group"]
 
 
 @dataclass(frozen=True)

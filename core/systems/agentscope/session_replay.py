@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ...schemas.session_words import StartFrom
 from .aio import checkpoint, run_sync
 from .lost_tools import (
     LostToolLink,
@@ -42,7 +43,7 @@ from .lost_tools import (
     Visibility,
     classify_calls,
 )
-from .recorded import RecordedCall, RecordedSession, StartFrom
+from .recorded import RecordedCall, RecordedSession
 from .script import CallStep
 from .session import StepSession, Turn
 

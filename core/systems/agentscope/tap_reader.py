@@ -33,13 +33,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...inputs.input_files import MAX_INPUT_BYTES
 from ...model.errors import InputError, Problem
 from ...text.clip import clip
 from .recorded import META_TOOL, RecordedCall, RecordedSession
 
 TAP_VERSION = 1
-MAX_RECORD_BYTES = 1024 * 1024
-"""A tap record is a few hundred bytes; an unfinished line longer than this is dropped."""
+MAX_RECORD_BYTES = MAX_INPUT_BYTES
+"""A tap record is a few hundred bytes, but one may carry a huge argument (a 50 MB group name): a line
+is gathered whole up to the size of a whole tap the reader opens, read, and shown clipped. Only a
+line longer than that is dropped (counted in ``skipped``)."""
 UNPARSEABLE_REPLAY = "[]"
 """Sent in place of unparseable argument text the tap did not keep: AgentScope refuses a
 list on every version (``ToolJSONDecodeError``), as it refused the original."""
@@ -235,7 +238,11 @@ class TapFollower:
         self.not_regular = False
         """The path is a named pipe, a device or a folder: never read."""
         self._offset = 0
-        self._buffer = b""
+        self._pending: list[bytes] = []
+        """The unfinished last line, in the pieces read so far."""
+        self._pending_bytes = 0
+        self._discarding = False
+        """Inside a line over ``MAX_RECORD_BYTES``: dropped up to its end."""
         self._identity: tuple[int, int] | None = None
         self._head = b""
         self.run_id: str | None = None
@@ -244,7 +251,8 @@ class TapFollower:
         """The other runs seen in the file (ordered set of ids): not followed."""
 
     def _restart(self) -> None:
-        self._offset, self._buffer, self.header, self._head = 0, b"", None, b""
+        self._offset, self.header, self._head = 0, None, b""
+        self._pending, self._pending_bytes, self._discarding = [], 0, False
         self.run_id, self.other_runs = None, {}
         self.restarts += 1
 
@@ -288,14 +296,8 @@ class TapFollower:
         elif len(self._head) < self.HEAD_BYTES and self._offset == len(self._head):
             self._head += chunk[: self.HEAD_BYTES - len(self._head)]
         self._offset += len(chunk)
-        data = self._buffer + chunk
-        lines = data.split(b"\n")
-        self._buffer = lines.pop()  # incomplete (or empty) tail
-        if len(self._buffer) > MAX_RECORD_BYTES:  # no record is this long: skip it, keep following
-            self._buffer = b""
-            self.skipped += 1
         calls = []
-        for line in lines:
+        for line in self._complete_lines(chunk):
             if not line.strip():
                 continue
             try:
@@ -311,3 +313,25 @@ class TapFollower:
             except (ValueError, InputError, RecursionError):
                 self.skipped += 1
         return calls
+
+    def _complete_lines(self, chunk: bytes) -> list[bytes]:
+        """The lines ``chunk`` completes (with the pieces pending before it); its unfinished end is kept."""
+        end = chunk.rfind(b"\n")
+        if end < 0:
+            self._keep(chunk)
+            return []
+        lines = b"".join([*self._pending, chunk[:end]]).split(b"\n")
+        if self._discarding:
+            lines = lines[1:]  # the end of a line too long to keep
+        self._pending, self._pending_bytes, self._discarding = [], 0, False
+        self._keep(chunk[end + 1 :])
+        return lines
+
+    def _keep(self, piece: bytes) -> None:
+        if self._discarding or not piece:
+            return
+        self._pending.append(piece)
+        self._pending_bytes += len(piece)
+        if self._pending_bytes > MAX_RECORD_BYTES:  # no record is this long: drop it, keep following
+            self._pending, self._pending_bytes, self._discarding = [], 0, True
+            self.skipped += 1

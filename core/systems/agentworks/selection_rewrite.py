@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 from .filter_decisions import quote, quote_list
 from .registry import Workflow
@@ -204,3 +205,14 @@ def _rewrite_tools(
             out_origins[entry] = workflow.append_where
             rules.append(f"the app appends {quote(entry)} to {name} ({workflow.append_where})")
     return ListRewrite(name, before, tuple(after), tuple(rules), out_origins)
+
+
+@runtime_checkable
+class RewritesSelection(Protocol):
+    """A subject whose selected_servers / selected_tools the app rewrites before the filter: a
+    front end asks ``isinstance(subject, RewritesSelection)`` (``explain``)."""
+
+    @property
+    def selection_rewrite(self) -> SelectionRewrite:
+        """Both lists before and after the rewrite."""
+        ...

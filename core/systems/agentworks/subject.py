@@ -21,6 +21,7 @@ from .checklist import build_checklist
 from .discovery_drift import drift_findings
 from .ids import AGENTWORKS_STAGES, AgentWorksInput
 from .invariants import check_invariants
+from .load_request import StepConfigLoad
 from .mode_table import ModeTable
 from .pipeline import StepPipeline
 from .profile import effective_enabled_entries
@@ -232,22 +233,13 @@ def _modes_problem(table: ModeTable) -> Problem:
     return Problem("", f"modes: {', '.join(table.modes)}; aliases: {aliases}")
 
 
-def load_agentworks_subject(
-    path: Path,
-    step: str | None = None,
-    registry: Path | None = None,
-    snapshot: Path | None = None,
-    timeout: float = 10.0,
-    workflow: Path | None = None,
-    origin: str | None = None,
-    client_home: Path | None = None,
-) -> AgentWorksSubject:
+def load_agentworks_subject(request: StepConfigLoad) -> AgentWorksSubject:
     """Load a step config and its registry (next to it, or ``--registry``), complete: every file it
     needs is read here, and its findings about the configuration itself are passed in."""
-    loaded_step = load_step_config(path, step)
-    world = load_world(path, [loaded_step], registry, snapshot, timeout, workflow, origin)
-    extra = _client_findings(loaded_step, client_home)
-    return AgentWorksSubject(loaded_step, world, registry_given=registry, extra_findings=extra)
+    loaded_step = load_step_config(request.path, request.step)
+    world = load_world(request, [loaded_step])
+    extra = _client_findings(loaded_step, request.client_home)
+    return AgentWorksSubject(loaded_step, world, registry_given=request.registry, extra_findings=extra)
 
 
 def _client_findings(step: LoadedStep, client_home: Path | None) -> tuple[Finding, ...]:
@@ -261,32 +253,19 @@ def _client_findings(step: LoadedStep, client_home: Path | None) -> tuple[Findin
     return tuple(bridge_findings(llm.provider if llm else None, client_home))
 
 
-def load_workflow_subjects(
-    path: Path,
-    registry: Path | None = None,
-    snapshot: Path | None = None,
-    timeout: float = 10.0,
-    workflow: Path | None = None,
-    origin: str | None = None,
-    client_home: Path | None = None,
-) -> list[AgentWorksSubject]:
-    """Every step of a step config, each a subject, all sharing one world (one universe)."""
-    steps = load_all_steps(path)
-    world = load_world(path, steps, registry, snapshot, timeout, workflow, origin)
+def load_workflow_subjects(request: StepConfigLoad) -> list[AgentWorksSubject]:
+    """Every step of a step config, each a subject, all sharing one world (one universe);
+    ``request.step`` is not read."""
+    steps = load_all_steps(request.path)
+    world = load_world(request, steps)
     return [
-        AgentWorksSubject(step, world, registry_given=registry, extra_findings=_client_findings(step, client_home))
+        AgentWorksSubject(
+            step, world, registry_given=request.registry, extra_findings=_client_findings(step, request.client_home)
+        )
         for step in steps
     ]
 
 
 def open_subject(request: OpenRequest) -> AgentWorksSubject:
     """The registry's opener: one step of the step config ``request.path``."""
-    return load_agentworks_subject(
-        request.path,
-        step=request.get("step"),
-        registry=request.get("registry"),
-        snapshot=request.get("snapshot"),
-        workflow=request.get("workflow"),
-        origin=request.get("origin"),
-        client_home=request.get("client_home"),
-    )
+    return load_agentworks_subject(StepConfigLoad.of(request.path, request))

@@ -17,6 +17,7 @@ from ...model.errors import InputError, Problem
 from ...model.verdicts import Finding
 from .era import Era, resolve_era
 from .ids import AgentWorksFinding
+from .load_request import StepConfigLoad
 from .mcp_tools import McpTools, discover_mcp_tools, expected_tools
 from .product_manifest import EXTERNAL, ProductManifest, load_product_manifest
 from .product_modes import product_mode_table
@@ -112,16 +113,10 @@ def _workflow_servers(
     )
 
 
-def load_world(
-    step_config: Path,
-    steps: list[LoadedStep],
-    registry: Path | None,
-    snapshot: Path | None,
-    timeout: float,
-    workflow: Path | None = None,
-    origin: str | None = None,
-) -> World:
-    """Read the registry side for these steps of ``step_config`` (all of its files, once)."""
+def load_world(request: StepConfigLoad, steps: list[LoadedStep]) -> World:
+    """Read the registry side for these steps of ``request.path`` (all of its files, once)."""
+    step_config, registry, snapshot, timeout = request.path, request.registry, request.snapshot, request.timeout
+    workflow, origin = request.workflow, request.origin
     registry_path = find_registry(step_config, registry)
     registry_doc, model, product = load_registry_or_product(registry_path)
     source = registry_doc.name

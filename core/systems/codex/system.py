@@ -58,8 +58,9 @@ SYSTEM = System(
         ),
         OptionSpec(
             "codex_config",
-            ("--config", "-c"),
-            "codex: a -c key=value override (value parsed as TOML); repeatable.",
+            ("--codex-override", "-c"),
+            "Codex's own -c KEY=VALUE: one setting overridden for the session, as `codex -c` takes it "
+            "(VALUE parsed as TOML); repeatable. Not a file.",
             type="str_list",
             group=GROUP,
         ),

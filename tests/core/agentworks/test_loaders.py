@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from toolscope.core.model.errors import InputError
+from toolscope.core.systems.agentworks.load_request import StepConfigLoad
 from toolscope.core.systems.agentworks.subject import load_agentworks_subject
 
 SEED = Path(__file__).resolve().parents[3] / "sample_configs" / "seed"
@@ -23,7 +24,7 @@ def world(tmp_path: Path, step_text: str, registry_text: str = REGISTRY, step_na
 
 def error_for(path: Path, **kwargs) -> str:
     with pytest.raises(InputError) as excinfo:
-        load_agentworks_subject(path, **kwargs)
+        load_agentworks_subject(StepConfigLoad(path, **kwargs))
     return excinfo.value.render()
 
 
@@ -67,7 +68,7 @@ def test_unknown_agentworks_fields_are_kept(tmp_path):
             "enabled_custom_tools": ["human_tools:*"],
         },
     }
-    subject = load_agentworks_subject(world(tmp_path, json.dumps(step)))
+    subject = load_agentworks_subject(StepConfigLoad(world(tmp_path, json.dumps(step))))
     assert subject.step.step.agent_configs.extra["execution_tier"] == "high"
 
 
@@ -93,7 +94,7 @@ def test_no_registry_found(tmp_path):
 def test_input_files_are_never_written(tmp_path):
     path = world(tmp_path, (SEED / "step_config.json").read_text())
     before = {p: p.read_bytes() for p in tmp_path.iterdir()}
-    subject = load_agentworks_subject(path)
+    subject = load_agentworks_subject(StepConfigLoad(path))
     subject.evaluate("build")
     subject.findings(["build", "run"])
     assert {p: p.read_bytes() for p in tmp_path.iterdir()} == before

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from toolscope.core.model.errors import InputError
+from toolscope.core.systems.agentworks.load_request import StepConfigLoad
 from toolscope.core.systems.agentworks.subject import load_agentworks_subject
 from toolscope.core.systems.agentworks.world import static_world
 
@@ -31,7 +32,7 @@ def stage(tool, name):
 
 def test_notify_user_is_registered_but_not_allow_listed():
     """The seed's first incident: registered through human_tools:*, not in the mode's list."""
-    subject = load_agentworks_subject(SEED / "step_config.json")
+    subject = load_agentworks_subject(StepConfigLoad(SEED / "step_config.json"))
     tool = verdict(subject, "build", "notify_user")
     assert tool.verdict == "hidden"
     assert tool.first_failing.name == "allow_listed"
@@ -51,7 +52,7 @@ def test_notify_user_is_registered_but_not_allow_listed():
 
 def test_pulse_tools_registered_but_not_allow_listed_for_workshop_mode():
     """The seed's second incident: registered in the workflow pool, not allow-listed for the workshop mode."""
-    subject = load_agentworks_subject(SEED / "steps.json", step="pulse-monitor")
+    subject = load_agentworks_subject(StepConfigLoad(SEED / "steps.json", step="pulse-monitor"))
     build = verdict(subject, "build", "get_pulse_module_state")
     assert build.stage("registered").passed is True
     assert build.verdict == "hidden" and build.first_failing.name == "allow_listed"
@@ -64,7 +65,7 @@ def test_pulse_tools_registered_but_not_allow_listed_for_workshop_mode():
 
 
 def test_specific_entries_beat_selected_servers_and_name_the_entry():
-    subject = load_agentworks_subject(SEED / "step_config.json")
+    subject = load_agentworks_subject(StepConfigLoad(SEED / "step_config.json"))
     assert verdict(subject, "build", "create_issue").verdict == "visible"
     hidden = verdict(subject, "build", "get_issue")
     assert hidden.first_failing.code == "filter.specific_miss"
@@ -73,7 +74,7 @@ def test_specific_entries_beat_selected_servers_and_name_the_entry():
 
 def test_normalization_matches_hyphens_case_and_camel_case():
     """google_sheets:get_sheet_data selects GetSheetData on server google-sheets; Google_Sheets selects the server."""
-    subject = load_agentworks_subject(SEED / "steps.json", step="sheets-report")
+    subject = load_agentworks_subject(StepConfigLoad(SEED / "steps.json", step="sheets-report"))
     assert verdict(subject, "run", "GetSheetData").verdict == "visible"
     assert verdict(subject, "run", "UpdateCells").first_failing.code == "filter.specific_miss"
     # native provider: discovery is the native list, not get_api_spec
@@ -81,7 +82,7 @@ def test_normalization_matches_hyphens_case_and_camel_case():
 
 
 def test_no_servers_drops_mcp_tools_but_keeps_system_categories():
-    subject = load_agentworks_subject(SEED / "steps.json", step="pulse-monitor")
+    subject = load_agentworks_subject(StepConfigLoad(SEED / "steps.json", step="pulse-monitor"))
     assert verdict(subject, "build", "create_issue").first_failing.code == "filter.server_not_selected"
     assert stage(verdict(subject, "build", "execute_shell_command"), "registered").passed is True
 
@@ -99,7 +100,7 @@ def test_custom_filter_and_tool_filter_compose(tmp_path: Path):
     }
     (tmp_path / "toolscope.registry.json").write_text(json.dumps(registry))
     (tmp_path / "step.json").write_text(json.dumps(step))
-    subject = load_agentworks_subject(tmp_path / "step.json")
+    subject = load_agentworks_subject(StepConfigLoad(tmp_path / "step.json"))
     db = verdict(subject, "build", "query_workflow_db")
     assert db.first_failing.code == "filter.server_not_selected"
     assert "enabled by" in db.first_failing.rule and "tool filter excludes it" in db.first_failing.rule
@@ -123,11 +124,11 @@ def test_profile_defaults_apply_when_enabled_list_is_empty(tmp_path: Path):
     (tmp_path / "some.json").write_text(
         json.dumps({"id": "s", "agent_configs": {"enabled_custom_tools": ["human_tools:*"]}})
     )
-    empty = load_agentworks_subject(tmp_path / "empty.json")
+    empty = load_agentworks_subject(StepConfigLoad(tmp_path / "empty.json"))
     assert verdict(empty, None, "execute_shell_command").verdict == "visible"
     assert "profile.defaults" in stage(verdict(empty, None, "execute_shell_command"), "registered").rule
     assert verdict(empty, None, "notify_user").verdict == "hidden"
-    some = load_agentworks_subject(tmp_path / "some.json")
+    some = load_agentworks_subject(StepConfigLoad(tmp_path / "some.json"))
     concern = verdict(some, None, "record_run_concern")
     assert concern.verdict == "visible" and "profile.append" in stage(concern, "registered").rule
     # workflow_db:* would not expand to record_run_concern (also_registered)
@@ -135,7 +136,7 @@ def test_profile_defaults_apply_when_enabled_list_is_empty(tmp_path: Path):
 
 
 def test_code_execution_cuts_virtual_tools_to_get_api_spec():
-    subject = load_agentworks_subject(SEED / "step_config.json")
+    subject = load_agentworks_subject(StepConfigLoad(SEED / "step_config.json"))
     assert verdict(subject, "build", "get_api_spec").verdict == "visible"
     prompt = verdict(subject, "build", "get_prompt")
     assert prompt.first_failing.code == "discovery.virtual_cut"
@@ -181,7 +182,7 @@ def test_outage_makes_expected_tools_unknown_not_missing(tmp_path: Path):
 def test_duplicate_mcp_tool_first_server_wins(tmp_path: Path):
     (tmp_path / "toolscope.registry.json").write_text(json.dumps({"mcp_servers": {"a": ["search"], "b": ["search"]}}))
     (tmp_path / "step.json").write_text(json.dumps({"id": "s", "agent_configs": {}}))
-    subject = load_agentworks_subject(tmp_path / "step.json")
+    subject = load_agentworks_subject(StepConfigLoad(tmp_path / "step.json"))
     assert verdict(subject, None, "search", "a").verdict == "visible"
     dup = verdict(subject, None, "search", "b")
     assert dup.first_failing.code == "mcp.duplicate"
@@ -189,7 +190,7 @@ def test_duplicate_mcp_tool_first_server_wins(tmp_path: Path):
 
 
 def test_mode_aliases_and_unknown_mode():
-    subject = load_agentworks_subject(SEED / "step_config.json")
+    subject = load_agentworks_subject(StepConfigLoad(SEED / "step_config.json"))
     assert subject.resolve_mode("Builder") == "build"
     assert subject.resolve_mode(None) == "build"
     with pytest.raises(InputError) as excinfo:
@@ -198,7 +199,7 @@ def test_mode_aliases_and_unknown_mode():
 
 
 def test_unknown_tool_gets_did_you_mean():
-    subject = load_agentworks_subject(SEED / "step_config.json")
+    subject = load_agentworks_subject(StepConfigLoad(SEED / "step_config.json"))
     checklist = subject.checklist("notify-user", "build")
     assert checklist.verdict is None
     assert "notify_user" in checklist.did_you_mean
@@ -227,7 +228,7 @@ def test_invariants_name_entry_and_file(tmp_path: Path):
             }
         )
     )
-    subject = load_agentworks_subject(tmp_path / "step.json")
+    subject = load_agentworks_subject(StepConfigLoad(tmp_path / "step.json"))
     kinds = {(f.kind, f.entry or f.tool) for f in subject.findings(["build"])}
     assert ("allow_listed_unregistered", "ghost_tool") in kinds
     assert ("registered_not_allow_listed", "notify_user") in kinds
@@ -242,21 +243,21 @@ def test_invariants_name_entry_and_file(tmp_path: Path):
 
 def test_realistic_registry_loads_every_step():
     for step in ("collect-issues", "research", "pulse-check"):
-        subject = load_agentworks_subject(SAMPLES / "realistic" / "step_config.json", step=step)
+        subject = load_agentworks_subject(StepConfigLoad(SAMPLES / "realistic" / "step_config.json", step=step))
         evaluation = subject.evaluate("workshop")
         assert len(evaluation.tools) > 140
         assert subject.evaluate(subject.resolve_mode("runner")).loaded.mode == "run"
 
 
 def test_stage_objects_are_shared_between_tools_decided_by_the_same_rule():
-    subject = load_agentworks_subject(SAMPLES / "realistic" / "step_config.json", step="collect-issues")
+    subject = load_agentworks_subject(StepConfigLoad(SAMPLES / "realistic" / "step_config.json", step="collect-issues"))
     tools = [t for t in subject.evaluate("workshop").tools if t.namespace == "slack"]
     assert len({id(t.stages) for t in tools}) == 1
 
 
 def test_shared_stages_never_name_another_tool():
     """Stages shared between tools carry no per-tool entry or text (QA: notify_user showed entry read_image)."""
-    subject = load_agentworks_subject(SEED / "step_config.json")
+    subject = load_agentworks_subject(StepConfigLoad(SEED / "step_config.json"))
     for tool in subject.evaluate("run").tools:
         for s in tool.stages[1:]:
             assert s.entry is None or s.entry != tool.name or s.name == "registered", (tool.name, s)
@@ -265,7 +266,7 @@ def test_shared_stages_never_name_another_tool():
 
 
 def test_explain_quotes_the_exact_denial_text_for_the_tool():
-    subject = load_agentworks_subject(SEED / "step_config.json")
+    subject = load_agentworks_subject(StepConfigLoad(SEED / "step_config.json"))
     callable_ = subject.checklist("notify_user", "run").verdict.stage("callable")
     assert callable_.rule == 'a call is refused with: tool "notify_user" is not available in the current workshop mode'
     shared = verdict(subject, "run", "notify_user").stage("callable")
@@ -273,7 +274,7 @@ def test_explain_quotes_the_exact_denial_text_for_the_tool():
 
 
 def test_did_you_mean_survives_added_and_dropped_letters():
-    subject = load_agentworks_subject(SEED / "step_config.json")
+    subject = load_agentworks_subject(StepConfigLoad(SEED / "step_config.json"))
     assert "notify_user" in subject.checklist("notfyx", "build").did_you_mean
 
 
@@ -289,7 +290,7 @@ def test_rows_are_distinct_and_every_tool_gets_the_stage_one_decided_for_it_alon
     sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
     from engine_bench import make_universe_files
 
-    subject = load_agentworks_subject(make_universe_files(tmp_path, tools=6000, servers=300))
+    subject = load_agentworks_subject(StepConfigLoad(make_universe_files(tmp_path, tools=6000, servers=300)))
     for mode in ("build", "run"):
         evaluated = subject.evaluate(mode).tools
         assert isinstance(evaluated, VerdictList)
@@ -329,7 +330,7 @@ def test_a_tool_whose_answer_the_apps_rewrite_changed_says_so_when_its_namespace
         },
     }
     (tmp_path / "step_config.json").write_text(json.dumps(step))
-    subject = load_agentworks_subject(tmp_path / "step_config.json")
+    subject = load_agentworks_subject(StepConfigLoad(tmp_path / "step_config.json"))
     evaluated = subject.evaluate(subject.default_mode).tools
     rewritten = set()
     for index, tool in enumerate(subject.universe.tools):

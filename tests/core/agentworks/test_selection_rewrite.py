@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from toolscope.cli.app import app
+from toolscope.core.systems.agentworks.load_request import StepConfigLoad
 from toolscope.core.systems.agentworks.subject import load_agentworks_subject
 
 REGISTRY = {
@@ -25,7 +26,7 @@ def _subject(tmp_path: Path, configs: dict, registry: dict | None = None):
     (tmp_path / "toolscope.registry.json").write_text(json.dumps(registry or REGISTRY))
     path = tmp_path / "step.json"
     path.write_text(json.dumps({"steps": [{"id": "s", "agent_configs": configs}]}))
-    return load_agentworks_subject(path)
+    return load_agentworks_subject(StepConfigLoad(path))
 
 
 def _registered(subject, tool: str):

@@ -27,8 +27,8 @@ from textual.reactive import var
 from textual.widgets import Input
 
 from ....core.model.errors import ToolscopeError
-from ....core.model.subject import StepsActivation
 from ....core.systems.agentscope.aio import on_shared_loop
+from ....core.systems.agentscope.capability import StepsActivation
 from ....core.systems.agentscope.lane_history import RECORDED, LaneState
 from ....core.text.safe_text import inert
 from .call_composer import CallComposer

@@ -20,14 +20,12 @@ Public API::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from ..probe import UNKNOWN_NAME, StockProbe
 from .build import META, v1_api
 
 
-@dataclass(frozen=True, slots=True)
 class StockProbeV1(StockProbe):
     """What the installed stock 1.x meta tool did on a throwaway Toolkit."""
 

@@ -23,8 +23,9 @@ import json
 import re
 from typing import Any
 
+from ....schemas.session_words import StartFrom
 from ..lost_tools import ReplayedTurn, classify_calls
-from ..recorded import RecordedSession, StartFrom
+from ..recorded import RecordedSession
 from ..script import CallStep
 from ..session_replay import SessionReplay, _difference
 from .build import META, BuiltToolkitV1

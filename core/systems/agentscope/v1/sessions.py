@@ -33,8 +33,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ....model.errors import InputError, Problem
+from ....schemas.session_words import Failure
 from ....text.clip import clip
-from ..recorded import Failure, RecordedCall, RecordedSession, text_of
+from ..recorded import RecordedCall, RecordedSession, text_of
 from .build import META
 
 FAILURE_WORDS_V1 = {"not_found": "FunctionNotFoundError", "inactive_group": "FunctionInactiveError"}

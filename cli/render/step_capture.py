@@ -1,4 +1,4 @@
-"""``toolscope step TOOLKIT --capture FILE``: prediction against reality for an AgentScope agent.
+"""``toolscope step TOOLKIT --capture FILE``, rendered: prediction against reality for an AgentScope agent.
 
 The reset_tools calls the model made (the reply tool calls in the capture) are replayed
 through the stock and the guarded lane, and every captured request's tool list is compared
@@ -8,33 +8,18 @@ is a layer toolscope does not model or a bug. Then the header, then a block per 
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from ..capture_output import capture_source, print_disagreements, print_requests
 from ..output import print_document, print_wrapped, stdout_console
+from .capture import capture_source, print_disagreements, print_requests
 from .step import step_fields
 
 if TYPE_CHECKING:
     from ...core.comparison.predict import SubjectComparison
-    from ...core.model.enums import InputKind
     from ...core.systems.agentscope.subject import ToolkitSubject
     from ...core.systems.agentscope.v1.subject import ToolkitSubjectV1
-
-
-def open_capture_replay(
-    toolkit: str, kind: InputKind, capture: Path, groups: list[str] | None
-) -> tuple[ToolkitSubject | ToolkitSubjectV1, SubjectComparison]:
-    """Load the capture (first: a bad file fails before the toolkit is built) and the toolkit; compare."""
-    from ...core.capture.observed_file import load_capture
-    from ...core.comparison.predict import compare_subject
-    from ...core.systems.agentscope.subject import load_toolkit_subject
-
-    observed = load_capture(capture)
-    subject = load_toolkit_subject(toolkit, kind=kind, groups=groups)
-    return subject, compare_subject(subject, observed, None)
 
 
 def print_capture_json(subject: ToolkitSubject | ToolkitSubjectV1, result: SubjectComparison, probe: Any) -> None:
@@ -67,6 +52,11 @@ def print_capture_human(subject: ToolkitSubject | ToolkitSubjectV1, result: Subj
     )
     print_requests(console, comparison)
     console.print()
+    _print_verdict(console, comparison)
+
+
+def _print_verdict(console: Any, comparison: Any) -> None:
+    """What was cut or skipped, whether the prediction agrees, and a hint when only the guarded lane does."""
     cap = comparison.capture
     if cap.truncated:
         print_wrapped(console, Text("cut: ", style="yellow"), cap.truncated, "yellow")

@@ -21,7 +21,7 @@ from json.encoder import encode_basestring  # type: ignore[attr-defined]  # the 
 from typing import Any
 
 from ..model.verdicts import Evaluation, Finding, Stage, Verdict, VerdictList, first_failing
-from .json_text import compact, reindent
+from ..outputs.json_text import compact, reindent
 
 SCHEMA = "toolscope.tools/2"
 """The document follows ``core.schemas.verdicts.ToolsEnvelope`` (see ``tests/test_contracts.py``)."""
@@ -38,7 +38,7 @@ def _findings_json(findings: Iterable[Finding]) -> list[dict[str, Any]]:
     findings = list(findings)
     if not findings:
         return []  # the common case: no JSON models to load
-    from ..schemas.verdicts import FindingJson
+    from .verdicts import FindingJson
 
     return [FindingJson.of(f).model_dump(mode="json") for f in findings]
 

@@ -1,4 +1,4 @@
-"""``toolscope step TOOLKIT --session SESSION``: a recorded AgentScope session, replayed.
+"""``toolscope step TOOLKIT --session SESSION``, rendered: a recorded AgentScope session, replayed.
 
 The answer first (the lost-tool links and what the guard would have done), then the
 header (which source, which version recorded it, where the starting groups came from,
@@ -16,10 +16,10 @@ from rich.text import Text
 
 from ..output import print_document, print_wrapped, stdout_console
 from ..styles import CALL_STATE_STYLE
+from .step import names as _names
 from .step import step_fields
 
 if TYPE_CHECKING:
-    from ...core.model.enums import InputKind
     from ...core.schemas.step import SessionStepEnvelope
     from ...core.systems.agentscope.subject import ToolkitSubject
     from ...core.systems.agentscope.v1.subject import ToolkitSubjectV1
@@ -36,19 +36,6 @@ FROM_TEXT = {
 }
 
 
-def open_replay(
-    toolkit: str, kind: InputKind, session: Path, session_id: str | None, groups: list[str] | None
-) -> tuple[ToolkitSubject | ToolkitSubjectV1, Any]:
-    """Load the toolkit and the session, pick the starting groups, replay. Returns the subject and the SessionReplay."""
-    from ...core.systems.agentscope.session_replay import replay_session
-    from ...core.systems.agentscope.session_source import load_session
-    from ...core.systems.agentscope.subject import load_toolkit_subject
-
-    recorded = load_session(session, session_id=session_id)
-    subject = load_toolkit_subject(toolkit, kind=kind, groups=groups)
-    return subject, replay_session(subject.built, recorded, groups_given=groups is not None)
-
-
 def step_json(subject: ToolkitSubject | ToolkitSubjectV1, replay: Any, probe: Any) -> SessionStepEnvelope:
     """``toolscope.step/1`` with the ``session`` block."""
     from ...core.schemas.step import SessionStepEnvelope
@@ -63,14 +50,18 @@ def print_session_json(subject: ToolkitSubject | ToolkitSubjectV1, replay: Any, 
     print_document(step_json(subject, replay, probe))
 
 
-def _names(items: Any) -> str:
-    return ", ".join(items) if items else "(none)"
-
-
 def print_session_human(subject: ToolkitSubject | ToolkitSubjectV1, replay: Any, probe: Any) -> None:
     """The answer first, then the header, the turns and the other calls (wrapped at word
     boundaries for the terminal's width: a block per turn, not a table that folds words)."""
     console = stdout_console()
+    _print_answer(console, subject, replay)
+    _print_header(console, replay, probe)
+    _print_turns(console, replay, probe.agentscope_version)
+    _print_others(console, replay)
+
+
+def _print_answer(console: Any, subject: ToolkitSubject | ToolkitSubjectV1, replay: Any) -> None:
+    """What was replayed, then the answer: the lost tools, or that there were none."""
     rec = replay.recorded
     print_wrapped(
         console,
@@ -92,6 +83,11 @@ def print_session_human(subject: ToolkitSubject | ToolkitSubjectV1, replay: Any,
             "No lost tools: no recorded call failed because the recording had turned its group off.",
             "green",
         )
+
+
+def _print_header(console: Any, replay: Any, probe: Any) -> None:
+    """Both lanes, which versions recorded and replayed, whether the stock replay matches, the groups."""
+    rec = replay.recorded
     print_wrapped(console, Text("stock    ", style="bold"), probe.summary())
     print_wrapped(
         console,
@@ -126,8 +122,6 @@ def print_session_human(subject: ToolkitSubject | ToolkitSubjectV1, replay: Any,
         print_wrapped(console, Text(""), f"recorded final groups: {_names(rec.final_groups)}", "dim")
     for note in (*rec.notes, *replay.session.notes):
         print_wrapped(console, Text("note: ", style="dim"), note, "dim")
-    _print_turns(console, replay, probe.agentscope_version)
-    _print_others(console, replay)
 
 
 def _first_line(text: str | None) -> str:
@@ -147,44 +141,57 @@ def _plan_short(plan: Any) -> str:
 
 
 def _print_turns(console: Any, replay: Any, version: str = "?") -> None:
-    from ...core.systems.agentscope.call_notes import call_args, call_notes
-
     console.print()
     if not replay.turns:
         console.print(Text(f"The session has no {replay.session.meta_tool} call.", style="dim"))
         return
     console.print(Text(f"{replay.session.meta_tool} turns", style="bold underline"))
-    pad = " " * 12
     for t in replay.turns:
-        stock, guarded = t.turn.stock, t.turn.guarded
-        head = Text(
-            f"turn {t.call.model_turn}  " + ("≠ " if t.differs else ""), style="yellow" if t.differs else "bold"
-        )
-        print_wrapped(console, head, f"{t.call.name} {t.call.shown_input}")
-        if t.call.assistant_text:
-            print_wrapped(console, Text(pad), t.call.assistant_text, "italic dim")
-        if t.call.note:
-            print_wrapped(console, Text(pad), t.call.note, "dim")
-        for note in call_notes(call_args(guarded.args, guarded.call), guarded.plan, version, guarded.received):
-            print_wrapped(console, Text(pad), note, "yellow")
-        recorded_after = _names(t.recorded_after) if t.recorded_after is not None else "?"
-        lanes = (
-            ("recorded", t.call.result_state, _first_line(t.call.result_text), recorded_after),
-            ("stock", stock.response_state, _first_line(stock.response_text), _names(stock.groups_after)),
-            (
-                "guarded",
-                guarded.response_state,
-                _plan_short(guarded.plan) if guarded.plan is not None else "",
-                _names(guarded.groups_after),
-            ),
-        )
-        for lane, state, detail, after in lanes:
-            line = Text(f"  {lane:<9} ", style="bold")
-            line.append(state or "(no result)", style=CALL_STATE_STYLE.get(state or "", ""))
-            line.append("  groups after ")
-            print_wrapped(console, line, after, "cyan")
-            if detail:
-                print_wrapped(console, Text(pad), detail, "dim")
+        _print_turn(console, t, version)
+
+
+def _print_turn(console: Any, t: Any, version: str) -> None:
+    """One reset_tools turn: the call, its notes, then the recorded, stock and guarded outcomes."""
+    from ...core.systems.agentscope.call_notes import call_args, call_notes
+
+    pad = " " * 12
+    guarded = t.turn.guarded
+    head = Text(f"turn {t.call.model_turn}  " + ("≠ " if t.differs else ""), style="yellow" if t.differs else "bold")
+    print_wrapped(console, head, f"{t.call.name} {t.call.shown_input}")
+    if t.call.assistant_text:
+        print_wrapped(console, Text(pad), t.call.assistant_text, "italic dim")
+    if t.call.note:
+        print_wrapped(console, Text(pad), t.call.note, "dim")
+    for note in call_notes(call_args(guarded.args, guarded.call), guarded.plan, version, guarded.received):
+        print_wrapped(console, Text(pad), note, "yellow")
+    for lane, state, detail, after in _lane_outcomes(t):
+        _print_lane(console, lane, state, detail, after)
+
+
+def _lane_outcomes(t: Any) -> tuple[tuple[str, str | None, str, str], ...]:
+    """(lane, result state, detail, groups after) of the recording, the stock and the guarded replay."""
+    stock, guarded = t.turn.stock, t.turn.guarded
+    recorded_after = _names(t.recorded_after) if t.recorded_after is not None else "?"
+    return (
+        ("recorded", t.call.result_state, _first_line(t.call.result_text), recorded_after),
+        ("stock", stock.response_state, _first_line(stock.response_text), _names(stock.groups_after)),
+        (
+            "guarded",
+            guarded.response_state,
+            _plan_short(guarded.plan) if guarded.plan is not None else "",
+            _names(guarded.groups_after),
+        ),
+    )
+
+
+def _print_lane(console: Any, lane: str, state: str | None, detail: str, after: str) -> None:
+    """One lane's outcome: its result state and the groups after it, then its detail."""
+    line = Text(f"  {lane:<9} ", style="bold")
+    line.append(state or "(no result)", style=CALL_STATE_STYLE.get(state or "", ""))
+    line.append("  groups after ")
+    print_wrapped(console, line, after, "cyan")
+    if detail:
+        print_wrapped(console, Text(" " * 12), detail, "dim")
 
 
 def _print_others(console: Any, replay: Any) -> None:

@@ -9,17 +9,18 @@ config commands print after their own output.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from .output import print_wrapped
+from ..output import print_wrapped
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
     from rich.console import Console
 
-    from ..core.comparison.compare import CaptureComparison, RequestComparison
+    from ...core.comparison.compare import CaptureComparison, RequestComparison
 
 # Names shown per list in the human form; the JSON has up to 200, the TUI all.
 SHOWN = 30
@@ -53,7 +54,17 @@ def print_disagreements(console: Console, comparison: CaptureComparison, source:
         "a layer toolscope does not model, or a bug in toolscope",
         "bold red",
     )
-    # Consecutive requests with the same difference are one block ("requests 2-9").
+    runs = _runs(bad)
+    for run in runs[:10]:
+        _print_difference(console, run)
+    if len(runs) > 10:
+        print_wrapped(console, Text("  "), f"… {len(runs) - 10:,} more differences (--json lists every request)", "dim")
+    _print_rule(console, comparison)
+    console.print()
+
+
+def _runs(bad: Sequence[RequestComparison]) -> list[list[RequestComparison]]:
+    """Consecutive requests with the same difference, as one block each ("requests 2-9")."""
     runs: list[list[RequestComparison]] = []
     for item in bad:
         last = runs[-1][-1] if runs else None
@@ -61,12 +72,7 @@ def print_disagreements(console: Console, comparison: CaptureComparison, source:
             runs[-1].append(item)
         else:
             runs.append([item])
-    for run in runs[:10]:
-        _print_difference(console, run)
-    if len(runs) > 10:
-        print_wrapped(console, Text("  "), f"… {len(runs) - 10:,} more differences (--json lists every request)", "dim")
-    _print_rule(console, comparison)
-    console.print()
+    return runs
 
 
 def _offer_lines(item: RequestComparison) -> list[tuple[str, str]]:
@@ -132,7 +138,7 @@ def print_requests(console: Console, comparison: CaptureComparison) -> None:
             word = "agrees" if lane_cmp.agrees else _names(lane_cmp.predicted)
             print_wrapped(console, Text(f"  {other:<9} ", style="dim"), word, "dim")
         if req.calls:
-            from ..core.capture.timeline import describe_calls
+            from ...core.capture.timeline import describe_calls
 
             print_wrapped(console, Text("  reply     ", style="dim"), describe_calls(req.calls), "dim")
 
@@ -187,10 +193,13 @@ def print_tool_in_capture(
 
 def compare_capture(path: Any, subject: Any, mode: str | None) -> CaptureComparison:
     """Read the capture and compare it with what ``subject`` predicts in ``mode``."""
-    from ..core.capture.observed_file import load_capture
-    from ..core.comparison.predict import compare_subject
+    from ...core.capture.observed_file import load_capture
+    from ...core.comparison.predict import compare_subject
+    from ..replay_progress import replay_progress
 
-    return compare_subject(subject, load_capture(path), mode).comparison
+    observed = load_capture(path)
+    with replay_progress("request"):
+        return compare_subject(subject, observed, mode).comparison
 
 
 def capture_source(comparison: CaptureComparison) -> str:
@@ -206,8 +215,8 @@ def with_capture(document: BaseModel, comparison: CaptureComparison | None) -> B
     last key); the document as it is without ``--capture``."""
     if comparison is None:
         return document
-    from ..core.schemas.verdicts import CheckEnvelope, ExplainEnvelope
-    from ..core.schemas.with_capture import CheckCaptureEnvelope, ExplainCaptureEnvelope
+    from ...core.schemas.verdicts import CheckEnvelope, ExplainEnvelope
+    from ...core.schemas.with_capture import CheckCaptureEnvelope, ExplainCaptureEnvelope
 
     envelopes: dict[type[BaseModel], type[BaseModel]] = {
         CheckEnvelope: CheckCaptureEnvelope,
