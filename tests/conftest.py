@@ -48,6 +48,11 @@ PROCESS_LANE = (
     "tests/hostile/test_hostile_serve.py",
     "tests/hostile/test_hostile_outputs.py",
     "tests/capture/test_capture_cli.py",
+    "tests/capture/test_capture_lost_lines.py",
+    "tests/capture/test_capture_replay_progress.py",
+    "tests/capture/test_capture_command_end.py",
+    # pip building and installing toolscope
+    "tests/test_packaging_install.py",
     "tests/cli/test_closed_stdout.py",
     "tests/tui/test_tui_follow.py",
 )
