@@ -23,6 +23,7 @@ Public API::
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -146,10 +147,11 @@ def text_of(output: Any) -> str:
 def calls_from_messages(messages: Iterable[Mapping[str, Any]]) -> tuple[list[RecordedCall], int]:
     """Tool calls in order from validated 2.x ``Msg`` dicts (``model_dump(mode="json")``).
 
-    Results are matched to calls by id, wherever they appear.
+    Results are matched to calls by id, wherever they appear; calls that share one id (a model
+    that reuses its call id) take that id's results in order, never all the last one.
     """
     pending: list[dict[str, Any]] = []
-    results: dict[str, tuple[str, str]] = {}
+    results: dict[str, deque[tuple[str, str]]] = {}
     turn = 0
     for msg in messages:
         if msg.get("role") == "assistant":
@@ -166,7 +168,7 @@ def _read_assistant_blocks(
     blocks: Iterable[Any],
     turn: int,
     pending: list[dict[str, Any]],
-    results: dict[str, tuple[str, str]],
+    results: dict[str, deque[tuple[str, str]]],
 ) -> int:
     """Collect one assistant message's calls and results; returns the model turn it ends in."""
     text_parts: list[str] = []
@@ -191,13 +193,14 @@ def _read_assistant_blocks(
                 }
             )
         elif kind == "tool_result":
-            results[block.get("id")] = (block.get("state"), text_of(block.get("output")))
+            results.setdefault(block.get("id"), deque()).append((block.get("state"), text_of(block.get("output"))))
     return turn
 
 
-def _recorded_call(position: int, call: dict[str, Any], results: Mapping[str, tuple[str, str]]) -> RecordedCall:
-    """One call with its result; only reset_tools keeps its input and texts (the replay needs them)."""
-    state, text = results.get(call["id"], (None, ""))
+def _recorded_call(position: int, call: dict[str, Any], results: Mapping[str, deque[tuple[str, str]]]) -> RecordedCall:
+    """One call with its result (the next one of its id); only reset_tools keeps its input and texts (the replay needs them)."""
+    queue = results.get(call["id"])
+    state, text = queue.popleft() if queue else (None, "")
     is_reset = call["name"] == META_TOOL
     return RecordedCall(
         position=position,

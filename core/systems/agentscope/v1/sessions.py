@@ -29,6 +29,7 @@ Public API::
 from __future__ import annotations
 
 import json
+from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
@@ -125,16 +126,19 @@ def _messages(source: str, memory: Any, where: str) -> list[Mapping[str, Any]]:
 
 
 def calls_from_v1(messages: list[Mapping[str, Any]]) -> tuple[list[RecordedCall], int]:
-    """Tool calls in order; results matched by id; one model turn per assistant message."""
+    """Tool calls in order; results matched by id (calls sharing one id take its results in order);
+    one model turn per assistant message."""
     pending: list[dict[str, Any]] = []
-    results: dict[Any, str] = {}
+    results: dict[Any, deque[str]] = {}
     turn = 0
     for msg in messages:
         blocks = [b for b in msg["content"] if isinstance(b, Mapping)] if isinstance(msg["content"], list) else []
         if msg.get("role") == "assistant":
             turn += 1
             pending.extend(_tool_uses(blocks, turn))
-        results.update((b.get("id"), text_of(b.get("output"))) for b in blocks if b.get("type") == "tool_result")
+        for block in blocks:
+            if block.get("type") == "tool_result":
+                results.setdefault(block.get("id"), deque()).append(text_of(block.get("output")))
     calls = [_recorded_call(position, call, results) for position, call in enumerate(pending, start=1)]
     return calls, turn
 
@@ -159,10 +163,11 @@ def _tool_uses(blocks: list[Mapping[str, Any]], turn: int) -> list[dict[str, Any
     return uses
 
 
-def _recorded_call(position: int, call: dict[str, Any], results: Mapping[Any, str]) -> RecordedCall:
-    """One call with its result; only the meta tool's input and texts are kept (the replay needs them)."""
-    recorded = call["id"] in results
-    text = results.get(call["id"], "")
+def _recorded_call(position: int, call: dict[str, Any], results: Mapping[Any, deque[str]]) -> RecordedCall:
+    """One call with its result (the next one of its id); only the meta tool's input and texts are kept."""
+    queue = results.get(call["id"])
+    recorded = bool(queue)
+    text = queue.popleft() if queue else ""
     is_meta = call["name"] == META
     raw = json.dumps(call["input"], ensure_ascii=False) if isinstance(call["input"], dict) else json.dumps({})
     return RecordedCall(
