@@ -36,6 +36,7 @@ def root_help() -> str:
         "--capture FILE compares that with the prediction.\n\n"
         "Exit codes: 0 ok (explain: the tool is visible), 1 a negative answer (tool hidden, "
         "a check or expectation failed), 2 bad input or usage, 3 the user's code failed, 70 a toolscope bug, "
+        "74 capture could not record every request, "
         "141 stdout's reader went away (| head)."
     )
 
