@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..core.systems.agentscope.ids import AgentScopeInput
+from toolscope.core.systems.agentscope.ids import AgentScopeInput
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "sample_configs" / "agentscope"
