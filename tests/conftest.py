@@ -51,6 +51,9 @@ PROCESS_LANE = (
     "tests/capture/test_capture_lost_lines.py",
     "tests/capture/test_capture_replay_progress.py",
     "tests/capture/test_capture_command_end.py",
+    "tests/capture/test_capture_browser_origin.py",
+    "tests/hostile/test_hostile_round3_inputs.py",
+    "tests/clis/test_detect_system.py",
     # pip building and installing toolscope
     "tests/test_packaging_install.py",
     "tests/cli/test_closed_stdout.py",
