@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...model.enums import SharedFinding as S
 from ..coding_cli.ids import CodingCliFinding as C
+from ..coding_cli.options import CLIENT_ARGS
 from ..contract import Hook, OptionSpec, StageSpec, System
 from ..shared_options import DISCOVER, SNAPSHOT
 from .ids import ClaudeFinding as K
@@ -62,12 +63,7 @@ SYSTEM = System(
             type="path",
             group=GROUP,
         ),
-        OptionSpec(
-            "client_args",
-            ("--client-args",),
-            'claude-code: the flags the session was started with, e.g. "-p --mcp-config f.json --allowedTools mcp__x".',
-            group=GROUP,
-        ),
+        CLIENT_ARGS,
         SNAPSHOT,
         DISCOVER,
     ),

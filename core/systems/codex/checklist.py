@@ -19,6 +19,7 @@ from ...model.opt_in import DISCOVER_FLAG, NOT_STARTED_CODE, not_started_fix
 from ...model.presentation import ANSWER_WORD
 from ...model.verdicts import Checklist, ChecklistStep, Stage, ToolVerdict
 from ...text.suggest import did_you_mean
+from .findings import trust_fix
 from .ids import CodexStage
 from .tools import value
 
@@ -92,6 +93,8 @@ def check_command(subject: CodexSubject, tool: str) -> str:
         parts += ["--codex-system-dir", str(subject.system_dir)]
     for override in subject.overrides:
         parts += ["-c", override]
+    if subject.profile:
+        parts += ["--client-args", f"--profile {subject.profile}"]
     if subject.discover:
         parts.append(DISCOVER_FLAG)
     return shlex.join([*parts, "--expect", f"visible:{tool}"])
@@ -101,7 +104,10 @@ def fix_for(subject: CodexSubject, verdict: ToolVerdict) -> str | None:
     """The concrete change for the first failing stage, in Codex's own keys (raw server and tool names)."""
     server, raw = subject.raw_names.get((verdict.namespace, verdict.name), (verdict.namespace, verdict.name))
     command = value(subject.merged.servers.get(server, {}), "command")[0]
-    return _fix(verdict, server, raw, subject.project, command)
+    failing = verdict.first_failing
+    if failing is not None and failing.code == "context.run_ends" and subject.run_ends:
+        return subject.run_ends[0].fix
+    return _fix(verdict, server, raw, trust_fix(subject), command)
 
 
 def _key(name: str) -> str:
@@ -109,15 +115,14 @@ def _key(name: str) -> str:
     return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name, ensure_ascii=False)
 
 
-def _fix(verdict: ToolVerdict, server: str, raw: str, project: Path, command: Any) -> str | None:
+def _fix(verdict: ToolVerdict, server: str, raw: str, trust: str, command: Any) -> str | None:
     failing = verdict.first_failing
     if failing is None:
         return None
     table = f"mcp_servers.{_key(server)}"
     identity = f" command = {json.dumps(command)}" if isinstance(command, str) else ' command = "…"'
     fixes = {
-        "layer.untrusted": f'trust the project: `codex exec --trust`, or [projects.{json.dumps(str(project))}] trust_level = "trusted" '
-        f"in $CODEX_HOME/config.toml; or move [{table}] from {failing.source} to $CODEX_HOME/config.toml",
+        "layer.untrusted": f"trust the project: {trust}; or move [{table}] from {failing.source} to $CODEX_HOME/config.toml",
         "requirements.not_listed": f"add [{table}.identity]{identity} to {failing.source} (the organisation's allowlist)",
         "requirements.mismatch": f"make [{table}]'s command/url match {failing.source} exactly",
         "enabled.false": f"set enabled = true in [{table}] ({failing.source})",

@@ -15,7 +15,9 @@ not passed). Codex also puts a folder of its own first on ``PATH``. ``${VAR}`` i
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +34,7 @@ DEFAULT_ENV_VARS = (
     "LOGNAME",
     "PATH",
     "SHELL",
+    "SSL_CERT_FILE",
     "TERM",
     "TMPDIR",
     "TZ",
@@ -62,17 +65,47 @@ def own_server(server: dict[str, tuple[Any, str]]) -> bool:
     return all(where.startswith(USER_LAYER + ":") for _, where in server.values())
 
 
+def startable_servers(merged: Merged, requirements: Layer | None) -> list[str]:
+    """The servers Codex would start (stages 1-3 pass, a name it accepts)."""
+    return [n for n in merged.servers if _startable(n, merged, requirements)]
+
+
+MAX_NAMES_SHOWN = 12
+
+
+def env_needed(
+    chosen: dict[str, Launch], results: dict[str, ServerResult], environ: Mapping[str, str]
+) -> dict[str, tuple[str, ...]]:
+    """Servers that failed with Codex's environment and start with the whole one: server → the names (never the
+    values) of the variables Codex did not pass it. Each failed server is started once more, with the same timeout."""
+    failed = {
+        n: replace(chosen[n], base_env=None) for n, r in results.items() if n in chosen and r.started and not r.ok
+    }
+    if not failed:
+        return {}
+    retried, _ = list_servers(failed, None)
+    out = {}
+    for name, result in retried.items():
+        if result.ok:
+            passed = set(chosen[name].base_env or {})
+            text = json.dumps(chosen[name].entry)
+            # Names the server's own command or args mention come first: the likeliest it needs.
+            out[name] = tuple(sorted((k for k in environ if k not in passed), key=lambda k: (k not in text, k)))
+    return out
+
+
 def list_codex_servers(
     merged: Merged,
     requirements: Layer | None,
     environ: Mapping[str, str],
     snapshot: Path | None,
     discover: bool,
-) -> tuple[dict[str, ServerResult], str]:
-    """Each server's tools (live for those started, else ``not_started``)."""
-    startable = [n for n in merged.servers if _startable(n, merged, requirements)]
+) -> tuple[dict[str, ServerResult], str, dict[str, tuple[str, ...]]]:
+    """Each server's tools (live for those started, else ``not_started``), where they came from, and the
+    servers that fail only for want of a shell variable (``env_needed``)."""
+    startable = startable_servers(merged, requirements)
     if snapshot is not None:
-        return list_servers({n: Launch({}) for n in startable}, snapshot)
+        return (*list_servers({n: Launch({}) for n in startable}, snapshot), {})
     chosen = {}
     for name in startable:
         server = merged.servers[name]
@@ -80,6 +113,7 @@ def list_codex_servers(
             base, taken = codex_env(server, environ)
             chosen[name] = Launch({k: v for k, (v, _) in server.items()}, base, taken)
     results, where = list_servers(chosen, None)
+    needed = env_needed(chosen, results, environ)
     for name in startable:
         results.setdefault(name, not_started(name))
-    return results, start_summary(results, where)
+    return results, start_summary(results, where), needed

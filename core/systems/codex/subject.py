@@ -25,10 +25,13 @@ from ...model.opt_in import header_extra
 from ...model.subject import resolved_paths
 from ...model.verdicts import Checklist, Evaluation, Finding, LoadedInput, ToolVerdict
 from ..coding_cli.common import check_project_dir
+from .args import parse_codex_args
 from .checklist import codex_checklist, fix_for
+from .fatal import RunEnd, run_ends
 from .findings import codex_findings
+from .folders import ProjectFolders
 from .ids import CODEX_STAGES, CodexInput
-from .launch import list_codex_servers
+from .launch import list_codex_servers, startable_servers
 from .layers import Layer, Merged, load_layers, merge, read_toml
 from .rows import Policy, RawNames, tool_rows
 
@@ -47,6 +50,14 @@ class CodexSubject:
     default_home: Path = Path("~/.codex")
     system_dir: Path = Path("/etc/codex")
     overrides: tuple[str, ...] = ()
+    profile: str | None = None
+    """``--profile NAME`` from the session's flags (``--client-args``)."""
+    run_ends: tuple[RunEnd, ...] = ()
+    """What makes codex exec exit 1 before any request (``fatal.py``)."""
+    env_needed: dict[str, tuple[str, ...]] = {}  # noqa: RUF012 (replaced per instance, never mutated)
+    """Servers that start only with the whole shell environment → the names of the variables Codex does not pass."""
+    folders: ProjectFolders | None = None
+    """The git root and main repository that decide which ``.codex/`` folders are read and trusted."""
     discover: bool = False
     """Whether this run may start servers (``--discover``): suggested commands repeat it."""
 
@@ -116,7 +127,8 @@ class CodexSubject:
             if mode == self.default_mode
             else "--mode"
         )
-        return Policy(mode, source, str(model), model_source, prefixed)
+        run_end = self.run_ends[0].message if self.run_ends else ""
+        return Policy(mode, source, str(model), model_source, prefixed, run_end)
 
     def checklist(self, tool: str, mode: str | None) -> Checklist:
         """The four questions for one tool (``namespace:function`` or ``mcp__server__function``)."""
@@ -143,23 +155,39 @@ def load_codex_subject(
     snapshot: Path | None = None,
     environ: Mapping[str, str] | None = None,
     discover: bool = False,
+    client_args: str | None = None,
 ) -> CodexSubject:
     """Read the layers, list the servers' tools, and wrap it all.
 
     ``discover``: start every server Codex would start (``launch``); without it only the user's
-    own servers are started, the others' tools are unknown (not started)."""
+    own servers are started, the others' tools are unknown (not started). ``client_args``: the
+    session's own flags (``--profile``, ``-c``, ``-m``, ``--enable``/``--disable``)."""
     environ = dict(os.environ if environ is None else environ)
     check_project_dir(project, "codex")
     project = project.resolve()
+    args = parse_codex_args(client_args)
+    overrides = (*overrides, *args.overrides)
     default_home = Path(environ.get("CODEX_HOME") or Path(environ.get("HOME") or Path.home()) / ".codex")
     home = (codex_home or default_home).expanduser().resolve()
     system_dir = system_dir or Path("/etc/codex")
-    layers, _, _ = load_layers(project, home, system_dir, overrides)
+    layers, folders = load_layers(project, home, system_dir, overrides, args.profile)
     merged = merge(layers)
     requirements = read_toml(system_dir / "requirements.toml", str(system_dir / "requirements.toml"), "requirements")
-    results, where = list_codex_servers(merged, requirements, environ, snapshot, discover)
+    results, where, needed = list_codex_servers(merged, requirements, environ, snapshot, discover)
     read = [la for la in [*layers, requirements] if la is not None and la.path is not None]
-    loaded = LoadedInput(
+    read_from = (home, default_home.expanduser().resolve(), Path(system_dir), tuple(overrides))
+    loaded = _loaded(project, merged, where, read, results)
+    subject = CodexSubject(layers, merged, requirements, results, where, loaded, project, read_from, discover)
+    subject.folders, subject.profile, subject.env_needed = folders, args.profile, needed
+    startable = startable_servers(merged, requirements)
+    subject.run_ends = tuple(run_ends(layers, merged, results, startable, args.profile))
+    return subject
+
+
+def _loaded(
+    project: Path, merged: Merged, where: str, read: list[Layer], results: dict[str, ServerResult]
+) -> LoadedInput:
+    return LoadedInput(
         kind=CodexInput.CODEX,
         label=f"Codex project {project.name} · {len(merged.servers)} servers · {where}",
         files=tuple((la.shown, la.sha256) for la in read),
@@ -170,8 +198,6 @@ def load_codex_subject(
         ),
         paths=resolved_paths(*(la.path for la in read)),
     )
-    read_from = (home, default_home.expanduser().resolve(), Path(system_dir), tuple(overrides))
-    return CodexSubject(layers, merged, requirements, results, where, loaded, project, read_from, discover)
 
 
 def open_subject(request: OpenRequest) -> CodexSubject:
@@ -183,4 +209,5 @@ def open_subject(request: OpenRequest) -> CodexSubject:
         overrides=tuple(request.get("codex_config") or ()),
         snapshot=request.get("snapshot"),
         discover=bool(request.get("discover")),
+        client_args=request.get("client_args"),
     )
