@@ -62,6 +62,18 @@ class ObservedRequest:
     """Namespaces announced the same way (Codex's "Deferred tool namespaces:")."""
     results: tuple[ObservedResult, ...] | None = None
     """The results this request carries for the previous reply's calls; None: messages not kept."""
+    received_at: str = ""
+    """When the capture received it (ISO 8601, as recorded): how long after the first request it left."""
+
+    def seconds_after(self, first: ObservedRequest) -> float | None:
+        """Seconds between ``first`` and this request (None when either time is missing or unreadable)."""
+        from datetime import datetime
+
+        try:
+            mine, theirs = (datetime.fromisoformat(r.received_at.replace("Z", "+00:00")) for r in (self, first))
+        except ValueError:
+            return None
+        return (mine - theirs).total_seconds()
 
     @property
     def tokens(self) -> int:
@@ -153,4 +165,5 @@ def request_from_record(record: CaptureRecord, index: int) -> ObservedRequest:
         deferred_names=tuple(_name(n) for n in record.deferred_names),
         deferred_namespaces=tuple(_name(n) for n in record.deferred_namespaces),
         results=results,
+        received_at=record.received_at,
     )

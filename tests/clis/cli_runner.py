@@ -92,8 +92,10 @@ def run_captured(
     replies: list[Any] | None,
     timeout: float = 420,
     port: int | None = None,
+    cwd: Path | None = None,
 ) -> Path:
-    """``toolscope capture -o FILE [--replies R] --keep-messages -- COMMAND`` in ``root/proj``; the capture file."""
+    """``toolscope capture -o FILE [--replies R] --keep-messages -- COMMAND`` in ``cwd`` (default ``root/proj``);
+    the capture file."""
     capture = root / "capture.jsonl"
     args = [sys.executable, "-m", "toolscope", "capture", "-o", str(capture), "--keep-messages"]
     if port is not None:
@@ -107,7 +109,7 @@ def run_captured(
     full_env["PATH"] = f"{Path(sys.executable).parent}:{full_env['PATH']}"
     done = subprocess.run(
         [*args, "--", *command],
-        cwd=root / "proj",
+        cwd=cwd or root / "proj",
         env=full_env,
         capture_output=True,
         text=True,

@@ -44,34 +44,41 @@ def _toml_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def parse_codex_args(text: str | None) -> CodexArgs:
-    """``--client-args "--profile p -c k=v"`` → CodexArgs."""
-    if not text:
-        return CodexArgs()
+def _split(text: str) -> list[str]:
     try:
-        words = shlex.split(text)
+        return shlex.split(text)
     except ValueError as exc:
         raise InputError(
             "--client-args", "cannot be split like a shell command line", [Problem("", str(exc))]
         ) from None
-    profile, overrides = None, []
+
+
+def _flag_values(words: list[str]) -> list[tuple[str, str]]:
+    """(kind, value) of every flag that changes tools, in order; a flag without its value is an InputError."""
+    out = []
     i = 0
     while i < len(words):
         flag, eq, inline = words[i].partition("=")
         key = _VALUED.get(flag)
+        if key is not None and not eq:
+            if i + 1 >= len(words):
+                raise InputError("--client-args", f"{flag} needs a value")
+            i += 1
+            inline = words[i]
         if key is not None:
-            if not eq:
-                if i + 1 >= len(words):
-                    raise InputError("--client-args", f"{flag} needs a value")
-                i += 1
-                inline = words[i]
-            if key == "profile":
-                profile = inline
-            elif key == "config":
-                overrides.append(inline)
-            else:
-                overrides.append(_override(key, inline))
+            out.append((key, inline))
         i += 1
+    return out
+
+
+def parse_codex_args(text: str | None) -> CodexArgs:
+    """``--client-args "--profile p -c k=v"`` → CodexArgs."""
+    if not text:
+        return CodexArgs()
+    found = _flag_values(_split(text))
+    profiles = [v for k, v in found if k == "profile"]
+    profile = profiles[-1] if profiles else None
     if profile is not None and not PROFILE_NAME.match(profile):
         raise InputError("--client-args", f"--profile {profile!r}: expected a profile name (letters, digits, _ . -)")
-    return CodexArgs(profile, tuple(overrides))
+    overrides = tuple(v if k == "config" else _override(k, v) for k, v in found if k != "profile")
+    return CodexArgs(profile, overrides)

@@ -107,6 +107,8 @@ def fix_for(subject: CodexSubject, verdict: ToolVerdict) -> str | None:
     failing = verdict.first_failing
     if failing is not None and failing.code == "context.run_ends" and subject.run_ends:
         return subject.run_ends[0].fix
+    if failing is not None and failing.code == "context.slow_server":
+        return next((v.fix() for v in subject.slow if v.server == server), failing.rule)
     return _fix(verdict, server, raw, trust_fix(subject), command)
 
 

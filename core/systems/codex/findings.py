@@ -36,6 +36,7 @@ def codex_findings(subject: CodexSubject, modes: Sequence[str | None]) -> list[F
     return [
         *_run_ends(subject),
         *_env_not_passed(subject),
+        *_slow_servers(subject),
         *_untrusted_servers(subject),
         *_enabled_tools_typos(subject),
         *_stage_findings(subject, modes),
@@ -47,6 +48,20 @@ def _run_ends(subject: CodexSubject) -> list[Finding]:
     return [
         Finding(end.kind, f"{end.message}; fix: {end.fix}", entry=end.entry or None, source=end.source)
         for end in subject.run_ends
+    ]
+
+
+def _slow_servers(subject: CodexSubject) -> list[Finding]:
+    """Servers (measured with --discover) slower than Codex's start-up grace: late ones an error, close ones a warning."""
+    return [
+        Finding(
+            CodingCliFinding.SLOW_SERVER,
+            f"server slower than the CLI's start-up grace: {v.sentence()}; fix: {v.fix()}",
+            entry=v.server,
+            source=f"live discovery: {v.seconds:.1f} s",
+            severity=Severity.ERROR if v.late else Severity.WARNING,
+        )
+        for v in subject.slow
     ]
 
 

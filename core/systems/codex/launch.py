@@ -23,6 +23,7 @@ from typing import Any
 
 from ...mcp.results import ServerResult
 from ...mcp.start_policy import not_started
+from ...mcp.startup import StartupGrace, StartupVerdict, startup_verdicts
 from ..coding_cli.common import Launch, list_servers, start_summary
 from .layers import Layer, Merged
 from .tools import SERVER_NAME, server_stages, value
@@ -43,6 +44,18 @@ DEFAULT_ENV_VARS = (
 )
 """What Codex 0.171.0 passes of its own environment to every stdio server (observed)."""
 USER_LAYER = "$CODEX_HOME/config.toml"
+CODEX_GRACE = StartupGrace(
+    "Codex 0.171.0",
+    1.5,
+    "Codex has no setting that makes its first request wait for a server (startup_timeout_sec does not: observed)",
+)
+"""The first request leaves about 1-1.5 s after Codex starts its servers (observed with stdlib servers
+sleeping 0-2.5 s: 1 s made it, 1.5 s did not); ``startup_timeout_sec`` does not delay it."""
+
+
+def late_servers(results: dict[str, ServerResult], startable: list[str]) -> tuple[StartupVerdict, ...]:
+    """The started servers (measured live) over Codex's start-up grace, or close to it."""
+    return startup_verdicts([results[n] for n in startable if n in results and results[n].ok], CODEX_GRACE)
 
 
 def codex_env(server: dict[str, tuple[Any, str]], environ: Mapping[str, str]) -> tuple[dict[str, str], frozenset[str]]:
@@ -81,17 +94,15 @@ def env_needed(
     failed = {
         n: replace(chosen[n], base_env=None) for n, r in results.items() if n in chosen and r.started and not r.ok
     }
-    if not failed:
-        return {}
-    retried, _ = list_servers(failed, None)
-    out = {}
-    for name, result in retried.items():
-        if result.ok:
-            passed = set(chosen[name].base_env or {})
-            text = json.dumps(chosen[name].entry)
-            # Names the server's own command or args mention come first: the likeliest it needs.
-            out[name] = tuple(sorted((k for k in environ if k not in passed), key=lambda k: (k not in text, k)))
-    return out
+    retried, _ = list_servers(failed, None) if failed else ({}, "")
+    return {name: _not_passed(chosen[name], environ) for name, result in retried.items() if result.ok}
+
+
+def _not_passed(launch: Launch, environ: Mapping[str, str]) -> tuple[str, ...]:
+    """The shell's variable names Codex did not pass; those the server's command or args mention first."""
+    passed = set(launch.base_env or {})
+    text = json.dumps(launch.entry)
+    return tuple(sorted((k for k in environ if k not in passed), key=lambda k: (k not in text, k)))
 
 
 def list_codex_servers(

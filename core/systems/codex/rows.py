@@ -4,7 +4,8 @@ server whose tools are never reached."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from ...mcp.results import ServerResult
 from ...model.enums import ToolKind
@@ -39,6 +40,8 @@ class Policy:
     prefixed: bool
     run_end: str = ""
     """Why codex exec ends before any request (``fatal.py``), else empty."""
+    late: Mapping[str, str] = field(default_factory=dict)
+    """Servers slower than Codex's start-up grace → the sentence saying so."""
 
 
 def connection_stage(name: str, result: ServerResult | None, where: str) -> Stage:
@@ -128,7 +131,7 @@ def tool_rows(
             if row[-1].passed:
                 row.append(naming_stage(name, tool, collides(name, tool, listed, prefixed), prefixed))
             if row[-1].passed:
-                row.append(context_stage(policy.model, policy.model_source, policy.run_end))
+                row.append(context_stage(policy.model, policy.model_source, policy.run_end, policy.late.get(name, "")))
                 row.append(approval_stage(tool, server, result.hints.get(tool, ()), policy.mode, policy.source))
             rows.append(
                 ToolVerdict(function_of(tool), namespace, ToolKind.MCP, tuple(row), result.descriptions.get(tool, ""))

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...mcp.results import ServerResult
+from ...mcp.startup import StartupVerdict
 from ...model.errors import unknown_mode_error
 from ...model.opt_in import header_extra
 from ...model.subject import resolved_paths
@@ -31,7 +32,7 @@ from .fatal import RunEnd, run_ends
 from .findings import codex_findings
 from .folders import ProjectFolders
 from .ids import CODEX_STAGES, CodexInput
-from .launch import list_codex_servers, startable_servers
+from .launch import CODEX_GRACE, late_servers, list_codex_servers, startable_servers
 from .layers import Layer, Merged, load_layers, merge, read_toml
 from .rows import Policy, RawNames, tool_rows
 
@@ -52,6 +53,8 @@ class CodexSubject:
     overrides: tuple[str, ...] = ()
     profile: str | None = None
     """``--profile NAME`` from the session's flags (``--client-args``)."""
+    slow: tuple[StartupVerdict, ...] = ()
+    """Servers (measured with ``--discover``) over Codex's start-up grace, or close to it."""
     run_ends: tuple[RunEnd, ...] = ()
     """What makes codex exec exit 1 before any request (``fatal.py``)."""
     env_needed: dict[str, tuple[str, ...]] = {}  # noqa: RUF012 (replaced per instance, never mutated)
@@ -117,6 +120,22 @@ class CodexSubject:
             )
         return self._cache[mode]
 
+    def evaluate_at(self, mode: str | None, seconds: float) -> Evaluation:
+        """The evaluation for a request sent ``seconds`` after the first: a server slower than the start-up
+        grace is offered once its measured start-up has passed (observed: Codex adds its tools to the next
+        request after it is ready)."""
+        still = _still_late(self.slow, seconds)
+        if still == _still_late(self.slow, 0.0):
+            return self.evaluate(mode)
+        mode = self.resolve_mode(mode) or "never"
+        key = f"{mode}@{','.join(sorted(still))}"
+        if key not in self._cache:
+            policy = self._policy(mode)
+            policy = replace(policy, late={n: s for n, s in policy.late.items() if n in still})
+            rows = tool_rows(self.merged, policy, self.results, self.where, self.requirements, {})
+            self._cache[key] = replace(self.evaluate(mode), tools=tuple(rows))
+        return self._cache[key]
+
     def _policy(self, mode: str) -> Policy:
         """The approval policy and where it came from, the model, and whether tool names get the mcp__ prefix."""
         model, model_source = self.merged.top.get("model", ("gpt-5.5", "Codex's default"))
@@ -128,7 +147,8 @@ class CodexSubject:
             else "--mode"
         )
         run_end = self.run_ends[0].message if self.run_ends else ""
-        return Policy(mode, source, str(model), model_source, prefixed, run_end)
+        late = {v.server: v.sentence() for v in self.slow if v.late}
+        return Policy(mode, source, str(model), model_source, prefixed, run_end, late)
 
     def checklist(self, tool: str, mode: str | None) -> Checklist:
         """The four questions for one tool (``namespace:function`` or ``mcp__server__function``)."""
@@ -145,6 +165,11 @@ class CodexSubject:
     def all_tool_names(self) -> tuple[str, ...]:
         """Every ``namespace:function``."""
         return tuple(f"{t.namespace}:{t.name}" for t in self.evaluate(None).tools)
+
+
+def _still_late(slow: tuple[StartupVerdict, ...], seconds: float) -> set[str]:
+    """The late servers still not started ``seconds`` after the first request."""
+    return {v.server for v in slow if v.late and v.seconds > CODEX_GRACE.seconds + seconds}
 
 
 def load_codex_subject(
@@ -181,6 +206,7 @@ def load_codex_subject(
     subject.folders, subject.profile, subject.env_needed = folders, args.profile, needed
     startable = startable_servers(merged, requirements)
     subject.run_ends = tuple(run_ends(layers, merged, results, startable, args.profile))
+    subject.slow = late_servers(results, startable) if discover and snapshot is None else ()
     return subject
 
 

@@ -35,6 +35,7 @@ SYSTEM = System(
         C.UNTRUSTED_IGNORED,
         C.SERVER_BLOCKED,
         C.NAME_COLLISION,
+        C.SLOW_SERVER,
         # AgentWorks steps whose provider is codex-cli: these settings block the api-bridge.
         C.BRIDGE_BLOCKED,
         K.TOOL_FILTER_MATCHES_NOTHING,

@@ -191,10 +191,13 @@ def naming_stage(server_name: str, tool: str, collides: str | None, prefixed: bo
     )
 
 
-def context_stage(model: str, model_source: str, run_end: str = "") -> Stage:
-    """Deferred behind tool_search for catalog models with supports_search_tool; else in full; never when the run ends."""
+def context_stage(model: str, model_source: str, run_end: str = "", late: str = "") -> Stage:
+    """Deferred behind tool_search for catalog models with supports_search_tool; else in full; never when the run
+    ends, nor when the server is slower than Codex's start-up grace (``late``: the sentence saying so)."""
     if run_end:
         return stage(CodexStage.IN_CONTEXT, False, "context.run_ends", f"{run_end}: no model request is sent")
+    if late:
+        return stage(CodexStage.IN_CONTEXT, False, "context.slow_server", late)
     if catalog().get(model):
         return stage(
             CodexStage.IN_CONTEXT,

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from ...capture.observed import ObservedCall, ObservedCapture, ObservedRequest
     from ...capture.tool_results import ObservedResult
     from ...model.subject import Subject
+    from ...model.verdicts import Evaluation
 
 __all__ = ["CallCheck", "OfferComparison", "capture_plan"]
 
@@ -195,6 +196,17 @@ def _call_checks(
     return tuple(out)
 
 
+def _predicted_at(
+    subject: Subject, mode: str | None, request: ObservedRequest, first: ObservedRequest, default: Evaluation
+) -> tuple[dict[str, str], set[str]]:
+    """The offer of a request sent some seconds after the first, for a subject whose prediction depends on it
+    (``evaluate_at``: Codex adds a slow server's tools once it has started); else the default."""
+    evaluate_at = getattr(subject, "evaluate_at", None)
+    seconds = request.seconds_after(first)
+    evaluation = evaluate_at(mode, seconds) if evaluate_at is not None and seconds is not None else default
+    return predicted_offer(evaluation), predicted_callable(evaluation)
+
+
 def capture_plan(subject: Subject, capture: ObservedCapture, mode: str | None) -> CapturePlan:
     """Every captured request's MCP tools and calls against ``subject``'s prediction in ``mode``."""
     evaluation = subject.evaluate(mode)
@@ -210,6 +222,8 @@ def capture_plan(subject: Subject, capture: ObservedCapture, mode: str | None) -
     requests = capture.requests
     for position, request in enumerate(requests):
         following = requests[position + 1] if position + 1 < len(requests) else None
+        if position:  # a server slower than the start-up grace is there once it has started (Codex)
+            predicted, callable_tools = _predicted_at(subject, mode, request, requests[0], evaluation)
         observed, left_out = observed_offer(request, codex, mcp_namespaces)
         # Codex's collision suffixes: the predicted placeholder takes the name the request shows.
         hashes = resolve_hashes(predicted, observed)
