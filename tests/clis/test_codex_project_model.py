@@ -92,7 +92,7 @@ def test_names_and_overrides_as_codex_splits_them() -> None:
 def test_profile_file_sits_between_config_and_project(tmp_path: Path) -> None:
     root = repo(tmp_path / "proj")
     home = tmp_path / "home"
-    write(home / "config.toml", NOWHERE.format(name="v") + 'args = ["a"]\n')
+    write(home / "config.toml", NOWHERE.format(name="v") + 'args = ["a"]\nenabled = false\n')  # none started
     write(home / "p.config.toml", trust(root) + NOWHERE.format(name="v") + 'args = ["b"]\n' + NOWHERE.format(name="w"))
     write(root / ".codex/config.toml", '[mcp_servers.w]\nargs = ["d"]\n')
     found = subject(root, home, client_args="--profile p")

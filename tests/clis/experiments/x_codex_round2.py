@@ -53,7 +53,7 @@ def profile_trust_in_profile() -> dict:
 def no_transport(where: str) -> dict:
     root = new_root("cx2-nt")
     if where == "config":
-        return result(codex(root, '[mcp_servers.empty]\nenabled = true\n' + srv("u", "x")))
+        return result(codex(root, "[mcp_servers.empty]\nenabled = true\n" + srv("u", "x")))
     return result(codex(root, srv("u", "x"), args=("-c", "mcp_servers.ghost.enabled=false")))
 
 
@@ -82,7 +82,9 @@ def worktree_main_codex() -> dict:
     root = new_root("cx2-wm")
     git_repo(root / "repo")
     git(root / "repo", "worktree", "add", "-q", str(root / "wt"), "-b", "w")
-    write(root, {"repo/.codex/config.toml": srv("inmain", "x"), "wt/.codex/config.toml": srv("inwt", "x"), "wt/sub/x": ""})
+    write(
+        root, {"repo/.codex/config.toml": srv("inmain", "x"), "wt/.codex/config.toml": srv("inwt", "x"), "wt/sub/x": ""}
+    )
     r = codex(root, trust("$D/repo"), cwd="wt/sub")
     return result(r) | {"untrusted_warning": "Untrusted" in r["stderr"]}
 
@@ -111,7 +113,8 @@ def env_needed(named: bool) -> dict:
     extra = 'env_vars = ["XNEED"]\n' if named else ""
     cfg = (
         '[mcp_servers.needs]\ncommand = "/bin/sh"\n'
-        'args = ["-c", "test -n \\"$XNEED\\" || exit 3; exec \\"$0\\" \\"$1\\" x", "$PY", "$RAW"]\n' + extra
+        'args = ["-c", "test -n \\"$XNEED\\" || exit 3; exec \\"$0\\" \\"$1\\" x", "$PY", "$RAW"]\n'
+        + extra
         + srv("ok", "y")
     )
     return result(codex(root, cfg, env={"XNEED": "1"}))
