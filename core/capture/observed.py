@@ -7,7 +7,7 @@ model received (another capture format) only has to fill these dataclasses.
 Public API::
 
     ObservedCall(name, arguments, namespace)
-    ObservedRequest(index, record, protocol, model, tools, tool_tokens, deferred, calls, tool_choice,
+    ObservedRequest(index, record, protocol, model, tools, tool_tokens, deferred, received_at, calls, tool_choice,
                     namespaces, deferred_names, deferred_namespaces, results)
     ObservedCapture(path, requests, records, skipped, truncated)
     request_from_record(record, index) -> ObservedRequest
@@ -52,6 +52,8 @@ class ObservedRequest:
     tool_tokens: tuple[int, ...]
     """Each tool's token estimate, as the capture records it (same order as ``tools``)."""
     deferred: frozenset[str] = frozenset()
+    received_at: str = ""
+    """When the capture received it (ISO 8601, as recorded): how long after the first request it left."""
     calls: tuple[ObservedCall, ...] = ()
     tool_choice: Any = None
     namespaces: tuple[str | None, ...] = ()
@@ -62,8 +64,15 @@ class ObservedRequest:
     """Namespaces announced the same way (Codex's "Deferred tool namespaces:")."""
     results: tuple[ObservedResult, ...] | None = None
     """The results this request carries for the previous reply's calls; None: messages not kept."""
-    received_at: str = ""
-    """When the capture received it (ISO 8601, as recorded): how long after the first request it left."""
+
+    @property
+    def tokens(self) -> int:
+        """The tool list's token estimate."""
+        return sum(self.tool_tokens)
+
+    def head_json(self) -> dict[str, Any]:
+        """The keys that name this request in report JSON (the timeline's and the comparison's)."""
+        return {"request": self.index, "record": self.record, "protocol": self.protocol, "model": self.model}
 
     def seconds_after(self, first: ObservedRequest) -> float | None:
         """Seconds between ``first`` and this request (None when either time is missing or unreadable)."""
@@ -74,15 +83,6 @@ class ObservedRequest:
         except ValueError:
             return None
         return (mine - theirs).total_seconds()
-
-    @property
-    def tokens(self) -> int:
-        """The tool list's token estimate."""
-        return sum(self.tool_tokens)
-
-    def head_json(self) -> dict[str, Any]:
-        """The keys that name this request in report JSON (the timeline's and the comparison's)."""
-        return {"request": self.index, "record": self.record, "protocol": self.protocol, "model": self.model}
 
 
 @dataclass(frozen=True)
@@ -152,6 +152,7 @@ def request_from_record(record: CaptureRecord, index: int) -> ObservedRequest:
     return ObservedRequest(
         index=index,
         record=record.index,
+        received_at=record.received_at,
         protocol=record.protocol or "",  # refused records (no protocol) never get here
         model=record.model,
         tools=tuple(_name(t.name) for t in record.tools),
@@ -165,5 +166,4 @@ def request_from_record(record: CaptureRecord, index: int) -> ObservedRequest:
         deferred_names=tuple(_name(n) for n in record.deferred_names),
         deferred_namespaces=tuple(_name(n) for n in record.deferred_namespaces),
         results=results,
-        received_at=record.received_at,
     )

@@ -15,7 +15,9 @@ from typing import Any
 
 def srv(name: str, *tools: str, extra: str = "") -> str:
     """A [mcp_servers.NAME] table starting rawmcp.py with these tools."""
-    return f'[mcp_servers."{name}"]\ncommand = "$PY"\nargs = {json.dumps(["$RAW", *tools], ensure_ascii=False)}\n{extra}\n'
+    return (
+        f'[mcp_servers."{name}"]\ncommand = "$PY"\nargs = {json.dumps(["$RAW", *tools], ensure_ascii=False)}\n{extra}\n'
+    )
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,8 @@ deferred namespaces) and, for a scripted call, whether the binary ran it. Slow l
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import socket
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,8 +18,10 @@ import pytest
 from cli_runner import (
     bin_path,
     capture_problems,
+    git_setup,
     run_captured,
     skip_unless_runnable,
+    toolscope_check,
     toolscope_tools,
     write_case,
 )
@@ -44,22 +44,9 @@ def _subst(text: str, root: Path) -> str:
     return text.replace("$D", str(root)).replace("$PY", sys.executable).replace("$RAW", str(RAW))
 
 
-def _git(cwd: Path, *args: str) -> None:
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(cwd), "GIT_CONFIG_NOSYSTEM": "1"}
-    base = ["git", "-c", "user.email=x@x", "-c", "user.name=x", "-c", "init.defaultBranch=main"]
-    subprocess.run([*base, *args], cwd=cwd, env=env, check=True, capture_output=True, timeout=60)
-
-
 def build_case(case: CodexCase, root: Path) -> tuple[Path, dict[str, str], int]:
     """The case's repositories, worktrees, files and CODEX_HOME under ``root``: (CODEX_HOME, env, capture port)."""
-    for repo in case.git:
-        (root / repo).mkdir(parents=True, exist_ok=True)
-        _git(root / repo, "init", "-q")
-        (root / repo / "README").write_text("x\n", encoding="utf-8")
-        _git(root / repo, "add", "README")
-        _git(root / repo, "commit", "-qm", "init")
-    for repo, tree in case.worktrees:
-        _git(root / repo, "worktree", "add", "-q", str(root / tree), "-b", f"w{abs(hash(tree)) % 1000}")
+    git_setup(root, case.git, case.worktrees)
     write_case(case.files, root)
     for rel in case.files:
         path = root / rel
@@ -98,7 +85,7 @@ def run_codex_case(case: CodexCase, root: Path) -> tuple[list[str], dict[str, An
     home, env, port = build_case(case, root)
     overrides = [a for o in case.overrides for a in ("-c", o)]
     command = [str(codex), "exec", "--skip-git-repo-check", *overrides, *case.args, "hi"]
-    capture = run_captured(command, root, env, _replies(case), port=port, cwd=root / case.cwd)
+    capture = run_captured(command, root, env, _replies(case), port=port, cwd=case.cwd)
     records = [r for r in read_capture(capture).records if r.protocol == "openai-responses"]
     if case.run_ends:
         assert records == [], "the binary sent a request; the case says the run ends before any"
@@ -113,26 +100,7 @@ def run_codex_case(case: CodexCase, root: Path) -> tuple[list[str], dict[str, An
 
 def check_document(case: CodexCase, root: Path, home: Path, env: dict[str, str]) -> dict[str, Any]:
     """``toolscope check codex:. OPTIONS --discover --json`` in the case's cwd (exit 0 or 1)."""
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "toolscope",
-            "check",
-            "codex:.",
-            *toolscope_options(case, root, home),
-            "--discover",
-            "--json",
-        ],
-        cwd=root / case.cwd,
-        env=dict(env, PYTHONPATH=os.environ.get("PYTHONPATH", "")),
-        capture_output=True,
-        text=True,
-        timeout=180,
-        stdin=subprocess.DEVNULL,
-    )
-    assert done.returncode in (0, 1), done.stderr
-    return json.loads(done.stdout)
+    return toolscope_check(["codex:.", *toolscope_options(case, root, home), "--discover"], env, root / case.cwd)
 
 
 def kinds(document: dict[str, Any]) -> list[str]:
