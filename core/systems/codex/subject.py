@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -42,6 +42,18 @@ if TYPE_CHECKING:
     from ..contract import OpenRequest
 
 
+@dataclass(frozen=True)
+class CodexFacts:
+    """What loading found beyond the layers and listings: the project folders, the profile, servers that need a
+    shell variable, what ends the run, and the servers slower than the start-up grace."""
+
+    folders: ProjectFolders | None = None
+    profile: str | None = None
+    env_needed: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    run_ends: tuple[RunEnd, ...] = ()
+    slow: tuple[StartupVerdict, ...] = ()
+
+
 class CodexSubject:
     """The merged layers, the servers' listings, and the verdicts per approval policy."""
 
@@ -51,16 +63,6 @@ class CodexSubject:
     default_home: Path = Path("~/.codex")
     system_dir: Path = Path("/etc/codex")
     overrides: tuple[str, ...] = ()
-    profile: str | None = None
-    """``--profile NAME`` from the session's flags (``--client-args``)."""
-    slow: tuple[StartupVerdict, ...] = ()
-    """Servers (measured with ``--discover``) over Codex's start-up grace, or close to it."""
-    run_ends: tuple[RunEnd, ...] = ()
-    """What makes codex exec exit 1 before any request (``fatal.py``)."""
-    env_needed: dict[str, tuple[str, ...]] = {}  # noqa: RUF012 (replaced per instance, never mutated)
-    """Servers that start only with the whole shell environment → the names of the variables Codex does not pass."""
-    folders: ProjectFolders | None = None
-    """The git root and main repository that decide which ``.codex/`` folders are read and trusted."""
     discover: bool = False
     """Whether this run may start servers (``--discover``): suggested commands repeat it."""
 
@@ -75,11 +77,15 @@ class CodexSubject:
         project: Path,
         read_from: tuple[Path, Path, Path, tuple[str, ...]] | None = None,
         discover: bool = False,
+        facts: CodexFacts | None = None,
     ) -> None:
         """Wrap what was read; ``read_from``: (CODEX_HOME, its default, the system folder, the -c overrides)."""
         self.layers, self.merged, self.requirements, self.results = layers, merged, requirements, results
         self.where, self.loaded, self.project = where, loaded, project
         self.discover = discover
+        facts = facts or CodexFacts()
+        self.folders, self.profile, self.env_needed = facts.folders, facts.profile, facts.env_needed
+        self.run_ends, self.slow = facts.run_ends, facts.slow
         if read_from is not None:
             self.codex_home, self.default_home, self.system_dir, self.overrides = read_from
         self._cache: dict[str, Evaluation] = {}
@@ -202,12 +208,15 @@ def load_codex_subject(
     read = [la for la in [*layers, requirements] if la is not None and la.path is not None]
     read_from = (home, default_home.expanduser().resolve(), Path(system_dir), tuple(overrides))
     loaded = _loaded(project, merged, where, read, results)
-    subject = CodexSubject(layers, merged, requirements, results, where, loaded, project, read_from, discover)
-    subject.folders, subject.profile, subject.env_needed = folders, args.profile, needed
     startable = startable_servers(merged, requirements)
-    subject.run_ends = tuple(run_ends(layers, merged, results, startable, args.profile))
-    subject.slow = late_servers(results, startable) if discover and snapshot is None else ()
-    return subject
+    facts = CodexFacts(
+        folders,
+        args.profile,
+        needed,
+        tuple(run_ends(layers, merged, results, startable, args.profile)),
+        late_servers(results, startable) if discover and snapshot is None else (),
+    )
+    return CodexSubject(layers, merged, requirements, results, where, loaded, project, read_from, discover, facts)
 
 
 def _loaded(

@@ -44,7 +44,7 @@ SYSTEM = System(
         K.ENV_NOT_PASSED,
     ),
     opener=Hook("toolscope.core.systems.codex.subject:open_subject"),
-    capture=Hook("toolscope.core.systems.coding_cli.capture_offer:capture_plan"),
+    capture=Hook("toolscope.core.systems.codex.capture:capture_plan"),
     prefix="codex:",
     markers=(".codex/",),
     options=(
