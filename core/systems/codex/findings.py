@@ -16,7 +16,7 @@ from ...model.verdicts import Finding
 from ...text.suggest import did_you_mean
 from ..coding_cli.ids import CodingCliFinding
 from .ids import CodexFinding, CodexStage
-from .launch import DEFAULT_ENV_VARS, MAX_NAMES_SHOWN
+from .launch import DEFAULT_ENV_VARS, MAX_NAMES_SHOWN, surely_late
 from .tools import value
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ def _slow_servers(subject: CodexSubject) -> list[Finding]:
             f"server slower than the CLI's start-up grace: {v.sentence()}; fix: {v.fix()}",
             entry=v.server,
             source=f"live discovery: {v.seconds:.1f} s",
-            severity=Severity.ERROR if v.late else Severity.WARNING,
+            severity=Severity.ERROR if surely_late(v) else Severity.WARNING,
         )
         for v in subject.slow
     ]

@@ -53,6 +53,16 @@ CODEX_GRACE = StartupGrace(
 sleeping 0-2.5 s: 1 s made it, 1.5 s did not); ``startup_timeout_sec`` does not delay it."""
 
 
+LATE_MARGIN = 2.0
+"""A server is predicted missing from the first request only past twice the grace: one start-up measured on
+a loaded machine is rough (the lane saw a stdlib server measured over 1.5 s that Codex still got in time)."""
+
+
+def surely_late(verdict: StartupVerdict) -> bool:
+    """Late by a margin wide enough to predict the first request without the server."""
+    return verdict.late and verdict.seconds > CODEX_GRACE.seconds * LATE_MARGIN
+
+
 def late_servers(results: dict[str, ServerResult], startable: list[str]) -> tuple[StartupVerdict, ...]:
     """The started servers (measured live) over Codex's start-up grace, or close to it."""
     return startup_verdicts([results[n] for n in startable if n in results and results[n].ok], CODEX_GRACE)

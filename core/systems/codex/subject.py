@@ -32,7 +32,7 @@ from .fatal import RunEnd, run_ends
 from .findings import codex_findings
 from .folders import ProjectFolders
 from .ids import CODEX_STAGES, CodexInput
-from .launch import CODEX_GRACE, late_servers, list_codex_servers, startable_servers
+from .launch import CODEX_GRACE, late_servers, list_codex_servers, startable_servers, surely_late
 from .layers import Layer, Merged, load_layers, merge, read_toml
 from .rows import Policy, RawNames, tool_rows
 
@@ -153,7 +153,7 @@ class CodexSubject:
             else "--mode"
         )
         run_end = self.run_ends[0].message if self.run_ends else ""
-        late = {v.server: v.sentence() for v in self.slow if v.late}
+        late = {v.server: v.sentence() for v in self.slow if surely_late(v)}
         return Policy(mode, source, str(model), model_source, prefixed, run_end, late)
 
     def checklist(self, tool: str, mode: str | None) -> Checklist:
@@ -175,7 +175,7 @@ class CodexSubject:
 
 def _still_late(slow: tuple[StartupVerdict, ...], seconds: float) -> set[str]:
     """The late servers still not started ``seconds`` after the first request."""
-    return {v.server for v in slow if v.late and v.seconds > CODEX_GRACE.seconds + seconds}
+    return {v.server for v in slow if surely_late(v) and v.seconds > CODEX_GRACE.seconds + seconds}
 
 
 def load_codex_subject(
