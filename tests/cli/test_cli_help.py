@@ -126,7 +126,7 @@ def test_report_says_what_it_wrote(tmp_path: Path) -> None:
 
 
 def test_follow_takes_the_tap_file_the_readme_names() -> None:
-    """`--follow FOLLOW` said nothing; the README and the help both call the value TAP."""
+    """`--follow FOLLOW` said nothing; the command reference and the help both call the value TAP."""
     out = invoke("inspect", "--help", width=200).output
     assert "--follow TAP" in out, out
-    assert "--follow TAP" in (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    assert "--follow TAP" in (Path(__file__).resolve().parents[2] / "docs" / "commands.md").read_text()
