@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from ...core.model.errors import EXIT_NEGATIVE
+from ..input_kind import config_help
 from ..output import handle_errors
 from .common import CaptureOpt, JsonOpt, SessionIdOpt, SessionOpt
 from .subject_options import NO_SUBJECT_OPTIONS, SubjectOptions, with_subject_options
@@ -16,7 +17,7 @@ from .subject_options import NO_SUBJECT_OPTIONS, SubjectOptions, with_subject_op
 @handle_errors
 @with_subject_options
 def check_command(
-    config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
+    config: Annotated[str, typer.Argument(help=config_help())],
     mode: Annotated[
         list[str] | None,
         typer.Option("--mode", "-m", help="Mode(s) to check; repeat the option. Default: every mode."),

@@ -8,6 +8,7 @@ import typer
 
 from ...core.model.enums import Verdict
 from ...core.model.errors import EXIT_NEGATIVE
+from ..input_kind import config_help
 from ..output import handle_errors
 from .common import CaptureOpt, JsonOpt, ModeOpt
 from .subject_options import NO_SUBJECT_OPTIONS, SubjectOptions, with_subject_options
@@ -16,7 +17,7 @@ from .subject_options import NO_SUBJECT_OPTIONS, SubjectOptions, with_subject_op
 @handle_errors
 @with_subject_options
 def explain_command(
-    config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
+    config: Annotated[str, typer.Argument(help=config_help())],
     tool: Annotated[str, typer.Argument(help="Tool name (or namespace:tool).")],
     mode: ModeOpt = None,
     subject_options: SubjectOptions = NO_SUBJECT_OPTIONS,

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from ..input_kind import config_help
 from ..output import handle_errors
 from .common import (
     CaptureOpt,
@@ -18,7 +19,7 @@ from .subject_options import NO_SUBJECT_OPTIONS, SubjectOptions, with_subject_op
 @handle_errors
 @with_subject_options
 def tools_command(
-    config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
+    config: Annotated[str, typer.Argument(help=config_help())],
     mode: ModeOpt = None,
     subject_options: SubjectOptions = NO_SUBJECT_OPTIONS,
     hidden_only: Annotated[bool, typer.Option("--hidden", help="Only tools that are not visible.")] = False,

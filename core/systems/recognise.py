@@ -8,7 +8,9 @@ In order:
 3. a plain folder: the systems whose ``markers`` are in it (``.codex/`` → Codex); the only one
    found is used, several or none are exit 2 naming the prefixes to choose from;
 4. a file: each system's ``sniff_document`` on its top-level object, then its ``misfit`` (a
-   file that is none of them but that a system can name: a registry given as CONFIG).
+   file that is none of them but that a system can name: a registry given as CONFIG), then the
+   files of another kind toolscope reads elsewhere (``wrong_kind``: an ``mcpServers`` config, a
+   capture, a ``reset_tools`` script), each named with the command that takes it.
 
 Public API::
 
@@ -26,6 +28,7 @@ from ..model.errors import InputError, Problem
 from ..text.suggest import close_matches
 from .contract import System
 from .registry import by_prefix, seen_in, systems
+from .wrong_kind import document_misfit, unparsed_misfit
 
 __all__ = ["Recognised", "recognise"]
 
@@ -100,8 +103,19 @@ def _markers_wanted() -> str:
     return "; ".join(f"{', '.join(s.markers)} ({s.title})" for s in systems() if s.prefix and s.markers)
 
 
+def _parsed(target: str, path: Path) -> Any:
+    """The file's one document; a file that is not one (a capture's JSON lines) named for what it is."""
+    try:
+        return load_document(path, "config file").data
+    except InputError:
+        misfit = unparsed_misfit(target, path) if path.is_file() else None
+        if misfit is not None:
+            raise misfit from None
+        raise
+
+
 def _by_document(target: str, path: Path) -> Recognised:
-    data: Any = load_document(path, "config file").data
+    data = _parsed(target, path)
     if isinstance(data, dict):
         for system in systems():
             kind = system.sniff_document(data) if system.sniff_document is not None else None
@@ -111,5 +125,8 @@ def _by_document(target: str, path: Path) -> Recognised:
             error = system.misfit(target, path, data) if system.misfit is not None else None
             if error is not None:
                 raise error
+    misfit = document_misfit(target, path, data)
+    if misfit is not None:
+        raise misfit
     hints = [s.document_hint for s in systems() if s.document_hint]
     raise InputError(target, "not a config toolscope knows", [Problem("", "expected " + ", ".join(hints))])

@@ -47,7 +47,7 @@ def test_help_names_values_by_words(command: str) -> None:
 def test_explain_usage_and_arguments() -> None:
     out = invoke("explain", "--help").output
     assert out.splitlines()[0] == "Usage: toolscope explain [OPTIONS] CONFIG TOOL"
-    assert re.search(r"^  CONFIG +Step config", out, re.M)
+    assert re.search(r"^  CONFIG +An AgentWorks step config", out, re.M)
     assert "-m, --mode MODE" in out and "-r, --registry FILE" in out
 
 
