@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from ...core.model.errors import EXIT_CAPTURE_INCOMPLETE, EXIT_OK, InputError
+from ...core.model.errors import EXIT_CAPTURE_INCOMPLETE, EXIT_INTERRUPTED, InputError
 from ..output import handle_errors
 
 _LOOPBACK = ("127.0.0.1", "::1", "localhost")
@@ -178,4 +178,5 @@ def _run(server, command: list[str], target: Path, proxy: bool) -> int:  # noqa:
         while True:
             time.sleep(3600)
     except KeyboardInterrupt:
-        return EXIT_OK
+        # Stopped by Ctrl+C, as serve is: the shell's status for an interrupted command.
+        return EXIT_INTERRUPTED
