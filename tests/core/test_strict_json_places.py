@@ -69,7 +69,7 @@ def test_nan_and_infinity_are_placed(text: str, where: str, word: str) -> None:
     [
         ('{\n  "steps": [\n    {"id": "a"},\n  ]\n}\n', "line 3, column 16", "']'"),
         ('{\n  "a": 1,\n}\n', "line 2, column 9", "'}'"),
-        ('[1,\n\n   ]', "line 1, column 3", "']'"),
+        ("[1,\n\n   ]", "line 1, column 3", "']'"),
     ],
 )
 def test_a_trailing_comma_is_named_at_the_comma(text: str, where: str, closing: str) -> None:
