@@ -96,7 +96,11 @@ def _refuse_on_1x(source: str, what: str) -> None:
     raise InputError(
         source,
         f"{what}, but AgentScope {installed_version()} is installed",
-        [Problem("", f"it needs AgentScope {needs} to 2.0.x: replay it in an environment with agentscope>={needs},<2.1")],
+        [
+            Problem(
+                "", f"it needs AgentScope {needs} to 2.0.x: replay it in an environment with agentscope>={needs},<2.1"
+            )
+        ],
     )
 
 
