@@ -73,6 +73,7 @@ def test_workflow_benchmark_runs_and_prints_the_linearity_ratio():
     assert "ratio per-step time 10 / 1 steps:" in stdout
 
 
+@pytest.mark.timeout(300)  # the script's own bound: five server processes, on a loaded machine minutes
 @pytest.mark.parametrize("protocol", ["openai-chat", "gemini"])
 def test_capture_benchmark_runs_and_prints_its_figures(protocol: str):
     stdout = run_bench("capture_bench.py", "--quick", "--protocol", protocol, timeout=300)
