@@ -28,7 +28,6 @@ from ..model.errors import InputError, Problem
 from ..text.suggest import close_matches
 from .contract import System
 from .registry import by_prefix, seen_in, systems
-from .wrong_kind import document_misfit, unparsed_misfit
 
 __all__ = ["Recognised", "recognise"]
 
@@ -108,6 +107,8 @@ def _parsed(target: str, path: Path) -> Any:
     try:
         return load_document(path, "config file").data
     except InputError:
+        from .wrong_kind import unparsed_misfit  # only on a bad file: --help never loads it
+
         misfit = unparsed_misfit(target, path) if path.is_file() else None
         if misfit is not None:
             raise misfit from None
@@ -125,6 +126,8 @@ def _by_document(target: str, path: Path) -> Recognised:
             error = system.misfit(target, path, data) if system.misfit is not None else None
             if error is not None:
                 raise error
+    from .wrong_kind import document_misfit
+
     misfit = document_misfit(target, path, data)
     if misfit is not None:
         raise misfit
