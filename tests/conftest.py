@@ -36,6 +36,7 @@ PROCESS_LANE = (
     "tests/mcp/test_discover_progress.py",
     "tests/mcp/test_mcp_agentscope_clients.py",
     "tests/mcp/test_mcp_start_cap.py",
+    "tests/mcp/test_mcp_server.py",
     "tests/hostile/test_hostile_mcp.py",
     "tests/hostile/test_hostile_opt_in.py",
     "tests/clis/test_cli_inputs.py",
