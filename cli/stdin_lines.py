@@ -53,7 +53,7 @@ class StdinLines:
         end = end + 1 if end >= 0 else len(self._buffer)
         line = bytes(self._buffer[:end])
         del self._buffer[:end]
-        if self._dropping:
+        if self._dropping or len(line) > self._limit:
             self._dropping = False
             return "\n"
         return line.decode("utf-8", "replace")

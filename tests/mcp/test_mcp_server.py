@@ -31,7 +31,9 @@ TOOLSCOPE = [sys.executable, "-m", "toolscope"]
 @asynccontextmanager
 async def served(*args: str, cwd: Path | None = None) -> AsyncIterator[ClientSession]:
     """A ``toolscope mcp ARGS`` server and an initialized client session on it."""
-    params = StdioServerParameters(command=TOOLSCOPE[0], args=[*TOOLSCOPE[1:], "mcp", *args], cwd=cwd, env=dict(os.environ))
+    params = StdioServerParameters(
+        command=TOOLSCOPE[0], args=[*TOOLSCOPE[1:], "mcp", *args], cwd=cwd, env=dict(os.environ)
+    )
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         yield session
