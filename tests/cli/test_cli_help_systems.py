@@ -56,7 +56,8 @@ def test_the_panels_come_in_registry_order_after_the_commands_own() -> None:
 
 
 @pytest.mark.parametrize(
-    "command", ("capture", "check", "discover", "explain", "filter", "inspect", "report", "serve", "step", "tools")
+    "command",
+    ("capture", "check", "discover", "explain", "filter", "inspect", "mcp", "report", "serve", "step", "tools"),
 )
 def test_help_at_80_columns_fits_them(command: str) -> None:
     for line in help_of(command).splitlines():
