@@ -4,8 +4,8 @@ Three read-only tools, each answering in the words the CLI prints for the same s
 ``why_not(tool)`` is ``toolscope explain CONFIG TOOL``, ``tools()`` is ``toolscope tools CONFIG
 --wide`` and ``check()`` is ``toolscope check CONFIG``. The commands' own answer functions print
 through the renderers into a bounded buffer that stands in for stdout while they run; the SDK's
-transport writes to its own copy of the protocol's stdout, never through ``sys.stdout``, and
-stdin is read by ``cli.stdin_lines`` (cancellable, bounded).
+transport writes to its own copy of the protocol's stdout (file descriptor 1 then points at
+stderr), and stdin is read by ``cli.stdin_lines`` (cancellable, bounded).
 
 The subject is opened again for every call, so an edited configuration is answered as it is now.
 Nothing here starts a configured MCP server unless the command line has ``--discover``.
@@ -331,5 +331,19 @@ async def _serve(server: Any) -> None:
 
     from ..stdin_lines import StdinLines
 
-    async with stdio_server(stdin=StdinLines()) as (read, write):  # type: ignore[arg-type]
+    async with stdio_server(stdin=StdinLines(), stdout=_protocol_stdout()) as (read, write):  # type: ignore[arg-type]
         await server.run(read, write, server.create_initialization_options())
+
+
+def _protocol_stdout() -> Any:
+    """The protocol's stdout: a copy of file descriptor 1, which itself then points at stderr, so that a
+    stray write (a library's, a toolkit factory's) never lands in the protocol, and ``sys.stdout`` stays
+    open after serving (mcp 1.x closes the stdout it wraps itself)."""
+    import sys
+
+    import anyio
+
+    sys.stdout.flush()
+    protocol = os.dup(1)
+    os.dup2(2, 1)
+    return anyio.wrap_file(io.TextIOWrapper(os.fdopen(protocol, "wb"), encoding="utf-8"))

@@ -22,13 +22,13 @@ def test_why_not_is_explains_text(in_repo: object) -> None:
     explained = CliRunner().invoke(app, ["explain", SEED, "notify_user", "--mode", "build"])
     assert explained.exit_code == 1
     assert not is_error and text == explained.stdout
-    assert "Fix: add \"notify_user\" to modes.lists.build" in text
+    assert 'Fix: add "notify_user" to modes.lists.build' in text
 
 
 def test_a_tool_it_does_not_serve() -> None:
     served = Served(SEED, "build", NO_SUBJECT_OPTIONS)
     result = anyio.run(respond, served, "why\x1bnot", {})
-    assert result.is_error
+    assert result.model_dump(by_alias=True)["isError"] is True
     assert result.content[0].text == 'error: toolscope mcp has no tool "why\\x1bnot"; its tools: why_not, tools, check'
 
 

@@ -60,7 +60,8 @@ async def test_answers_are_the_clis_words() -> None:
     async with served(SEED, "--mode", "build") as session:
         listed = (await session.list_tools()).tools
         assert [t.name for t in listed] == ["why_not", "tools", "check"]
-        assert all(t.annotations is not None and t.annotations.read_only_hint for t in listed)
+        hints = [t.annotations.model_dump(by_alias=True) for t in listed if t.annotations is not None]
+        assert len(hints) == 3 and all(h["readOnlyHint"] is True for h in hints)
 
         text, is_error = await call(session, "why_not", tool="notify_user")
         assert not is_error
