@@ -146,9 +146,10 @@ def _failure_text(exc: Exception) -> str:
 
 
 def _result(text: str, is_error: bool) -> Any:
-    from mcp.types import CallToolResult, TextContent
+    from mcp.types import CallToolResult
 
-    return CallToolResult(content=[TextContent(type="text", text=text)], isError=is_error)
+    # By the wire's names: mcp 1.x names the fields so, 2.x takes them as aliases.
+    return CallToolResult.model_validate({"content": [{"type": "text", "text": text}], "isError": is_error})
 
 
 NESTED_ENV = "TOOLSCOPE_MCP_SERVER"
@@ -237,10 +238,13 @@ async def respond(served: Served, name: str, arguments: dict[str, Any] | None) -
 
 def tool_list() -> list[Any]:
     """The three tools as ``tools/list`` describes them: read-only, closed-world."""
-    from mcp.types import Tool, ToolAnnotations
+    from mcp.types import Tool
 
-    hints = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
-    return [Tool(name=name, description=text, inputSchema=schema, annotations=hints) for name, text, schema in TOOLS]
+    hints = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
+    return [
+        Tool.model_validate({"name": name, "description": text, "inputSchema": schema, "annotations": hints})
+        for name, text, schema in TOOLS
+    ]
 
 
 def build_server(served: Served) -> Any:

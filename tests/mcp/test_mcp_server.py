@@ -27,6 +27,8 @@ REPO = Path(__file__).resolve().parents[2]
 SEED = str(REPO / "sample_configs" / "seed" / "step_config.json")
 TOOLSCOPE = [sys.executable, "-m", "toolscope"]
 
+pytestmark = pytest.mark.mcp_sdk  # the mcp<2 lanes run it too (.ci/agentscope-compat.sh)
+
 
 @asynccontextmanager
 async def served(*args: str, cwd: Path | None = None) -> AsyncIterator[ClientSession]:
