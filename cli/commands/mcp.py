@@ -1,7 +1,7 @@
 """``toolscope mcp [CONFIG]``: toolscope's answers served to the agent itself, as an MCP server over stdio.
 
 Claude Code adds it with ``claude mcp add toolscope -- toolscope mcp claude-code:.``; the agent
-can then ask ``why_not(tool)`` about its own configuration (see ``mcp_server``).
+can then ask ``why_not(tool)`` about its own configuration (see ``mcp_server`` and ``mcp_answers``).
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ def mcp_command(
     Read-only; it starts no configured MCP server unless --discover is given. It ends when
     stdin closes, on Ctrl+C or SIGTERM.
     """
-    from .mcp_server import serve, served_from
+    from .mcp_answers import served_from
+    from .mcp_server import serve
 
     serve(served_from(config, mode, subject_options))

@@ -9,7 +9,8 @@ import anyio
 from typer.testing import CliRunner
 
 from toolscope.cli.app import app
-from toolscope.cli.commands.mcp_server import Served, respond, why_not_text
+from toolscope.cli.commands.mcp_answers import Served, why_not_text
+from toolscope.cli.commands.mcp_server import respond
 from toolscope.cli.commands.subject_options import NO_SUBJECT_OPTIONS
 from toolscope.cli.stdin_lines import StdinLines
 
