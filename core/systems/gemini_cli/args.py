@@ -65,6 +65,8 @@ def _value(words: list[str], i: int, flag: str, inline: str | None) -> tuple[str
         return inline, i
     if i + 1 < len(words) and (not words[i + 1].startswith("-") or flag in ("-p", "--prompt")):
         return words[i + 1], i + 1
+    if flag in ("-p", "--prompt"):
+        return "", i  # `-p` last: headless with the prompt from stdin
     raise InputError("--client-args", f"{flag} needs a value")
 
 

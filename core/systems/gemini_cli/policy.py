@@ -119,8 +119,6 @@ def _names(rule: dict[str, Any]) -> list[str]:
     tool_list = tools if isinstance(tools, list) else [tools] if isinstance(tools, str) else []
     server = rule.get("mcpName")
     if isinstance(server, str):
-        if not tool_list:
-            return [server_pattern(server)]
         return [t if t.startswith(f"mcp_{server}_") else f"mcp_{server}_{t}" for t in tool_list if isinstance(t, str)]
     return [str(t) for t in tool_list] or ["*"]
 
@@ -130,6 +128,8 @@ def _rule_problem(rule: Any) -> str | None:
         return "a [[rule]] that is not a table"
     if str(rule.get("decision", "")).lower() not in DECISIONS:
         return f"decision {rule.get('decision')!r}: expected allow, deny or ask_user"
+    if "mcpName" in rule and not isinstance(rule.get("toolName"), (str, list)):
+        return 'mcpName without toolName: "Field rule.N.toolName: Invalid input" (0.61.0 wants toolName = "*" for the whole server)'
     priority = rule.get("priority", 0)
     if not isinstance(priority, int) or isinstance(priority, bool) or not 0 <= priority <= 999:
         return f"priority {priority!r}: expected an integer 0-999"
