@@ -57,10 +57,12 @@ class GeminiSubject:
         loaded: LoadedInput,
         system_dir: Path,
         discover: bool = False,
+        default_home: Path | None = None,
     ) -> None:
         self.files, self.args, self.servers, self.results = files, args, servers, results
         self.where, self.loaded, self.system_dir, self.discover = where, loaded, system_dir, discover
-        self.default_home = files.home
+        self.default_home = default_home or files.home
+        """The home toolscope reads without --home: suggested commands name --home when it differs."""
         self._cache: dict[str, Evaluation] = {}
         self.policy_files: list[PolicyFile] = []
         self.raw_names: dict[str, tuple[str, str]] = {}
@@ -198,11 +200,10 @@ def load_gemini_subject(
         ),
         paths=resolved_paths(*(p for _, _, p in read)),
     )
-    subject = GeminiSubject(files, args, servers, results, where, loaded, system_dir or DEFAULT_SYSTEM_DIR, discover)
-    subject.default_home = (
-        Path(environ.get("GEMINI_CLI_HOME") or environ.get("HOME") or Path.home()).expanduser().resolve()
+    default_home = Path(environ.get("GEMINI_CLI_HOME") or environ.get("HOME") or Path.home()).expanduser().resolve()
+    return GeminiSubject(
+        files, args, servers, results, where, loaded, system_dir or DEFAULT_SYSTEM_DIR, discover, default_home
     )
-    return subject
 
 
 def open_subject(request: OpenRequest) -> GeminiSubject:

@@ -144,7 +144,13 @@ def policy_stage(session: Session, server: str, tool: str, read_only: bool) -> S
             f"no rule matches {name}: interactive sessions ask (ASK_USER), so it is sent ({mode})",
             name,
         )
-    code = "policy.core_wildcard" if rule.label.startswith("tools.core's") else f"policy.{decision}"
+    if rule.label.startswith("tools.core's"):
+        text = (
+            f"DENY: tools.core ({rule.source}) names neither {name} nor {server_pattern(server)}, and its wildcard deny "
+            f"(priority {rule.priority:.3f}) outranks trust: true, mcp.allowed and yolo: not sent ({mode})"
+        )
+        return stage(GeminiStage.POLICY, False, "policy.core_wildcard", text, "*", rule.source)
+    code = f"policy.{decision}"
     passed = decision != DENY
     verb = "removes it from the request" if not passed else "sends it"
     return stage(
