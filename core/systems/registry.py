@@ -39,8 +39,8 @@ from .agentscope.v1.system import SYSTEM as AGENTSCOPE1
 from .agentworks.system import SYSTEM as AGENTWORKS
 from .claude_code.system import SYSTEM as CLAUDE_CODE
 from .codex.system import SYSTEM as CODEX
-from .gemini_cli.system import SYSTEM as GEMINI_CLI
 from .contract import OptionSpec, System
+from .gemini_cli.system import SYSTEM as GEMINI_CLI
 
 __all__ = [
     "BUILTIN",

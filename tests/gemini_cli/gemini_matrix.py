@@ -102,7 +102,12 @@ CASES: tuple[GeminiCase, ...] = (
         },
     ),
     GeminiCase(
-        "allowed_server_names_flag",
+        "allowed_server_names_flag_replaces_allowed",
+        {USER: {**servers(a=srv("x", trust=T), b=srv("y", trust=T)), "mcp": {"allowed": ["b"]}}},
+        ("--allowed-mcp-server-names", "a"),
+    ),
+    GeminiCase(
+        "allowed_server_names_flag_keeps_excluded_deny",
         {USER: {**servers(a=srv("x", trust=T), b=srv("y", trust=T)), "mcp": {"excluded": ["a"], "allowed": ["b"]}}},
         ("--allowed-mcp-server-names", "a"),
     ),

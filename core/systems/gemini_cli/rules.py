@@ -79,11 +79,11 @@ def _server_rules(servers: Mapping[str, ServerEntry], files: GeminiFiles, args: 
             for n, e in servers.items()
             if e.extension is None
         ]
-    if args.allowed_servers is None:
-        out += [
-            Rule(4.9, DENY, server_pattern(s), where, label=f'mcp.excluded "{s}"')
-            for s, where in files.settings.union("mcp.excluded")
-        ]
+    # Observed: --allowed-mcp-server-names lets an excluded server start, but the 4.9 DENY still removes its tools.
+    out += [
+        Rule(4.9, DENY, server_pattern(s), where, label=f'mcp.excluded "{s}"')
+        for s, where in files.settings.union("mcp.excluded")
+    ]
     return out
 
 
