@@ -109,7 +109,8 @@ def test_a_workflow_refuses_another_systems_option_before_loading_a_step(tmp_pat
     assert (
         result.exit_code == 2
         and "--home: is a Claude Code (claude-code:DIR) / Gemini CLI (gemini-cli:DIR) option, and CONFIG is an "
-        "AgentWorks input" in result.output
+        "AgentWorks input"
+        in result.output
     )
 
 

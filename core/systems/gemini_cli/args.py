@@ -83,36 +83,41 @@ def _words(text: str) -> list[str]:
         ) from None
 
 
+def _one_flag(words: list[str], i: int, values: dict[str, object], lists: dict[str, list[str]]) -> int:
+    """Read the flag at ``words[i]`` (and its value) into ``values`` / ``lists``; the index of its last word."""
+    flag, eq, rest = words[i].partition("=")
+    inline = rest if eq else None
+    if flag in _SWITCHES:
+        values[_SWITCHES[flag]] = True
+    elif flag in _VALUE:
+        values[_VALUE[flag]], i = _value(words, i, flag, inline)
+    elif flag in _LIST:
+        value, i = _value(words, i, flag, inline)
+        lists.setdefault(_LIST[flag], []).extend(_split(value) if flag != "--policy" else [value])
+    elif flag in _SKIPPED_WITH_VALUE and inline is None and i + 1 < len(words):
+        i += 1
+    return i
+
+
+def _check_mode(values: dict[str, object]) -> None:
+    mode = values.get("approval_mode")
+    if mode is not None and mode not in MODES:
+        problem = Problem("", f"one of {', '.join(MODES)}")
+        raise InputError("--client-args", f"--approval-mode {mode}: not a Gemini CLI approval mode", [problem])
+    if values.get("yolo") and mode is not None:
+        raise InputError("--client-args", "--yolo and --approval-mode together: gemini exits 1 (choose one)")
+
+
 def parse_gemini_args(text: str | None) -> GeminiArgs:
     """``--client-args "-p hi -m gemini-2.5-flash --approval-mode yolo -e none"`` → GeminiArgs."""
     if not text:
         return GeminiArgs()
-    words = _words(text)
+    words = _words(text)[:10_000]
     values: dict[str, object] = {"text": text}
     lists: dict[str, list[str]] = {}
     i = 0
-    while i < len(words) and i < 10_000:
-        flag, eq, rest = words[i].partition("=")
-        inline = rest if eq else None
-        if flag in _SWITCHES:
-            values[_SWITCHES[flag]] = True
-        elif flag in _VALUE:
-            values[_VALUE[flag]], i = _value(words, i, flag, inline)
-        elif flag in _LIST:
-            value, i = _value(words, i, flag, inline)
-            lists.setdefault(_LIST[flag], []).extend(_split(value) if flag != "--policy" else [value])
-        elif flag in _SKIPPED_WITH_VALUE and inline is None and i + 1 < len(words):
-            i += 1
-        i += 1
-    mode = values.get("approval_mode")
-    if mode is not None and mode not in MODES:
-        raise InputError(
-            "--client-args",
-            f"--approval-mode {mode}: not a Gemini CLI approval mode",
-            [Problem("", f"one of {', '.join(MODES)}")],
-        )
-    if values.get("yolo") and mode is not None:
-        raise InputError("--client-args", "--yolo and --approval-mode together: gemini exits 1 (choose one)")
-    for key, got in lists.items():
-        values[key] = tuple(got)
+    while i < len(words):
+        i = _one_flag(words, i, values, lists) + 1
+    _check_mode(values)
+    values.update({key: tuple(got) for key, got in lists.items()})
     return GeminiArgs(**values)  # type: ignore[arg-type]

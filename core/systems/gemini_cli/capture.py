@@ -57,31 +57,26 @@ def _observed(request: ObservedRequest, predicted: dict[str, str]) -> tuple[dict
     return seen, tuple(n for n in request.tools if n not in seen)
 
 
+def _outcome(name: str, following: ObservedRequest | None) -> tuple[str, str]:
+    """What the binary did with a call, read from the next request's functionResponse."""
+    if following is None:
+        return "unknown", "no later request carries its result"
+    if following.results is None:
+        return "unknown", "messages not kept: capture with --keep-messages"
+    result = next((r for r in reversed(following.results) if r.name == name), None)
+    if result is None:
+        return "unknown", f"request {following.index} carries no result"
+    return ("refused" if any(p in result.text for p in REFUSALS) else "ran"), result.text
+
+
 def _calls(
     request: ObservedRequest, following: ObservedRequest | None, callable_tools: set[str]
 ) -> tuple[CallCheck, ...]:
     out = []
     for call in request.calls:
-        if not call.name.startswith("mcp_") and call.name not in callable_tools:
-            continue
-        if following is None or following.results is None:
-            why = (
-                "no later request carries its result"
-                if following is None
-                else "messages not kept: capture with --keep-messages"
-            )
-            out.append(CallCheck(call.name, call.name in callable_tools, "unknown", why))
-            continue
-        result = next((r for r in reversed(following.results) if r.name == call.name), None)
-        if result is None:
-            out.append(
-                CallCheck(
-                    call.name, call.name in callable_tools, "unknown", f"request {following.index} carries no result"
-                )
-            )
-            continue
-        outcome = "refused" if any(p in result.text for p in REFUSALS) else "ran"
-        out.append(CallCheck(call.name, call.name in callable_tools, outcome, result.text))
+        if call.name.startswith("mcp_") or call.name in callable_tools:
+            outcome, evidence = _outcome(call.name, following)
+            out.append(CallCheck(call.name, call.name in callable_tools, outcome, evidence))
     return tuple(out)
 
 

@@ -47,31 +47,34 @@ def _answer(stages: list[Stage]) -> bool | None:
     return None if any(s.passed is None for s in stages) else True
 
 
+def _matches(subject: GeminiSubject, tool: str, tools: Sequence[ToolVerdict]) -> list[ToolVerdict]:
+    """The rows named ``tool`` (sent name, or ``server:raw tool``); else a server's ``mcp_<s>_*`` row."""
+    named = [t for t in tools if tool in (t.name, f"{t.namespace}:{subject.raw_names.get(t.name, ('', ''))[1]}")]
+    return named or [t for t in tools if t.name.endswith("_*") and tool.startswith(t.name[:-1])]
+
+
+def _step(verdict: ToolVerdict, ids: tuple[str, ...], question: str, mode: str) -> ChecklistStep:
+    stages = [s for s in verdict.stages if s.name in ids]
+    answer = _answer(stages)
+    word = ANSWER_WORD[answer] if stages else "n/a"
+    return ChecklistStep(
+        question.format(server=verdict.namespace, mode=mode),
+        word,
+        answer,
+        tuple(s.rule for s in stages) or ("not reached",),
+    )
+
+
 def gemini_checklist(subject: GeminiSubject, tool: str, mode: str) -> Checklist:
     """The four questions for one tool (its sent name ``mcp_<server>_<tool>``, or ``server:tool``)."""
     tools = subject.evaluate(mode).tools
-    matches = [t for t in tools if tool in (t.name, f"{t.namespace}:{subject.raw_names.get(t.name, ('', ''))[1]}")]
-    if not matches:
-        matches = [t for t in tools if t.name.endswith("_*") and tool.startswith(t.name[:-1])]
+    matches = _matches(subject, tool, tools)
     if not matches:
         return _unknown_tool(subject, tool, mode, tools)
     verdict = max(matches, key=lambda v: len(v.stages))
-    steps = []
-    for ids, question in _GROUPS:
-        stages = [s for s in verdict.stages if s.name in ids]
-        steps.append(
-            ChecklistStep(
-                question.format(server=verdict.namespace, mode=mode),
-                ANSWER_WORD[_answer(stages)] if stages else "n/a",
-                _answer(stages),
-                tuple(s.rule for s in stages) or ("not reached",),
-            )
-        )
-    steps.append(
-        ChecklistStep(
-            "Will a test catch it if it disappears again?", "add one", None, (check_command(subject, verdict.name),)
-        )
-    )
+    steps = [_step(verdict, ids, question, mode) for ids, question in _GROUPS]
+    test = check_command(subject, verdict.name)
+    steps.append(ChecklistStep("Will a test catch it if it disappears again?", "add one", None, (test,)))
     return Checklist(tool, mode, verdict, tuple(steps), fix_for(subject, verdict))
 
 

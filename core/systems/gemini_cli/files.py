@@ -118,47 +118,63 @@ def _trust_disabled(files: list[SettingsFile]) -> SettingsFile | None:
     return None
 
 
+def _extension(folder: Path, args: GeminiArgs) -> Extension | None:
+    """One extension folder's manifest, None when it has none; ``-e`` decides whether it is active."""
+    manifest = folder / "gemini-extension.json"
+    shown = f"~/.gemini/extensions/{folder.name}/gemini-extension.json"
+    found = read_json_file(manifest, shown, "Gemini CLI extension") if folder.is_dir() else None
+    if found is None:
+        return None
+    name = str(found.data.get("name") or folder.name)
+    wanted = {e.lower() for e in args.extensions} if args.extensions is not None else {name.lower()}
+    active = name.lower() in wanted
+    why = "" if active else f"-e {','.join(args.extensions or ())} leaves it out"
+    return Extension(name, manifest, shown, found.data, found.sha256, active, why)
+
+
 def _extensions(home: Path, args: GeminiArgs) -> tuple[Extension, ...]:
     root = home / ".gemini" / "extensions"
     if not root.is_dir():
         return ()
-    wanted = None if args.extensions is None else {e.lower() for e in args.extensions}
-    out = []
-    for folder in sorted(root.iterdir())[:MAX_EXTENSIONS]:
-        manifest = folder / "gemini-extension.json"
-        shown = f"~/.gemini/extensions/{folder.name}/gemini-extension.json"
-        found = read_json_file(manifest, shown, "Gemini CLI extension") if folder.is_dir() else None
-        if found is None:
-            continue
-        name = str(found.data.get("name") or folder.name)
-        active = wanted is None or name.lower() in wanted
-        why = "" if active else f"-e {','.join(args.extensions or ())} leaves it out"
-        out.append(Extension(name, manifest, shown, found.data, found.sha256, active, why))
-    return tuple(out)
+    found = (_extension(folder, args) for folder in sorted(root.iterdir())[:MAX_EXTENSIONS])
+    return tuple(e for e in found if e is not None)
+
+
+def _read_all(
+    project: Path, home: Path, system_dir: Path | None, environ: Mapping[str, str]
+) -> tuple[list[SettingsFile | None], SettingsFile | None]:
+    """(system-defaults, user, system) in precedence order, and the workspace file (None: absent or the home)."""
+    defaults_path, system_path = _system_paths(system_dir, environ)
+    outer = [
+        read_settings_file(defaults_path, str(defaults_path), "system-defaults", environ),
+        read_settings_file(home / ".gemini" / "settings.json", "~/.gemini/settings.json", "user", environ),
+        read_settings_file(system_path, str(system_path), "system", environ),
+    ]
+    if project == home:
+        return outer, None
+    shown = shown_path(project / ".gemini" / "settings.json", home, project)
+    return outer, read_settings_file(project / ".gemini" / "settings.json", shown, "workspace", environ)
+
+
+def _decide_trust(
+    outer: list[SettingsFile], project: Path, home: Path, environ: Mapping[str, str]
+) -> tuple[Trust, tuple[Path, str] | None]:
+    entries, trusted_file = _trust_entries(home)
+    off = _trust_disabled(outer)
+    if off is None:
+        return folder_trust(project, entries, environ), trusted_file
+    where = off.at("security.folderTrust.enabled")
+    return Trust(True, f"folder trust is off ({where}: false)", off.shown, False), trusted_file
 
 
 def load_gemini_files(
     project: Path, home: Path, system_dir: Path | None, args: GeminiArgs, environ: Mapping[str, str]
 ) -> GeminiFiles:
     """Read every file of the session (never writing one)."""
-    defaults_path, system_path = _system_paths(system_dir, environ)
-    read = [
-        read_settings_file(defaults_path, str(defaults_path), "system-defaults", environ),
-        read_settings_file(home / ".gemini" / "settings.json", "~/.gemini/settings.json", "user", environ),
-    ]
-    workspace = None
-    if project != home:
-        shown = shown_path(project / ".gemini" / "settings.json", home, project)
-        workspace = read_settings_file(project / ".gemini" / "settings.json", shown, "workspace", environ)
-    system = read_settings_file(system_path, str(system_path), "system", environ)
-    outer = [f for f in (*read, system) if f is not None]
-    entries, trusted_file = _trust_entries(home)
-    off = _trust_disabled(outer)
-    if off is not None:
-        trust = Trust(True, f"folder trust is off ({off.at('security.folderTrust.enabled')}: false)", off.shown, False)
-    else:
-        trust = folder_trust(project, entries, environ)
-    counts = workspace is not None and trust.trusted
-    files = [f for f in (*read, workspace if counts else None, system) if f is not None]
-    ignored = (workspace,) if workspace is not None and not counts else ()
-    return GeminiFiles(project, home, Settings(tuple(files), ignored), trust, _extensions(home, args), trusted_file)
+    (defaults, user, system), workspace = _read_all(project, home, system_dir, environ)
+    outer = [f for f in (defaults, user, system) if f is not None]
+    trust, trusted_file = _decide_trust(outer, project, home, environ)
+    counts = workspace if workspace is not None and trust.trusted else None
+    files = tuple(f for f in (defaults, user, counts, system) if f is not None)
+    ignored = (workspace,) if workspace is not None and counts is None else ()
+    return GeminiFiles(project, home, Settings(files, ignored), trust, _extensions(home, args), trusted_file)

@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING
 
 from ...model.enums import Severity, SharedFinding
 from ...model.opt_in import NOT_STARTED_CODE
-from ...model.verdicts import Finding, ToolVerdict
+from ...model.verdicts import Finding, Stage, ToolVerdict
 from ...text.suggest import did_you_mean
 from ..coding_cli.ids import CodingCliFinding
 from .ids import GeminiFinding, GeminiStage
 from .naming import wildcard_misses
-from .policy import DENY
+from .policy import DENY, Rule
+from .servers import ServerEntry
 
 if TYPE_CHECKING:
     from .subject import GeminiSubject
@@ -69,23 +70,29 @@ def gemini_findings(subject: GeminiSubject, modes: Sequence[str | None]) -> list
     ]
 
 
+def _policy_code(tool: ToolVerdict) -> str | None:
+    stage = tool.stage(GeminiStage.POLICY)
+    return stage.code if stage is not None else None
+
+
+def _names(tools: Sequence[ToolVerdict], cap: int = 8) -> str:
+    more = f" and {len(tools) - cap} more" if len(tools) > cap else ""
+    return ", ".join(t.name for t in tools[:cap]) + more
+
+
 def _core(subject: GeminiSubject, tools: Sequence[ToolVerdict]) -> list[Finding]:
-    hidden = [t for t in tools if (s := t.stage(GeminiStage.POLICY)) is not None and s.code == "policy.core_wildcard"]
+    hidden = [t for t in tools if _policy_code(t) == "policy.core_wildcard"]
     value, file = subject.files.settings.last("tools.core")
     if not hidden or file is None:
         return []
-    names = ", ".join(t.name for t in hidden[:8]) + (f" and {len(hidden) - 8} more" if len(hidden) > 8 else "")
-    servers = sorted({t.namespace or "" for t in hidden})
-    add = ", ".join(f'"mcp_{s}_*"' for s in servers[:5])
-    return [
-        Finding(
-            GeminiFinding.CORE_HIDES_MCP,
-            f"tools.core is set ({file.at('tools.core')} = {json.dumps(value)}): its wildcard DENY hides every MCP tool it does not name, "
-            f"above trust, mcp.allowed and --yolo ({len(hidden)} hidden: {names}); fix: add {add} to tools.core, or remove tools.core",
-            entry=str(value),
-            source=file.at("tools.core"),
-        )
-    ]
+    add = ", ".join(f'"mcp_{s}_*"' for s in sorted({t.namespace or "" for t in hidden})[:5])
+    where = file.at("tools.core")
+    text = (
+        f"tools.core is set ({where} = {json.dumps(value)}): its wildcard DENY hides every MCP tool it does not name, "
+        f"above trust, mcp.allowed and --yolo ({len(hidden)} hidden: {_names(hidden)}); "
+        f"fix: add {add} to tools.core, or remove tools.core"
+    )
+    return [Finding(GeminiFinding.CORE_HIDES_MCP, text, entry=str(value), source=where)]
 
 
 def _trust(subject: GeminiSubject) -> list[Finding]:
@@ -124,60 +131,78 @@ def _headless(subject: GeminiSubject, tools: Sequence[ToolVerdict]) -> list[Find
     return out
 
 
+def _keyed(subject: GeminiSubject, name: str) -> list[str]:
+    """The settings that name the server by its raw name: trust, mcp.allowed."""
+    allowed, _ = subject.files.settings.last("mcp.allowed")
+    out = ["trust"] if subject.servers[name].entry.get("trust") is True else []
+    return out + (["mcp.allowed"] if isinstance(allowed, list) and name in allowed else [])
+
+
 def _wildcards(subject: GeminiSubject) -> list[Finding]:
     out = []
-    allowed, _ = subject.files.settings.last("mcp.allowed")
     for name, server in subject.servers.items():
         result = subject.results.get(name)
         tools = result.tools if result is not None and result.ok else ("x",)
-        keyed = [k for k in ("trust",) if server.entry.get(k) is True] + (
-            ["mcp.allowed"] if isinstance(allowed, list) and name in allowed else []
+        keyed = _keyed(subject, name)
+        if not keyed or not any(wildcard_misses(name, t) for t in tools):
+            continue
+        text = (
+            f'server "{name}": {" and ".join(keyed)} match sent names starting "mcp_{name}_", but the CLI sanitises or '
+            'cuts this server\'s names, so they allow nothing; fix: rename the server to A-Za-z0-9_ (no "mcp_" '
+            "prefix, short), or list its sent names in tools.allowed"
         )
-        if keyed and any(wildcard_misses(name, t) for t in tools):
-            out.append(
-                Finding(
-                    GeminiFinding.WILDCARD_MISSES,
-                    f'server "{name}": {" and ".join(keyed)} match sent names starting "mcp_{name}_", but the CLI sanitises or cuts this server\'s names, so they allow nothing; fix: rename the server to A-Za-z0-9_ (no "mcp_" prefix, short), or list its sent names in tools.allowed',
-                    entry=name,
-                    source=server.at(),
-                )
-            )
+        out.append(Finding(GeminiFinding.WILDCARD_MISSES, text, entry=name, source=server.at()))
     return out
+
+
+def _outranked(subject: GeminiSubject, rule: Rule, tools: Sequence[ToolVerdict]) -> Finding | None:
+    """A user DENY that matches a tool another rule sends anyway."""
+    mode = subject.evaluate(None).loaded.mode or "default"
+    for tool in tools:
+        stage = tool.stage(GeminiStage.POLICY)
+        if stage is None or not stage.passed or stage.source == rule.source:
+            continue
+        if rule.matches(tool.name, mode, subject.args.headless, False):
+            text = (
+                f'the DENY for "{rule.pattern}" ({rule.source}, priority {rule.priority:.3f}) loses for {tool.name}: '
+                f"{stage.rule}; fix: raise its priority above that rule's (a user rule is 4 + priority/1000)"
+            )
+            return Finding(GeminiFinding.POLICY_LOSES, text, tool=tool.name, source=rule.source)
+    return None
 
 
 def _losing_denies(subject: GeminiSubject, tools: Sequence[ToolVerdict]) -> list[Finding]:
     out = []
     for policy_file in subject.policy_files:
         if policy_file.error:
-            out.append(
-                Finding(
-                    GeminiFinding.POLICY_LOSES, f"{policy_file.shown}: {policy_file.error}", source=policy_file.shown
-                )
-            )
+            text = f"{policy_file.shown}: {policy_file.error}"
+            out.append(Finding(GeminiFinding.POLICY_LOSES, text, source=policy_file.shown))
             continue
-        for rule in policy_file.rules:
-            if rule.decision != DENY or rule.args_pattern:
-                continue
-            for tool in tools:
-                stage = tool.stage(GeminiStage.POLICY)
-                if (
-                    stage is not None
-                    and stage.passed
-                    and stage.source != rule.source
-                    and rule.matches(
-                        tool.name, subject.evaluate(None).loaded.mode or "default", subject.args.headless, False
-                    )
-                ):
-                    out.append(
-                        Finding(
-                            GeminiFinding.POLICY_LOSES,
-                            f'the DENY for "{rule.pattern}" ({rule.source}, priority {rule.priority:.3f}) loses for {tool.name}: {stage.rule}; fix: raise its priority above that rule\'s (a user rule is 4 + priority/1000)',
-                            tool=tool.name,
-                            source=rule.source,
-                        )
-                    )
-                    break
+        denies = [r for r in policy_file.rules if r.decision == DENY and not r.args_pattern]
+        out += [f for r in denies if (f := _outranked(subject, r, tools)) is not None]
     return out
+
+
+def _typo_hint(wrong: str, tools: Sequence[str]) -> str | None:
+    close = did_you_mean(wrong.rpartition("_")[2] if wrong.startswith("mcp_") else wrong, tools, limit=1)
+    return f'"{wrong}" → did you mean "{close[0]}"?' if close else None
+
+
+def _unlisted(listed: object, tools: Sequence[str]) -> list[str]:
+    """The names of an includeTools / excludeTools list that the server does not list."""
+    return [t for t in listed if isinstance(t, str) and t not in tools] if isinstance(listed, list) else []
+
+
+def _filter_typo(name: str, server: ServerEntry, key: str, tools: Sequence[str]) -> Finding | None:
+    listed = server.entry.get(key)
+    wrong = _unlisted(listed, tools)
+    if not wrong:
+        return None
+    hints = [h for w in wrong if (h := _typo_hint(w, tools))]
+    whole = " (none matches: the server sends no tool)" if key == "includeTools" and len(wrong) == len(listed) else ""
+    text = f"{key} ({server.at(key)}) names {wrong} that server {name} does not list (raw names: {list(tools)[:20]}){whole}"
+    text += f"; {'; '.join(hints)}" if hints else ""
+    return Finding(GeminiFinding.FILTER_MATCHES_NOTHING, text, entry=str(wrong), source=server.at(key))
 
 
 def _filter_typos(subject: GeminiSubject) -> list[Finding]:
@@ -186,31 +211,7 @@ def _filter_typos(subject: GeminiSubject) -> list[Finding]:
         result = subject.results.get(name)
         if result is None or not result.ok:
             continue
-        for key in ("includeTools", "excludeTools"):
-            listed = server.entry.get(key)
-            wrong = (
-                [t for t in listed if isinstance(t, str) and t not in result.tools] if isinstance(listed, list) else []
-            )
-            if wrong:
-                hints = [
-                    f'"{w}" → did you mean "{c[0]}"?'
-                    for w in wrong
-                    if (c := did_you_mean(w.rpartition("_")[2] if w.startswith("mcp_") else w, result.tools, limit=1))
-                ]
-                whole = (
-                    " (none matches: the server sends no tool)"
-                    if key == "includeTools" and len(wrong) == len(listed)
-                    else ""
-                )
-                out.append(
-                    Finding(
-                        GeminiFinding.FILTER_MATCHES_NOTHING,
-                        f"{key} ({server.at(key)}) names {wrong} that server {name} does not list (raw names: {list(result.tools)[:20]}){whole}"
-                        + (f"; {'; '.join(hints)}" if hints else ""),
-                        entry=str(wrong),
-                        source=server.at(key),
-                    )
-                )
+        out += [f for key in ("includeTools", "excludeTools") if (f := _filter_typo(name, server, key, result.tools))]
     return out
 
 
@@ -234,26 +235,29 @@ def _claude_names(subject: GeminiSubject) -> list[Finding]:
     return out
 
 
+def _deciding(verdict: ToolVerdict) -> Stage | None:
+    """The stage a finding is about: a collision (which passes), else the first failing one."""
+    naming = verdict.stage(GeminiStage.NAMING)
+    return naming if naming is not None and naming.code == "naming.collision" else verdict.first_failing
+
+
+def _stage_finding(subject: GeminiSubject, verdict: ToolVerdict, failing: Stage) -> Finding:
+    fix = subject.fix_for(verdict) if failing.passed is not True else None
+    text = f"{verdict.namespace}: {failing.rule}" + (f"; fix: {fix}" if fix and fix != failing.rule else "")
+    quiet = failing.code == NOT_STARTED_CODE or bool(failing.passed)
+    severity = Severity.WARNING if quiet else Severity.ERROR
+    kind = _KIND_OF_CODE[failing.code]
+    return Finding(kind, text, tool=verdict.name, entry=failing.entry, source=failing.source, severity=severity)
+
+
 def _stage_findings(subject: GeminiSubject, tools: Sequence[ToolVerdict]) -> list[Finding]:
     out, seen = [], set()
     for verdict in tools:
-        naming = verdict.stage(GeminiStage.NAMING)
-        failing = naming if naming is not None and naming.code == "naming.collision" else verdict.first_failing
+        failing = _deciding(verdict)
         if failing is None or failing.code not in _KIND_OF_CODE or (failing.code, verdict.namespace) in seen:
             continue
         seen.add((failing.code, verdict.namespace))
-        unknown = failing.code in (NOT_STARTED_CODE,)
-        fix = subject.fix_for(verdict) if failing.passed is not True else None
-        out.append(
-            Finding(
-                _KIND_OF_CODE[failing.code],
-                f"{verdict.namespace}: {failing.rule}" + (f"; fix: {fix}" if fix and fix != failing.rule else ""),
-                tool=verdict.name,
-                entry=failing.entry,
-                source=failing.source,
-                severity=Severity.WARNING if unknown or failing.passed else Severity.ERROR,
-            )
-        )
+        out.append(_stage_finding(subject, verdict, failing))
     return out
 
 

@@ -58,32 +58,40 @@ def _core_rules(files: GeminiFiles) -> list[Rule]:
     return out
 
 
-def _server_rules(servers: Mapping[str, ServerEntry], files: GeminiFiles, args: GeminiArgs) -> list[Rule]:
-    out = []
-    for name, entry in servers.items():
-        if entry.extension is None and entry.entry.get("trust") is True:
-            out.append(
-                Rule(4.2, ALLOW, server_pattern(name), entry.at("trust"), NOT_PLAN, label=f'"{name}": trust: true')
-            )
-    allowed, file = (
-        (list(args.allowed_servers), None) if args.allowed_servers is not None else files.settings.last("mcp.allowed")
-    )
-    if isinstance(allowed, list):
-        source = file.at("mcp.allowed") if file else "--allowed-mcp-server-names"
-        out += [Rule(4.1, ALLOW, server_pattern(str(s)), source, NOT_PLAN, label=f'mcp.allowed "{s}"') for s in allowed]
-    if files.settings.last("mcp.autoAllowInHeadless")[0] is True:
-        _, auto = files.settings.last("mcp.autoAllowInHeadless")
-        where = auto.at("mcp.autoAllowInHeadless") if auto else ""
-        out += [
-            Rule(4.1, ALLOW, server_pattern(n), where, NOT_PLAN, label="mcp.autoAllowInHeadless")
-            for n, e in servers.items()
-            if e.extension is None
-        ]
-    # Observed: --allowed-mcp-server-names lets an excluded server start, but the 4.9 DENY still removes its tools.
-    out += [
-        Rule(4.9, DENY, server_pattern(s), where, label=f'mcp.excluded "{s}"')
-        for s, where in files.settings.union("mcp.excluded")
+def _trust_rules(servers: Mapping[str, ServerEntry]) -> list[Rule]:
+    """``trust: true`` of a settings server (an extension's is stripped)."""
+    return [
+        Rule(4.2, ALLOW, server_pattern(name), entry.at("trust"), NOT_PLAN, label=f'"{name}": trust: true')
+        for name, entry in servers.items()
+        if entry.extension is None and entry.entry.get("trust") is True
     ]
+
+
+def _allowed_rules(files: GeminiFiles, args: GeminiArgs) -> list[Rule]:
+    """``mcp.allowed`` (the highest file's list) or ``--allowed-mcp-server-names``."""
+    if args.allowed_servers is not None:
+        allowed, source = list(args.allowed_servers), "--allowed-mcp-server-names"
+    else:
+        value, file = files.settings.last("mcp.allowed")
+        allowed, source = (value, file.at("mcp.allowed")) if isinstance(value, list) and file else ([], "")
+    return [Rule(4.1, ALLOW, server_pattern(str(s)), source, NOT_PLAN, label=f'mcp.allowed "{s}"') for s in allowed]
+
+
+def _auto_allow_rules(servers: Mapping[str, ServerEntry], files: GeminiFiles) -> list[Rule]:
+    """``mcp.autoAllowInHeadless: true`` (not in the schema, observed to work): every settings server."""
+    value, file = files.settings.last("mcp.autoAllowInHeadless")
+    if value is not True or file is None:
+        return []
+    where = file.at("mcp.autoAllowInHeadless")
+    names = [n for n, e in servers.items() if e.extension is None]
+    return [Rule(4.1, ALLOW, server_pattern(n), where, NOT_PLAN, label="mcp.autoAllowInHeadless") for n in names]
+
+
+def _server_rules(servers: Mapping[str, ServerEntry], files: GeminiFiles, args: GeminiArgs) -> list[Rule]:
+    out = [*_trust_rules(servers), *_allowed_rules(files, args), *_auto_allow_rules(servers, files)]
+    # Observed: --allowed-mcp-server-names lets an excluded server start, but the 4.9 DENY still removes its tools.
+    excluded = files.settings.union("mcp.excluded")
+    out += [Rule(4.9, DENY, server_pattern(s), where, label=f'mcp.excluded "{s}"') for s, where in excluded]
     return out
 
 

@@ -51,21 +51,22 @@ class ServerEntry:
         return self.file.scope if self.file else "extension"
 
 
+def _entries(block: Any) -> list[tuple[str, dict[str, Any]]]:
+    """A ``mcpServers`` object's (name, entry) pairs, bounded; entries that are not objects skipped."""
+    items = list(block.items())[:MAX_SERVERS] if isinstance(block, dict) else []
+    return [(str(name), entry) for name, entry in items if isinstance(entry, dict)]
+
+
 def gather_servers(files: GeminiFiles) -> dict[str, ServerEntry]:
-    """Every server, settings first, then extensions' (first definition of a name wins there)."""
+    """Every server, settings first, then extensions' (first definition of a name wins there), then the
+    workspace servers the CLI does not read (their rows say why)."""
     out = {name: ServerEntry(name, entry, file) for name, (entry, file) in files.settings.servers().items()}
     for ext in files.extensions:
-        block = ext.data.get("mcpServers")
-        if not isinstance(block, dict):
-            continue
-        for name, entry in list(block.items())[:MAX_SERVERS]:
-            if isinstance(entry, dict) and name not in out:
-                out[str(name)] = ServerEntry(str(name), entry, None, ext)
+        for name, entry in _entries(ext.data.get("mcpServers")):
+            out.setdefault(name, ServerEntry(name, entry, None, ext))
     for file in files.settings.ignored:
-        block = file.get("mcpServers")
-        for name, entry in block.items() if isinstance(block, dict) else ():
-            if isinstance(entry, dict) and name not in out:
-                out[str(name)] = ServerEntry(str(name), entry, file)
+        for name, entry in _entries(file.get("mcpServers")):
+            out.setdefault(name, ServerEntry(name, entry, file))
     return dict(list(out.items())[:MAX_SERVERS])
 
 
@@ -144,32 +145,32 @@ def _allowed_lists(files: GeminiFiles, args: GeminiArgs) -> list[tuple[list[str]
     ]
 
 
+def _excluded(name: str, files: GeminiFiles, args: GeminiArgs) -> Stage | None:
+    if args.allowed_servers is not None:
+        return None
+    where = next((w for item, w in files.settings.union("mcp.excluded") if item == name), None)
+    if where is None:
+        return None
+    text = f'"{name}" is in mcp.excluded ({where}): never started'
+    return stage(GeminiStage.SERVER_GATE, False, "gate.excluded", text, name, where)
+
+
+def _not_allowed(name: str, listed: list[str], where: str) -> Stage:
+    close = [s for s in listed if s.lower() == name.lower()]
+    hint = f' (it names "{close[0]}": the match is exact, case included)' if close else ""
+    text = f'mcp.allowed = {quoted(listed)} ({where}) leaves "{name}" out{hint}: never started'
+    return stage(GeminiStage.SERVER_GATE, False, "gate.not_allowed", text, quoted(listed), where)
+
+
 def gate_stage(name: str, files: GeminiFiles, args: GeminiArgs) -> Stage:
     """``mcp.allowed`` (every list must name it, exact case) and ``mcp.excluded`` (any list)."""
-    if args.allowed_servers is None:
-        for item, where in files.settings.union("mcp.excluded"):
-            if item == name:
-                return stage(
-                    GeminiStage.SERVER_GATE,
-                    False,
-                    "gate.excluded",
-                    f'"{name}" is in mcp.excluded ({where}): never started',
-                    name,
-                    where,
-                )
-    for listed, where in _allowed_lists(files, args):
-        if name not in listed:
-            close = [s for s in listed if s.lower() == name.lower()]
-            hint = f' (it names "{close[0]}": the match is exact, case included)' if close else ""
-            return stage(
-                GeminiStage.SERVER_GATE,
-                False,
-                "gate.not_allowed",
-                f'mcp.allowed = {quoted(listed)} ({where}) leaves "{name}" out{hint}: never started',
-                quoted(listed),
-                where,
-            )
+    excluded = _excluded(name, files, args)
+    if excluded is not None:
+        return excluded
     lists = _allowed_lists(files, args)
+    for listed, where in lists:
+        if name not in listed:
+            return _not_allowed(name, listed, where)
     rule = (
         f"allowed by {', '.join(w for _, w in lists)}" if lists else "no mcp.allowed / mcp.excluded entry keeps it out"
     )

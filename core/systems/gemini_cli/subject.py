@@ -134,19 +134,16 @@ class GeminiSubject:
         self, session: Session, server: ServerEntry, stages: list[Stage], connected: Mapping[str, list[str]]
     ) -> list[ToolVerdict]:
         result = self.results.get(server.name)
-        if result is None or not result.ok or not result.tools or not all(s.passed for s in stages):
+        if not _listed(result, stages):
             name = f"mcp_{sanitise(server.name)}_*"
             self.raw_names[name] = (server.name, "*")
             return [ToolVerdict(name, server.name, ToolKind.MCP, tuple(stages))]
+        assert result is not None
         rows = []
         for tool in result.tools:
             name = sent_name(server.name, tool)
             self.raw_names[name] = (server.name, tool)
-            others = [s for s in connected.get(name, []) if s != server.name] or (
-                ["another tool"] if len(connected.get(name, [])) > 1 else []
-            )
-            shared = f'server "{others[0]}"' if others else None
-            row = [*stages, *tool_stages(session, server, result, tool, shared)]
+            row = [*stages, *tool_stages(session, server, result, tool, _shared(name, server.name, connected))]
             rows.append(ToolVerdict(name, server.name, ToolKind.MCP, tuple(row), result.descriptions.get(tool, "")))
         return rows
 
@@ -169,6 +166,39 @@ class GeminiSubject:
         return tuple(dict.fromkeys(t.name for t in self.evaluate(None).tools))
 
 
+def _listed(result: ServerResult | None, stages: list[Stage]) -> bool:
+    """The server passed its stages and listed tools (else one ``mcp_<server>_*`` row stands for it)."""
+    return result is not None and result.ok and bool(result.tools) and all(s.passed for s in stages)
+
+
+def _shared(name: str, server: str, connected: Mapping[str, list[str]]) -> str | None:
+    """Who else sends ``name`` (another server, or another tool of this one), or None."""
+    owners = connected.get(name, [])
+    others = [s for s in owners if s != server]
+    if others:
+        return f'server "{others[0]}"'
+    return "another tool" if len(owners) > 1 else None
+
+
+def default_home(environ: Mapping[str, str]) -> Path:
+    """``$GEMINI_CLI_HOME``, else ``$HOME``."""
+    return Path(environ.get("GEMINI_CLI_HOME") or environ.get("HOME") or Path.home()).expanduser().resolve()
+
+
+def _loaded(
+    project: Path, files: GeminiFiles, servers: int, results: dict[str, ServerResult], where: str
+) -> LoadedInput:
+    read = files.read_files()
+    skipped = sum(1 for r in results.values() if not r.started)
+    return LoadedInput(
+        kind=GeminiInput.GEMINI_CLI,
+        label=f"Gemini CLI project {project.name or project} · {servers} servers · {where}",
+        files=tuple((shown, digest) for shown, digest, _ in read),
+        extra=(("input", "gemini-cli"), ("gemini_cli_model", VERSION), *header_extra(skipped)),
+        paths=resolved_paths(*(p for _, _, p in read)),
+    )
+
+
 def load_gemini_subject(
     project: Path,
     home: Path | None = None,
@@ -182,28 +212,15 @@ def load_gemini_subject(
     environ = dict(os.environ if environ is None else environ)
     check_project_dir(project, "gemini-cli")
     project = project.resolve()
-    home = (home or Path(environ.get("GEMINI_CLI_HOME") or environ.get("HOME") or Path.home())).expanduser().resolve()
+    own_home = default_home(environ)
     args = parse_gemini_args(client_args)
-    files = load_gemini_files(project, home, system_dir, args, environ)
+    files = load_gemini_files(project, home.expanduser().resolve() if home else own_home, system_dir, args, environ)
     servers = gather_servers(files)
     startable = [s for s in servers.values() if all(st.passed for st in server_stages(s, files, args))]
     results, where = list_gemini_servers(startable, files, environ, snapshot, discover)
-    read = files.read_files()
-    loaded = LoadedInput(
-        kind=GeminiInput.GEMINI_CLI,
-        label=f"Gemini CLI project {project.name or project} · {len(servers)} servers · {where}",
-        files=tuple((shown, digest) for shown, digest, _ in read),
-        extra=(
-            ("input", "gemini-cli"),
-            ("gemini_cli_model", VERSION),
-            *header_extra(sum(1 for r in results.values() if not r.started)),
-        ),
-        paths=resolved_paths(*(p for _, _, p in read)),
-    )
-    default_home = Path(environ.get("GEMINI_CLI_HOME") or environ.get("HOME") or Path.home()).expanduser().resolve()
-    return GeminiSubject(
-        files, args, servers, results, where, loaded, system_dir or DEFAULT_SYSTEM_DIR, discover, default_home
-    )
+    loaded = _loaded(project, files, len(servers), results, where)
+    system = system_dir or DEFAULT_SYSTEM_DIR
+    return GeminiSubject(files, args, servers, results, where, loaded, system, discover, own_home)
 
 
 def open_subject(request: OpenRequest) -> GeminiSubject:
