@@ -194,7 +194,7 @@ def _unlisted(listed: object, tools: Sequence[str]) -> list[str]:
 
 
 def _filter_typo(name: str, server: ServerEntry, key: str, tools: Sequence[str]) -> Finding | None:
-    listed = server.entry.get(key)
+    listed: list[object] = server.entry.get(key) or []
     wrong = _unlisted(listed, tools)
     if not wrong:
         return None
