@@ -52,6 +52,8 @@ class GeminiCase:
     env: dict[str, str] = field(default_factory=dict)
     exit_code: int = 0
     """55: an untrusted folder, no request at all."""
+    call: str | None = None
+    """A tool the scripted model calls in its first reply (the next request carries the CLI's answer)."""
 
 
 T = True
@@ -283,5 +285,12 @@ CASES: tuple[GeminiCase, ...] = (
         {USER: servers(t={"command": "$PY", "args": ["$RAW", "${TOOL_NAME}", "${MISSING:-dflt}"], "trust": T})},
         env={"TOOL_NAME": "fromenv"},
     ),
+    GeminiCase("call_trusted_runs", {USER: servers(t=srv("x", trust=T))}, call="mcp_t_x"),
+    GeminiCase(
+        "call_ask_user_refused_headless",
+        {USER: servers(t=srv("x")), POL: rule("ask_user", 100, mcp="t", tool="*")},
+        call="mcp_t_x",
+    ),
+    GeminiCase("call_unsent_tool_not_found", {USER: servers(s=srv("x"))}, call="mcp_s_x"),
     GeminiCase("auto_allow_in_headless", {USER: {**servers(s=srv("x")), "mcp": {"autoAllowInHeadless": True}}}),
 )

@@ -32,6 +32,10 @@ def run_case(case: GeminiCase, root: Path) -> tuple[int, Path, str]:
     env["GOOGLE_GEMINI_BASE_URL"] = f"http://127.0.0.1:{port}"
     capture = root / "capture.jsonl"
     command = [sys.executable, "-m", "toolscope", "capture", "-o", str(capture), "--keep-messages", "--port", str(port)]
+    if case.call:
+        replies = [{"tool_calls": [{"name": case.call, "arguments": {}}]}, {"text": "done"}]
+        (root / "replies.json").write_text(json.dumps(replies), encoding="utf-8")
+        command += ["--replies", str(root / "replies.json")]
     code, out = run_group([*command, "--", str(gemini_bin()), *args], root / "proj", env, 300)
     (root / "client.out").write_text(out, encoding="utf-8")
     return code, capture, out
@@ -54,5 +58,13 @@ def test_prediction_equals_capture(case: GeminiCase, tmp_path: Path) -> None:
     block = document["capture"]
     problems = [d for r in block["requests"] for d in (r["offer"] or {}).get("differences", [])]
     assert block["requests"], out[-2000:]
+    calls = [c for r in block["requests"] for c in (r["offer"] or {}).get("calls", [])]
+    problems += [
+        f"{c['tool']}: predicted callable={c['predicted_callable']}, the binary {c['outcome']} it ({c['evidence']!r})"
+        for c in calls
+        if c["agrees"] is False
+    ]
+    if case.call:
+        assert [c for c in calls if c["agrees"] is not None], f"the call of {case.call} was not compared: {calls}"
     assert problems == [], json.dumps(problems, indent=1)
     assert block["agrees"] is True
