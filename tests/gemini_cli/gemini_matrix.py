@@ -285,6 +285,16 @@ CASES: tuple[GeminiCase, ...] = (
         {USER: servers(t={"command": "$PY", "args": ["$RAW", "${TOOL_NAME}", "${MISSING:-dflt}"], "trust": T})},
         env={"TOOL_NAME": "fromenv"},
     ),
+    GeminiCase(
+        "system_settings_tools_core_beats_user",
+        {USER: servers(t=srv("x", trust=T)), "$SYS/settings.json": {"tools": {"core": ["read_file"]}}},
+        env={"GEMINI_CLI_SYSTEM_SETTINGS_PATH": "$SYS/settings.json"},
+    ),
+    GeminiCase(
+        "system_settings_under_tmp_skipped",
+        {USER: servers(t=srv("x", trust=T)), "sys/settings.json": {"tools": {"core": ["read_file"]}}},
+        env={"GEMINI_CLI_SYSTEM_SETTINGS_PATH": "$D/sys/settings.json"},
+    ),
     GeminiCase("call_trusted_runs", {USER: servers(t=srv("x", trust=T))}, call="mcp_t_x"),
     GeminiCase(
         "call_ask_user_refused_headless",

@@ -30,8 +30,20 @@ def gemini_bin() -> Path | None:
     return path if path is not None and path.exists() else None
 
 
+def secure_dir(root: Path) -> Path:
+    """A folder for system settings the CLI reads: root-owned, no group/world-writable ancestor (so not
+    under /tmp): one per case root, under the lane's npm folder (gitignored)."""
+    base = Path(os.environ.get("GEMINI_NPM_DIR") or HERE) / "system-settings"
+    base.mkdir(mode=0o755, exist_ok=True)
+    folder = base / root.name
+    folder.mkdir(mode=0o755, exist_ok=True)
+    return folder
+
+
 def _subst(value: Any, root: Path) -> Any:
     text = json.dumps(value, ensure_ascii=False)
+    if "$SYS" in text:
+        text = text.replace("$SYS", str(secure_dir(root)))
     text = text.replace("$D", str(root)).replace("$PY", sys.executable).replace("$RAW", str(RAW))
     return json.loads(text)
 
@@ -52,7 +64,7 @@ def write_case(case: GeminiCase, root: Path) -> tuple[list[str], dict[str, str]]
     for sub in ("home/.gemini", "proj"):
         (root / sub).mkdir(parents=True, exist_ok=True)
     for rel, content in files.items():
-        path = root / rel
+        path = Path(_subst(rel, root)) if rel.startswith("$SYS") else root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         text = _subst(content, root) if isinstance(content, str) else json.dumps(_subst(content, root), indent=1)
         path.write_text(text, encoding="utf-8")
@@ -61,7 +73,7 @@ def write_case(case: GeminiCase, root: Path) -> tuple[list[str], dict[str, str]]
         "PATH": f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin",
         "HOME": str(root / "home"),
         "GEMINI_API_KEY": "fake-key",
-        **case.env,
+        **_subst(case.env, root),
     }
     return args, env
 
@@ -85,7 +97,9 @@ def toolscope_json(case: GeminiCase, root: Path, env: dict[str, str], capture: P
     """``toolscope tools gemini-cli:. --client-args ARGS --discover [--capture F] --json`` in ``root/proj``."""
     args, _ = write_args(case, root)
     command = [sys.executable, "-m", "toolscope", "tools", "gemini-cli:.", "--client-args", " ".join(args)]
-    command += ["--gemini-system-dir", str(root / "etc"), "--discover", "--json"]
+    if "GEMINI_CLI_SYSTEM_SETTINGS_PATH" not in case.env:  # else the variable names the system file, as for the CLI
+        command += ["--gemini-system-dir", str(root / "etc")]
+    command += ["--discover", "--json"]
     if capture is not None:
         command += ["--capture", str(capture)]
     full = dict(env, PYTHONPATH=os.environ.get("PYTHONPATH", ""))

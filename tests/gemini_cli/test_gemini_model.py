@@ -209,3 +209,13 @@ def test_bad_settings_json_names_file_and_line(tmp_path: Path) -> None:
     (tmp_path / "home" / ".gemini" / "settings.json").write_text('{"mcpServers": {\n  "t": {"command": "x",}\n}}')
     done = CliRunner().invoke(app, ["tools", f"gemini-cli:{proj}", "--home", str(tmp_path / "home")])
     assert done.exit_code == 2 and "settings.json" in done.output and "line 2" in done.output
+
+
+def test_a_system_settings_file_under_a_world_writable_folder_is_skipped(tmp_path: Path) -> None:
+    proj = setup(tmp_path, {"mcpServers": {"t": srv(trust=True)}})
+    (tmp_path / "sys").mkdir()
+    (tmp_path / "sys" / "settings.json").write_text(json.dumps({"tools": {"core": []}}))
+    environ = {"GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(tmp_path / "sys" / "settings.json")}
+    snap = snapshot(tmp_path / "s.json", t=("x",))
+    subject = load_gemini_subject(proj, tmp_path / "home", None, "-p hi", snap, environ)
+    assert sent({t.name: t for t in subject.evaluate(None).tools}) == {"mcp_t_x"}  # /tmp is world-writable

@@ -140,15 +140,36 @@ def _extensions(home: Path, args: GeminiArgs) -> tuple[Extension, ...]:
     return tuple(e for e in found if e is not None)
 
 
+def insecure(path: Path) -> str | None:
+    """Why the CLI skips a system settings file ("Security Warning: Skipping system settings file"):
+    not owned by root, or in a folder that it or an ancestor lets the group or others write (observed
+    with 0.61.0: under /tmp it is skipped). None: it is read."""
+    try:
+        if path.stat().st_uid != 0:
+            return f"{path} is not owned by root"
+        for folder in list(path.parents)[:64]:
+            if folder.stat().st_mode & 0o022:
+                return f"{folder} is writable by its group or others"
+    except OSError:
+        return None
+    return None
+
+
+def _system_file(path: Path, scope: str, environ: Mapping[str, str]) -> SettingsFile | None:
+    if path.exists() and insecure(path):
+        return None
+    return read_settings_file(path, str(path), scope, environ)
+
+
 def _read_all(
     project: Path, home: Path, system_dir: Path | None, environ: Mapping[str, str]
 ) -> tuple[list[SettingsFile | None], SettingsFile | None]:
     """(system-defaults, user, system) in precedence order, and the workspace file (None: absent or the home)."""
     defaults_path, system_path = _system_paths(system_dir, environ)
     outer = [
-        read_settings_file(defaults_path, str(defaults_path), "system-defaults", environ),
+        _system_file(defaults_path, "system-defaults", environ),
         read_settings_file(home / ".gemini" / "settings.json", "~/.gemini/settings.json", "user", environ),
-        read_settings_file(system_path, str(system_path), "system", environ),
+        _system_file(system_path, "system", environ),
     ]
     if project == home:
         return outer, None
