@@ -214,8 +214,9 @@ def test_bad_settings_json_names_file_and_line(tmp_path: Path) -> None:
 def test_a_system_settings_file_under_a_world_writable_folder_is_skipped(tmp_path: Path) -> None:
     proj = setup(tmp_path, {"mcpServers": {"t": srv(trust=True)}})
     (tmp_path / "sys").mkdir()
+    (tmp_path / "sys").chmod(0o777)
     (tmp_path / "sys" / "settings.json").write_text(json.dumps({"tools": {"core": []}}))
     environ = {"GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(tmp_path / "sys" / "settings.json")}
     snap = snapshot(tmp_path / "s.json", t=("x",))
     subject = load_gemini_subject(proj, tmp_path / "home", None, "-p hi", snap, environ)
-    assert sent({t.name: t for t in subject.evaluate(None).tools}) == {"mcp_t_x"}  # /tmp is world-writable
+    assert sent({t.name: t for t in subject.evaluate(None).tools}) == {"mcp_t_x"}  # its folder is world-writable
