@@ -48,8 +48,6 @@ class GeminiFinding(StrEnum):
     """``includeTools`` / ``excludeTools`` names a tool the server does not list."""
     TOO_MANY_TOOLS = "too_many_declarations"
     """More than 512 declarations: the API answers 400 (#19083)."""
-    TOKEN_STRIPPED = "token_env_stripped"
-    """A stdio server relies on a token-like variable the CLI strips from its environment."""
     CLAUDE_STYLE_NAME = "claude_style_name"
     """A ``server__tool`` name in a rule: Gemini CLI matches ``mcp_server_tool`` only."""
     SETTINGS_WARNING = "settings_warning"
