@@ -156,27 +156,34 @@ def _gemini_output(response: Any) -> str:
     return json.dumps(response, ensure_ascii=False)[:TEXT_CAP]
 
 
+def _gemini_calls(content: Any) -> _Calls:
+    calls = _Calls()
+    for part in _gemini_parts(content):
+        call = part.get("functionCall") if isinstance(part, dict) else None
+        if isinstance(call, dict):
+            calls.add(call.get("id") or call.get("name"), str(call.get("name", "")))
+    return calls
+
+
 def _gemini(contents: list[Any]) -> tuple[ObservedResult, ...]:
     # ``functionCall`` parts in the last ``model`` content, ``functionResponse`` parts after it
     # (paired by ``id`` when the client sends one, else by name).
     last = _last_index(contents, lambda c: isinstance(c, dict) and c.get("role") == "model")
     if last < 0:
         return ()
-    calls = _Calls()
-    for part in _gemini_parts(contents[last]):
-        call = part.get("functionCall") if isinstance(part, dict) else None
-        if isinstance(call, dict):
-            calls.add(call.get("id") or call.get("name"), str(call.get("name", "")))
+    calls = _gemini_calls(contents[last])
+    responses = [
+        part["functionResponse"]
+        for content in contents[last + 1 :][:MAX_RESULTS]
+        for part in _gemini_parts(content)
+        if isinstance(part, dict) and isinstance(part.get("functionResponse"), dict)
+    ]
     out = []
-    for content in contents[last + 1 :][:MAX_RESULTS]:
-        for part in _gemini_parts(content):
-            response = part.get("functionResponse") if isinstance(part, dict) else None
-            if isinstance(response, dict):
-                key = str(response.get("id") or response.get("name"))
-                name = calls.take(key, str(response.get("name", "")))
-                call_id = str(response.get("id") or "")
-                out.append(ObservedResult(call_id, name, None, _gemini_output(response.get("response")), None))
-    return tuple(out[:MAX_RESULTS])
+    for response in responses[:MAX_RESULTS]:
+        name = calls.take(str(response.get("id") or response.get("name")), str(response.get("name", "")))
+        call_id = str(response.get("id") or "")
+        out.append(ObservedResult(call_id, name, None, _gemini_output(response.get("response")), None))
+    return tuple(out)
 
 
 def last_turn_results(protocol: str, messages: Any) -> tuple[ObservedResult, ...]:

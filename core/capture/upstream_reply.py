@@ -31,6 +31,17 @@ class _Call:
     parsed: Any = None
 
 
+def _gemini_candidate(response: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The first candidate of a Gemini reply and its parts that are objects (empty when absent)."""
+    candidates = response.get("candidates")
+    candidate = candidates[0] if isinstance(candidates, list) and candidates else None
+    if not isinstance(candidate, dict):
+        return {}, []
+    content = candidate.get("content")
+    parts = content.get("parts") if isinstance(content, dict) else None
+    return candidate, [part for part in parts if isinstance(part, dict)] if isinstance(parts, list) else []
+
+
 def _arguments(call: _Call) -> Any:
     if call.parsed is not None:
         return call.parsed
@@ -185,15 +196,8 @@ class ReplyObserver:
         if isinstance(response.get("error"), dict):
             self.error = str(response["error"].get("message") or "error")[:500]
             return
-        candidates = response.get("candidates")
-        candidate = candidates[0] if isinstance(candidates, list) and candidates else None
-        if not isinstance(candidate, dict):
-            return
-        content = candidate.get("content")
-        parts = content.get("parts") if isinstance(content, dict) else None
-        for part in parts if isinstance(parts, list) else []:
-            if not isinstance(part, dict):
-                continue
+        candidate, parts = _gemini_candidate(response)
+        for part in parts:
             call = part.get("functionCall")
             if isinstance(call, dict):
                 self._calls[len(self._calls)] = _Call(name=str(call.get("name") or ""), parsed=call.get("args"))
@@ -202,23 +206,25 @@ class ReplyObserver:
         self.stop_reason = candidate.get("finishReason") or self.stop_reason
 
     def _whole(self, whole: Any) -> None:
-        if isinstance(whole, list) and self.protocol == "gemini-generate":
-            # streamGenerateContent without alt=sse: a JSON array of chunks.
-            for chunk in whole[:MAX_CHUNKS]:
+        if self.protocol == "gemini-generate":
+            # streamGenerateContent without alt=sse answers a JSON array of chunks.
+            chunks = whole[:MAX_CHUNKS] if isinstance(whole, list) else [whole]
+            for chunk in chunks:
                 if isinstance(chunk, dict):
                     self._gemini_response(chunk)
+            return
         if not isinstance(whole, dict):
             return
         if isinstance(whole.get("error"), dict):
             self.error = str(whole["error"].get("message") or "error")[:500]
-        elif self.protocol == "openai-chat":
-            self._chat_chunk(whole)
-        elif self.protocol == "openai-responses":
-            self._responses_whole(whole)
-        elif self.protocol == "anthropic-messages":
-            self._anthropic_whole(whole)
-        elif self.protocol == "gemini-generate":
-            self._gemini_response(whole)
+            return
+        read = {
+            "openai-chat": self._chat_chunk,
+            "openai-responses": self._responses_whole,
+            "anthropic-messages": self._anthropic_whole,
+        }.get(self.protocol or "")
+        if read is not None:
+            read(whole)
 
     def finish(self) -> list[dict[str, Any]]:
         """The reply's tool calls, in order (call once, after the last ``feed``)."""

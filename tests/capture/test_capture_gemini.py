@@ -208,3 +208,21 @@ def test_a_clients_key_in_the_query_is_scrubbed_from_proxy_error_text(tmp_path) 
     request = StarletteRequest({**scope, "query_string": f"alt=sse&key={KEY}".encode()})
     text = proxy._scrub(request, f"ConnectError for http://h:1/v1beta/models/m?key=UPSTREAM-KEY&alt=sse&key={KEY}")
     assert text == "ConnectError for http://h:1/v1beta/models/m?key=***&alt=sse&key=***"
+
+
+def test_an_unreachable_upstream_is_a_502_in_geminis_shape(start_server) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        closed = sock.getsockname()[1]
+    proxy = start_server(upstream=f"http://127.0.0.1:{closed}")
+    answer = httpx.post(f"{proxy.url}/v1beta/models/m:generateContent?key={KEY}", json={"contents": CONTENTS})
+    error = answer.json()["error"]
+    assert (answer.status_code, error["code"], error["status"]) == (502, 502, "UNAVAILABLE")
+    assert "could not be reached" in error["message"] and KEY not in answer.text
+    (record,) = wait_records(proxy, 1)
+    assert (record.protocol, record.model, record.reply.source, record.reply.status) == (
+        "gemini-generate",
+        "m",
+        "error",
+        502,
+    )
