@@ -109,7 +109,9 @@ def test_a_workflow_refuses_another_systems_option_before_loading_a_step(tmp_pat
     result = CliRunner().invoke(app, ["check", str(several), "--home", str(tmp_path)])
     assert (
         result.exit_code == 2
-        and "--home: is a Claude Code (claude-code:DIR) option, and CONFIG is an AgentWorks input" in result.output
+        and "--home: is a Claude Code (claude-code:DIR) / Gemini CLI (gemini-cli:DIR) option, and CONFIG is an "
+        "AgentWorks input"
+        in result.output
     )
 
 
