@@ -137,9 +137,14 @@ def _span(raw: Any, position: int) -> Span | None:
         parent_id=parent[:64] if isinstance(parent, str) and parent else None,
         name=name[:500] if isinstance(name, str) else "",
         start_ns=_nanos(raw.get("start_time")),
-        attributes=_wanted(flatten(raw.get("attributes"))),
+        attributes=_wanted({**flatten(raw.get("attributes")), **_kind(raw.get("span_kind"))}),
         position=position,
     )
+
+
+def _kind(value: Any) -> dict[str, Any]:
+    """Phoenix answers ``openinference.span.kind`` as ``span_kind`` (``UNKNOWN`` when the span had none)."""
+    return {"openinference.span.kind": value} if isinstance(value, str) and value != "UNKNOWN" else {}
 
 
 def _nanos(value: Any) -> int:
