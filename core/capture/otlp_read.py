@@ -242,8 +242,11 @@ def any_value(value: Any, depth: int = 0) -> Any:
         values = array.get("values")
         return [any_value(v, depth + 1) for v in values[:10_000]] if isinstance(values, list) else []
     if isinstance(kvlist := value.get("kvlistValue"), dict):
-        values = kvlist.get("values")
-        if not isinstance(values, list):
-            return {}
-        return {str(e.get("key")): any_value(e.get("value"), depth + 1) for e in values[:10_000] if isinstance(e, dict)}
+        return _kvlist(kvlist.get("values"), depth)
     return None
+
+
+def _kvlist(values: Any, depth: int) -> dict[str, Any]:
+    if not isinstance(values, list):
+        return {}
+    return {str(e.get("key")): any_value(e.get("value"), depth + 1) for e in values[:10_000] if isinstance(e, dict)}

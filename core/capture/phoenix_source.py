@@ -159,14 +159,8 @@ def _nanos(value: Any) -> int:
 def flatten(value: Any, prefix: str = "", out: dict[str, Any] | None = None, depth: int = 0) -> dict[str, Any]:
     """Phoenix's nested attributes as dotted keys (``{"llm": {"tools": [{…}]}}`` → ``llm.tools.0.…``), bounded."""
     out = {} if out is None else out
-    if prefix in WANTED:
-        out[prefix] = value
-        return out
-    if isinstance(value, dict) and depth < 12:
-        items: Any = value.items()
-    elif isinstance(value, list) and depth < 12 and prefix:
-        items = enumerate(value)
-    else:
+    items = _children(value, prefix, depth)
+    if items is None:
         if prefix:
             out[prefix] = value
         return out
@@ -175,6 +169,17 @@ def flatten(value: Any, prefix: str = "", out: dict[str, Any] | None = None, dep
             break
         flatten(item, f"{prefix}.{key}" if prefix else str(key), out, depth + 1)
     return out
+
+
+def _children(value: Any, prefix: str, depth: int) -> Any:
+    """The (key, value) pairs to flatten under ``prefix``; None: ``value`` is kept whole there."""
+    if prefix in WANTED or depth >= 12:
+        return None
+    if isinstance(value, dict):
+        return value.items()
+    if isinstance(value, list) and prefix:
+        return enumerate(value)
+    return None
 
 
 def _wanted(flat: dict[str, Any]) -> dict[str, Any]:

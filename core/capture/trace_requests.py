@@ -197,10 +197,15 @@ class _Sorted:
         self.read = read
         self.calls = [s for s in read.spans if is_model_call(s.attributes)]
         self.lists = {id(s): tool_list(s.attributes) for s in self.calls}
-        parents = {(s.trace_id, s.span_id): s.parent_id for s in read.spans}
-        listed = {(s.trace_id, s.span_id) for s in self.calls if self._readable(s)}
         self.outer: set[tuple[str, str]] = set()
+        """Model-call spans with a readable tool-list span inside them (the same call, read inside)."""
         self.inner: set[int] = set()
+        """Model-call spans without a list inside one that has it (the same call, read outside)."""
+        self._nesting(read.spans)
+
+    def _nesting(self, spans: list[Span]) -> None:
+        parents = {(s.trace_id, s.span_id): s.parent_id for s in spans}
+        listed = {(s.trace_id, s.span_id) for s in self.calls if self._readable(s)}
         for span in self.calls:
             above = {(span.trace_id, p) for p in _ancestors(span, parents)}
             if self._readable(span):

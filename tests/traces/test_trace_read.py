@@ -106,3 +106,18 @@ def test_the_openai_v2_trace_is_bad_input_for_check(in_repo: Path) -> None:
     result = runner.invoke(app, ["check", str(TOOLKIT), "--capture", str(FIXTURES / "openai-v2.otlp.json")])
     assert result.exit_code == 2
     assert "no tool list recorded" in result.stderr and "Traceback" not in result.output
+
+
+def test_the_capture_view_follows_a_trace_file_read_whole_again_when_it_changes(tmp_path: Path) -> None:
+    from toolscope.core.capture.observed_file import ObservedFollower
+
+    path = tmp_path / "run.otlp.json"
+    follower = ObservedFollower(path)
+    assert follower.poll() is None  # not there yet
+    path.write_bytes((FIXTURES / "openinference.otlp.json").read_bytes())
+    first = follower.poll()
+    assert first is not None and len(first.requests) == 4 and first.requests[0].protocol == "trace:openinference"
+    assert follower.poll() is None
+    path.write_bytes((FIXTURES / "openllmetry.otlp.json").read_bytes())
+    again = follower.poll()
+    assert again is not None and again.requests[0].protocol == "trace:gen_ai"
