@@ -23,4 +23,4 @@ fi
 "$venv/bin/python" -c 'import agentscope; print("agentscope", agentscope.__version__)'
 venv=$(cd "$venv" && pwd)
 phoenix=$(cd "$phoenix" && pwd)
-(cd "$repo" && PHOENIX_BIN="$phoenix/bin/phoenix" "$venv/bin/pytest" -m traces -p no:xdist -q tests/traces)
+(cd "$repo" && PHOENIX_BIN="$phoenix/bin/phoenix" "$venv/bin/pytest" -m traces -n 0 -q tests/traces)

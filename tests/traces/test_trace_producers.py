@@ -117,7 +117,7 @@ def phoenix(tmp_path: Path) -> Iterator[str]:
     server = subprocess.Popen([binary, "serve"], env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 240
+        deadline = time.monotonic() + 480  # about 2 minutes on a loaded 2-core machine
         while time.monotonic() < deadline and server.poll() is None:
             try:
                 if httpx.get(f"{base}/v1/projects", timeout=5).status_code == 200:

@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
+from agentscope_version import agentscope_version
 from typer.testing import CliRunner
 
 from toolscope.cli.app import app
@@ -95,9 +96,11 @@ def test_check_reads_a_trace_with_no_extra_option(in_repo: Path) -> None:
         app,
         ["check", str(TOOLKIT), "--capture", str(FIXTURES / "openinference.otlp.json"), "--json"],
     )
-    assert result.exit_code == 0, result.output
+    # 2.0.6 clears every group on the recorded typo (the stock lane then disagrees at request 4).
+    agrees = agentscope_version() >= (2, 0, 7)
+    assert result.exit_code == (0 if agrees else 1), result.output
     block = json.loads(result.stdout)["capture"]
-    assert block["agrees"] and block["source"]["path"] == "openinference.otlp.json"
+    assert block["agrees"] is agrees and block["source"]["path"] == "openinference.otlp.json"
     assert [r["protocol"] for r in block["requests"]] == ["trace:openinference"] * 4
     assert all(len(r["trace"]["trace_id"]) == 32 and len(r["trace"]["span_id"]) == 16 for r in block["requests"])
 
