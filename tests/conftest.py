@@ -85,6 +85,8 @@ SLOW_LANE = (
     "tests/integration/",
     "tests/test_benchmarks.py",
     "tests/hostile/test_hostile_sizes.py",
+    # google-genai takes seconds of CPU to import (per worker): its tests of the Gemini wire.
+    "tests/capture/test_capture_gemini_sdk.py",
     *PROCESS_LANE,
 )
 """Tests of the ``lane`` step (``pytest -m lane``, run by .ci/run right after the README's command):

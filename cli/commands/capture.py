@@ -66,13 +66,13 @@ def capture_command(
         ),
     ] = None,
 ) -> None:
-    """Serve the OpenAI (Chat Completions, Responses) and Anthropic (Messages) APIs on
-    127.0.0.1 and write one JSON line per model request: the tools it carried in order
+    """Serve the OpenAI (Chat Completions, Responses), Anthropic (Messages) and Gemini
+    (generateContent) APIs on 127.0.0.1 and write one JSON line per model request: the tools it carried in order
     (size, token estimate, deferred), tool_choice, the system prompt's size and the tool
     calls of the reply. No message text unless --keep-messages; never a key or a header.
 
-    With -- COMMAND: run it with OPENAI_BASE_URL, OPENAI_API_BASE and ANTHROPIC_BASE_URL
-    pointing here, and exit with its status. Without: serve until Ctrl+C. Exit 2 for bad
+    With -- COMMAND: run it with OPENAI_BASE_URL, OPENAI_API_BASE, ANTHROPIC_BASE_URL and
+    GOOGLE_GEMINI_BASE_URL pointing here, and exit with its status. Without: serve until Ctrl+C. Exit 2 for bad
     input (a replies file, an option, a port in use). A request a web page sent (it carries
     an Origin) is refused unless --allow-origin names that page.
     """

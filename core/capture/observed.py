@@ -122,8 +122,8 @@ def changes(previous: ObservedRequest | None, request: ObservedRequest) -> tuple
 
 MAX_REQUESTS = 20_000
 """Requests read from one capture at most (the rest are cut, and the cut is said)."""
-MODEL_PROTOCOLS = frozenset({"openai-chat", "openai-responses", "anthropic-messages"})
-"""Protocols whose requests ask the model (``anthropic-count-tokens`` only counts: not a turn)."""
+MODEL_PROTOCOLS = frozenset({"openai-chat", "openai-responses", "anthropic-messages", "gemini-generate"})
+"""Protocols whose requests ask the model (``anthropic-count-tokens``, ``gemini-count-tokens`` only count: not a turn)."""
 
 
 def call_arguments(value: Any) -> str:
