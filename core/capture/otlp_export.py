@@ -34,7 +34,13 @@ __all__ = ["OtlpExportError", "export_document", "is_otlp_url", "write_export"]
 
 EXPORT_TIMEOUT = 10.0
 """Seconds an OTLP/HTTP endpoint gets to take the export."""
-_PROVIDERS = {"openai-chat": "openai", "openai-responses": "openai", "anthropic-messages": "anthropic"}
+_PROVIDERS = {
+    "openai-chat": "openai",
+    "openai-responses": "openai",
+    "anthropic-messages": "anthropic",
+    "gemini-generate": "gcp.gemini",
+}
+"""``gen_ai.provider.name`` per wire protocol (the GenAI conventions' well-known values)."""
 _SPAN_KIND_CLIENT = 3
 
 
