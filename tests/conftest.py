@@ -49,6 +49,9 @@ PROCESS_LANE = (
     "tests/hostile/test_hostile_serve.py",
     "tests/hostile/test_hostile_outputs.py",
     "tests/capture/test_capture_cli.py",
+    "tests/traces/test_capture_otlp.py",
+    # real trace producers and Phoenix (marked `traces`; .ci/traces.sh runs them in their own venvs)
+    "tests/traces/test_trace_producers.py",
     "tests/capture/test_capture_lost_lines.py",
     "tests/capture/test_capture_replay_progress.py",
     "tests/capture/test_capture_command_end.py",
