@@ -97,3 +97,9 @@ def test_gc_freeze_benchmark_runs_and_prints_a_ratio():
 def test_capture_start_benchmark_runs_and_prints_its_figures():
     stdout = run_bench("capture_start_bench.py", "--runs", "1", timeout=300)
     assert "first reply cold/warm:" in stdout
+
+
+def test_trace_benchmark_reads_a_tiled_real_trace_and_prints_the_ratio():
+    stdout = run_bench("trace_bench.py", "--spans", "1200", "--repeat", "1", "--max", "1000")
+    assert "trace: 1,200 spans" in stdout and "requests read: 400" in stdout
+    assert "ratio toolscope / json.load:" in stdout
