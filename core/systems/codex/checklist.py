@@ -19,6 +19,7 @@ from ...model.opt_in import DISCOVER_FLAG, NOT_STARTED_CODE, not_started_fix
 from ...model.presentation import ANSWER_WORD
 from ...model.verdicts import Checklist, ChecklistStep, Stage, ToolVerdict
 from ...text.suggest import did_you_mean
+from ..coding_cli.common import typed_path
 from .findings import trust_fix
 from .ids import CodexStage
 from .tools import value
@@ -86,11 +87,11 @@ def _unknown_tool(subject: CodexSubject, tool: str, mode: str, tools: Sequence[T
 
 def check_command(subject: CodexSubject, tool: str) -> str:
     """``toolscope check`` on the same files (non-default folders and ``-c`` overrides kept)."""
-    parts = ["toolscope", "check", f"codex:{subject.project}"]
+    parts = ["toolscope", "check", f"codex:{typed_path(subject.project)}"]
     if subject.codex_home != subject.default_home:
-        parts += ["--codex-home", str(subject.codex_home)]
+        parts += ["--codex-home", typed_path(subject.codex_home)]
     if subject.system_dir != Path("/etc/codex"):
-        parts += ["--codex-system-dir", str(subject.system_dir)]
+        parts += ["--codex-system-dir", typed_path(subject.system_dir)]
     for override in subject.overrides:
         parts += ["-c", override]
     if subject.profile:

@@ -228,7 +228,7 @@ def _loaded(
         files=tuple((la.shown, la.sha256) for la in read),
         extra=(
             ("input", "codex"),
-            ("codex_model", "0.171.0"),
+            ("modelled on Codex", "0.171.0"),
             *header_extra(sum(1 for r in results.values() if not r.started)),
         ),
         paths=resolved_paths(*(la.path for la in read)),
