@@ -64,6 +64,8 @@ class _ServerDiscovery:
         """Why the listing raised (classified), if it did."""
         self.ended_early: str | None = None
         """Why the watchdog stopped the attempt before the timeout, if it did."""
+        self.ready_after: float | None = None
+        """Seconds from the start until the listing was complete (``ServerResult.startup_seconds``)."""
 
     def tail(self) -> str:
         """The server's last stderr (stdio only), for reasons."""
@@ -81,6 +83,8 @@ class _ServerDiscovery:
 
                 async def runner() -> None:
                     await self._list_tools()
+                    if self.listing is not None:
+                        self.ready_after = time.monotonic() - started
                     finished.set()
                     group.cancel_scope.cancel()
 
@@ -212,6 +216,7 @@ class _ServerDiscovery:
             protocol_version=listing.protocol_version,
             ttl_ms=listing.ttl_ms,
             cache_scope=listing.cache_scope,
+            startup_seconds=round(self.ready_after, 3) if self.ready_after is not None else None,
         )
 
 
