@@ -131,6 +131,16 @@ def _name(name: str | None) -> str:
     return "" if name is None else clip(name, NAME_CHARS)
 
 
+def _deferred_names(record: CaptureRecord) -> list[str]:
+    """The record's deferred names; for a Claude Code capture recorded before user-message listings
+    were read (``request_facts.claude_reminder``), read again from its kept messages."""
+    if record.deferred_names or record.kept is None or record.protocol != "anthropic-messages":
+        return list(record.deferred_names)
+    from .request_facts import claude_deferred_in_messages
+
+    return claude_deferred_in_messages(record.kept.messages)
+
+
 def request_from_record(record: CaptureRecord, index: int) -> ObservedRequest:
     """One ``toolscope.capture/1`` record as an ObservedRequest (the fields the comparison needs; names clipped)."""
     kept = record.kept
@@ -150,7 +160,7 @@ def request_from_record(record: CaptureRecord, index: int) -> ObservedRequest:
         ),
         tool_choice=record.tool_choice,
         namespaces=namespaces if any(namespaces) else (),
-        deferred_names=tuple(_name(n) for n in record.deferred_names),
+        deferred_names=tuple(_name(n) for n in _deferred_names(record)),
         deferred_namespaces=tuple(_name(n) for n in record.deferred_namespaces),
         results=results,
     )
