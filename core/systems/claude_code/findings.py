@@ -114,7 +114,7 @@ def _rules_matching_nothing(subject: ClaudeCodeSubject, listed: _ListedNames, un
         out.append(Finding(
             ClaudeFinding.RULE_MATCHES_NOTHING,
             f"{rule.kind} rule \"{text}\" ({rule.source}) matches no tool: rules need the normalised form "
-            f"mcp__<server>__<tool>, mcp__<server> or mcp__<server>__* (no dots, no (…)){hint}",
+            f"mcp__<server>__<tool>, mcp__<server>, or a glob with * (no dots, no (…); ? and […] are literal){hint}",
             tool=close[0] if close else None, entry=text, source=rule.source,
         ))  # fmt: skip
     return out
