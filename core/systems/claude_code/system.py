@@ -40,6 +40,7 @@ SYSTEM = System(
         K.MANAGED_EXCLUSIVE,
         C.SERVER_BLOCKED,
         C.NAME_COLLISION,
+        C.SLOW_SERVER,
         # AgentWorks steps whose provider is claude-code: these settings block the api-bridge.
         C.BRIDGE_BLOCKED,
     ),
