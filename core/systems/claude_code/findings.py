@@ -131,6 +131,8 @@ def _meant_rule(text: str, listed: _ListedNames) -> tuple[str, ...]:
 _STAGE_KINDS = {
     "approval.disabled": (ClaudeFinding.DISABLED_BY_DIALOG, Severity.ERROR),
     "source.managed_exclusive": (ClaudeFinding.MANAGED_EXCLUSIVE, Severity.ERROR),
+    "source.mcp_config_fatal": (ClaudeFinding.MCP_CONFIG_FATAL, Severity.ERROR),
+    "source.setting_sources": (ClaudeFinding.SETTING_SOURCES, Severity.WARNING),
     "policy.denied": (CodingCliFinding.SERVER_BLOCKED, Severity.ERROR),
     "policy.not_allowed": (CodingCliFinding.SERVER_BLOCKED, Severity.ERROR),
     "naming.collision": (CodingCliFinding.NAME_COLLISION, Severity.ERROR),
@@ -152,11 +154,18 @@ def claude_findings(subject: ClaudeCodeSubject, modes: Sequence[str | None]) -> 
                 code = _finding_code(stage)
                 if code is None:
                     continue
-                key = (code, verdict.namespace if code != "naming.collision" else verdict.name)
+                key = (code, _finding_place(code, verdict))
                 if key not in seen:
                     seen.add(key)
                     out.append(_stage_finding(subject, verdict, stage, code))
     return out
+
+
+def _finding_place(code: str, verdict: ToolVerdict) -> str:
+    """What a finding is reported once for: the tool (collisions), the whole run (a fatal flag), the server."""
+    if code == "naming.collision":
+        return verdict.name
+    return "" if code == "source.mcp_config_fatal" else verdict.namespace
 
 
 def _untrusted_ignored(files: Any) -> list[Finding]:
