@@ -62,6 +62,8 @@ class ObservedRequest:
     """Namespaces announced the same way (Codex's "Deferred tool namespaces:")."""
     results: tuple[ObservedResult, ...] | None = None
     """The results this request carries for the previous reply's calls; None: messages not kept."""
+    user_agent: str | None = None
+    """The client's User-Agent (``claude-cli/2.1.332 (external, sdk-cli)`` for ``claude -p``), clipped."""
 
     @property
     def tokens(self) -> int:
@@ -163,4 +165,5 @@ def request_from_record(record: CaptureRecord, index: int) -> ObservedRequest:
         deferred_names=tuple(_name(n) for n in _deferred_names(record)),
         deferred_namespaces=tuple(_name(n) for n in record.deferred_namespaces),
         results=results,
+        user_agent=None if record.user_agent is None else _name(record.user_agent),
     )
