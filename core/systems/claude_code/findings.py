@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ...mcp.startup import startup_verdicts
 from ...model.enums import Severity, SharedFinding
 from ...model.opt_in import NOT_STARTED_CODE
 from ...model.verdicts import Finding, Stage, ToolVerdict
@@ -137,6 +138,7 @@ _STAGE_KINDS = {
     "policy.not_allowed": (CodingCliFinding.SERVER_BLOCKED, Severity.ERROR),
     "naming.collision": (CodingCliFinding.NAME_COLLISION, Severity.ERROR),
     "mcp.outage": (SharedFinding.MCP_OUTAGE, Severity.ERROR),
+    "connection.late": (CodingCliFinding.SLOW_SERVER, Severity.ERROR),
     NOT_STARTED_CODE: (SharedFinding.MCP_NOT_STARTED, Severity.WARNING),
     "approval.pending": (ClaudeFinding.APPROVAL_DIFFERS, Severity.WARNING),
 }
@@ -147,6 +149,7 @@ def claude_findings(subject: ClaudeCodeSubject, modes: Sequence[str | None]) -> 
     out = list(subject.config_findings)
     if not subject.files.trusted:
         out += _untrusted_ignored(subject.files)
+    out += _close_to_grace(subject)
     seen: set[tuple[str, str]] = set()
     for mode in modes or (None,):
         for verdict in subject.evaluate(mode).tools:
@@ -158,6 +161,23 @@ def claude_findings(subject: ClaudeCodeSubject, modes: Sequence[str | None]) -> 
                 if key not in seen:
                     seen.add(key)
                     out.append(_stage_finding(subject, verdict, stage, code))
+    return out
+
+
+def _close_to_grace(subject: ClaudeCodeSubject) -> list[Finding]:
+    """Servers measured close to the start-up grace (the late ones fail their connection stage)."""
+    by_key = {d.key: d for d in subject.decisions}
+    out = []
+    for key, result in subject.results.items():
+        decision = by_key.get(key)
+        if decision is None or not decision.passed:
+            continue
+        for verdict in startup_verdicts([result], subject.grace):
+            if not verdict.late:
+                out.append(Finding(
+                    CodingCliFinding.SLOW_SERVER, f"{verdict.sentence()}; fix: {verdict.fix()}",
+                    tool=None, entry=decision.entry.name, source=decision.entry.source, severity=Severity.WARNING,
+                ))  # fmt: skip
     return out
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...mcp.results import ServerResult
+from ...mcp.startup import StartupGrace, startup_verdicts
 from ...model.opt_in import NOT_STARTED_CODE
 from ...model.verdicts import Stage
 from ..coding_cli.common import quoted, stage
@@ -293,7 +294,9 @@ def decide_servers(files: ClaudeFiles, args: ClientArgs) -> list[ServerDecision]
     return out
 
 
-def connection_stage(decision: ServerDecision, result: ServerResult | None, where: str) -> Stage:
+def connection_stage(
+    decision: ServerDecision, result: ServerResult | None, where: str, grace: StartupGrace | None = None
+) -> Stage:
     """Stage 5 from the listing: connected with N tools, failed (tools unknown), or not listed."""
     if result is None:
         return stage(ClaudeStage.CONNECTION, None, "connection.not_listed", f"no listing of this server ({where})")
@@ -307,6 +310,13 @@ def connection_stage(decision: ServerDecision, result: ServerResult | None, wher
             ClaudeStage.CONNECTION, None, "mcp.outage",
             f"failed to connect: {result.error} (Claude Code still runs: -p exits 0, stream-json init shows it "
             "'failed' and the model gets a system message naming it); its tools are unknown",
+            decision.entry.name, decision.entry.source,
+        )  # fmt: skip
+    late = startup_verdicts([result], grace) if grace is not None else ()
+    if late and late[0].late:
+        return stage(
+            ClaudeStage.CONNECTION, False, "connection.late",
+            f"connected, but {late[0].sentence()} (later requests may carry them)",
             decision.entry.name, decision.entry.source,
         )  # fmt: skip
     return stage(ClaudeStage.CONNECTION, True, "connection.ok", f"connected: lists {len(result.tools)} tools ({where})")
