@@ -247,9 +247,14 @@ def _read_servers(
 
 
 def _unread_home_servers(reader: _Reader, servers: list[ServerEntry]) -> list[ServerEntry]:
-    """Servers in the home folder's .mcp.json files, which Claude Code never reads (a common mistake)."""
+    """Servers in the home folder's .mcp.json files, which Claude Code never reads (a common mistake),
+    unless the project is under the home folder: then ``~/.mcp.json`` is a parent's ``.mcp.json`` and
+    Claude Code reads it as project scope (observed with 2.1.332, ``claude -p`` from ``~/proj``)."""
     unread: list[ServerEntry] = []
+    already = {file.path for file in reader.files}
     for path in (reader.home / ".mcp.json", reader.home / ".claude" / ".mcp.json"):
+        if path in already:
+            continue
         if path.parent != reader.project and (found := reader.read(path, "MCP config Claude Code does not read")):
             if not any(s.source.startswith(found.shown + ":") for s in (*servers, *unread)):
                 unread += _servers_of(found, ["mcpServers"], "unread", len(servers) + len(unread))

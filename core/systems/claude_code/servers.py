@@ -61,15 +61,28 @@ def _source(entry: ServerEntry, files: ClaudeFiles, args: ClientArgs) -> Stage:
             "(servers go in .mcp.json, ~/.claude.json via `claude mcp add`, or --mcp-config)",
             entry.name, entry.source,
         )  # fmt: skip
-    if files.managed_mcp is not None and args.mcp_config:
-        return stage(
-            ClaudeStage.SOURCE, False, "source.mcp_config_fatal",
-            f"{where}, but --mcp-config beside {files.managed_mcp.shown} makes Claude Code exit 1 before any request "
-            '("You cannot dynamically configure MCP servers when an enterprise MCP config is present")',
-            "--mcp-config", files.managed_mcp.shown,
-        )  # fmt: skip
-    if (skipped := _setting_source_skips(entry, args)) is not None:
-        return skipped
+    dropped = (
+        _fatal_flag(files, args, where) or _setting_source_skips(entry, args) or _flag_drops(entry, files, args, where)
+    )
+    if dropped is not None:
+        return dropped
+    return stage(ClaudeStage.SOURCE, True, f"source.{entry.scope}", where, entry.name, entry.source)
+
+
+def _fatal_flag(files: ClaudeFiles, args: ClientArgs, where: str) -> Stage | None:
+    """--mcp-config beside managed-mcp.json: Claude Code exits 1 before any request (observed, 2.1.332)."""
+    if files.managed_mcp is None or not args.mcp_config:
+        return None
+    return stage(
+        ClaudeStage.SOURCE, False, "source.mcp_config_fatal",
+        f"{where}, but --mcp-config beside {files.managed_mcp.shown} makes Claude Code exit 1 before any request "
+        '("You cannot dynamically configure MCP servers when an enterprise MCP config is present")',
+        "--mcp-config", files.managed_mcp.shown,
+    )  # fmt: skip
+
+
+def _flag_drops(entry: ServerEntry, files: ClaudeFiles, args: ClientArgs, where: str) -> Stage | None:
+    """--safe-mode, an exclusive managed-mcp.json, --strict-mcp-config / --bare: the server does not start."""
     if args.safe_mode:
         return stage(
             ClaudeStage.SOURCE,
@@ -95,7 +108,7 @@ def _source(entry: ServerEntry, files: ClaudeFiles, args: ClientArgs) -> Stage:
             flag,
             "--client-args",
         )
-    return stage(ClaudeStage.SOURCE, True, f"source.{entry.scope}", where, entry.name, entry.source)
+    return None
 
 
 SCOPE_SOURCES = {"user": "user", "local": "local", "project": "project"}
