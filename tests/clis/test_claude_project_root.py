@@ -37,13 +37,15 @@ def test_git_subdir_reads_the_roots_local_settings_and_the_cwds_project_settings
     _write(repo / ".claude" / "settings.local.json", {"model": "claude-3-5-haiku-20241022"})
     _write(repo / ".claude" / "settings.json", {"model": "claude-opus-5-5"})
     _write(repo / "sub" / ".claude" / "settings.json", {"model": "claude-sonnet-4-5"})
+    _write(repo / "sub" / ".claude" / "settings.local.json", {})
     files = _files(repo / "sub", tmp_path / "home")
     assert files.project_key == str(repo.resolve())
-    shown = {s.scope: s.file.path for s in files.settings}
-    assert shown == {
-        "project": repo / "sub" / ".claude" / "settings.json",
-        "local": repo / ".claude" / "settings.local.json",
-    }
+    shown = [(s.scope, s.file.path) for s in files.settings]
+    assert shown == [
+        ("project", repo / "sub" / ".claude" / "settings.json"),
+        ("local", repo / ".claude" / "settings.local.json"),
+        ("local", repo / "sub" / ".claude" / "settings.local.json"),
+    ]
     # local beats project beats user; ANTHROPIC_MODEL beats them all; --model beats that
     assert session_model(files, parse_client_args("-p"), {}) == "claude-3-5-haiku-20241022"
     assert session_model(files, parse_client_args("-p"), {"ANTHROPIC_MODEL": "m-env"}) == "m-env"

@@ -191,10 +191,12 @@ def _trusted(claude_json: JsonFile | None, project_key: str) -> bool:
 def _read_settings(reader: _Reader, managed_dir: Path, args: ClientArgs, root: Path) -> list[Settings]:
     """The settings files by scope: managed (and its drop-in folder), user, project, local, --settings.
 
-    Observed with 2.1.332 (``tests/clis/experiments/x_claude_scopes.py A_``): project settings are
-    the cwd's ``.claude/settings.json``, local settings the project root's (the git root, the main
-    repository in a worktree) ``.claude/settings.local.json``. ``--setting-sources`` keeps only the
-    scopes it names (managed settings and ``--settings`` always apply)."""
+    Observed with 2.1.332 (``tests/clis/experiments/x_claude_scopes.py A_``, the lane's
+    ``git_subdir_*`` cases): project settings are the cwd's ``.claude/settings.json`` (not the git
+    root's); local settings are the project root's (the git root, the main repository in a worktree)
+    ``.claude/settings.local.json`` **and** the cwd's own, both applied (which one's scalar keys win
+    is not observed: the cwd's is read last). ``--setting-sources`` keeps only the scopes it names
+    (managed settings and ``--settings`` always apply)."""
     settings: list[Settings] = []
     managed = reader.read(managed_dir / "managed-settings.json", "Claude Code managed settings")
     if managed:
@@ -205,10 +207,13 @@ def _read_settings(reader: _Reader, managed_dir: Path, args: ClientArgs, root: P
             if found := reader.read(path, "Claude Code managed settings"):
                 settings.append(Settings("managed", found))
     project, home = reader.project, reader.home
+    local = [root / ".claude" / "settings.local.json"]
+    if root != project:
+        local.append(project / ".claude" / "settings.local.json")
     for scope, path in (
         ("user", home / ".claude" / "settings.json"),
         ("project", project / ".claude" / "settings.json"),
-        ("local", root / ".claude" / "settings.local.json"),
+        *(("local", path) for path in local),
     ):
         if args.setting_sources is not None and scope not in args.setting_sources:
             continue
