@@ -50,8 +50,8 @@ class ServerResult:
     cache_scope: Literal["public", "private"] | None = None
     """``public`` or ``private`` (``cacheScope``): who may share a cached listing."""
     startup_seconds: float | None = None
-    """Seconds from the start of the attempt (the process spawned, or the connection opened) until
-    the tool listing was complete: how long a client waits before this server's tools exist. Live
+    """Seconds from the server's process start (an HTTP server: the attempt's start) until the tool
+    listing was complete: how long a client waits before this server's tools exist. Live
     discovery only (None from a snapshot, or when the server listed nothing); ``core.mcp.startup``
     compares it with a client's start-up grace."""
     started: bool = True
