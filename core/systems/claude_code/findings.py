@@ -10,7 +10,7 @@ servers, policy blocks, collisions, outages.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ...mcp.startup import startup_verdicts
@@ -172,7 +172,7 @@ def _close_to_grace(subject: ClaudeCodeSubject) -> list[Finding]:
         decision = by_key.get(key)
         if decision is None or not decision.passed:
             continue
-        for verdict in startup_verdicts([result], subject.grace):
+        for verdict in startup_verdicts([replace(result, name=decision.entry.name)], subject.grace):
             if not verdict.late:
                 out.append(Finding(
                     CodingCliFinding.SLOW_SERVER, f"{verdict.sentence()}; fix: {verdict.fix()}",

@@ -11,7 +11,7 @@ them; ``deniedMcpServers`` / ``allowedMcpServers`` (exact ``serverName`` or argv
 from __future__ import annotations
 
 import fnmatch
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...mcp.results import ServerResult
@@ -325,7 +325,7 @@ def connection_stage(
             "'failed' and the model gets a system message naming it); its tools are unknown",
             decision.entry.name, decision.entry.source,
         )  # fmt: skip
-    late = startup_verdicts([result], grace) if grace is not None else ()
+    late = startup_verdicts([replace(result, name=decision.entry.name)], grace) if grace is not None else ()
     if late and late[0].late:
         return stage(
             ClaudeStage.CONNECTION, False, "connection.late",
