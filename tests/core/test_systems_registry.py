@@ -22,7 +22,9 @@ def test_vocabularies_are_the_union_of_the_systems_in_the_schemas_order() -> Non
     assert registry.stage_ids() == tuple(schema["$defs"]["StageId"]["enum"])
     assert registry.finding_kinds() == tuple(schema["$defs"]["FindingKind"]["enum"])
     assert registry.input_kinds() == tuple(schema["$defs"]["InputKind"]["enum"])
-    assert len(registry.finding_kinds()) == 40 and len(registry.stage_ids()) == 18  # 40: slow_server, mcp_config_fatal, setting_sources (#32)
+    assert (
+        len(registry.finding_kinds()) == 40 and len(registry.stage_ids()) == 18
+    )  # 40: slow_server, mcp_config_fatal, setting_sources (#32)
 
 
 def test_stage_titles_and_headers_are_declared_per_stage() -> None:
