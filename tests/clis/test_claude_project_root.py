@@ -81,3 +81,15 @@ def test_setting_sources_keeps_only_the_named_scopes(tmp_path: Path) -> None:
         _write(path, {})
     assert [s.scope for s in _files(proj, home, "-p --setting-sources user").settings] == ["user"]
     assert [s.scope for s in _files(proj, home, "-p --setting-sources project,local").settings] == ["project", "local"]
+
+
+def test_a_disabled_project_server_does_not_shadow_the_users_same_name(tmp_path: Path) -> None:
+    from toolscope.core.systems.claude_code.servers import decide_servers
+
+    home, proj = tmp_path / "home", tmp_path / "proj"
+    _write(home / ".claude.json", {"mcpServers": {"t": {"command": "user"}}})
+    _write(proj / ".mcp.json", {"mcpServers": {"t": {"command": "project"}}})
+    _write(proj / ".claude" / "settings.local.json", {"disabledMcpjsonServers": ["t"]})
+    decisions = {d.entry.scope: d for d in decide_servers(_files(proj, home), parse_client_args("-p"))}
+    assert decisions["user"].passed
+    assert decisions["project"].stages[-1].code == "approval.disabled"
