@@ -248,8 +248,9 @@ HEADLESS_AGENT = "sdk-cli)"
 def missing_print_flag(subject: Subject, requests: Sequence[ObservedRequest]) -> str | None:
     """The capture came from ``claude -p`` but the input's ``--client-args`` has no ``-p``: the sentence
     that says so (toolscope then predicted an interactive session), else None."""
-    args = getattr(subject, "args", None)
-    if args is None or getattr(args, "print_mode", True):
+    from ..claude_code.subject import ClaudeCodeSubject
+
+    if not isinstance(subject, ClaudeCodeSubject) or subject.args.print_mode:
         return None
     agent = next((r.user_agent for r in requests if r.user_agent), None)
     if agent is None or not agent.rstrip().endswith(HEADLESS_AGENT):
