@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -28,6 +29,20 @@ def explain_command(
     Exit 0 when the tool is visible, 1 when it is hidden or unknown (in any step, when a
     step config with several steps is explained without --step: one row per step).
     """
+    explain_config(config, tool, mode, subject_options, capture=capture, as_json=as_json)
+
+
+def explain_config(
+    config: str,
+    tool: str,
+    mode: str | None,
+    subject_options: SubjectOptions,
+    *,
+    capture: Path | None = None,
+    as_json: bool = False,
+) -> None:
+    """Print ``explain``'s answer for ``tool`` (``toolscope mcp``'s ``why_not`` prints the same);
+    typer.Exit(1) when it is hidden or unknown."""
     subjects = subject_options.open_workflow(config, capture=capture)
     if subjects is not None:
         from .explain_workflow import explain_workflow

@@ -64,7 +64,7 @@ def inspect_command(
         Path | None,
         typer.Option(
             "--capture",
-            help="A toolscope capture file: the model requests in order, each one's tools and what changed, "
+            help="A toolscope capture file (or an OTLP JSON trace, a phoenix+http:// project): the model requests in order, each one's tools and what changed, "
             f"followed live as the file grows; with CONFIG, each marked {MARK[True]} or ≠ against toolscope's "
             "prediction.",
         ),

@@ -82,7 +82,7 @@ def report_command(
         Path | None,
         typer.Option(
             "--capture",
-            help="A toolscope capture file: report its requests and tool-list changes (md, html, json), "
+            help="A toolscope capture file, an OTLP JSON trace or phoenix+http://HOST:PORT/projects/NAME: report its requests and tool-list changes (md, html, json), "
             "and with CONFIG the comparison with toolscope's prediction.",
         ),
     ] = None,

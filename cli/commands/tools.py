@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -29,6 +30,20 @@ def tools_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Print every tool of the config with one column per stage and the verdict."""
+    tools_of_config(config, mode, subject_options, hidden_only=hidden_only, wide=wide, capture=capture, as_json=as_json)
+
+
+def tools_of_config(
+    config: str,
+    mode: str | None,
+    subject_options: SubjectOptions,
+    *,
+    hidden_only: bool = False,
+    wide: bool = False,
+    capture: Path | None = None,
+    as_json: bool = False,
+) -> None:
+    """Print ``tools``' answer: every tool's verdict and deciding rule (``toolscope mcp``'s ``tools`` too)."""
     subjects = subject_options.open_workflow(config, capture=capture)
     if subjects is not None:
         from .tools_workflow import tools_workflow

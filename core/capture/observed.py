@@ -64,6 +64,12 @@ class ObservedRequest:
     """The results this request carries for the previous reply's calls; None: messages not kept."""
     user_agent: str | None = None
     """The client's User-Agent (``claude-cli/2.1.332 (external, sdk-cli)`` for ``claude -p``), clipped."""
+    trace_id: str | None = None
+    """Read from a trace: the model-call span's trace id (hex); None for a capture file."""
+    span_id: str | None = None
+    """Read from a trace: the span's id (hex)."""
+    started: str | None = None
+    """Read from a trace: when the call started (UTC, ISO 8601); a capture's records say when they arrived."""
 
     @property
     def tokens(self) -> int:
@@ -72,7 +78,14 @@ class ObservedRequest:
 
     def head_json(self) -> dict[str, Any]:
         """The keys that name this request in report JSON (the timeline's and the comparison's)."""
-        return {"request": self.index, "record": self.record, "protocol": self.protocol, "model": self.model}
+        trace = None if self.trace_id is None else {"trace_id": self.trace_id, "span_id": self.span_id}
+        return {
+            "request": self.index,
+            "record": self.record,
+            "protocol": self.protocol,
+            "model": self.model,
+            "trace": trace,
+        }
 
 
 @dataclass(frozen=True)
@@ -111,11 +124,12 @@ def changes(previous: ObservedRequest | None, request: ObservedRequest) -> tuple
 
 MAX_REQUESTS = 20_000
 """Requests read from one capture at most (the rest are cut, and the cut is said)."""
-MODEL_PROTOCOLS = frozenset({"openai-chat", "openai-responses", "anthropic-messages"})
-"""Protocols whose requests ask the model (``anthropic-count-tokens`` only counts: not a turn)."""
+MODEL_PROTOCOLS = frozenset({"openai-chat", "openai-responses", "anthropic-messages", "gemini-generate"})
+"""Protocols whose requests ask the model (``anthropic-count-tokens``, ``gemini-count-tokens`` only count: not a turn)."""
 
 
-def _arguments(value: Any) -> str:
+def call_arguments(value: Any) -> str:
+    """A call's arguments as text: a string as it is, anything else as JSON (as the capture's views show it)."""
     if isinstance(value, str):
         return value
     import json
@@ -129,7 +143,8 @@ every output shows names from here, and a client may send a name of any size (a 
 40 MB). The APIs' own limits are 64-128 characters, so a real name is never clipped."""
 
 
-def _name(name: str | None) -> str:
+def clipped_name(name: str | None) -> str:
+    """A received name as every output shows it: clipped to ``NAME_CHARS``."""
     return "" if name is None else clip(name, NAME_CHARS)
 
 
@@ -141,6 +156,9 @@ def _deferred_names(record: CaptureRecord) -> list[str]:
     from .request_facts import claude_deferred_in_messages
 
     return claude_deferred_in_messages(record.kept.messages)
+
+
+_name = clipped_name
 
 
 def request_from_record(record: CaptureRecord, index: int) -> ObservedRequest:
@@ -158,7 +176,7 @@ def request_from_record(record: CaptureRecord, index: int) -> ObservedRequest:
         tool_tokens=tuple(t.token_estimate for t in record.tools),
         deferred=frozenset(_name(t.name) for t in record.tools if t.deferred),
         calls=tuple(
-            ObservedCall(_name(c.name), _arguments(c.arguments), c.namespace and _name(c.namespace)) for c in calls
+            ObservedCall(_name(c.name), call_arguments(c.arguments), c.namespace and _name(c.namespace)) for c in calls
         ),
         tool_choice=record.tool_choice,
         namespaces=namespaces if any(namespaces) else (),

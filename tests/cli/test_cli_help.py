@@ -23,6 +23,7 @@ COMMANDS = (
     "explain",
     "filter",
     "inspect",
+    "mcp",
     "registry",
     "report",
     "serve",

@@ -11,9 +11,10 @@ from toolscope.core.systems import registry
 from toolscope.core.systems.contract import System
 
 
-def test_the_five_systems_in_order() -> None:
-    assert [s.key for s in registry.BUILTIN] == ["agentworks", "agentscope", "agentscope1", "claude_code", "codex"]
-    assert registry.prefixes() == ("claude-code:", "codex:")
+def test_the_six_systems_in_order() -> None:
+    keys = ["agentworks", "agentscope", "agentscope1", "claude_code", "codex", "gemini_cli"]
+    assert [s.key for s in registry.BUILTIN] == keys
+    assert registry.prefixes() == ("claude-code:", "codex:", "gemini-cli:")
 
 
 def test_vocabularies_are_the_union_of_the_systems_in_the_schemas_order() -> None:
@@ -22,9 +23,9 @@ def test_vocabularies_are_the_union_of_the_systems_in_the_schemas_order() -> Non
     assert registry.stage_ids() == tuple(schema["$defs"]["StageId"]["enum"])
     assert registry.finding_kinds() == tuple(schema["$defs"]["FindingKind"]["enum"])
     assert registry.input_kinds() == tuple(schema["$defs"]["InputKind"]["enum"])
-    assert (
-        len(registry.finding_kinds()) == 40 and len(registry.stage_ids()) == 18
-    )  # 40: slow_server, mcp_config_fatal, setting_sources (#32)
+    # 37: mcp_not_started (#31); Gemini CLI (#34) adds 9 kinds and 5 stages; #32: slow_server,
+    # mcp_config_fatal, setting_sources
+    assert len(registry.finding_kinds()) == 49 and len(registry.stage_ids()) == 23
 
 
 def test_stage_titles_and_headers_are_declared_per_stage() -> None:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ...mcp.results import ServerResult
-from ...mcp.start_policy import not_started
+from ...mcp.start_policy import not_started, own_definitions_start
 from ..coding_cli.common import Launch, list_servers, start_summary
 from .layers import Layer, Merged
 from .tools import SERVER_NAME, server_stages, value
@@ -76,7 +76,7 @@ def list_codex_servers(
     chosen = {}
     for name in startable:
         server = merged.servers[name]
-        if discover or own_server(server):
+        if discover or (own_server(server) and own_definitions_start()):
             base, taken = codex_env(server, environ)
             chosen[name] = Launch({k: v for k, (v, _) in server.items()}, base, taken)
     results, where = list_servers(chosen, None)
