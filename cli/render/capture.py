@@ -51,7 +51,7 @@ def print_disagreements(console: Console, comparison: CaptureComparison, source:
         Text("≠ ", style="bold red"),
         f"the capture disagrees with toolscope's prediction at {which} "
         f"{_requests_text([r.request.index for r in bad])} of {len(cap.requests)} ({source}): "
-        "a layer toolscope does not model, or a bug in toolscope",
+        f"{comparison.blame()}",
         "bold red",
     )
     runs = _runs(bad)

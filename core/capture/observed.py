@@ -64,6 +64,8 @@ class ObservedRequest:
     """Namespaces announced the same way (Codex's "Deferred tool namespaces:")."""
     results: tuple[ObservedResult, ...] | None = None
     """The results this request carries for the previous reply's calls; None: messages not kept."""
+    user_agent: str | None = None
+    """The client's User-Agent (``claude-cli/2.1.332 (external, sdk-cli)`` for ``claude -p``), clipped."""
     trace_id: str | None = None
     """Read from a trace: the model-call span's trace id (hex); None for a capture file."""
     span_id: str | None = None
@@ -158,6 +160,16 @@ def clipped_name(name: str | None) -> str:
     return "" if name is None else clip(name, NAME_CHARS)
 
 
+def _deferred_names(record: CaptureRecord) -> list[str]:
+    """The record's deferred names; for a Claude Code capture recorded before user-message listings
+    were read (``request_facts.claude_reminder``), read again from its kept messages."""
+    if record.deferred_names or record.kept is None or record.protocol != "anthropic-messages":
+        return list(record.deferred_names)
+    from .request_facts import claude_deferred_in_messages
+
+    return claude_deferred_in_messages(record.kept.messages)
+
+
 _name = clipped_name
 
 
@@ -181,7 +193,8 @@ def request_from_record(record: CaptureRecord, index: int) -> ObservedRequest:
         ),
         tool_choice=record.tool_choice,
         namespaces=namespaces if any(namespaces) else (),
-        deferred_names=tuple(_name(n) for n in record.deferred_names),
+        deferred_names=tuple(_name(n) for n in _deferred_names(record)),
         deferred_namespaces=tuple(_name(n) for n in record.deferred_namespaces),
         results=results,
+        user_agent=None if record.user_agent is None else _name(record.user_agent),
     )

@@ -27,19 +27,20 @@ import orjson
 
 from .request_facts import (
     _CLAUDE_DEFERRED,
-    _CODEX_DEFERRED,
     _DECLARATIONS,
     _SYSTEM_ROLES,
     MAX_TOOLS,
     RequestFacts,
-    _listed,
     _text,
+    claude_reminder,
+    deferred_listings,
     gemini_text,
     request_facts,
     tool_entry,
 )
 
 _NULL = msgspec.Raw(b"null")
+_LISTING = _CLAUDE_DEFERRED.encode()
 
 
 class _Head(msgspec.Struct):
@@ -213,16 +214,20 @@ def _fast_facts(protocol: str, raw: bytes) -> RequestFacts:
         else:
             entries = _anthropic_entries(raw, tools, compact)
             system_text.append(_text(body.system))
+    reminders: list[str] = []
     for message in messages:
         if message.role in _SYSTEM_ROLES:
             system_text.append(_text(_ANY.decode(message.content)))
+        elif protocol == "anthropic-messages" and message.role == "user" and _LISTING in bytes(message.content):
+            reminders.append(claude_reminder(_ANY.decode(message.content)))
     joined = "\n".join(t for t in system_text if t)
+    deferred_names, deferred_namespaces = deferred_listings(joined, reminders)
     return RequestFacts(
         model=body.model if isinstance(body.model, str) else None,
         stream=body.stream is True,
         tools=entries,
-        deferred_names=_listed(joined, _CLAUDE_DEFERRED) if _CLAUDE_DEFERRED in joined else [],
-        deferred_namespaces=_listed(joined, _CODEX_DEFERRED) if _CODEX_DEFERRED in joined else [],
+        deferred_names=deferred_names,
+        deferred_namespaces=deferred_namespaces,
         tool_choice=body.tool_choice,
         system_bytes=len(joined.encode("utf-8", "replace")),
         messages=len(messages),

@@ -25,6 +25,10 @@ MAX_TOOLS = 100_000
 _CLAUDE_DEFERRED = "The following deferred tools are now available via ToolSearch"
 _CODEX_DEFERRED = "Deferred tool namespaces:"
 _SYSTEM_ROLES = ("system", "developer")
+_REMINDER = "<system-reminder>"
+"""Claude Code 2.1.332 lists the deferred tools in a ``role: "user"`` message's
+``<system-reminder>`` part for claude-sonnet-4-5, -haiku-4-5, -sonnet-4-6 and -opus-4-7 (a
+``role: "system"`` message for claude-opus-5-5): both are read."""
 
 
 @dataclass(frozen=True)
@@ -176,6 +180,37 @@ def _listed(text: str, header: str, limit: int = MAX_TOOLS) -> list[str]:
     return names
 
 
+def claude_reminder(content: Any) -> str:
+    """The ``<system-reminder>`` parts of a user message that list Claude Code's deferred tools ("" if none)."""
+    parts = content if isinstance(content, list) else [content]
+    return "\n".join(
+        text
+        for text in (_text(part) if isinstance(part, str) else _text([part]) for part in parts)
+        if text.lstrip().startswith(_REMINDER) and _CLAUDE_DEFERRED in text
+    )
+
+
+def claude_deferred_in_messages(messages: Any) -> list[str]:
+    """Claude Code's deferred tool names from user messages' ``<system-reminder>`` parts (kept messages)."""
+    texts = [
+        claude_reminder(m.get("content"))
+        for m in (messages if isinstance(messages, list) else [])[:MAX_TOOLS]
+        if isinstance(m, dict) and m.get("role") == "user"
+    ]
+    joined = "\n".join(t for t in texts if t)
+    return _listed(joined, _CLAUDE_DEFERRED) if joined else []
+
+
+def deferred_listings(joined: str, reminders: list[str]) -> tuple[list[str], list[str]]:
+    """(Claude Code's deferred names, Codex's deferred namespaces) from the system text and the user
+    messages' reminders."""
+    claude_text = "\n".join(t for t in (joined, *reminders) if t)
+    return (
+        _listed(claude_text, _CLAUDE_DEFERRED) if _CLAUDE_DEFERRED in claude_text else [],
+        _listed(joined, _CODEX_DEFERRED) if _CODEX_DEFERRED in joined else [],
+    )
+
+
 def request_facts(protocol: str, body: dict[str, Any]) -> RequestFacts:
     """The tool facts of a parsed request body of ``protocol``."""
     tools = body.get("tools")
@@ -196,17 +231,21 @@ def request_facts(protocol: str, body: dict[str, Any]) -> RequestFacts:
         else:
             entries = _anthropic_tools(tools)
             system_text.append(_text(body.get("system")))
+    reminders: list[str] = []
     for message in messages:
         if isinstance(message, dict) and message.get("role") in _SYSTEM_ROLES:
             system_text.append(_text(message.get("content")))
+        elif protocol == "anthropic-messages" and isinstance(message, dict) and message.get("role") == "user":
+            reminders.append(claude_reminder(message.get("content")))
     joined = "\n".join(t for t in system_text if t)
     model = body.get("model")
+    deferred_names, deferred_namespaces = deferred_listings(joined, reminders)
     return RequestFacts(
         model=model if isinstance(model, str) else None,
         stream=body.get("stream") is True,
         tools=entries,
-        deferred_names=_listed(joined, _CLAUDE_DEFERRED) if _CLAUDE_DEFERRED in joined else [],
-        deferred_namespaces=_listed(joined, _CODEX_DEFERRED) if _CODEX_DEFERRED in joined else [],
+        deferred_names=deferred_names,
+        deferred_namespaces=deferred_namespaces,
         tool_choice=body.get("tool_choice"),
         system_bytes=len(joined.encode("utf-8", "replace")),
         messages=len(messages),

@@ -133,6 +133,12 @@ class CaptureComparison:
     """Which lane ``predicted`` comes from (step: "stock"); None for inputs with one prediction."""
     requests: tuple[RequestComparison, ...]
     notes: tuple[str, ...]
+    cause: str | None = None
+    """What the system names as the likely cause of a disagreement (``CapturePlan.cause``; also a note)."""
+
+    def blame(self) -> str:
+        """Why the capture may disagree, in words: the named cause, else the unmodelled layer or a bug."""
+        return self.cause or "a layer toolscope does not model, or a bug in toolscope"
 
     @property
     def disagreeing(self) -> tuple[RequestComparison, ...]:

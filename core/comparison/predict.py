@@ -15,7 +15,7 @@ Public API::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..capture.observed import ObservedCapture
@@ -72,4 +72,6 @@ def compare_subject(subject: Subject, capture: ObservedCapture, mode: str | None
         offers=plan.offers,
         received=plan.received,
     )
+    if plan.cause is not None:
+        comparison = replace(comparison, cause=plan.cause)
     return SubjectComparison(comparison, plan.session)

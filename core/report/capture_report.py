@@ -58,8 +58,7 @@ def _summary(report: CaptureReport) -> list[str]:
             bad = [r.request.index for r in comparison.disagreeing]
             which = "request" if len(bad) == 1 else "requests"
             lines.append(
-                f"{report.label}: toolscope's prediction disagrees at {which} {_list(bad)}: "
-                "a layer toolscope does not model, or a bug in toolscope"
+                f"{report.label}: toolscope's prediction disagrees at {which} {_list(bad)}: {comparison.blame()}"
             )
     if cap.truncated:
         lines.append(f"cut: {cap.truncated}")

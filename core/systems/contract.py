@@ -135,6 +135,9 @@ class CapturePlan:
     """Per request, the received names to compare when the system compares only some (the CLIs' MCP tools)."""
     session: Any = None
     """Toolkits: the StepSession whose turns are the replayed activation calls."""
+    cause: str | None = None
+    """The likely cause of a disagreement the system can name from the capture itself (a session flag
+    missing from the input), said instead of "a layer toolscope does not model, or a bug"."""
 
 
 class CaptureHook(Protocol):

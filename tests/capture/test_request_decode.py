@@ -186,6 +186,48 @@ def test_the_head_is_read_and_bad_bodies_are_refused_by_kind() -> None:
         assert refused.value.kind == kind and refused.value.status == 400
 
 
+# Claude Code 2.1.332 with claude-sonnet-4-5 (and haiku-4-5, sonnet-4-6, opus-4-7) lists the deferred
+# tools in message 0, role user, inside a <system-reminder> part (recorded:
+# tests/clis/fixtures/experiments/claude.F_deferred_in_user_message.sonnet-4-5.capture.jsonl).
+_LISTING = (
+    "<system-reminder>\nThe following deferred tools are now available via ToolSearch. Their schemas are NOT "
+    "loaded.\nWebFetch\nmcp__u__a\nmcp__u__b\n</system-reminder>"
+)
+USER_LISTING = {
+    "model": "claude-sonnet-4-5",
+    "system": [{"type": "text", "text": "You are Claude Code."}],
+    "messages": [{"role": "user", "content": [{"type": "text", "text": _LISTING}, {"type": "text", "text": "hi"}]}],
+    "tools": [],
+}
+
+
+@pytest.mark.parametrize("decode", [decode_facts, lambda p, raw: request_facts(p, json.loads(raw))])
+def test_claude_deferred_listing_in_a_user_message_is_read(decode: Any) -> None:
+    facts = decode("anthropic-messages", json.dumps(USER_LISTING).encode())
+    assert facts.deferred_names == ["WebFetch", "mcp__u__a", "mcp__u__b"]
+    assert facts.system_bytes == len("You are Claude Code.")
+
+
+def test_user_text_without_the_reminder_wrapper_is_not_a_listing() -> None:
+    body = {**USER_LISTING, "messages": [{"role": "user", "content": _LISTING.removeprefix("<system-reminder>")}]}
+    assert decode_facts("anthropic-messages", json.dumps(body).encode()).deferred_names == []
+
+
+def test_an_old_capture_is_read_again_from_its_kept_messages() -> None:
+    from pathlib import Path
+
+    from toolscope.core.capture.observed import request_from_record
+    from toolscope.core.capture.reader import read_capture
+
+    fixture = (
+        Path(__file__).parents[1]
+        / "clis/fixtures/experiments/claude.F_deferred_in_user_message.sonnet-4-5.capture.jsonl"
+    )
+    record = read_capture(fixture).records[0]
+    assert record.deferred_names == []  # as recorded before the fix
+    assert {"mcp__u__a", "mcp__u__b"} <= set(request_from_record(record, 0).deferred_names)
+
+
 def test_gemini_tools_are_one_entry_per_declaration_and_builtins_by_key() -> None:
     sdk = decode_facts("gemini-generate", json.dumps(GEMINI).encode())
     # The SDK's Schema (``parameters``) and a JSON schema (sent as ``parameters_json_schema``) alike.

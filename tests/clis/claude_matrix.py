@@ -32,6 +32,16 @@ class Case:
     env: dict[str, str] = field(default_factory=dict)
     call: str | None = None
     """A tool the scripted model calls in its first reply."""
+    cwd: str = "proj"
+    """Where Claude Code runs (and toolscope's ``claude-code:`` folder), under the root."""
+    git: tuple[str, ...] = ()
+    """Folders made git repositories (``git init`` and an empty commit) before the files are written."""
+    worktrees: tuple[tuple[str, str], ...] = ()
+    """(repository, worktree): ``git worktree add`` after ``git``."""
+    unset: tuple[str, ...] = ()
+    """Variables of the lane's environment left out (``CLAUDE_CODE_MCP_STARTUP_WAIT_MS``: the default grace)."""
+    read_before: bool = False
+    """toolscope reads the files as they were before the run (Claude Code moves keys on its first run)."""
 
     @property
     def managed(self) -> bool:
@@ -268,5 +278,246 @@ CASES: tuple[Case, ...] = (
         ("--permission-mode", "bypassPermissions"),
         {"IS_SANDBOX": "1"},
         call="mcp__t__x",
+    ),
+    # 11. issue #32: setups built like users' (several scopes at once, git subfolders, worktrees,
+    # glob rules, ${VAR}, slow servers), each recorded from the binary.
+    Case(
+        "git_subdir_root_local_settings_apply",
+        {
+            U: {"mcpServers": {"u": raw("a", "b", "c")}},
+            LS: {"permissions": {"deny": ["mcp__u__a"]}},
+            PS: {"permissions": {"deny": ["mcp__u__b"]}},
+            "proj/sub/x": "",
+        },
+        cwd="proj/sub",
+        git=("proj",),
+    ),
+    Case(
+        "git_subdir_local_scope_keyed_by_root",
+        {
+            U: {
+                "projects": {
+                    "$D/proj": {"mcpServers": {"lroot": raw("x")}},
+                    "$D/proj/sub": {"mcpServers": {"lsub": raw("x")}},
+                }
+            },
+            "proj/.mcp.json": {"mcpServers": {"p": raw("y")}},
+            "proj/sub/x": "",
+        },
+        cwd="proj/sub",
+        git=("proj",),
+    ),
+    Case(
+        "git_subdir_cwd_settings_beside_root_local",
+        {
+            U: {"mcpServers": {"u": raw("a", "b", "c", "d")}},
+            LS: {"permissions": {"deny": ["mcp__u__a"]}},
+            "proj/sub/.claude/settings.json": {"permissions": {"deny": ["mcp__u__b"]}},
+            "proj/sub/.claude/settings.local.json": {"permissions": {"deny": ["mcp__u__c"]}},
+        },
+        cwd="proj/sub",
+        git=("proj",),
+    ),
+    Case(
+        "worktree_local_scope_main_repository",
+        {
+            U: {
+                "projects": {
+                    "$D/proj": {"mcpServers": {"lmain": raw("x", "y")}},
+                    "$D/wt": {"mcpServers": {"lwt": raw("z")}},
+                }
+            },
+            LS: {"permissions": {"deny": ["mcp__lmain__y"]}},
+            US: {"permissions": {"deny": ["mcp__other__*"]}},
+        },
+        cwd="wt",
+        git=("proj",),
+        worktrees=(("proj", "wt"),),
+    ),
+    Case(
+        "worktree_mcp_json_disabled_by_main_local",
+        {
+            U: {"mcpServers": {"t": raw("user_tool")}},
+            "wt/.mcp.json": {"mcpServers": {"t": raw("proj_tool"), "q": raw("q1")}},
+            LS: {"disabledMcpjsonServers": ["t"]},
+        },
+        cwd="wt",
+        git=("proj",),
+        worktrees=(("proj", "wt"),),
+    ),
+    Case(
+        "git_subdir_old_layout_lists_in_claude_json",
+        {
+            U: {
+                "mcpServers": {"u": raw("a")},
+                "projects": {
+                    "$D/proj": {
+                        "mcpServers": {"l": raw("x")},
+                        "enabledMcpjsonServers": ["p"],
+                        "disabledMcpjsonServers": ["q"],
+                        "allowedTools": [],
+                    }
+                },
+            },
+            "proj/.mcp.json": {"mcpServers": {"p": raw("y"), "q": raw("z")}},
+            "proj/sub/x": "",
+        },
+        cwd="proj/sub",
+        git=("proj",),
+        read_before=True,
+    ),
+    Case(
+        "git_subdir_new_layout_lists_in_root_local",
+        {
+            U: {"mcpServers": {"u": raw("a")}, "projects": {"$D/proj": {"mcpServers": {"l": raw("x")}}}},
+            "proj/.mcp.json": {"mcpServers": {"p": raw("y"), "q": raw("z")}},
+            LS: {"enabledMcpjsonServers": ["p"], "disabledMcpjsonServers": ["q"]},
+            "proj/sub/x": "",
+        },
+        cwd="proj/sub",
+        git=("proj",),
+    ),
+    Case(
+        "disabled_project_user_same_name_comes_back",
+        {
+            U: {"mcpServers": {"t": raw("user_tool"), "v": raw("v1")}},
+            "proj/.mcp.json": {"mcpServers": {"t": raw("proj_tool"), "w": raw("w1")}},
+            LS: {"disabledMcpjsonServers": ["t"]},
+        },
+    ),
+    Case(
+        "disabled_project_in_git_subdir_user_comes_back",
+        {
+            U: {"mcpServers": {"t": raw("user_tool")}},
+            "proj/sub/.mcp.json": {"mcpServers": {"t": raw("proj_tool")}},
+            LS: {"disabledMcpjsonServers": ["t"]},
+        },
+        cwd="proj/sub",
+        git=("proj",),
+    ),
+    Case(
+        "deny_globs_several_scopes",
+        {
+            U: {
+                "mcpServers": {
+                    "gh": raw("delete_repo", "delete_issue", "list_repos"),
+                    "ghx": raw("delete_repo"),
+                    "other": raw("y", "z"),
+                }
+            },
+            US: {"permissions": {"deny": ["mcp__gh__delete_*"]}},
+            LS: {"permissions": {"deny": ["mcp__other__?", "mcp__other__[z]"]}},
+        },
+    ),
+    Case(
+        "deny_glob_crosses_separator_project",
+        {
+            U: {"mcpServers": {"gh": raw("a"), "ghx": raw("b"), "other": raw("c")}},
+            PS: {"permissions": {"deny": ["mcp__gh*"]}},
+        },
+    ),
+    Case("deny_lone_star", {U: {"mcpServers": {"a": raw("x"), "b": raw("y")}}, US: {"permissions": {"deny": ["*"]}}}),
+    Case(
+        "deny_glob_flag_server_part",
+        {U: {"mcpServers": {"gh": raw("delete_repo", "list"), "gl": raw("delete_repo")}}},
+        ("--disallowedTools", "mcp__*__delete_repo"),
+    ),
+    Case(
+        "allow_glob_call_ran",
+        {
+            U: {"mcpServers": {"gh": raw("list_repos", "delete_repo")}},
+            US: {"permissions": {"allow": ["mcp__gh__list_*"]}},
+        },
+        call="mcp__gh__list_repos",
+    ),
+    Case(
+        "setting_sources_user_only",
+        {
+            U: {"mcpServers": {"u": raw("a", "b", "c")}, "projects": {"$D/proj": {"mcpServers": {"l": raw("x")}}}},
+            "proj/.mcp.json": {"mcpServers": {"p": raw("x")}},
+            "cfg.json": {"mcpServers": {"d": raw("x")}},
+            US: {"permissions": {"deny": ["mcp__u__a"]}},
+            PS: {"permissions": {"deny": ["mcp__u__b"]}},
+            LS: {"permissions": {"deny": ["mcp__u__c"]}},
+        },
+        ("--setting-sources", "user", "--mcp-config", "$D/cfg.json"),
+    ),
+    Case(
+        "setting_sources_project_local",
+        {
+            U: {"mcpServers": {"u": raw("a")}, "projects": {"$D/proj": {"mcpServers": {"l": raw("x", "y")}}}},
+            "proj/.mcp.json": {"mcpServers": {"p": raw("x")}},
+            LS: {"permissions": {"deny": ["mcp__l__y"]}},
+        },
+        ("--setting-sources", "project,local"),
+    ),
+    Case(
+        "model_project_beats_user_deferred",
+        {
+            U: {"mcpServers": {"t": raw("x")}},
+            US: {"model": "claude-3-5-haiku-20241022"},
+            PS: {"model": "claude-sonnet-4-5"},
+        },
+    ),
+    Case(
+        "model_root_local_in_git_subdir_in_full",
+        {
+            U: {"mcpServers": {"t": raw("x")}},
+            US: {"model": "claude-opus-5-5"},
+            "proj/sub/.claude/settings.json": {"model": "claude-sonnet-4-5"},
+            LS: {"model": "claude-3-5-haiku-20241022"},
+        },
+        cwd="proj/sub",
+        git=("proj",),
+    ),
+    Case(
+        "model_env_beats_settings",
+        {
+            U: {"mcpServers": {"t": raw("x")}},
+            US: {"model": "claude-opus-5-5"},
+            LS: {"model": "claude-3-5-haiku-20241022"},
+        },
+        env={"ANTHROPIC_MODEL": "claude-sonnet-4-5"},
+    ),
+    Case(
+        "env_expansion_default_and_set",
+        {
+            "proj/.mcp.json": {
+                "mcpServers": {
+                    "s": {"command": "${XLANE_PY}", "args": ["$RAW", "${XLANE_UNSET:-deftool}", "${XLANE_TOOL}"]},
+                    "n": {"command": "$PY", "args": ["$RAW", "$XLANE_TOOL"], "env": {"K": "${XLANE_SECRET}"}},
+                }
+            },
+            U: {"mcpServers": {"u": raw("a")}},
+        },
+        env={"XLANE_PY": "$PY", "XLANE_TOOL": "named", "XLANE_SECRET": "s3cr3t-lane"},
+    ),
+    Case(
+        "names_emoji_two_underscores",
+        {U: {"mcpServers": {"e\U0001f600": raw("x"), "t": raw("emo\U0001f600ji", "caf\u00e9")}}},
+    ),
+    Case(
+        "slow_server_missing_from_first_request",
+        {U: {"mcpServers": {"slow": raw("--delay", "7", "s1"), "fast": raw("f1")}}},
+        unset=("CLAUDE_CODE_MCP_STARTUP_WAIT_MS",),
+    ),
+    Case(
+        "slow_server_mcp_timeout_does_not_wait",
+        {U: {"mcpServers": {"slow": raw("--delay", "7", "s1"), "fast": raw("f1")}}},
+        env={"MCP_TIMEOUT": "60000"},
+        unset=("CLAUDE_CODE_MCP_STARTUP_WAIT_MS",),
+    ),
+    Case(
+        "slow_server_wait_variable_in_settings",
+        {
+            U: {"mcpServers": {"slow": raw("--delay", "4", "s1"), "fast": raw("f1")}},
+            US: {"env": {"CLAUDE_CODE_MCP_STARTUP_WAIT_MS": "30000"}},
+        },
+        unset=("CLAUDE_CODE_MCP_STARTUP_WAIT_MS",),
+    ),
+    Case(
+        "home_mcp_json_is_project_scope_under_home",
+        {"home/.mcp.json": {"mcpServers": {"h": raw("x")}}, U: {"mcpServers": {"u": raw("y")}}, "home/proj/x": ""},
+        cwd="home/proj",
     ),
 )

@@ -67,6 +67,10 @@ def fix_for(subject: ClaudeCodeSubject, verdict: ToolVerdict) -> str | None:
         "source.managed_exclusive": f'managed-mcp.json ({where}) is exclusive: add "{server}" there (the organisation\'s file) or remove that file',
         "source.strict": f'pass "{server}" with --mcp-config, or start Claude Code without --strict-mcp-config / --bare',
         "source.safe_mode": "start Claude Code without --safe-mode",
+        "connection.late": f"{subject.grace.extend}, or make the server start faster",
+        "source.mcp_config_fatal": f"drop --mcp-config (Claude Code exits 1 with it beside {where}), or add its servers "
+        "to that managed-mcp.json (the organisation's file)",
+        "source.setting_sources": f'add the scope of "{server}" to --setting-sources, or drop the flag',
         "precedence.shadowed": f'rename one of the two "{server}" servers, or remove the definition that wins ({where})',
         "approval.disabled": f'remove "{server}" from disabledMcpjsonServers in {where}',
         "approval.pending": f'add "enabledMcpjsonServers": ["{server}"] to ~/.claude/settings.json, or approve it in Claude Code\'s '

@@ -77,6 +77,30 @@ def git_root(directory: Path) -> Path | None:
     return None
 
 
+def main_repository(root: Path) -> Path:
+    """The main repository of a git worktree (``root/.git`` a file ``gitdir: …/.git/worktrees/NAME``,
+    whose ``commondir`` names the main ``.git``); ``root`` itself for a plain repository or anything
+    unreadable. Claude Code 2.1.332 keys the local scope by it and reads its settings.local.json."""
+    dot_git = root / ".git"
+    try:
+        if not dot_git.is_file():
+            return root
+        head = dot_git.read_text(encoding="utf-8", errors="replace")[:4096]
+        gitdir = Path(head.partition("gitdir:")[2].strip().splitlines()[0])
+        gitdir = gitdir if gitdir.is_absolute() else (root / gitdir)
+        common = (gitdir / (gitdir / "commondir").read_text(encoding="utf-8")[:4096].strip()).resolve()
+    except (OSError, IndexError, ValueError):
+        return root
+    return common.parent if common.name == ".git" and common.is_dir() else root
+
+
+def project_root(project: Path) -> Path:
+    """The folder Claude Code keys the project by: the git root (the main repository for a
+    worktree), else the cwd."""
+    root = git_root(project)
+    return main_repository(root) if root is not None else project
+
+
 def _servers_of(file: JsonFile, key_path: list[str], scope: str, start: int) -> list[ServerEntry]:
     node: Any = file.data
     for key in key_path:
@@ -138,9 +162,9 @@ def load_claude_files(project: Path, home: Path, managed_dir: Path, args: Client
     project = project.resolve()
     reader = _Reader(project, home)
     claude_json = reader.read(home / ".claude.json", "Claude Code state file (~/.claude.json)")
-    root = git_root(project)
-    project_key = str(root or project)
-    settings = _read_settings(reader, managed_dir, args)
+    root = project_root(project)
+    project_key = str(root)
+    settings = _read_settings(reader, managed_dir, args, root)
     managed_mcp = reader.read(managed_dir / "managed-mcp.json", "Claude Code managed MCP config")
     servers = _read_servers(reader, claude_json, managed_mcp, project_key, settings, args)
     return ClaudeFiles(
@@ -164,8 +188,15 @@ def _trusted(claude_json: JsonFile | None, project_key: str) -> bool:
     return project_state.get("hasTrustDialogAccepted") is True
 
 
-def _read_settings(reader: _Reader, managed_dir: Path, args: ClientArgs) -> list[Settings]:
-    """The settings files by scope: managed (and its drop-in folder), user, project, local, --settings."""
+def _read_settings(reader: _Reader, managed_dir: Path, args: ClientArgs, root: Path) -> list[Settings]:
+    """The settings files by scope: managed (and its drop-in folder), user, project, local, --settings.
+
+    Observed with 2.1.332 (``tests/clis/experiments/x_claude_scopes.py A_``, the lane's
+    ``git_subdir_*`` cases): project settings are the cwd's ``.claude/settings.json`` (not the git
+    root's); local settings are the project root's (the git root, the main repository in a worktree)
+    ``.claude/settings.local.json`` **and** the cwd's own, both applied (which one's scalar keys win
+    is not observed: the cwd's is read last). ``--setting-sources`` keeps only the scopes it names
+    (managed settings and ``--settings`` always apply)."""
     settings: list[Settings] = []
     managed = reader.read(managed_dir / "managed-settings.json", "Claude Code managed settings")
     if managed:
@@ -176,11 +207,16 @@ def _read_settings(reader: _Reader, managed_dir: Path, args: ClientArgs) -> list
             if found := reader.read(path, "Claude Code managed settings"):
                 settings.append(Settings("managed", found))
     project, home = reader.project, reader.home
+    local = [root / ".claude" / "settings.local.json"]
+    if root != project:
+        local.append(project / ".claude" / "settings.local.json")
     for scope, path in (
         ("user", home / ".claude" / "settings.json"),
         ("project", project / ".claude" / "settings.json"),
-        ("local", project / ".claude" / "settings.local.json"),
+        *(("local", path) for path in local),
     ):
+        if args.setting_sources is not None and scope not in args.setting_sources:
+            continue
         if found := reader.read(path, "Claude Code settings"):
             settings.append(Settings(scope, found))
     if args.settings:
@@ -216,9 +252,14 @@ def _read_servers(
 
 
 def _unread_home_servers(reader: _Reader, servers: list[ServerEntry]) -> list[ServerEntry]:
-    """Servers in the home folder's .mcp.json files, which Claude Code never reads (a common mistake)."""
+    """Servers in the home folder's .mcp.json files, which Claude Code never reads (a common mistake),
+    unless the project is under the home folder: then ``~/.mcp.json`` is a parent's ``.mcp.json`` and
+    Claude Code reads it as project scope (observed with 2.1.332, ``claude -p`` from ``~/proj``)."""
     unread: list[ServerEntry] = []
+    already = {file.path for file in reader.files}
     for path in (reader.home / ".mcp.json", reader.home / ".claude" / ".mcp.json"):
+        if path in already:
+            continue
         if path.parent != reader.project and (found := reader.read(path, "MCP config Claude Code does not read")):
             if not any(s.source.startswith(found.shown + ":") for s in (*servers, *unread)):
                 unread += _servers_of(found, ["mcpServers"], "unread", len(servers) + len(unread))

@@ -10,9 +10,10 @@ servers, policy blocks, collisions, outages.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from ...mcp.startup import startup_verdicts
 from ...model.enums import Severity, SharedFinding
 from ...model.opt_in import NOT_STARTED_CODE
 from ...model.verdicts import Finding, Stage, ToolVerdict
@@ -114,7 +115,7 @@ def _rules_matching_nothing(subject: ClaudeCodeSubject, listed: _ListedNames, un
         out.append(Finding(
             ClaudeFinding.RULE_MATCHES_NOTHING,
             f"{rule.kind} rule \"{text}\" ({rule.source}) matches no tool: rules need the normalised form "
-            f"mcp__<server>__<tool>, mcp__<server> or mcp__<server>__* (no dots, no (…)){hint}",
+            f"mcp__<server>__<tool>, mcp__<server>, or a glob with * (no dots, no (…); ? and […] are literal){hint}",
             tool=close[0] if close else None, entry=text, source=rule.source,
         ))  # fmt: skip
     return out
@@ -131,10 +132,13 @@ def _meant_rule(text: str, listed: _ListedNames) -> tuple[str, ...]:
 _STAGE_KINDS = {
     "approval.disabled": (ClaudeFinding.DISABLED_BY_DIALOG, Severity.ERROR),
     "source.managed_exclusive": (ClaudeFinding.MANAGED_EXCLUSIVE, Severity.ERROR),
+    "source.mcp_config_fatal": (ClaudeFinding.MCP_CONFIG_FATAL, Severity.ERROR),
+    "source.setting_sources": (ClaudeFinding.SETTING_SOURCES, Severity.WARNING),
     "policy.denied": (CodingCliFinding.SERVER_BLOCKED, Severity.ERROR),
     "policy.not_allowed": (CodingCliFinding.SERVER_BLOCKED, Severity.ERROR),
     "naming.collision": (CodingCliFinding.NAME_COLLISION, Severity.ERROR),
     "mcp.outage": (SharedFinding.MCP_OUTAGE, Severity.ERROR),
+    "connection.late": (CodingCliFinding.SLOW_SERVER, Severity.ERROR),
     NOT_STARTED_CODE: (SharedFinding.MCP_NOT_STARTED, Severity.WARNING),
     "approval.pending": (ClaudeFinding.APPROVAL_DIFFERS, Severity.WARNING),
 }
@@ -145,6 +149,7 @@ def claude_findings(subject: ClaudeCodeSubject, modes: Sequence[str | None]) -> 
     out = list(subject.config_findings)
     if not subject.files.trusted:
         out += _untrusted_ignored(subject.files)
+    out += _close_to_grace(subject)
     seen: set[tuple[str, str]] = set()
     for mode in modes or (None,):
         for verdict in subject.evaluate(mode).tools:
@@ -152,11 +157,35 @@ def claude_findings(subject: ClaudeCodeSubject, modes: Sequence[str | None]) -> 
                 code = _finding_code(stage)
                 if code is None:
                     continue
-                key = (code, verdict.namespace if code != "naming.collision" else verdict.name)
+                key = (code, _finding_place(code, verdict))
                 if key not in seen:
                     seen.add(key)
                     out.append(_stage_finding(subject, verdict, stage, code))
     return out
+
+
+def _close_to_grace(subject: ClaudeCodeSubject) -> list[Finding]:
+    """Servers measured close to the start-up grace (the late ones fail their connection stage)."""
+    by_key = {d.key: d for d in subject.decisions}
+    out = []
+    for key, result in subject.results.items():
+        decision = by_key.get(key)
+        if decision is None or not decision.passed:
+            continue
+        for verdict in startup_verdicts([replace(result, name=decision.entry.name)], subject.grace):
+            if not verdict.late:
+                out.append(Finding(
+                    CodingCliFinding.SLOW_SERVER, f"{verdict.sentence()}; fix: {verdict.fix()}",
+                    tool=None, entry=decision.entry.name, source=decision.entry.source, severity=Severity.WARNING,
+                ))  # fmt: skip
+    return out
+
+
+def _finding_place(code: str, verdict: ToolVerdict) -> str:
+    """What a finding is reported once for: the tool (collisions), the whole run (a fatal flag), the server."""
+    if code == "naming.collision":
+        return verdict.name
+    return "" if code == "source.mcp_config_fatal" else verdict.namespace
 
 
 def _untrusted_ignored(files: Any) -> list[Finding]:

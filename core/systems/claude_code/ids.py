@@ -44,6 +44,10 @@ class ClaudeFinding(StrEnum):
     """A .mcp.json server -p connects but the interactive app leaves pending."""
     MANAGED_EXCLUSIVE = "managed_exclusive"
     """managed-mcp.json drops every other server."""
+    MCP_CONFIG_FATAL = "mcp_config_fatal"
+    """--mcp-config beside managed-mcp.json: Claude Code exits 1 before any request."""
+    SETTING_SOURCES = "setting_sources"
+    """--setting-sources leaves a server's scope (and its settings' rules) out."""
 
 
 class ClaudeInput(StrEnum):

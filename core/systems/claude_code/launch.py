@@ -22,6 +22,7 @@ from pathlib import Path
 
 from ...mcp.results import ServerResult
 from ...mcp.start_policy import not_started, own_definitions_start
+from ...mcp.startup import StartupGrace
 from ..coding_cli.common import Launch, list_servers, start_summary
 from .expand import expand_entry
 from .files import ClaudeFiles, ServerEntry
@@ -31,6 +32,26 @@ OWN_SCOPES = ("user", "local")
 """Scopes whose definitions live in the user's own ``~/.claude.json``."""
 ENV_ORDER = ("user", "project", "local", "flag", "managed")
 """The settings ``env`` blocks in the order applied (later wins)."""
+
+
+DEFAULT_GRACE = 1.5
+"""Seconds Claude Code 2.1.332 waits for its servers before the first request (observed: a server
+needing 1 s is in it, 1.5 s in one run of two, 2 s not; ``experiments/x_claude_names_models_timing.py
+I_``). ``MCP_TIMEOUT`` does not change it; ``CLAUDE_CODE_MCP_STARTUP_WAIT_MS`` does."""
+WAIT_VARIABLE = "CLAUDE_CODE_MCP_STARTUP_WAIT_MS"
+
+
+def claude_grace(files: ClaudeFiles, environ: Mapping[str, str]) -> StartupGrace:
+    """How long this session's first request waits for servers: the wait variable (environment, or a
+    settings ``env`` block), else the default."""
+    value = _settings_env(files, ENV_ORDER).get(WAIT_VARIABLE, environ.get(WAIT_VARIABLE))
+    seconds = DEFAULT_GRACE
+    if value is not None and value.strip().isdigit():
+        seconds = max(DEFAULT_GRACE, int(value.strip()) / 1000)
+    extend = (
+        f"start Claude Code with {WAIT_VARIABLE}=<milliseconds> (e.g. 10000; MCP_TIMEOUT does not extend this wait)"
+    )
+    return StartupGrace("Claude Code 2.1.332", seconds, extend)
 
 
 def own_definition(entry: ServerEntry) -> bool:

@@ -1,14 +1,19 @@
 """Claude Code's permission rules and modes as they apply to MCP tools (reference §1 rows 7, 10).
 
 A rule matches an MCP tool when it is the normalised full name (``mcp__time__convert_time``),
-the server (``mcp__time``) or the server's wildcard (``mcp__time__*``). Forms that match
-nothing: raw names with dots, bare tool names, ``…(*)``. Deny beats ask beats allow.
+the server (``mcp__time``), or a glob: observed with 2.1.332 (``tests/clis/experiments/
+x_c_claude_rule_globs.py``), ``*`` matches any run of characters anywhere in the rule and crosses
+the ``__`` separator (``mcp__gh__delete_*``, ``mcp__*__delete_repo``, ``mcp__gh*`` also matches
+server ``ghx``, ``mcp__*`` and a lone ``*`` match every MCP tool); ``?`` and ``[…]`` are literal.
+Forms that match nothing: raw names with dots, bare tool names, ``…(*)``. Deny beats ask beats allow.
 ``permissions.allow`` in ``.claude/settings.json`` counts only in a trusted project; managed
 ``allowManagedPermissionRulesOnly: true`` drops user (and project, local, flag) rules.
 """
 
 from __future__ import annotations
 
+import functools
+import re
 from dataclasses import dataclass
 
 from .args import ClientArgs
@@ -34,7 +39,15 @@ class Rule:
 def rule_matches(rule: str, server_part: str, tool_name: str) -> bool:
     """Does ``rule`` match the tool ``tool_name`` (normalised) of the server ``server_part`` (normalised)?"""
     rule = rule.strip()
-    return rule in (tool_name, f"mcp__{server_part}", f"mcp__{server_part}__*")
+    if rule in (tool_name, f"mcp__{server_part}"):
+        return True
+    return "*" in rule and _glob(rule).fullmatch(tool_name) is not None
+
+
+@functools.lru_cache(maxsize=1024)
+def _glob(rule: str) -> re.Pattern[str]:
+    """A rule with ``*`` as Claude Code matches it: ``*`` any run of characters, everything else literal."""
+    return re.compile(".*".join(re.escape(part) for part in rule.split("*")), re.DOTALL)
 
 
 def collect_rules(files: ClaudeFiles, args: ClientArgs) -> list[Rule]:

@@ -11,10 +11,11 @@ them; ``deniedMcpServers`` / ``allowedMcpServers`` (exact ``serverName`` or argv
 from __future__ import annotations
 
 import fnmatch
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...mcp.results import ServerResult
+from ...mcp.startup import StartupGrace, startup_verdicts
 from ...model.opt_in import NOT_STARTED_CODE
 from ...model.verdicts import Stage
 from ..coding_cli.common import quoted, stage
@@ -60,6 +61,28 @@ def _source(entry: ServerEntry, files: ClaudeFiles, args: ClientArgs) -> Stage:
             "(servers go in .mcp.json, ~/.claude.json via `claude mcp add`, or --mcp-config)",
             entry.name, entry.source,
         )  # fmt: skip
+    dropped = (
+        _fatal_flag(files, args, where) or _setting_source_skips(entry, args) or _flag_drops(entry, files, args, where)
+    )
+    if dropped is not None:
+        return dropped
+    return stage(ClaudeStage.SOURCE, True, f"source.{entry.scope}", where, entry.name, entry.source)
+
+
+def _fatal_flag(files: ClaudeFiles, args: ClientArgs, where: str) -> Stage | None:
+    """--mcp-config beside managed-mcp.json: Claude Code exits 1 before any request (observed, 2.1.332)."""
+    if files.managed_mcp is None or not args.mcp_config:
+        return None
+    return stage(
+        ClaudeStage.SOURCE, False, "source.mcp_config_fatal",
+        f"{where}, but --mcp-config beside {files.managed_mcp.shown} makes Claude Code exit 1 before any request "
+        '("You cannot dynamically configure MCP servers when an enterprise MCP config is present")',
+        "--mcp-config", files.managed_mcp.shown,
+    )  # fmt: skip
+
+
+def _flag_drops(entry: ServerEntry, files: ClaudeFiles, args: ClientArgs, where: str) -> Stage | None:
+    """--safe-mode, an exclusive managed-mcp.json, --strict-mcp-config / --bare: the server does not start."""
     if args.safe_mode:
         return stage(
             ClaudeStage.SOURCE,
@@ -85,7 +108,26 @@ def _source(entry: ServerEntry, files: ClaudeFiles, args: ClientArgs) -> Stage:
             flag,
             "--client-args",
         )
-    return stage(ClaudeStage.SOURCE, True, f"source.{entry.scope}", where, entry.name, entry.source)
+    return None
+
+
+SCOPE_SOURCES = {"user": "user", "local": "local", "project": "project"}
+"""The ``--setting-sources`` value that keeps each server scope (observed with 2.1.332: the flag
+filters servers too; --mcp-config and managed-mcp.json servers survive every value)."""
+
+
+def _setting_source_skips(entry: ServerEntry, args: ClientArgs) -> Stage | None:
+    """The failing source stage of a server whose scope ``--setting-sources`` leaves out, else None."""
+    needed = SCOPE_SOURCES.get(entry.scope)
+    if args.setting_sources is None or needed is None or needed in args.setting_sources:
+        return None
+    given = ",".join(args.setting_sources)
+    return stage(
+        ClaudeStage.SOURCE, False, "source.setting_sources",
+        f"defined in {entry.source} (scope {entry.scope}), but --setting-sources {given} leaves the {needed} "
+        "scope out: its servers do not start",
+        "--setting-sources", "--client-args",
+    )  # fmt: skip
 
 
 def _precedence(entry: ServerEntry, rivals: list[ServerEntry]) -> Stage:
@@ -134,6 +176,11 @@ def _approval(entry: ServerEntry, files: ClaudeFiles, args: ClientArgs) -> Stage
     passed = True if args.print_mode else approved_by is not None
     code = "approval.headless" if args.print_mode else ("approval.approved" if approved_by else "approval.pending")
     return stage(ClaudeStage.APPROVAL, passed, code, rule, name, approved_by)
+
+
+def _disabled_project(entry: ServerEntry, files: ClaudeFiles) -> bool:
+    """A .mcp.json server that a disabledMcpjsonServers list names."""
+    return entry.scope == "project" and _disabled_by(entry.name, files) is not None
 
 
 def _disabled_by(name: str, files: ClaudeFiles) -> tuple[str, str] | None:
@@ -243,11 +290,14 @@ def _policy(entry: ServerEntry, files: ClaudeFiles) -> Stage:
 def decide_servers(files: ClaudeFiles, args: ClientArgs) -> list[ServerDecision]:
     """Stages 1-4 of every definition, in reading order."""
     sources = {id(e): _source(e, files, args) for e in files.servers}
+    # A .mcp.json server that disabledMcpjsonServers names is no rival: the user's server of the same
+    # name comes back (observed with 2.1.332, experiments/x_claude_scopes.py B_).
+    alive = {id(e) for e in files.servers if sources[id(e)].passed and not _disabled_project(e, files)}
     out = []
     for entry in files.servers:
         stages = [sources[id(entry)]]
         if stages[0].passed:
-            rivals = [e for e in files.servers if e is not entry and e.name == entry.name and sources[id(e)].passed]
+            rivals = [e for e in files.servers if e is not entry and e.name == entry.name and id(e) in alive]
             stages.append(_precedence(entry, rivals))
         if all(s.passed for s in stages):
             stages.append(_approval(entry, files, args))
@@ -257,7 +307,9 @@ def decide_servers(files: ClaudeFiles, args: ClientArgs) -> list[ServerDecision]
     return out
 
 
-def connection_stage(decision: ServerDecision, result: ServerResult | None, where: str) -> Stage:
+def connection_stage(
+    decision: ServerDecision, result: ServerResult | None, where: str, grace: StartupGrace | None = None
+) -> Stage:
     """Stage 5 from the listing: connected with N tools, failed (tools unknown), or not listed."""
     if result is None:
         return stage(ClaudeStage.CONNECTION, None, "connection.not_listed", f"no listing of this server ({where})")
@@ -271,6 +323,13 @@ def connection_stage(decision: ServerDecision, result: ServerResult | None, wher
             ClaudeStage.CONNECTION, None, "mcp.outage",
             f"failed to connect: {result.error} (Claude Code still runs: -p exits 0, stream-json init shows it "
             "'failed' and the model gets a system message naming it); its tools are unknown",
+            decision.entry.name, decision.entry.source,
+        )  # fmt: skip
+    late = startup_verdicts([replace(result, name=decision.entry.name)], grace) if grace is not None else ()
+    if late and late[0].late:
+        return stage(
+            ClaudeStage.CONNECTION, False, "connection.late",
+            f"connected, but {late[0].sentence()} (later requests may carry them)",
             decision.entry.name, decision.entry.source,
         )  # fmt: skip
     return stage(ClaudeStage.CONNECTION, True, "connection.ok", f"connected: lists {len(result.tools)} tools ({where})")

@@ -30,7 +30,7 @@ from ..coding_cli.common import check_project_dir, claude_name_part
 from .args import ClientArgs, parse_client_args
 from .files import ClaudeFiles, load_claude_files
 from .ids import CLAUDE_CODE_STAGES, ClaudeInput
-from .launch import list_claude_servers
+from .launch import claude_grace, list_claude_servers
 from .permissions import MODES, collect_rules, effective_mode
 from .servers import ServerDecision, connection_stage, decide_servers
 from .tools import (
@@ -71,6 +71,8 @@ class ClaudeCodeSubject:
         self.files, self.args, self.decisions, self.results = files, args, decisions, results
         self.where, self.environ, self.loaded = where, environ, loaded
         self.discover = discover
+        self.grace = claude_grace(files, environ)
+        """How long the first request waits for servers (``launch.claude_grace``)."""
         self._cache: dict[str, Evaluation] = {}
         from .findings import config_findings
 
@@ -135,7 +137,7 @@ class ClaudeCodeSubject:
             result = self.results.get(decision.key)
             stages = decision.stages
             if decision.passed:
-                stages = (*stages, connection_stage(decision, result, self.where))
+                stages = (*stages, connection_stage(decision, result, self.where, self.grace))
                 if stages[-1].passed and result is not None:
                     connected.append((decision.entry.name, result))
             server_rows.append((decision, stages, result))

@@ -57,22 +57,33 @@ def build_context(
 ) -> Context:
     """Everything the per-tool stages need, read once."""
     value, where = settings_env(files, environ, "ENABLE_TOOL_SEARCH")
-    model = args.model
-    if not model:
-        for source in reversed(files.settings):
-            if isinstance(source.file.data.get("model"), str):
-                model = source.file.data["model"]
     return Context(
         rules=tuple(rules),
         tool_search=value,
         tool_search_source=where,
-        model=model or environ.get("ANTHROPIC_MODEL") or DEFAULT_MODEL,
+        model=session_model(files, args, environ),
         mode=mode[0],
         mode_source=mode[1],
         print_mode=args.print_mode,
         tools_flag=args.tools,
         bypass_disabled=bypass_disabled(files),
     )
+
+
+def session_model(files: ClaudeFiles, args: ClientArgs, environ: Mapping[str, str]) -> str:
+    """The model of the session: ``--model``, then ``ANTHROPIC_MODEL``, then the settings' ``model``
+    (managed > --settings > local > project > user), then the default. Observed with 2.1.332
+    (``experiments/x_claude_scopes.py D_model``): local beats project beats user, and the
+    environment beats every settings scope."""
+    if args.model:
+        return args.model
+    if environ.get("ANTHROPIC_MODEL"):
+        return environ["ANTHROPIC_MODEL"]
+    for scope in ("managed", "flag", "local", "project", "user"):
+        for source in reversed(files.settings_in(scope)):
+            if isinstance(source.file.data.get("model"), str):
+                return str(source.file.data["model"])
+    return DEFAULT_MODEL
 
 
 def final_name(server: str, tool: str) -> str:

@@ -21,7 +21,7 @@ Public API::
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -252,5 +252,30 @@ def capture_plan(
         notes.append(
             "a call whose outcome is unknown (no later request, or a capture without --keep-messages) is not compared"
         )
+    cause = None if codex else missing_print_flag(subject, requests)
+    if cause is not None:
+        notes.append(cause)
     rule = _CODEX_RULE if codex else _CLAUDE_RULE
-    return CapturePlan(predictions, rule, frozenset(known), notes, offers=offers, received=received)
+    return CapturePlan(predictions, rule, frozenset(known), notes, offers=offers, received=received, cause=cause)
+
+
+HEADLESS_AGENT = "sdk-cli)"
+"""The end of ``claude -p``'s User-Agent (``claude-cli/2.1.332 (external, sdk-cli)``; observed in every
+-p run, also with ``CLAUDE_CODE_ENTRYPOINT=cli`` set: -p decides it)."""
+
+
+def missing_print_flag(subject: Subject, requests: Sequence[ObservedRequest]) -> str | None:
+    """The capture came from ``claude -p`` but the input's ``--client-args`` has no ``-p``: the sentence
+    that says so (toolscope then predicted an interactive session), else None."""
+    from ..claude_code.subject import ClaudeCodeSubject
+
+    if not isinstance(subject, ClaudeCodeSubject) or subject.args.print_mode:
+        return None
+    agent = next((r.user_agent for r in requests if r.user_agent), None)
+    if agent is None or not agent.rstrip().endswith(HEADLESS_AGENT):
+        return None
+    return (
+        f"the capture was made by a headless session (user agent {agent!r}: claude -p), but --client-args has no "
+        "-p, so toolscope predicted an interactive one (.mcp.json approval and calls differ): "
+        'give the session\'s flags, e.g. --client-args "-p"'
+    )

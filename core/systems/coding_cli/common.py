@@ -189,5 +189,7 @@ _NOT_NAME = re.compile(r"[^A-Za-z0-9_-]")
 
 
 def claude_name_part(text: str) -> str:
-    """Claude Code's normalisation of a server or tool name: every char outside ``A-Za-z0-9_-`` → ``_``."""
-    return _NOT_NAME.sub("_", text)
+    """Claude Code's normalisation of a server or tool name: every UTF-16 code unit outside
+    ``A-Za-z0-9_-`` → ``_`` (2.1.332: a character outside the Basic Multilingual Plane, an emoji,
+    is two code units, so two ``_``: ``e😀`` → ``e__``; ``café`` → ``caf_``)."""
+    return _NOT_NAME.sub(lambda m: "__" if ord(m.group()) > 0xFFFF else "_", text)
