@@ -89,7 +89,7 @@ def test_help_imports_no_engine_no_pydantic_models_and_no_rich_tables():
     declarations = {"toolscope.core.systems", "toolscope.core.systems.registry", "toolscope.core.systems.contract"}
     declarations |= {"toolscope.core.systems.shared_options", "toolscope.core.systems.recognise"}
     packages = {f"toolscope.core.systems.{p}" for p in ("agentworks", "agentscope", "agentscope.v1", "claude_code")}
-    packages |= {"toolscope.core.systems.codex", "toolscope.core.systems.coding_cli"}  # their __init__: docstrings
+    packages |= {"toolscope.core.systems.codex", "toolscope.core.systems.coding_cli", "toolscope.core.systems.opencode"}
     assert [m for m in engines if m not in declarations | packages and not m.endswith((".system", ".ids"))] == []
     assert "toolscope.core.systems.agentworks.pipeline" not in modules
     assert _under(modules, "pydantic.main", "rich.table", "yaml", "textual", "agentscope") == []

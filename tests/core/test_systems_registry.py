@@ -11,9 +11,16 @@ from toolscope.core.systems import registry
 from toolscope.core.systems.contract import System
 
 
-def test_the_five_systems_in_order() -> None:
-    assert [s.key for s in registry.BUILTIN] == ["agentworks", "agentscope", "agentscope1", "claude_code", "codex"]
-    assert registry.prefixes() == ("claude-code:", "codex:")
+def test_the_six_systems_in_order() -> None:
+    assert [s.key for s in registry.BUILTIN] == [
+        "agentworks",
+        "agentscope",
+        "agentscope1",
+        "claude_code",
+        "codex",
+        "opencode",
+    ]
+    assert registry.prefixes() == ("claude-code:", "codex:", "opencode:")
 
 
 def test_vocabularies_are_the_union_of_the_systems_in_the_schemas_order() -> None:
@@ -22,7 +29,8 @@ def test_vocabularies_are_the_union_of_the_systems_in_the_schemas_order() -> Non
     assert registry.stage_ids() == tuple(schema["$defs"]["StageId"]["enum"])
     assert registry.finding_kinds() == tuple(schema["$defs"]["FindingKind"]["enum"])
     assert registry.input_kinds() == tuple(schema["$defs"]["InputKind"]["enum"])
-    assert len(registry.finding_kinds()) == 37 and len(registry.stage_ids()) == 18  # 37: mcp_not_started (#31)
+    # 37: mcp_not_started (#31); 42 and 20: OpenCode's five kinds and its config / permission stages (#33)
+    assert len(registry.finding_kinds()) == 42 and len(registry.stage_ids()) == 20
 
 
 def test_stage_titles_and_headers_are_declared_per_stage() -> None:

@@ -16,7 +16,10 @@ if TYPE_CHECKING:
     from .subject import OpenCodeSubject
 
 _GROUPS = (
-    ((S.CONFIG, S.ENABLED, S.CONNECTION), "Does OpenCode read a valid config and start the server of {namespace}?"),
+    (
+        (S.CONFIG, S.ENABLED, S.CONNECTION),
+        "Is the config valid, and does {namespace} (its server, or OpenCode) provide it?",
+    ),
     ((S.NAMING,), "Under which name does the model see it?"),
     ((S.PERMISSION, S.IN_CONTEXT), "Do agent {mode}'s tools maps and permission rules keep its schema?"),
     ((S.CALLABLE,), "Would a call run in opencode run?"),
@@ -103,7 +106,7 @@ def fix_for(subject: OpenCodeSubject, verdict: ToolVerdict) -> str | None:
     if (
         failing.code == "permission.removed"
         and name in ("edit", "write", "apply_patch")
-        and failing.entry == '"edit": "deny"'
+        and '"tools"' in (failing.entry or "")
     ):
         return (
             f'edit, write and apply_patch share the "edit" permission, so a "write": false (or "edit": false) in a tools map '

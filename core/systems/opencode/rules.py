@@ -73,9 +73,13 @@ class Rule:
     pattern: str
     action: str
     source: str
+    written: str = ""
+    """How the user's file wrote it when it differs (a ``tools`` map entry: ``"tools": {"write": false}``)."""
 
     def text(self) -> str:
         """How the config writes it."""
+        if self.written:
+            return self.written
         if self.pattern == "*" and not self.source.startswith("OpenCode"):
             return f"{json.dumps(self.permission)}: {json.dumps(self.action)}"
         return f"{json.dumps(self.permission)}: {{{json.dumps(self.pattern)}: {json.dumps(self.action)}}}"
@@ -92,7 +96,19 @@ def matches(name: str, glob: str) -> bool:
     return _glob(glob).fullmatch(name) is not None
 
 
-def from_config(permission: Any, source: Any) -> list[Rule]:
+def tools_written(tools: Any, permission: Any) -> dict[str, str]:
+    """Permission key → the ``tools`` map entry that made it (keys the permission also sets are its own)."""
+    out: dict[str, str] = {}
+    if not isinstance(tools, dict):
+        return out
+    for key, value in tools.items():
+        name = "edit" if key in ("write", "edit", "patch") else str(key)
+        if not (isinstance(permission, dict) and name in permission):
+            out[name] = f'"tools": {{{json.dumps(str(key))}: {json.dumps(value)}}}'
+    return out
+
+
+def from_config(permission: Any, source: Any, written: Mapping[str, str] | None = None) -> list[Rule]:
     """A ``permission`` object as rules, in key order (``source``: a str, or key → place)."""
     out: list[Rule] = []
     if not isinstance(permission, dict):
@@ -100,7 +116,7 @@ def from_config(permission: Any, source: Any) -> list[Rule]:
     for key, value in permission.items():
         where = source(key) if callable(source) else source
         if isinstance(value, str):
-            out.append(Rule(str(key), "*", value, where))
+            out.append(Rule(str(key), "*", value, where, (written or {}).get(str(key), "")))
         elif isinstance(value, dict):
             out += [Rule(str(key), str(p), str(a), where) for p, a in value.items() if isinstance(a, str)]
     return out[:MAX_RULES]
@@ -137,7 +153,9 @@ def ruleset(
         found = next((where[k] for k in keys if k in where), None)
         return found or ("OPENCODE_PERMISSION" if key in (environ.get("OPENCODE_PERMISSION") or "") else "config")
 
-    rules += from_config(top_permission(merged, environ), top)
+    rules += from_config(
+        top_permission(merged, environ), top, tools_written(merged.get("tools"), merged.get("permission"))
+    )
     entry = (merged.get("agent") or {}).get(agent) if isinstance(merged.get("agent"), dict) else None
     if isinstance(entry, dict):
 
@@ -149,7 +167,7 @@ def ruleset(
                 or f"agent {agent}"
             )
 
-        rules += from_config(agent_permission(entry), own)
+        rules += from_config(agent_permission(entry), own, tools_written(entry.get("tools"), entry.get("permission")))
     return rules[:MAX_RULES]
 
 
