@@ -51,21 +51,22 @@ SYSTEM = System(
         OptionSpec(
             "home",
             ("--home",),
-            "claude-code: the user's home (~/.claude.json, ~/.claude/). Default: $HOME.",
+            "claude-code / opencode: the user's home (~/.claude.json, ~/.claude/; ~/.config/opencode, ~/.opencode). Default: $HOME.",
             type="path",
             group=GROUP,
         ),
         OptionSpec(
             "managed_dir",
             ("--managed-dir",),
-            "claude-code: managed settings folder. Default: /etc/claude-code.",
+            "claude-code / opencode: managed settings folder. Default: /etc/claude-code, /etc/opencode.",
             type="path",
             group=GROUP,
         ),
         OptionSpec(
             "client_args",
             ("--client-args",),
-            'claude-code: the flags the session was started with, e.g. "-p --mcp-config f.json --allowedTools mcp__x".',
+            'claude-code / opencode: the flags the session was started with, e.g. "-p --mcp-config f.json --allowedTools mcp__x"; '
+            'opencode: "--agent plan -m local/gpt-5".',
             group=GROUP,
         ),
         SNAPSHOT,

@@ -199,8 +199,17 @@ def context_stage(ctx: Context, mcp: bool) -> Stage:
     )
 
 
-def callable_stage(name: str, ctx: Context) -> Stage:
-    """The rule a call with pattern ``*`` meets in ``opencode run``."""
+def callable_stage(name: str, ctx: Context, mcp: bool = True) -> Stage:
+    """The rule a call with pattern ``*`` meets in ``opencode run`` (an MCP call is always checked with ``*``;
+    a built-in's with its argument, so a built-in with scoped rules depends on the call)."""
+    last = removing(name, ctx.rules)[1]
+    if not mcp and last is not None and last.pattern != "*":
+        return stage(
+            S.CALLABLE,
+            True,
+            "callable.by_argument",
+            f"depends on the call's argument: the last matching rule is {last.text()} ({last.source})",
+        )
     rule = call_rule(name, ctx.rules)
     action = rule.action if rule else "allow"
     said = f"{rule.text()} ({rule.source})" if rule else "no rule"
@@ -233,7 +242,7 @@ def tool_row(
     for build in (
         lambda: permission_stage(name, ctx),
         lambda: context_stage(ctx, kind == ToolKind.MCP),
-        lambda: callable_stage(name, ctx),
+        lambda: callable_stage(name, ctx, kind == ToolKind.MCP),
     ):
         if not row[-1].passed:
             break

@@ -154,3 +154,14 @@ def test_explain_on_the_sample_names_the_shared_edit_permission() -> None:
     done = CliRunner().invoke(app, ["explain", f"opencode:{SAMPLE}", "edit"], env={"COLUMNS": "200"})
     assert done.exit_code == 1, done.output
     assert 'share the "edit" permission' in done.output and "opencode.jsonc:10" in done.output
+
+
+def test_check_findings_for_a_rule_matching_nothing_and_a_scoped_deny(tmp_path: Path) -> None:
+    files = {"proj/opencode.json": {"permission": {"bahs": "deny", "bash": {"*": "deny", "git *": "allow"}}}}
+    subject = _open(tmp_path, files)
+    kinds = {f.kind: f for f in subject.findings([None])}
+    assert "bahs" in kinds["rule_matches_nothing"].message and "opencode.json:1" in kinds["rule_matches_nothing"].source
+    # A built-in's scoped rules are checked against the call's argument: not a trap, and bash stays offered.
+    assert "deny_keeps_schema" not in kinds
+    bash = next(t for t in subject.evaluate(None).tools if t.name == "bash")
+    assert bash.verdict == "visible" and bash.stages[-1].code == "callable.by_argument"
