@@ -70,26 +70,35 @@ def is_title_request(request: ObservedRequest) -> bool:
     return not request.tools and request.tool_choice is None
 
 
+def _outcome(name: str, following: ObservedRequest | None, used: set[int]) -> tuple[str, str]:
+    """ran / refused / unknown, read from the next request's tool result for this call."""
+    if following is None:
+        return "unknown", "no later request carries its result"
+    if following.results is None:
+        return "unknown", "messages not kept: capture with --keep-messages to compare what the call did"
+    for position, result in enumerate(following.results):
+        if position not in used and result.name == name:
+            used.add(position)
+            return ("refused" if any(p in result.text for p in REFUSALS) else "ran"), result.text
+    return "unknown", f"request {following.index} carries no result for {name}"
+
+
 def _calls(
     request: ObservedRequest, following: ObservedRequest | None, callable_tools: set[str], mcp: set[str]
 ) -> tuple[CallCheck, ...]:
-    out = []
     used: set[int] = set()
-    for call in request.calls:
-        if call.name not in mcp:
-            continue
-        outcome, evidence = "unknown", "no later request carries its result"
-        if following is not None and following.results is None:
-            evidence = "messages not kept: capture with --keep-messages to compare what the call did"
-        elif following is not None and following.results is not None:
-            for position, result in enumerate(following.results):
-                if position not in used and result.name == call.name:
-                    used.add(position)
-                    refused = any(p in result.text for p in REFUSALS)
-                    outcome, evidence = ("refused" if refused else "ran"), result.text
-                    break
-        out.append(CallCheck(call.name, call.name in callable_tools, outcome, evidence))
-    return tuple(out)
+    checks = []
+    for call in (c for c in request.calls if c.name in mcp):
+        outcome, evidence = _outcome(call.name, following, used)
+        checks.append(CallCheck(call.name, call.name in callable_tools, outcome, evidence))
+    return tuple(checks)
+
+
+def _notes(offers: list[OfferComparison]) -> list[str]:
+    notes = ["a request with no tools and no tool_choice is taken for OpenCode's title request (predicted empty)"]
+    if any(c.outcome == "unknown" for o in offers for c in o.calls):
+        notes.append("a call whose outcome is unknown (no later request, or no --keep-messages) is not compared")
+    return notes
 
 
 def capture_plan(subject: Subject, capture: ObservedCapture, mode: str | None) -> CapturePlan:
@@ -103,15 +112,13 @@ def capture_plan(subject: Subject, capture: ObservedCapture, mode: str | None) -
     requests = capture.requests
     for position, request in enumerate(requests):
         following = requests[position + 1] if position + 1 < len(requests) else None
-        expected = {} if is_title_request(request) else predicted
+        title = is_title_request(request)
+        expected = {} if title else predicted
         observed = {name: "full" for name in request.tools}
         calls = _calls(request, following, callable_tools, mcp)
         offers.append(OfferComparison(observed, expected, tuple(offer_differences(expected, observed)), calls, ()))
         received.append(tuple(observed))
-        why = "OpenCode's title request (no tools)" if is_title_request(request) else basis
-        predictions.append(Prediction(tuple(expected), why))
-    notes = ["a request with no tools and no tool_choice is taken for OpenCode's title request (predicted empty)"]
-    if any(c.outcome == "unknown" for o in offers for c in o.calls):
-        notes.append("a call whose outcome is unknown (no later request, or no --keep-messages) is not compared")
+        predictions.append(Prediction(tuple(expected), "OpenCode's title request (no tools)" if title else basis))
+    notes = _notes(offers)
     known = frozenset({t.name for t in evaluation.tools} | {"execute"})
     return CapturePlan(predictions, _RULE, known, notes, offers=offers, received=received)

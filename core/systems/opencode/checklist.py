@@ -34,44 +34,38 @@ def _answer(stages: list[Stage]) -> bool | None:
     return None if any(s.passed is None for s in stages) else True
 
 
+def _unknown_tool(subject: OpenCodeSubject, tool: str, mode: str, names: list[str]) -> Checklist:
+    """No server or built-in offers it: the nearest names, else where servers are defined."""
+    close = did_you_mean(tool, names, normalize=str.lower)
+    read = "; ".join(la.shown for la in subject.layers.layers) or "no config file"
+    step = ChecklistStep(f"Is {tool} a tool of any server or built-in OpenCode offers?", "no", False, (read,))
+    fix = (
+        f"did you mean {close[0]}?"
+        if close
+        else 'define its server under "mcp" in opencode.json ({"type": "local", "command": [...]})'
+    )
+    return Checklist(tool, mode, None, (step,), fix, close)
+
+
+def _step(ids: tuple[S, ...], question: str, verdict: ToolVerdict, mode: str) -> ChecklistStep:
+    stages = [s for s in verdict.stages if s.name in ids]
+    passed = _answer(stages)
+    evidence = tuple(s.rule for s in stages) or ("not reached",)
+    answer = ANSWER_WORD[passed] if stages else "n/a"
+    return ChecklistStep(question.format(namespace=verdict.namespace, mode=mode), answer, passed, evidence)
+
+
 def opencode_checklist(subject: OpenCodeSubject, tool: str, mode: str) -> Checklist:
     """The questions for one tool name (``server_tool``, or ``server_*`` for a server that listed nothing)."""
     tools = subject.evaluate(mode).tools
-    matches = [t for t in tools if t.name == tool] or [
-        t for t in tools if t.name.endswith("_*") and tool.startswith(t.name[:-1])
-    ]
+    exact = [t for t in tools if t.name == tool]
+    matches = exact or [t for t in tools if t.name.endswith("_*") and tool.startswith(t.name[:-1])]
     if not matches:
-        close = did_you_mean(tool, [t.name for t in tools], normalize=str.lower)
-        step = ChecklistStep(
-            f"Is {tool} a tool of any server or built-in OpenCode offers?",
-            "no",
-            False,
-            ("; ".join(la.shown for la in subject.layers.layers) or "no config file",),
-        )
-        fix = (
-            f"did you mean {close[0]}?"
-            if close
-            else 'define its server under "mcp" in opencode.json ({"type": "local", "command": [...]})'
-        )
-        return Checklist(tool, mode, None, (step,), fix, close)
+        return _unknown_tool(subject, tool, mode, [t.name for t in tools])
     verdict = matches[0]
-    steps = []
-    for ids, question in _GROUPS:
-        stages = [s for s in verdict.stages if s.name in ids]
-        passed = _answer(stages)
-        steps.append(
-            ChecklistStep(
-                question.format(namespace=verdict.namespace, mode=mode),
-                ANSWER_WORD[passed] if stages else "n/a",
-                passed,
-                tuple(s.rule for s in stages) or ("not reached",),
-            )
-        )
-    steps.append(
-        ChecklistStep(
-            "Will a test catch it if it disappears again?", "add one", None, (check_command(subject, tool, mode),)
-        )
-    )
+    steps = [_step(ids, question, verdict, mode) for ids, question in _GROUPS]
+    test = check_command(subject, tool, mode)
+    steps.append(ChecklistStep("Will a test catch it if it disappears again?", "add one", None, (test,)))
     return Checklist(tool, mode, verdict, tuple(steps), fix_for(subject, verdict))
 
 

@@ -13,10 +13,9 @@ from typing import TYPE_CHECKING
 
 from ...model.enums import Severity, SharedFinding
 from ...model.opt_in import NOT_STARTED_CODE
-from ...model.verdicts import Finding
+from ...model.verdicts import Evaluation, Finding, Stage, ToolVerdict
 from .ids import OpenCodeFinding as K
-from .ids import OpenCodeStage as S
-from .rules import matches
+from .rules import Rule, matches
 
 if TYPE_CHECKING:
     from .subject import OpenCodeSubject
@@ -66,77 +65,89 @@ def opencode_findings(subject: OpenCodeSubject, modes: Sequence[str | None]) -> 
     return out
 
 
-def _unmatched_rules(subject: OpenCodeSubject, evaluation) -> list[Finding]:  # type: ignore[no-untyped-def]
+def _user_rules(subject: OpenCodeSubject, agent: str) -> list[Rule]:
+    """The agent's rules from the user's files and environment, once per key."""
+    seen: dict[str, Rule] = {}
+    for rule in subject.context(agent).rules:
+        if not rule.source.startswith("OpenCode") and rule.permission not in _BUILTIN_KEYS:
+            seen.setdefault(rule.permission, rule)
+    return list(seen.values())
+
+
+def _unmatched_rules(subject: OpenCodeSubject, evaluation: Evaluation) -> list[Finding]:
     """Rules from the user's files whose key matches no tool name (only when every server listed its tools)."""
     if any(not r.started or not r.ok for r in subject.results.values()):
         return []
     names = [t.name for t in evaluation.tools if not t.name.endswith("_*")]
-    ctx = subject.context(evaluation.loaded.mode or "build")
-    out = []
-    seen = set()
-    for rule in ctx.rules:
-        if rule.source.startswith("OpenCode") or rule.permission in _BUILTIN_KEYS or rule.permission in seen:
-            continue
-        seen.add(rule.permission)
-        if not any(matches(n, rule.permission) for n in names):
-            hint = ' (globs match the whole name, case-sensitive: a bare server name matches nothing; write "server_*")'
-            out.append(
-                Finding(
-                    K.RULE_MATCHES_NOTHING,
-                    f"{rule.text()} ({rule.source}) matches no tool of agent {ctx.agent}{hint}",
-                    entry=rule.permission,
-                    source=rule.source,
-                )
-            )
-    return out
+    agent = evaluation.loaded.mode or "build"
+    hint = ' (globs match the whole name, case-sensitive: a bare server name matches nothing; write "server_*")'
+    return [
+        Finding(
+            K.RULE_MATCHES_NOTHING,
+            f"{r.text()} ({r.source}) matches no tool of agent {agent}{hint}",
+            entry=r.permission,
+            source=r.source,
+        )
+        for r in _user_rules(subject, agent)
+        if not any(matches(n, r.permission) for n in names)
+    ]
 
 
-def _tool_findings(subject: OpenCodeSubject, tool) -> list[Finding]:  # type: ignore[no-untyped-def]
-    out = []
-    naming = tool.stage(S.NAMING)
-    if naming is not None and naming.code == "naming.too_long":
-        out.append(
-            Finding(
-                K.NAME_TOO_LONG,
-                f"{tool.name} ({len(tool.name)} characters) is over 64: a provider enforcing OpenAI's limit rejects the whole request; fix: shorten the server key in mcp ({tool.namespace}) or the tool's name",
-                tool=tool.name,
-                entry=tool.name,
-                source=subject.layers.at("mcp", tool.namespace),
-            )
-        )
-    call = tool.stage(S.CALLABLE)
-    if call is not None and call.code == "callable.deny":
-        out.append(
-            Finding(
-                K.DENY_KEEPS_SCHEMA,
-                f'{tool.name}: {call.rule}; fix: make {tool.name!r}: "deny" (pattern *) its last matching rule to remove the schema, or allow it',
-                tool=tool.name,
-                entry=call.entry,
-                source=call.source,
-            )
-        )
-    failing = tool.first_failing
-    conn = tool.stage(S.CONNECTION)
-    if conn is not None and conn.code == "connection.timeout":
-        out.append(
-            Finding(
-                K.SLOW_SERVER,
-                f"{tool.namespace}: {conn.rule}; fix: {subject.fix_for(tool)}",
-                entry=tool.namespace,
-                source=conn.source,
-            )
-        )
-    elif conn is not None and conn.code == "mcp.outage":
-        out.append(Finding(SharedFinding.MCP_OUTAGE, f"{tool.namespace}: {conn.rule}", entry=tool.namespace))
-    elif failing is not None and failing.code == NOT_STARTED_CODE:
-        out.append(
-            Finding(
-                SharedFinding.MCP_NOT_STARTED,
-                f"{tool.namespace}: {failing.rule}; fix: {subject.fix_for(tool)}",
-                entry=tool.namespace,
-                severity=Severity.WARNING,
-            )
-        )
-    if naming is not None and naming.code == "naming.collision":
-        out.append(Finding(SharedFinding.DUPLICATE_NAME, f"{naming.rule}", tool=tool.name, entry=tool.name))
-    return out
+def _too_long(subject: OpenCodeSubject, tool: ToolVerdict, stage: Stage) -> Finding:
+    why = f"{tool.name} ({len(tool.name)} characters) is over 64: a provider enforcing OpenAI's limit rejects the whole request"
+    fix = f"shorten the server key in mcp ({tool.namespace}) or the tool's name"
+    return Finding(
+        K.NAME_TOO_LONG,
+        f"{why}; fix: {fix}",
+        tool=tool.name,
+        entry=tool.name,
+        source=subject.layers.at("mcp", tool.namespace),
+    )
+
+
+def _keeps_schema(subject: OpenCodeSubject, tool: ToolVerdict, stage: Stage) -> Finding:
+    fix = f'make {tool.name!r}: "deny" (pattern *) its last matching rule to remove the schema, or allow it'
+    return Finding(
+        K.DENY_KEEPS_SCHEMA,
+        f"{tool.name}: {stage.rule}; fix: {fix}",
+        tool=tool.name,
+        entry=stage.entry,
+        source=stage.source,
+    )
+
+
+def _slow(subject: OpenCodeSubject, tool: ToolVerdict, stage: Stage) -> Finding:
+    return Finding(
+        K.SLOW_SERVER,
+        f"{tool.namespace}: {stage.rule}; fix: {subject.fix_for(tool)}",
+        entry=tool.namespace,
+        source=stage.source,
+    )
+
+
+def _outage(subject: OpenCodeSubject, tool: ToolVerdict, stage: Stage) -> Finding:
+    return Finding(SharedFinding.MCP_OUTAGE, f"{tool.namespace}: {stage.rule}", entry=tool.namespace)
+
+
+def _not_started(subject: OpenCodeSubject, tool: ToolVerdict, stage: Stage) -> Finding:
+    message = f"{tool.namespace}: {stage.rule}; fix: {subject.fix_for(tool)}"
+    return Finding(SharedFinding.MCP_NOT_STARTED, message, entry=tool.namespace, severity=Severity.WARNING)
+
+
+def _collision(subject: OpenCodeSubject, tool: ToolVerdict, stage: Stage) -> Finding:
+    return Finding(SharedFinding.DUPLICATE_NAME, stage.rule, tool=tool.name, entry=tool.name)
+
+
+_BY_CODE = {
+    "naming.too_long": _too_long,
+    "callable.deny": _keeps_schema,
+    "connection.timeout": _slow,
+    "mcp.outage": _outage,
+    NOT_STARTED_CODE: _not_started,
+    "naming.collision": _collision,
+}
+
+
+def _tool_findings(subject: OpenCodeSubject, tool: ToolVerdict) -> list[Finding]:
+    """The findings one row's stages show (a call refused only for MCP tools: a built-in's depends on its argument)."""
+    return [_BY_CODE[s.code](subject, tool, s) for s in tool.stages if s.code in _BY_CODE]

@@ -157,27 +157,44 @@ def _config_dirs(cwd: Path, worktree: Path, home: Path, global_dir: Path, enviro
     return list(dict.fromkeys(dirs))
 
 
+_NAMES = ("opencode.json", "opencode.jsonc")
+
+
+def _early(
+    project: Path, home: Path, environ: Mapping[str, str], worktree: Path, global_dir: Path
+) -> list[Layer | None]:
+    """Global files, ``OPENCODE_CONFIG``, then the project's files from the git root down."""
+    read = [_file(global_dir / n, home, project, environ) for n in ("config.json", *_NAMES)]
+    if environ.get("OPENCODE_CONFIG"):
+        read.append(_file(Path(environ["OPENCODE_CONFIG"]), home, project, environ))
+    if not environ.get("OPENCODE_DISABLE_PROJECT_CONFIG"):
+        for folder in reversed(_between(project, worktree)):
+            read += [_file(folder / n, home, project, environ) for n in _NAMES]
+    return read
+
+
+def _late(
+    project: Path, home: Path, environ: Mapping[str, str], worktree: Path, global_dir: Path
+) -> list[Layer | None]:
+    """The config folders (their files and agents), ``OPENCODE_CONFIG_CONTENT``."""
+    read: list[Layer | None] = []
+    for folder in _config_dirs(project, worktree, home, global_dir, environ):
+        if folder.name == ".opencode" or str(folder) == environ.get("OPENCODE_CONFIG_DIR"):
+            read += [_file(folder / n, home, project, environ) for n in _NAMES]
+        read.append(_agent_layer(folder, home, project))
+    content = environ.get("OPENCODE_CONFIG_CONTENT")
+    if content:
+        read.append(read_layer(content, "OPENCODE_CONFIG_CONTENT", None, project, home, environ))
+    return read
+
+
 def load_layers(project: Path, home: Path, environ: Mapping[str, str], managed_dir: Path) -> Layers:
     """Every layer OpenCode reads for a session started in ``project``, merged."""
     worktree = _git_root(project)
     config_home = Path(environ["XDG_CONFIG_HOME"]) if environ.get("XDG_CONFIG_HOME") else home / ".config"
     global_dir = config_home / "opencode"
-    found: list[Layer | None] = [
-        _file(global_dir / name, home, project, environ) for name in ("config.json", "opencode.json", "opencode.jsonc")
-    ]
-    if environ.get("OPENCODE_CONFIG"):
-        found.append(_file(Path(environ["OPENCODE_CONFIG"]), home, project, environ))
-    if not environ.get("OPENCODE_DISABLE_PROJECT_CONFIG"):
-        for folder in reversed(_between(project, worktree)):
-            found += [_file(folder / n, home, project, environ) for n in ("opencode.json", "opencode.jsonc")]
-    for folder in _config_dirs(project, worktree, home, global_dir, environ):
-        if folder.name == ".opencode" or str(folder) == environ.get("OPENCODE_CONFIG_DIR"):
-            found += [_file(folder / n, home, project, environ) for n in ("opencode.json", "opencode.jsonc")]
-        found.append(_agent_layer(folder, home, project))
-    content = environ.get("OPENCODE_CONFIG_CONTENT")
-    if content:
-        found.append(read_layer(content, "OPENCODE_CONFIG_CONTENT", None, project, home, environ))
-    found += [_file(managed_dir / n, home, project, environ) for n in ("opencode.json", "opencode.jsonc")]
+    found = _early(project, home, environ, worktree, global_dir) + _late(project, home, environ, worktree, global_dir)
+    found += [_file(managed_dir / n, home, project, environ) for n in _NAMES]
     out = Layers(worktree=worktree, global_dir=global_dir)
     for layer in found:
         if layer is not None:

@@ -69,22 +69,29 @@ def config_problems(layers: Layers) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _untyped(name: str, entry: dict[str, Any]) -> list[str]:
+    """An entry without ``type``: an override of ``enabled`` alone, or Claude's format (refused)."""
+    if [k for k in entry if k != "enabled"]:
+        return [
+            f'mcp.{name} has no "type" (Claude\'s format?): expected {{ type: local }} | {{ type: remote }}; '
+            f"↳ Missing key mcp.{name}.enabled"
+        ]
+    return []
+
+
+def _local_ok(entry: dict[str, Any]) -> bool:
+    command = entry.get("command")
+    return isinstance(command, list) and bool(command) and all(isinstance(c, str) for c in command)
+
+
 def _entry_problems(name: str, entry: Any) -> list[str]:
     if not isinstance(entry, dict):
         return [f"mcp.{name} must be an object"]
     kind = entry.get("type")
     if kind is None:
-        extra = [k for k in entry if k != "enabled"]
-        if extra:
-            return [
-                f'mcp.{name} has no "type" (Claude\'s format?): expected {{ type: local }} | {{ type: remote }}; ↳ Missing key mcp.{name}.enabled'
-            ]
-        return []
+        return _untyped(name, entry)
     if kind == "local":
-        command = entry.get("command")
-        if not (isinstance(command, list) and command and all(isinstance(c, str) for c in command)):
-            return [f'mcp.{name}.command must be an array of strings (["program", "arg", …])']
-        return []
+        return [] if _local_ok(entry) else [f'mcp.{name}.command must be an array of strings (["program", "arg", …])']
     if kind == "remote":
         return [] if isinstance(entry.get("url"), str) else [f"mcp.{name}.url must be a string"]
     return [f'mcp.{name}.type is {kind!r}: expected "local" or "remote"']
@@ -204,34 +211,27 @@ def callable_stage(name: str, ctx: Context, mcp: bool = True) -> Stage:
     a built-in's with its argument, so a built-in with scoped rules depends on the call)."""
     last = removing(name, ctx.rules)[1]
     if not mcp and last is not None and last.pattern != "*":
+        said = f"{last.text()} ({last.source})"
         return stage(
             S.CALLABLE,
             True,
             "callable.by_argument",
-            f"depends on the call's argument: the last matching rule is {last.text()} ({last.source})",
+            f"depends on the call's argument: the last matching rule is {said}",
         )
     rule = call_rule(name, ctx.rules)
-    action = rule.action if rule else "allow"
-    said = f"{rule.text()} ({rule.source})" if rule else "no rule"
-    if action == "allow":
-        return stage(S.CALLABLE, True, "callable.allow", f"a call runs: {said}")
-    if action == "ask":
+    if rule is None or rule.action == "allow":
         return stage(
             S.CALLABLE,
-            False,
-            "callable.ask",
-            f"{said}: opencode run auto-rejects the call and stops (--auto approves it)",
-            rule.text() if rule else None,
-            rule.source if rule else None,
+            True,
+            "callable.allow",
+            f"a call runs: {f'{rule.text()} ({rule.source})' if rule else 'no rule'}",
         )
-    return stage(
-        S.CALLABLE,
-        False,
-        "callable.deny",
-        f"{said}: the schema is sent but the call is refused",
-        rule.text() if rule else None,
-        rule.source if rule else None,
-    )
+    said = f"{rule.text()} ({rule.source})"
+    if rule.action == "ask":
+        why = f"{said}: opencode run auto-rejects the call and stops (--auto approves it)"
+        return stage(S.CALLABLE, False, "callable.ask", why, rule.text(), rule.source)
+    why = f"{said}: the schema is sent but the call is refused"
+    return stage(S.CALLABLE, False, "callable.deny", why, rule.text(), rule.source)
 
 
 def tool_row(

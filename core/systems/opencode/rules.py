@@ -122,22 +122,27 @@ def from_config(permission: Any, source: Any, written: Mapping[str, str] | None 
     return out[:MAX_RULES]
 
 
-def top_permission(merged: dict[str, Any], environ: Mapping[str, str]) -> dict[str, Any]:
-    """The top level: ``permission`` with ``OPENCODE_PERMISSION`` merged in, laid over the ``tools`` map."""
-    permission = dict(merged.get("permission") or {}) if isinstance(merged.get("permission"), dict) else {}
-    try:
-        extra = json.loads(environ.get("OPENCODE_PERMISSION") or "{}")
-    except ValueError:
-        extra = {}
-    if isinstance(extra, dict):
-        for key, value in extra.items():
-            old = permission.get(key)
-            permission[key] = {**old, **value} if isinstance(old, dict) and isinstance(value, dict) else value
-    out: dict[str, Any] = dict(tools_rules(merged.get("tools")))
-    for key, value in permission.items():
+def _lay_over(base: dict[str, Any], extra: Any) -> dict[str, Any]:
+    """``extra``'s keys over ``base`` (an object merges one level; a key keeps its first position)."""
+    out = dict(base)
+    for key, value in extra.items() if isinstance(extra, dict) else ():
         old = out.get(key)
         out[key] = {**old, **value} if isinstance(old, dict) and isinstance(value, dict) else value
     return out
+
+
+def _env_permission(environ: Mapping[str, str]) -> Any:
+    try:
+        return json.loads(environ.get("OPENCODE_PERMISSION") or "{}")
+    except ValueError:
+        return {}  # the binary logs "OPENCODE_PERMISSION contains invalid JSON, skipping"
+
+
+def top_permission(merged: dict[str, Any], environ: Mapping[str, str]) -> dict[str, Any]:
+    """The top level: ``permission`` with ``OPENCODE_PERMISSION`` merged in, laid over the ``tools`` map."""
+    permission = merged.get("permission") if isinstance(merged.get("permission"), dict) else {}
+    permission = _lay_over(permission, _env_permission(environ))
+    return _lay_over(tools_rules(merged.get("tools")), permission)
 
 
 def ruleset(

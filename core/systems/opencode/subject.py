@@ -27,7 +27,7 @@ from ...model.enums import ToolKind
 from ...model.errors import InputError, Problem, unknown_mode_error
 from ...model.opt_in import header_extra
 from ...model.subject import resolved_paths
-from ...model.verdicts import Checklist, Evaluation, Finding, LoadedInput, ToolVerdict
+from ...model.verdicts import Checklist, Evaluation, Finding, LoadedInput, Stage, ToolVerdict
 from ..coding_cli.common import check_project_dir
 from .agents import HIDDEN, agents_of, resolve_agent
 from .ids import OPENCODE_STAGES, OpenCodeInput
@@ -64,6 +64,16 @@ def parse_client_args(text: str) -> tuple[str | None, str | None]:
     return found.get("agent"), found.get("model")
 
 
+def api_id(merged: dict[str, Any], chosen: str) -> str:
+    """``provider/model`` → the id sent to the API (``provider.P.models.M.id``, else M)."""
+    provider, _, key = chosen.partition("/")
+    providers = merged.get("provider") if isinstance(merged.get("provider"), dict) else {}
+    models = (providers.get(provider) or {}).get("models") if isinstance(providers.get(provider), dict) else None
+    entry = models.get(key) if isinstance(models, dict) else None
+    found = entry.get("id") if isinstance(entry, dict) else None
+    return found if isinstance(found, str) else key
+
+
 class OpenCodeSubject:
     """The merged config, the servers' listings, and the verdicts per agent."""
 
@@ -97,18 +107,12 @@ class OpenCodeSubject:
 
     def model(self) -> tuple[str, str]:
         """The model's API id (``provider.P.models.M.id``, else M) and where it was chosen."""
-        chosen, source = (
-            (self.requested_model, "--client-args -m")
-            if self.requested_model
-            else (self.layers.merged.get("model"), self.layers.at("model") or "")
-        )
+        if self.requested_model:
+            return api_id(self.layers.merged, self.requested_model), f"{self.requested_model}, --client-args -m"
+        chosen = self.layers.merged.get("model")
         if not isinstance(chosen, str) or not chosen:
             return "(none)", "no model configured"
-        provider, _, key = chosen.partition("/")
-        models = ((self.layers.merged.get("provider") or {}).get(provider) or {}).get("models") or {}
-        entry = models.get(key) if isinstance(models, dict) else None
-        api_id = entry.get("id") if isinstance(entry, dict) and isinstance(entry.get("id"), str) else key
-        return str(api_id), f"{chosen}, {source}" if source else chosen
+        return api_id(self.layers.merged, chosen), f"{chosen}, {self.layers.at('model') or 'config'}"
 
     def context(self, agent: str) -> Context:
         """What every row of one agent's evaluation reads."""
@@ -131,28 +135,29 @@ class OpenCodeSubject:
             )
         return self._cache[agent]
 
-    def _mcp_rows(self, ctx: Context) -> list[ToolVerdict]:
-        entries = server_entries(self.layers.merged)
-        owners: dict[str, str] = {}
-        listed: list[tuple[str, list[Any], ServerResult | None]] = []
-        for server in entries:
+    def _listed(self, ctx: Context) -> list[tuple[str, list[Stage], ServerResult | None]]:
+        """Each server's stages, and its result when every stage passed (None otherwise)."""
+        listed = []
+        for server in server_entries(self.layers.merged):
             result = self.results.get(server)
             stages = server_stages(server, self.layers, ctx, result, self.where)
-            listed.append((server, stages, result))
-            if all(s.passed for s in stages) and result is not None:
-                for tool in result.tools:
-                    owners[tool_name(server, tool)] = f"{server}/{tool}"
+            ok = all(s.passed for s in stages) and result is not None
+            listed.append((server, stages, result if ok else None))
+        return listed
+
+    def _mcp_rows(self, ctx: Context) -> list[ToolVerdict]:
+        listed = self._listed(ctx)
+        owners = {tool_name(n, t): f"{n}/{t}" for n, _, r in listed if r is not None for t in r.tools}
         rows: list[ToolVerdict] = []
         for server, stages, result in listed:
-            if not (all(s.passed for s in stages) and result is not None and result.tools):
+            if result is None or not result.tools:
                 rows.append(ToolVerdict(f"{sanitise(server)}_*", server, ToolKind.MCP, tuple(stages)))
                 continue
             for tool in result.tools:
                 name = tool_name(server, tool)
                 naming = naming_stage(name, owners.get(name), server, tool)
-                rows.append(
-                    tool_row(name, stages, naming, ctx, ToolKind.MCP, server, result.descriptions.get(tool, ""))
-                )
+                description = result.descriptions.get(tool, "")
+                rows.append(tool_row(name, stages, naming, ctx, ToolKind.MCP, server, description))
         return rows
 
     def checklist(self, tool: str, mode: str | None) -> Checklist:
@@ -178,6 +183,24 @@ class OpenCodeSubject:
         return tuple(t.name for t in self.evaluate(None).tools)
 
 
+def _startable(layers: Layers) -> list[str]:
+    """The servers OpenCode starts: none when it refuses the config, else every one not disabled."""
+    if config_problems(layers):
+        return []
+    return [n for n, e in server_entries(layers.merged).items() if e.get("enabled") is not False]
+
+
+def _loaded(project: Path, layers: Layers, results: dict[str, ServerResult], where: str) -> LoadedInput:
+    skipped = sum(1 for r in results.values() if not r.started)
+    return LoadedInput(
+        kind=OpenCodeInput.OPENCODE,
+        label=f"OpenCode project {project.name} · {len(server_entries(layers.merged))} servers · {where}",
+        files=tuple((la.shown, la.sha256) for la in layers.layers),
+        extra=(("input", "opencode"), ("opencode_model", VERSION), *header_extra(skipped)),
+        paths=resolved_paths(*(la.path for la in layers.layers if la.path is not None)),
+    )
+
+
 def load_opencode_subject(
     project: Path,
     home: Path | None = None,
@@ -194,24 +217,8 @@ def load_opencode_subject(
     home = (home or Path(environ.get("HOME") or Path.home())).expanduser().resolve()
     client = parse_client_args(client_args)
     layers = load_layers(project, home, environ, managed_dir or Path("/etc/opencode"))
-    startable = (
-        []
-        if config_problems(layers)
-        else [n for n, e in server_entries(layers.merged).items() if e.get("enabled") is not False]
-    )
-    results, where = list_opencode_servers(layers, startable, environ, project, snapshot, discover)
-    files = [la for la in layers.layers]
-    loaded = LoadedInput(
-        kind=OpenCodeInput.OPENCODE,
-        label=f"OpenCode project {project.name} · {len(server_entries(layers.merged))} servers · {where}",
-        files=tuple((la.shown, la.sha256) for la in files),
-        extra=(
-            ("input", "opencode"),
-            ("opencode_model", VERSION),
-            *header_extra(sum(1 for r in results.values() if not r.started)),
-        ),
-        paths=resolved_paths(*(la.path for la in files if la.path is not None)),
-    )
+    results, where = list_opencode_servers(layers, _startable(layers), environ, project, snapshot, discover)
+    loaded = _loaded(project, layers, results, where)
     return OpenCodeSubject(layers, results, where, loaded, project, environ, client, discover)
 
 
