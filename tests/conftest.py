@@ -63,6 +63,20 @@ PROCESS_LANE = (
 ``CPU_REPORT_JSON``): about 170 s of the 490 s the suite's tests take one after another, while
 they are a tenth of its tests."""
 
+PROCESS_TESTS = (
+    # single tests that start toolscope or a client as a real process and wait on it (the CPU
+    # report's "asleep" list: 4-38 s each on a loaded machine); their files stay in the quick suite
+    "tests/capture/test_capture_compare.py::test_untrusted_names_from_a_real_client_stay_inert",
+    "tests/clis/test_capture_offer.py::test_cli_json_carries_the_offer_and_the_human_form_leads_with_the_call",
+    "tests/tui/test_tui_session_replay.py::test_the_cli_says_what_it_means_about_the_recording_version",
+    "tests/agentscope/test_as_cli.py::test_factory_print_keeps_json_clean",
+    "tests/tui/test_tui_inspect_cli.py::test_stdout_not_a_terminal_exits_2_at_once",
+    "tests/hostile/test_hostile_big_records.py::test_a_huge_argument_is_shown_clipped_and_memory_stays_bounded",
+    # real Chromium, like tests/browser/
+    "tests/tui/test_tui_export_png.py",
+)
+"""Single tests of the quick suite's files that belong with ``PROCESS_LANE``: matched on the node id."""
+
 SLOW_LANE = (
     "tests/browser/",
     "tests/integration/",
@@ -83,7 +97,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         where = Path(str(item.fspath)).relative_to(REPO).as_posix()
-        if where.startswith(SLOW_LANE):
+        if where.startswith(SLOW_LANE) or item.nodeid.startswith(PROCESS_TESTS):
             item.add_marker(pytest.mark.lane)
 
 
