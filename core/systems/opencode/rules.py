@@ -140,8 +140,8 @@ def _env_permission(environ: Mapping[str, str]) -> Any:
 
 def top_permission(merged: dict[str, Any], environ: Mapping[str, str]) -> dict[str, Any]:
     """The top level: ``permission`` with ``OPENCODE_PERMISSION`` merged in, laid over the ``tools`` map."""
-    permission = merged.get("permission") if isinstance(merged.get("permission"), dict) else {}
-    permission = _lay_over(permission, _env_permission(environ))
+    found = merged.get("permission")
+    permission = _lay_over(found if isinstance(found, dict) else {}, _env_permission(environ))
     return _lay_over(tools_rules(merged.get("tools")), permission)
 
 

@@ -67,8 +67,9 @@ def parse_client_args(text: str) -> tuple[str | None, str | None]:
 def api_id(merged: dict[str, Any], chosen: str) -> str:
     """``provider/model`` → the id sent to the API (``provider.P.models.M.id``, else M)."""
     provider, _, key = chosen.partition("/")
-    providers = merged.get("provider") if isinstance(merged.get("provider"), dict) else {}
-    models = (providers.get(provider) or {}).get("models") if isinstance(providers.get(provider), dict) else None
+    providers = merged.get("provider")
+    block = providers.get(provider) if isinstance(providers, dict) else None
+    models = block.get("models") if isinstance(block, dict) else None
     entry = models.get(key) if isinstance(models, dict) else None
     found = entry.get("id") if isinstance(entry, dict) else None
     return found if isinstance(found, str) else key
