@@ -39,6 +39,7 @@ fi
 
 lane_version
 cd "$repo"
+# tests/mcp/test_mcp_server.py (marked mcp_sdk): toolscope mcp serves under mcp<2 too.
 # tests/mcp/test_mcp_eras.py (marked mcp_sdk): under mcp<2, discovery must say why a server that
 # speaks only the 2026-07-28 protocol cannot be listed (a recorded refusal is replayed).
-exec "$venv/bin/python" -m pytest -m "agentscope or mcp_sdk" tests/agentscope tests/mcp/test_mcp_eras.py -q -p no:cacheprovider
+exec "$venv/bin/python" -m pytest -m "agentscope or mcp_sdk" tests/agentscope tests/mcp/test_mcp_eras.py tests/mcp/test_mcp_server.py -q -p no:cacheprovider

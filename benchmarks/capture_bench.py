@@ -1,14 +1,16 @@
 """What recording costs: the capture server with recording on against the same server with it off.
 
-Run: ``python benchmarks/capture_bench.py [--requests N] [--memory-requests M] [--quick] [--check]``
-(``--check``: exit 1 when a target is missed; figures depend on the machine's load, so the
-test suite runs ``--quick`` for the script only).
+Run: ``python benchmarks/capture_bench.py [--protocol openai-chat|gemini] [--requests N]
+[--memory-requests M] [--quick] [--check]`` (``--check``: exit 1 when a target is missed;
+figures depend on the machine's load, so the test suite runs ``--quick`` for the script only).
+``--protocol gemini`` sends the same tools as a Gemini ``generateContent`` request (one
+``functionDeclarations`` list, as Gemini CLI sends them) against the same targets.
 
 Each server runs in its own process (``benchmarks/capture_bench_server.py``), the
 client here, over real HTTP with keep-alive, alternating between the servers request by
 request so both see the same machine load. Measured, side by side in one run:
 
-* added latency per request of a 1,000-tool Chat Completions request: recording on vs off
+* added latency per request of a 1,000-tool request (Chat Completions, or Gemini): recording on vs off
   (p50 and p99 of each; the difference; targets p50 ≤ 2 ms, p99 ≤ 10 ms);
 * proxy overhead: through ``--upstream`` (recording on) to an upstream vs to that upstream
   directly (target p50 ≤ 3 ms);
@@ -35,31 +37,41 @@ import httpx
 import orjson
 import psutil
 
-
-def _tools(count: int) -> list[dict[str, object]]:
-    return [
-        {
-            "type": "function",
-            "function": {
-                "name": f"tool_{n:04d}",
-                "description": f"Tool number {n}: does one thing to a record, given its id and options.",
-                "parameters": {
-                    "type": "object",
-                    "properties": {"id": {"type": "string"}, "verbose": {"type": "boolean"}},
-                    "required": ["id"],
-                },
-            },
-        }
-        for n in range(count)
-    ]
+PATHS = {"openai-chat": "/v1/chat/completions", "gemini": "/v1beta/models/bench:generateContent"}
+"""The endpoint each ``--protocol`` posts to."""
 
 
-def _body(tools: int) -> bytes:
+def _function(n: int) -> dict[str, object]:
+    return {
+        "name": f"tool_{n:04d}",
+        "description": f"Tool number {n}: does one thing to a record, given its id and options.",
+        "parameters": {
+            "type": "object",
+            "properties": {"id": {"type": "string"}, "verbose": {"type": "boolean"}},
+            "required": ["id"],
+        },
+    }
+
+
+def _body(tools: int, protocol: str = "openai-chat") -> bytes:
+    if protocol == "gemini":
+        declarations = []
+        for n in range(tools):
+            function = _function(n)
+            function["parametersJsonSchema"] = function.pop("parameters")  # as Gemini CLI sends it
+            declarations.append(function)
+        return orjson.dumps(
+            {
+                "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+                "systemInstruction": {"parts": [{"text": "You are a bench."}]},
+                "tools": [{"functionDeclarations": declarations}],
+            }
+        )
     return orjson.dumps(
         {
             "model": "bench",
             "messages": [{"role": "system", "content": "You are a bench."}, {"role": "user", "content": "hi"}],
-            "tools": _tools(tools),
+            "tools": [{"type": "function", "function": _function(n)} for n in range(tools)],
         }
     )
 
@@ -105,9 +117,28 @@ class Server:
             self.proc.wait()
 
 
+PATH = PATHS["openai-chat"]
+"""The endpoint of this run (``--protocol``)."""
+
+
+class Servers:
+    """The servers of one run, stopped together (last started, first stopped)."""
+
+    def __init__(self) -> None:
+        self.started: list[Server] = []
+
+    def start(self, *args: str) -> Server:
+        self.started.append(Server(*args))
+        return self.started[-1]
+
+    def stop(self) -> None:
+        for server in reversed(self.started):
+            server.stop()
+
+
 def _post(client: httpx.Client, url: str, body: bytes) -> float:
     start = time.perf_counter()
-    response = client.post(f"{url}/v1/chat/completions", content=body, headers={"content-type": "application/json"})
+    response = client.post(f"{url}{PATH}", content=body, headers={"content-type": "application/json"})
     elapsed = time.perf_counter() - start
     response.raise_for_status()
     return elapsed * 1000
@@ -149,7 +180,7 @@ async def _load(url: str, body: bytes, seconds: float, connections: int) -> tupl
     """Requests answered and the seconds they took."""
     host, port = url.removeprefix("http://").rsplit(":", 1)
     request = (
-        f"POST /v1/chat/completions HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+        f"POST {PATH} HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
         f"Content-Length: {len(body)}\r\n\r\n"
     ).encode() + body
     stop = time.perf_counter() + seconds
@@ -184,16 +215,20 @@ def main() -> int:
     parser.add_argument("--memory-requests", type=int, default=10_000, help="requests for the memory check")
     parser.add_argument("--quick", action="store_true", help="small counts (the test suite's smoke run)")
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument("--protocol", choices=sorted(PATHS), default="openai-chat", help="the wire measured")
     args = parser.parse_args()
+    global PATH
+    PATH = PATHS[args.protocol]
     seconds = 3.0
     if args.quick:
         args.requests, args.memory_requests, seconds = 30, 1100, 0.5
     folder = Path(tempfile.mkdtemp(prefix="capture-bench-"))
-    big = _body(1000)
-    small = _body(20)
-    recording = Server("--output", str(folder / "on.jsonl"))
-    silent = Server("--no-record")
-    proxy = Server("--output", str(folder / "proxy.jsonl"), "--upstream", silent.url)
+    big = _body(1000, args.protocol)
+    small = _body(20, args.protocol)
+    servers = Servers()
+    recording = servers.start("--output", str(folder / "on.jsonl"))
+    silent = servers.start("--no-record")
+    proxy = servers.start("--output", str(folder / "proxy.jsonl"), "--upstream", silent.url)
     failed = []
     try:
         with httpx.Client(timeout=120) as client:
@@ -207,7 +242,7 @@ def main() -> int:
         added50 = _pct(on, 0.5) - _pct(off, 0.5)
         added99 = _pct(on, 0.99) - _pct(off, 0.99)
         proxy50 = _pct(via, 0.5) - _pct(direct, 0.5)
-        print(f"1,000-tool request ({len(big):,} bytes), {args.requests} samples each, alternating:")
+        print(f"1,000-tool {args.protocol} request ({len(big):,} bytes), {args.requests} samples each, alternating:")
         print(f"  recording off   p50 {_pct(off, 0.5):6.2f} ms  p99 {_pct(off, 0.99):6.2f} ms")
         print(f"  recording on    p50 {_pct(on, 0.5):6.2f} ms  p99 {_pct(on, 0.99):6.2f} ms")
         print(f"  added           p50 {added50:6.2f} ms  p99 {added99:6.2f} ms   (targets 2 / 10 ms)")
@@ -222,22 +257,25 @@ def main() -> int:
         print(f"  direct          p50 {_pct(direct, 0.5):6.2f} ms")
         print(f"  via proxy       p50 {_pct(via, 0.5):6.2f} ms  overhead {proxy50:.2f} ms   (target 3 ms)")
         failed += [name for name, bad in (("p50", added50 > 2), ("p99", added99 > 10), ("proxy", proxy50 > 3)) if bad]
-        rate_small = throughput(recording.url, small, seconds)
+        # Each phase records into a file of its own: the latency phase's lines (about 120 KB each)
+        # bring one file near the readers' 128 MiB limit, past which no line is written.
+        loaded = servers.start("--output", str(folder / "load.jsonl"))
+        rate_small = throughput(loaded.url, small, seconds)
         rate_off = throughput(silent.url, big, seconds)
         client_cpu = time.process_time()
-        server_cpu = recording.cpu_seconds()
-        capture = folder / "on.jsonl"
-        lines = recording.lines(capture)
+        server_cpu = loaded.cpu_seconds()
+        capture = folder / "load.jsonl"
+        lines = loaded.lines(capture)
         started = time.perf_counter()
-        sent, elapsed = asyncio.run(_load(recording.url, big, seconds, 8))
+        sent, elapsed = asyncio.run(_load(loaded.url, big, seconds, 8))
         answered = sent / elapsed
         # Sustained means recorded too: the rate counts until the last record is on file.
         deadline = time.perf_counter() + 120
-        while recording.lines(capture) < lines + sent and time.perf_counter() < deadline:
+        while loaded.lines(capture) < lines + sent and time.perf_counter() < deadline:
             time.sleep(0.01)
-        rate_big = (recording.lines(capture) - lines) / (time.perf_counter() - started)
+        rate_big = (loaded.lines(capture) - lines) / (time.perf_counter() - started)
         client_ms = (time.process_time() - client_cpu) / sent * 1000
-        server_ms = (recording.cpu_seconds() - server_cpu) / sent * 1000
+        server_ms = (loaded.cpu_seconds() - server_cpu) / sent * 1000
         print(
             f"throughput, 8 connections, recording on: {rate_small:,.0f} req/s (20 tools), "
             f"{rate_big:,.0f} req/s (1,000 tools, answered and recorded; answered {answered:,.0f}/s; "
@@ -248,23 +286,23 @@ def main() -> int:
             f"(both on the same {os.cpu_count()} cores); load average {os.getloadavg()[0]:.1f}"
         )
         failed += ["throughput"] if rate_big < 200 else []
+        steady = servers.start("--output", str(folder / "steady.jsonl"))
         with httpx.Client(timeout=120) as client:
             count = 0
             while count < 1000:
-                _post(client, recording.url, small)
+                _post(client, steady.url, small)
                 count += 1
-            early = recording.rss_kib()
+            early = steady.rss_kib()
             while count < args.memory_requests:
-                _post(client, recording.url, small)
+                _post(client, steady.url, small)
                 count += 1
-            late = recording.rss_kib()
+            late = steady.rss_kib()
         print(
             f"memory of the recording server: {early / 1024:.1f} MiB after 1,000 requests, {late / 1024:.1f} MiB after {count:,} ({(late - early) / 1024:+.1f} MiB)"
         )
         failed += ["memory"] if late - early > 8 * 1024 else []
     finally:
-        for server in (proxy, recording, silent):
-            server.stop()
+        servers.stop()
         for path in folder.iterdir():
             path.unlink()
         folder.rmdir()

@@ -74,7 +74,7 @@ def _register_commands() -> None:
     The command modules never import this one (no cycle): each defines its function, and
     this is the one place that says which commands exist and what they are called.
     """
-    from .commands import capture, check, discover, explain, filter, inspect, report, serve, step, tools
+    from .commands import capture, check, discover, explain, filter, inspect, mcp, report, serve, step, tools
 
     app.command("capture", short_help="A local model endpoint that records what every request carried.")(
         capture.capture_command
@@ -89,6 +89,9 @@ def _register_commands() -> None:
     )(filter.filter_command)
     app.command("inspect", short_help="Open the interactive terminal app (or take a screenshot).")(
         inspect.inspect_command
+    )
+    app.command("mcp", short_help="Serve why_not, tools and check to an agent (an MCP server on stdio).")(
+        mcp.mcp_command
     )
     app.command("report", short_help="Write a shareable report: Markdown, HTML, JSON, SVG or PNG.")(
         report.report_command

@@ -8,7 +8,7 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class ClientOptions:
-    """The options of ``claude-code:DIR`` and ``codex:DIR`` (and ``--client-home``, the AgentWorks
+    """The options of ``claude-code:DIR``, ``codex:DIR`` and ``gemini-cli:DIR`` (and ``--client-home``, the AgentWorks
     link to them). Unset: None, or () for the repeatable ``-c``."""
 
     home: Path | None = None
@@ -17,6 +17,7 @@ class ClientOptions:
     codex_home: Path | None = None
     codex_system_dir: Path | None = None
     codex_config: tuple[str, ...] = ()
+    gemini_system_dir: Path | None = None
     client_home: Path | None = None
 
     def given_values(self) -> dict[str, object]:

@@ -21,3 +21,14 @@ def cli_target(target: str) -> tuple[str, Path] | None:
 def detect_kind(target: str) -> str:
     """Classify the CONFIG argument without importing anything heavy."""
     return recognise(target).kind
+
+
+def config_help() -> str:
+    """CONFIG's help: every input kind the registry's systems take (their files, prefixes and folders)."""
+    from ..core.systems.registry import systems
+
+    prefixes = ", ".join(f"{s.prefix}DIR ({s.title})" for s in systems() if s.prefix)
+    return (
+        "An AgentWorks step config; an AgentScope toolkit spec (YAML/JSON) or factory "
+        f"(package.module:function, file.py:function); {prefixes}; or a folder with one agent's files."
+    )

@@ -145,9 +145,7 @@ def handle_errors(func: F) -> F:
 
             if closed_stdout.caused_by_closed_stdout(exc):  # `toolscope tools … | head`
                 closed_stdout.stop_quietly()
-            from ..core.inputs.input_files import user_path_error
-
-            theirs = user_path_error(exc) or _user_code_failure(exc)
+            theirs = users_failure(exc)
             if theirs is not None:  # a path too long (exit 2); a loaded factory's tool or group raised (exit 3)
                 from rich.text import Text
 
@@ -176,6 +174,14 @@ def handle_errors(func: F) -> F:
         return result
 
     return wrapper  # type: ignore[return-value]
+
+
+def users_failure(exc: BaseException) -> ToolscopeError | None:
+    """The user's error behind an exception that is not a ToolscopeError, else None (a toolscope bug):
+    a path too long (exit 2), a loaded factory's tool or group that raised (exit 3)."""
+    from ..core.inputs.input_files import user_path_error
+
+    return user_path_error(exc) or _user_code_failure(exc)
 
 
 def _user_code_failure(exc: BaseException) -> ToolscopeError | None:

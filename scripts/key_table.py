@@ -1,9 +1,9 @@
-"""The README's key table, made from the bindings the app runs with (so it cannot drift).
+"""The key table of docs/app.md, made from the bindings the app runs with (so it cannot drift).
 
     python scripts/key_table.py            # print the table
-    python scripts/key_table.py --update README.md
+    python scripts/key_table.py --update docs/app.md
 
-``tests/tui/test_tui_key_table.py`` fails when the README's table (between the
+``tests/tui/test_tui_key_table.py`` fails when docs/app.md's table (between the
 ``<!-- keys:start -->`` and ``<!-- keys:end -->`` markers) differs from this output.
 """
 

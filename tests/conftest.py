@@ -36,6 +36,7 @@ PROCESS_LANE = (
     "tests/mcp/test_discover_progress.py",
     "tests/mcp/test_mcp_agentscope_clients.py",
     "tests/mcp/test_mcp_start_cap.py",
+    "tests/mcp/test_mcp_server.py",
     "tests/hostile/test_hostile_mcp.py",
     "tests/hostile/test_hostile_opt_in.py",
     "tests/clis/test_cli_inputs.py",
@@ -48,6 +49,9 @@ PROCESS_LANE = (
     "tests/hostile/test_hostile_serve.py",
     "tests/hostile/test_hostile_outputs.py",
     "tests/capture/test_capture_cli.py",
+    "tests/traces/test_capture_otlp.py",
+    # real trace producers and Phoenix (marked `traces`; .ci/traces.sh runs them in their own venvs)
+    "tests/traces/test_trace_producers.py",
     "tests/capture/test_capture_lost_lines.py",
     "tests/capture/test_capture_replay_progress.py",
     "tests/capture/test_capture_command_end.py",
@@ -82,6 +86,8 @@ SLOW_LANE = (
     "tests/integration/",
     "tests/test_benchmarks.py",
     "tests/hostile/test_hostile_sizes.py",
+    # google-genai takes seconds of CPU to import (per worker): its tests of the Gemini wire.
+    "tests/capture/test_capture_gemini_sdk.py",
     *PROCESS_LANE,
 )
 """Tests of the ``lane`` step (``pytest -m lane``, run by .ci/run right after the README's command):

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -71,8 +73,11 @@ def test_workflow_benchmark_runs_and_prints_the_linearity_ratio():
     assert "ratio per-step time 10 / 1 steps:" in stdout
 
 
-def test_capture_benchmark_runs_and_prints_its_figures():
-    stdout = run_bench("capture_bench.py", "--quick", timeout=300)
+@pytest.mark.timeout(300)  # the script's own bound: five server processes, on a loaded machine minutes
+@pytest.mark.parametrize("protocol", ["openai-chat", "gemini"])
+def test_capture_benchmark_runs_and_prints_its_figures(protocol: str):
+    stdout = run_bench("capture_bench.py", "--quick", "--protocol", protocol, timeout=300)
+    assert f"1,000-tool {protocol} request" in stdout
     for figure in (
         "added           p50",
         "CPU per request (server + record worker)",
@@ -92,3 +97,9 @@ def test_gc_freeze_benchmark_runs_and_prints_a_ratio():
 def test_capture_start_benchmark_runs_and_prints_its_figures():
     stdout = run_bench("capture_start_bench.py", "--runs", "1", timeout=300)
     assert "first reply cold/warm:" in stdout
+
+
+def test_trace_benchmark_reads_a_tiled_real_trace_and_prints_the_ratio():
+    stdout = run_bench("trace_bench.py", "--spans", "1200", "--repeat", "1", "--max", "1000")
+    assert "trace: 1,200 spans" in stdout and "requests read: 400" in stdout
+    assert "ratio toolscope / json.load:" in stdout

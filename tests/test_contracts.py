@@ -109,7 +109,10 @@ def test_subprocess_json_outputs_validate(in_repo: Path) -> None:
         validated(proc.stdout)
 
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text("utf-8")
+# The reference pages the README links to: the JSON documents, and the commands with their exit codes.
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+JSON_PAGE = (DOCS / "json.md").read_text("utf-8")
+COMMANDS_PAGE = (DOCS / "commands.md").read_text("utf-8")
 
 
 def keys_not_named(model_path: str, text: str) -> list[str]:
@@ -133,10 +136,10 @@ def keys_not_named(model_path: str, text: str) -> list[str]:
     ],
 )
 def test_readme_lists_every_top_level_json_field(schema_id: str, model_path: str) -> None:
-    """The README's line for a document names each of its keys (the model is the source)."""
-    (line,) = [x for x in README.splitlines() if x.startswith(f"- `{schema_id}`")]
+    """docs/json.md's line for a document names each of its keys (the model is the source)."""
+    (line,) = [x for x in JSON_PAGE.splitlines() if x.startswith(f"- `{schema_id}`")]
     missing = keys_not_named(model_path, line)
-    assert not missing, f"README's {schema_id} line does not name {missing}"
+    assert not missing, f"docs/json.md's {schema_id} line does not name {missing}"
 
 
 def test_readme_stage_ids_and_exit_codes_match_the_code() -> None:
@@ -146,10 +149,10 @@ def test_readme_stage_ids_and_exit_codes_match_the_code() -> None:
     from toolscope.core.systems.agentscope.ids import AGENTSCOPE_STAGES
     from toolscope.core.systems.agentworks.ids import AGENTWORKS_STAGES
 
-    ids = README.split("Stage names in JSON are ids")[1].split("tables print them")[0]
+    ids = JSON_PAGE.split("Stage names in JSON are ids")[1].split("tables print them")[0]
     named = re.findall(r"`([a-z_]+)`", ids)
     assert named == [*AGENTWORKS_STAGES, *AGENTSCOPE_STAGES]
-    table = README.split("### Exit codes")[1].split("###")[0]
+    table = COMMANDS_PAGE.split("## Exit codes")[1].split("##")[0]
     documented = {int(code) for code in re.findall(r"^\| (\d+) \|", table, flags=re.MULTILINE)}
     assert documented == {value for name, value in vars(errors).items() if name.startswith("EXIT_")}
 
@@ -164,8 +167,8 @@ def test_readme_stage_ids_and_exit_codes_match_the_code() -> None:
     ],
 )
 def test_readme_lists_every_workflow_json_field(schema_id: str, model_path: str) -> None:
-    """The README's whole-workflow line names each key of each workflow document, after its id."""
-    (line,) = [x for x in README.splitlines() if x.startswith("- Whole workflows")]
+    """docs/json.md's whole-workflow line names each key of each workflow document, after its id."""
+    (line,) = [x for x in JSON_PAGE.splitlines() if x.startswith("- Whole workflows")]
     part = line.split(f"`{schema_id}`")[1].split("`toolscope.")[0]
     missing = keys_not_named(model_path, part)
-    assert not missing, f"README's {schema_id} part does not name {missing}"
+    assert not missing, f"docs/json.md's {schema_id} part does not name {missing}"

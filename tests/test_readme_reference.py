@@ -1,4 +1,4 @@
-"""README's finding kinds and step-config fields are checked against the code that produces and reads them."""
+"""The docs' finding kinds (docs/json.md) and step-config fields (docs/agentworks.md) are checked against the code that produces and reads them."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def _table_keys(marker: str) -> list[str]:
-    text = (REPO / "README.md").read_text("utf-8")
+    page = {"finding-kinds": "json.md", "step-fields": "agentworks.md"}[marker]
+    text = (REPO / "docs" / page).read_text("utf-8")
     block = text.split(f"<!-- {marker}:start -->")[1].split(f"<!-- {marker}:end -->")[0]
     return re.findall(r"^\| `([^`]+)` \|", block, flags=re.MULTILINE)
 

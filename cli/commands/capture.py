@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from ...core.model.errors import EXIT_CAPTURE_INCOMPLETE, EXIT_OK, InputError
+from ...core.model.errors import EXIT_CAPTURE_INCOMPLETE, EXIT_INTERRUPTED, InputError
 from ..output import handle_errors
 
 _LOOPBACK = ("127.0.0.1", "::1", "localhost")
@@ -48,6 +48,15 @@ def capture_command(
         bool, typer.Option("--keep-messages", help="Also record the system prompt, the messages and the reply text.")
     ] = False,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing capture file (never an input).")] = False,
+    otlp: Annotated[
+        str | None,
+        typer.Option(
+            "--otlp",
+            metavar="URL|FILE",
+            help="At the end, also write every recorded request as an OpenTelemetry GenAI span (gen_ai.tool.definitions): "
+            "to FILE in OTLP JSON, or POSTed to an OTLP/HTTP endpoint (http://…; /v1/traces added without a path).",
+        ),
+    ] = None,
     allow_origin: Annotated[
         list[str] | None,
         typer.Option(
@@ -57,13 +66,13 @@ def capture_command(
         ),
     ] = None,
 ) -> None:
-    """Serve the OpenAI (Chat Completions, Responses) and Anthropic (Messages) APIs on
-    127.0.0.1 and write one JSON line per model request: the tools it carried in order
+    """Serve the OpenAI (Chat Completions, Responses), Anthropic (Messages) and Gemini
+    (generateContent) APIs on 127.0.0.1 and write one JSON line per model request: the tools it carried in order
     (size, token estimate, deferred), tool_choice, the system prompt's size and the tool
     calls of the reply. No message text unless --keep-messages; never a key or a header.
 
-    With -- COMMAND: run it with OPENAI_BASE_URL, OPENAI_API_BASE and ANTHROPIC_BASE_URL
-    pointing here, and exit with its status. Without: serve until Ctrl+C. Exit 2 for bad
+    With -- COMMAND: run it with OPENAI_BASE_URL, OPENAI_API_BASE, ANTHROPIC_BASE_URL and
+    GOOGLE_GEMINI_BASE_URL pointing here, and exit with its status. Without: serve until Ctrl+C. Exit 2 for bad
     input (a replies file, an option, a port in use). A request a web page sent (it carries
     an Origin) is refused unless --allow-origin names that page.
     """
@@ -73,6 +82,7 @@ def capture_command(
     origins = _allowed_origins(allow_origin)
     script = ReplyScript(load_replies(replies)) if replies is not None else ReplyScript()
     target = _output_path(output, force, replies)
+    _check_otlp(otlp, target, force, replies)
     # The server modules (starlette, uvicorn) only once the input is known to be good.
     from ...core.capture.app import CaptureSettings
     from ...core.capture.server import CaptureServer
@@ -96,7 +106,40 @@ def capture_command(
     finally:
         server.stop()
     typer.echo(f"toolscope capture: {_summary(writer)} in {target}", err=True)
-    raise typer.Exit(EXIT_CAPTURE_INCOMPLETE if writer.lost else status)
+    exported = otlp is None or _export_otlp(target, otlp)
+    raise typer.Exit(EXIT_CAPTURE_INCOMPLETE if writer.lost or not exported else status)
+
+
+def _check_otlp(otlp: str | None, target: Path, force: bool, replies: Path | None) -> None:
+    """``--otlp FILE`` is checked like ``-o`` before anything runs (never an input, never the capture itself)."""
+    from ...core.capture.otlp_export import is_otlp_url
+    from ...core.outputs.output_file import STDOUT, check_output
+
+    if otlp is None or is_otlp_url(otlp):
+        return
+    if otlp == STDOUT or Path(otlp).resolve() == target.resolve():
+        raise InputError("--otlp", "give a file of its own (not - and not the capture file) or an http:// URL")
+    checked = check_output(otlp, force=force, inputs=[replies] if replies else [], what="the OTLP export")
+    if checked is not None and checked.kind == "link":
+        checked.path.unlink()
+
+
+def _export_otlp(target: Path, otlp: str) -> bool:
+    """Write the capture's requests as GenAI spans; False (said on stderr) when the endpoint failed."""
+    from ...core import __version__
+    from ...core.capture.otlp_export import OtlpExportError, export_document, write_export
+    from ...core.capture.reader import read_capture
+
+    try:
+        document = export_document(read_capture(target).records, __version__)
+        spans = len(document["resourceSpans"][0]["scopeSpans"][0]["spans"])
+        where = write_export(document, otlp)
+    except (OtlpExportError, OSError, InputError) as exc:
+        message = exc.render() if isinstance(exc, InputError) else str(exc)
+        typer.echo(f"toolscope capture: the OTLP export failed: {message}", err=True)
+        return False
+    typer.echo(f"toolscope capture: {spans} span(s) exported to {where}", err=True)
+    return True
 
 
 def _summary(writer) -> str:  # noqa: ANN001 - a closed CaptureWriter
@@ -178,4 +221,5 @@ def _run(server, command: list[str], target: Path, proxy: bool) -> int:  # noqa:
         while True:
             time.sleep(3600)
     except KeyboardInterrupt:
-        return EXIT_OK
+        # Stopped by Ctrl+C, as serve is: the shell's status for an interrupted command.
+        return EXIT_INTERRUPTED

@@ -76,7 +76,9 @@ def check_subject(subject: Subject, request: CheckRequest) -> CheckAnswer:
     from ...core.model.expectations import check_expectations
 
     modes = request.resolve_modes(subject)
-    findings = subject.findings(modes) + check_expectations(subject, modes, request.expectations)
+    from ...core.systems.registry import stage_titles
+
+    findings = subject.findings(modes) + check_expectations(subject, modes, request.expectations, stage_titles())
     drift = _drift_findings(subject, request.drift_from)
     findings += drift or []
     if request.session is not None:
@@ -172,6 +174,8 @@ def step_findings(
 
     shared = set(subject.world.findings)
     own = [f for f in subject.findings(modes) if f not in shared]
-    found = own + check_expectations(subject, modes, expectations)
+    from ...core.systems.registry import stage_titles
+
+    found = own + check_expectations(subject, modes, expectations, stage_titles())
     subject.release()  # answered: its verdicts are not needed again
     return found

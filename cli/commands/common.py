@@ -42,7 +42,8 @@ CaptureOpt = Annotated[
     Path | None,
     typer.Option(
         "--capture",
-        help="A toolscope capture file (toolscope capture -o FILE): compare the tools each model request "
+        help="A toolscope capture file (toolscope capture -o FILE), an OTLP JSON trace, or a Phoenix project "
+        "(phoenix+http://HOST:PORT/projects/NAME): compare the tools each model request "
         "really carried with toolscope's prediction; disagreements are printed first.",
     ),
 ]

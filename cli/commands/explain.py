@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from ...core.model.enums import Verdict
 from ...core.model.errors import EXIT_NEGATIVE
+from ..input_kind import config_help
 from ..output import handle_errors
 from .common import CaptureOpt, JsonOpt, ModeOpt
 from .subject_options import NO_SUBJECT_OPTIONS, SubjectOptions, with_subject_options
@@ -16,7 +18,7 @@ from .subject_options import NO_SUBJECT_OPTIONS, SubjectOptions, with_subject_op
 @handle_errors
 @with_subject_options
 def explain_command(
-    config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
+    config: Annotated[str, typer.Argument(help=config_help())],
     tool: Annotated[str, typer.Argument(help="Tool name (or namespace:tool).")],
     mode: ModeOpt = None,
     subject_options: SubjectOptions = NO_SUBJECT_OPTIONS,
@@ -28,6 +30,20 @@ def explain_command(
     Exit 0 when the tool is visible, 1 when it is hidden or unknown (in any step, when a
     step config with several steps is explained without --step: one row per step).
     """
+    explain_config(config, tool, mode, subject_options, capture=capture, as_json=as_json)
+
+
+def explain_config(
+    config: str,
+    tool: str,
+    mode: str | None,
+    subject_options: SubjectOptions,
+    *,
+    capture: Path | None = None,
+    as_json: bool = False,
+) -> None:
+    """Print ``explain``'s answer for ``tool`` (``toolscope mcp``'s ``why_not`` prints the same);
+    typer.Exit(1) when it is hidden or unknown."""
     subjects = subject_options.open_workflow(config, capture=capture)
     if subjects is not None:
         from .explain_workflow import explain_workflow

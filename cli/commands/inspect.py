@@ -13,6 +13,7 @@ from ...core.model.presentation import MARK
 from ...core.systems.agentworks.ids import AgentWorksInput
 from ...tui.views import DEFAULT_VIEW, VIEWS, View
 from ..display import require_display
+from ..input_kind import config_help
 from ..output import handle_errors, plain, stdout_console
 from .common import ModeOpt, SessionIdOpt, SessionOpt, parse_size
 from .subject_options import NO_SUBJECT_OPTIONS, SubjectOptions, with_subject_options
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 def inspect_command(
     config: Annotated[
         str | None,
-        typer.Argument(help="Step config, toolkit spec, or module:function (with --capture: checked against it)."),
+        typer.Argument(help=config_help() + " With --capture: checked against it."),
     ] = None,
     mode: ModeOpt = None,
     subject_options: SubjectOptions = NO_SUBJECT_OPTIONS,
@@ -64,7 +65,7 @@ def inspect_command(
         Path | None,
         typer.Option(
             "--capture",
-            help="A toolscope capture file: the model requests in order, each one's tools and what changed, "
+            help="A toolscope capture file (or an OTLP JSON trace, a phoenix+http:// project): the model requests in order, each one's tools and what changed, "
             f"followed live as the file grows; with CONFIG, each marked {MARK[True]} or ≠ against toolscope's "
             "prediction.",
         ),

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from ...core.model.errors import InputError
+from ..input_kind import config_help
 from ..output import handle_errors
 from ..render.written import say_written
 from .common import SessionIdOpt, SessionOpt, parse_size
@@ -43,7 +44,7 @@ def pick_format(fmt: str | None, output: str) -> str:
 def report_command(
     config: Annotated[
         str | None,
-        typer.Argument(help="Step config, toolkit spec, or module:function (optional with --capture)."),
+        typer.Argument(help=config_help() + " Optional with --capture."),
     ] = None,
     mode: Annotated[
         list[str] | None,
@@ -82,7 +83,7 @@ def report_command(
         Path | None,
         typer.Option(
             "--capture",
-            help="A toolscope capture file: report its requests and tool-list changes (md, html, json), "
+            help="A toolscope capture file, an OTLP JSON trace or phoenix+http://HOST:PORT/projects/NAME: report its requests and tool-list changes (md, html, json), "
             "and with CONFIG the comparison with toolscope's prediction.",
         ),
     ] = None,

@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from ...core.model.errors import InputError
+from ..input_kind import config_help
 from ..output import handle_errors
 from .common import DiscoverOpt, ModeOpt, RegistryOpt, StepOpt
 
@@ -25,7 +26,7 @@ MAX_SESSIONS = 4
 
 @handle_errors
 def serve_command(
-    config: Annotated[str, typer.Argument(help="Step config, toolkit spec, or module:function.")],
+    config: Annotated[str, typer.Argument(help=config_help())],
     mode: ModeOpt = None,
     step: StepOpt = None,
     registry: RegistryOpt = None,

@@ -158,10 +158,10 @@ def divergence_summary(history: Any) -> Text:
     if not calls:
         return Text("no reset_tools calls in the script", style="bold")
     if not turns:
-        return Text(f"lanes agree: same groups and outcome at every turn ({len(calls)} calls)", style="bold green")
+        return Text(f"lanes agree: same groups and outcome at every turn ({_calls(len(calls))})", style="bold green")
     which = "turn" if len(turns) == 1 else "turns"
     return Text(
-        f"lanes diverged at {which} {', '.join(map(str, turns))} of {len(calls)} calls (groups or outcome differ; ≠ above)",
+        f"lanes diverged at {which} {', '.join(map(str, turns))} of {_calls(len(calls))} (groups or outcome differ; ≠ above)",
         style="bold red",
     )
 
@@ -169,3 +169,7 @@ def divergence_summary(history: Any) -> Text:
 def _looks_refused(text: str) -> bool:
     """2.0.6 reports a bad argument as success with an error text: flag it."""
     return text.startswith("Invalid arguments") or text.startswith("Invalid group name")
+
+
+def _calls(count: int) -> str:
+    return f"{count} call" if count == 1 else f"{count} calls"

@@ -4,6 +4,7 @@ findings, what was read, the verdict table, the counts and what its marks mean."
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -70,18 +71,18 @@ def print_tools_human(answer: ToolsAnswer, *, hidden_only: bool, wide: bool) -> 
     # Toolkits: the activation lanes count the tools offered to the model; visible ones are also callable.
     counts = verdict_counts_text(evaluation.counts()) + (f" · {offered} offered" if offered is not None else "")
     console.print(Text(counts))
-    _print_legend(console, layout)
+    _print_legend(console, layout, evaluation.stage_names)
     if comparison is not None:
         print_totals(console, comparison, capture_source(comparison))
 
 
-def _print_legend(console: Any, layout: Any) -> None:
+def _print_legend(console: Any, layout: Any, stages: Sequence[str]) -> None:
     """What the row marks mean, and that rules were shortened (when they were)."""
     from rich.text import Text
 
     from .verdict_table import marks_legend
 
-    legend = marks_legend(layout.marks, "toolscope explain CONFIG TOOL")
+    legend = marks_legend(layout.marks, "toolscope explain CONFIG TOOL", stages)
     if legend:
         print_wrapped(console, Text(""), legend, "dim")
     if layout.shortened:

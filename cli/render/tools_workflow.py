@@ -43,7 +43,7 @@ def print_workflow_human(
         layout = _print_step(console, subject, mode, shared, hidden_only=hidden_only, wide=wide)
         shortened = shortened or layout.shortened
         marks |= layout.marks
-    legend = marks_legend(marks, "toolscope explain CONFIG TOOL --step ID")
+    legend = marks_legend(marks, "toolscope explain CONFIG TOOL --step ID", ("discoverable",))
     if legend:
         print_wrapped(console, Text(""), legend, "dim")
     if shortened:

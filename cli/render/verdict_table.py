@@ -11,7 +11,7 @@ names, namespaces become heading lines. Linear in the number of tools.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...core.model.presentation import MARK, NOT_REACHED
@@ -146,13 +146,20 @@ def _choose_titles(
     return STAGE_SHORT, widths(STAGE_SHORT, namespace=False), False
 
 
-def marks_legend(marks: frozenset[str], explain: str) -> str:
-    """What the row marks shown (``Layout.marks``) mean, in one line (empty when there are none)."""
+# Why a stage hides a registered tool by design, by the stage that does (core.model.attention).
+_BY_DESIGN = {
+    "visible": "a group not active yet: the model turns it on with reset_tools",
+    "discoverable": "a virtual tool code-execution mode keeps out of the native list",
+}
+
+
+def marks_legend(marks: frozenset[str], explain: str, stages: Sequence[str] = ()) -> str:
+    """What the row marks shown (``Layout.marks``) mean, in one line (empty when there are none);
+    ``stages``: the input's stage ids, so the by-design mark names only its own reasons."""
     parts = []
     if "!" in marks:
         parts.append(f"! registered, then blocked by a later gate ({explain} gives the fix)")
     if "·" in marks:
-        parts.append(
-            "· hidden by design, not a config mistake (a group not active yet, a virtual tool reached through the bridge)"
-        )
+        reasons = [text for stage, text in _BY_DESIGN.items() if stage in stages] or list(_BY_DESIGN.values())
+        parts.append(f"· hidden by design, not a config mistake ({'; '.join(reasons)})")
     return "; ".join(parts)

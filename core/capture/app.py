@@ -7,6 +7,8 @@
     POST /v1/messages                Anthropic Messages        (stream or not; ?beta=true too)
     POST /v1/messages/count_tokens   Anthropic token count
     GET  /v1/models[/ID]             model listing (Anthropic's shape when anthropic-version is sent)
+    POST /v1beta/models/M:generateContent        Gemini API (also :streamGenerateContent, ?alt=sse
+    POST /v1beta/models/M:countTokens            or a JSON array; /v1 and /v1alpha too)
 
 Each model request is answered by ``scripted`` (``--replies``) or forwarded by ``proxy``
 (``--upstream``), and one ``toolscope.capture/1`` line is written when its reply ends
@@ -20,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -33,7 +36,8 @@ from ..schemas.capture import ErrorKind
 from .browser_guard import BrowserGuard
 from .replies import ReplyScript
 from .request_body import BadRequest, read_head
-from .wire_errors import MAX_BODY_BYTES, error_body, is_anthropic_path
+from .wire_errors import MAX_BODY_BYTES, ErrorShape, error_body, error_shape
+from .wire_gemini import ACTIONS, API_VERSIONS, parse_method
 from .writer import CaptureWriter, error_record, now_iso
 
 PROTOCOLS = {
@@ -62,9 +66,18 @@ class CaptureSettings:
     """``--allow-origin``: the web pages (``Origin`` values, lowercase) whose requests are answered."""
 
 
-def error_response(path: str, status: int, message: str, anthropic: bool | None = None) -> Response:
-    shape = is_anthropic_path(path) if anthropic is None else anthropic
-    return Response(error_body(shape, status, message), status_code=status, media_type="application/json")
+def error_response(path: str, status: int, message: str, shape: ErrorShape | None = None) -> Response:
+    body = error_body(error_shape(path) if shape is None else shape, status, message)
+    return Response(body, status_code=status, media_type="application/json")
+
+
+def _client_shape(request: Request) -> ErrorShape:
+    # An unknown path: the client's own headers say whose SDK it is.
+    if "anthropic-version" in request.headers:
+        return "anthropic"
+    if "x-goog-api-key" in request.headers or "x-goog-api-client" in request.headers:
+        return "gemini"
+    return error_shape(request.url.path)
 
 
 async def read_body(request: Request) -> bytes:
@@ -96,8 +109,8 @@ def warm_up() -> None:
 
     from . import scripted, wire_errors
 
-    wire_errors.error_body(True, 404, "warm-up")
-    wire_errors.error_body(False, 404, "warm-up")
+    wire_errors.error_body("anthropic", 404, "warm-up")
+    wire_errors.error_body("openai", 404, "warm-up")
     del scripted
 
 
@@ -130,15 +143,26 @@ def capture_app(settings: CaptureSettings) -> ASGIApp:
         )
 
     async def model_request(request: Request) -> Response:
+        return await handle(request, PROTOCOLS[request.url.path], None)
+
+    async def gemini_request(request: Request) -> Response:
+        method = parse_method(request.path_params["rest"])
+        if method is None:
+            return await not_found(request, None)
+        model, action = method
+        # The model and streaming are in the path, not the body: they override the body's facts.
+        facts = {"model": model, "stream": action == "streamGenerateContent"}
+        return await handle(request, ACTIONS[action], facts)
+
+    async def handle(request: Request, protocol: str, facts: dict[str, Any] | None) -> Response:
         path = request.url.path
-        protocol = PROTOCOLS[path]
         try:
             raw = await read_body(request)
             if proxy is not None:
-                return await proxy.forward(request, protocol, raw)
+                return await proxy.forward(request, protocol, raw, facts)
             from .scripted import answer
 
-            return answer(settings, request, protocol, raw, read_head(raw))
+            return answer(settings, request, protocol, raw, read_head(raw), facts)
         except BadRequest as exc:
             refused(request, protocol, exc.status, exc.kind, exc.message)
             return error_response(path, exc.status, exc.message)
@@ -153,12 +177,11 @@ def capture_app(settings: CaptureSettings) -> ASGIApp:
 
         return models_listing(request)
 
-    async def not_found(request: Request, exc: Exception) -> Response:
+    async def not_found(request: Request, exc: Exception | None) -> Response:
         path = request.url.path
-        anthropic = "anthropic-version" in request.headers or is_anthropic_path(path)
         message = f"no endpoint {request.method} {shown_path(path)!r} on the toolscope capture server"
         refused(request, None, 404, "unknown_path", message)
-        return error_response(path, 404, message, anthropic)
+        return error_response(path, 404, message, _client_shape(request))
 
     async def wrong_method(request: Request, exc: Exception) -> Response:
         path = request.url.path
@@ -176,6 +199,7 @@ def capture_app(settings: CaptureSettings) -> ASGIApp:
         Route("/v1/models", models, methods=["GET"]),
         Route("/v1/models/{model_id:path}", models, methods=["GET"]),
     ]
+    routes += [Route(f"/{version}/models/{{rest:path}}", gemini_request, methods=["POST"]) for version in API_VERSIONS]
     middleware = [Middleware(BrowserGuard, allowed=settings.allowed_origins, refuse=from_browser)]
     if settings.allowed_origins:
         middleware.append(

@@ -5,10 +5,13 @@ The base-URL variables set (each read by the client named, checked in its source
 * ``OPENAI_BASE_URL`` = ``URL/v1``: the official openai SDKs (Python, Node) and Codex CLI's
   built-in ``openai`` provider (``codex-rs/core/src/model_provider_info.rs``);
 * ``OPENAI_API_BASE`` = ``URL/v1``: LangChain's ``ChatOpenAI`` and openai-python before 1.0;
-* ``ANTHROPIC_BASE_URL`` = ``URL``: the official anthropic SDKs and Claude Code.
+* ``ANTHROPIC_BASE_URL`` = ``URL``: the official anthropic SDKs and Claude Code;
+* ``GOOGLE_GEMINI_BASE_URL`` = ``URL``: the official google-genai SDKs (Python
+  ``google/genai/_base_url.py``, JS) and Gemini CLI.
 
 Without ``--upstream`` nothing leaves the machine, so a missing ``OPENAI_API_KEY`` /
-``ANTHROPIC_API_KEY`` is set to a placeholder (the SDKs refuse to start without one); with
+``ANTHROPIC_API_KEY`` / ``GEMINI_API_KEY`` (unless ``GOOGLE_API_KEY``, which google-genai
+reads first, is set) is set to a placeholder (the SDKs refuse to start without one); with
 ``--upstream`` the user's own keys pass through untouched.
 
 The command runs in toolscope's process group (so an interactive CLI keeps the terminal);
@@ -37,10 +40,15 @@ PLACEHOLDER_KEY = "toolscope-capture-no-key"
 
 def client_environment(url: str, *, upstream: bool) -> dict[str, str]:
     """The variables to set for clients to talk to the server at ``url`` (no trailing slash)."""
-    env = {"OPENAI_BASE_URL": f"{url}/v1", "OPENAI_API_BASE": f"{url}/v1", "ANTHROPIC_BASE_URL": url}
+    env = {
+        "OPENAI_BASE_URL": f"{url}/v1",
+        "OPENAI_API_BASE": f"{url}/v1",
+        "ANTHROPIC_BASE_URL": url,
+        "GOOGLE_GEMINI_BASE_URL": url,
+    }
     if not upstream:
-        for key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
-            if not os.environ.get(key):
+        for key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY"):
+            if not os.environ.get(key) and not (key == "GEMINI_API_KEY" and os.environ.get("GOOGLE_API_KEY")):
                 env[key] = PLACEHOLDER_KEY
     return env
 

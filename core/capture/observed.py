@@ -7,7 +7,7 @@ model received (another capture format) only has to fill these dataclasses.
 Public API::
 
     ObservedCall(name, arguments, namespace)
-    ObservedRequest(index, record, protocol, model, tools, tool_tokens, deferred, calls, tool_choice,
+    ObservedRequest(index, record, protocol, model, tools, tool_tokens, deferred, received_at, calls, tool_choice,
                     namespaces, deferred_names, deferred_namespaces, results)
     ObservedCapture(path, requests, records, skipped, truncated)
     request_from_record(record, index) -> ObservedRequest
@@ -52,6 +52,8 @@ class ObservedRequest:
     tool_tokens: tuple[int, ...]
     """Each tool's token estimate, as the capture records it (same order as ``tools``)."""
     deferred: frozenset[str] = frozenset()
+    received_at: str = ""
+    """When the capture received it (ISO 8601, as recorded): how long after the first request it left."""
     calls: tuple[ObservedCall, ...] = ()
     tool_choice: Any = None
     namespaces: tuple[str | None, ...] = ()
@@ -62,6 +64,12 @@ class ObservedRequest:
     """Namespaces announced the same way (Codex's "Deferred tool namespaces:")."""
     results: tuple[ObservedResult, ...] | None = None
     """The results this request carries for the previous reply's calls; None: messages not kept."""
+    trace_id: str | None = None
+    """Read from a trace: the model-call span's trace id (hex); None for a capture file."""
+    span_id: str | None = None
+    """Read from a trace: the span's id (hex)."""
+    started: str | None = None
+    """Read from a trace: when the call started (UTC, ISO 8601); a capture's records say when they arrived."""
 
     @property
     def tokens(self) -> int:
@@ -70,7 +78,24 @@ class ObservedRequest:
 
     def head_json(self) -> dict[str, Any]:
         """The keys that name this request in report JSON (the timeline's and the comparison's)."""
-        return {"request": self.index, "record": self.record, "protocol": self.protocol, "model": self.model}
+        trace = None if self.trace_id is None else {"trace_id": self.trace_id, "span_id": self.span_id}
+        return {
+            "request": self.index,
+            "record": self.record,
+            "protocol": self.protocol,
+            "model": self.model,
+            "trace": trace,
+        }
+
+    def seconds_after(self, first: ObservedRequest) -> float | None:
+        """Seconds between ``first`` and this request (None when either time is missing or unreadable)."""
+        from datetime import datetime
+
+        try:
+            mine, theirs = (datetime.fromisoformat(r.received_at.replace("Z", "+00:00")) for r in (self, first))
+        except ValueError:
+            return None
+        return (mine - theirs).total_seconds()
 
 
 @dataclass(frozen=True)
@@ -109,11 +134,12 @@ def changes(previous: ObservedRequest | None, request: ObservedRequest) -> tuple
 
 MAX_REQUESTS = 20_000
 """Requests read from one capture at most (the rest are cut, and the cut is said)."""
-MODEL_PROTOCOLS = frozenset({"openai-chat", "openai-responses", "anthropic-messages"})
-"""Protocols whose requests ask the model (``anthropic-count-tokens`` only counts: not a turn)."""
+MODEL_PROTOCOLS = frozenset({"openai-chat", "openai-responses", "anthropic-messages", "gemini-generate"})
+"""Protocols whose requests ask the model (``anthropic-count-tokens``, ``gemini-count-tokens`` only count: not a turn)."""
 
 
-def _arguments(value: Any) -> str:
+def call_arguments(value: Any) -> str:
+    """A call's arguments as text: a string as it is, anything else as JSON (as the capture's views show it)."""
     if isinstance(value, str):
         return value
     import json
@@ -127,8 +153,12 @@ every output shows names from here, and a client may send a name of any size (a 
 40 MB). The APIs' own limits are 64-128 characters, so a real name is never clipped."""
 
 
-def _name(name: str | None) -> str:
+def clipped_name(name: str | None) -> str:
+    """A received name as every output shows it: clipped to ``NAME_CHARS``."""
     return "" if name is None else clip(name, NAME_CHARS)
+
+
+_name = clipped_name
 
 
 def request_from_record(record: CaptureRecord, index: int) -> ObservedRequest:
@@ -140,13 +170,14 @@ def request_from_record(record: CaptureRecord, index: int) -> ObservedRequest:
     return ObservedRequest(
         index=index,
         record=record.index,
+        received_at=record.received_at,
         protocol=record.protocol or "",  # refused records (no protocol) never get here
         model=record.model,
         tools=tuple(_name(t.name) for t in record.tools),
         tool_tokens=tuple(t.token_estimate for t in record.tools),
         deferred=frozenset(_name(t.name) for t in record.tools if t.deferred),
         calls=tuple(
-            ObservedCall(_name(c.name), _arguments(c.arguments), c.namespace and _name(c.namespace)) for c in calls
+            ObservedCall(_name(c.name), call_arguments(c.arguments), c.namespace and _name(c.namespace)) for c in calls
         ),
         tool_choice=record.tool_choice,
         namespaces=namespaces if any(namespaces) else (),

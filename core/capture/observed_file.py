@@ -14,6 +14,7 @@ Public API::
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -60,7 +61,16 @@ class _Collected:
 
 
 def load_capture(path: Path | str) -> ObservedCapture:
-    """The whole capture file; InputError when it cannot be read, is not a capture, or has no model request."""
+    """The whole capture file; InputError when it cannot be read, is not a capture, or has no model request.
+
+    A trace is read as a capture too (``trace_file``): an OTLP JSON file, or a Phoenix address."""
+    from .phoenix_source import is_phoenix_address, load_phoenix
+    from .trace_file import is_trace_file, load_trace
+
+    if is_phoenix_address(str(path)):
+        return load_phoenix(str(path))
+    if is_trace_file(path):
+        return load_trace(path)
     read = read_capture(path, max_records=MAX_REQUESTS * 2)
     collected = _Collected(str(path))
     collected.add(read.records)
@@ -86,9 +96,48 @@ class ObservedFollower:
         self.collected = _Collected(self.path)
         self.error: str | None = None
         """The last read error (the file turned into something else); following goes on."""
+        self._trace: bool | None = None
+        self._stamp: tuple[int, int] | None = None
+
+    def _is_trace(self) -> bool:
+        """A trace (OTLP file, Phoenix) is read whole, again when the file changes; decided once it exists."""
+        from .phoenix_source import is_phoenix_address
+        from .trace_file import is_trace_file
+
+        if self._trace is None:
+            if is_phoenix_address(self.path):
+                self._trace = True
+            else:
+                try:
+                    found = is_trace_file(self.path)
+                except InputError:
+                    return False
+                if found or os.path.exists(self.path):
+                    self._trace = found
+        return bool(self._trace)
+
+    def _poll_trace(self) -> ObservedCapture | None:
+        """The whole trace when the file changed since the last poll (Phoenix: read once)."""
+        try:
+            info = os.stat(self.path)
+            stamp = (info.st_size, info.st_mtime_ns)
+        except OSError:
+            stamp = (0, 0)
+        if stamp == self._stamp:
+            return None
+        self._stamp = stamp
+        try:
+            capture = load_capture(self.path)
+        except InputError as exc:
+            self.error = exc.render()
+            return None
+        self.error = None
+        return capture
 
     def poll(self) -> ObservedCapture | None:
         """The capture so far when new records arrived (or the file was replaced), else None."""
+        if self._is_trace():
+            return self._poll_trace()
         try:
             records = self.follower.poll()
         except InputError as exc:

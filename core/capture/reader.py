@@ -95,7 +95,13 @@ def _line_error(exc: ValidationError, line: bytes, source: str, line_number: int
         return InputError(
             source,
             "is not a toolscope capture file",
-            [Problem(f"line {line_number}", f"{shown}; expected {CAPTURE_SCHEMA!r} (written by toolscope capture)")],
+            [
+                Problem(
+                    f"line {line_number}",
+                    f"{shown}; expected {CAPTURE_SCHEMA!r} (written by toolscope capture) "
+                    "or an OTLP trace in JSON (resourceSpans)",
+                )
+            ],
         )
     problems = []
     for error in exc.errors(include_url=False, include_input=False)[:5]:

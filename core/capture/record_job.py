@@ -8,11 +8,13 @@ returns the whole ``toolscope.capture/1`` record. It runs in the record worker p
 ``pending`` holds ``record()``'s keyword arguments except ``facts``, ``kept`` and
 ``error``, plus ``job``: ``protocol``, ``keep`` (``--keep-messages``), ``reply_text``
 and ``check`` (proxy mode: the body was forwarded unchecked, so a malformed one is
-recorded with ``error`` here).
+recorded with ``error`` here), and ``facts`` (None, or the ``model`` and ``stream`` a
+Gemini request's path says, over the body's).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from .request_body import BadRequest, read_head
@@ -39,4 +41,8 @@ def complete_record(pending: dict[str, Any], raw: bytes) -> dict[str, Any]:
         kept = {"system": system, "messages": messages, "reply_text": job["reply_text"]}
     if refused is not None and pending["reply"]["error"] is None:
         pending["reply"]["error"] = refused["message"]
-    return record(**pending, facts=decode_facts(protocol, body), kept=kept, error=refused)
+    facts = decode_facts(protocol, body)
+    if job.get("facts"):
+        # Gemini: the model and streaming come from the path (``models/M:streamGenerateContent``).
+        facts = replace(facts, **job["facts"])
+    return record(**pending, facts=facts, kept=kept, error=refused)

@@ -1,6 +1,6 @@
 """The reply the capture server gives one request: text or tool calls (protocol-neutral).
 
-The wire modules (``wire_chat``, ``wire_responses``, ``wire_anthropic``) turn a ``Reply``
+The wire modules (``wire_chat``, ``wire_responses``, ``wire_anthropic``, ``wire_gemini``) turn a ``Reply``
 into each protocol's bytes; ``replies`` reads a ``--replies`` file into a list of them.
 """
 
@@ -27,6 +27,21 @@ class ToolCall:
         if isinstance(self.arguments, str):
             return self.arguments
         return orjson.dumps(self.arguments).decode()
+
+    def arguments_object(self) -> dict[str, Any]:
+        """The arguments as an object, for wires whose call carries one (Anthropic ``input``,
+        Gemini ``args``): a JSON object text is parsed, anything else goes under ``"input"``."""
+        arguments = self.arguments
+        if isinstance(arguments, dict):
+            return arguments
+        if isinstance(arguments, str):
+            try:
+                parsed = orjson.loads(arguments)
+            except orjson.JSONDecodeError:
+                parsed = None
+            if isinstance(parsed, dict):
+                return parsed
+        return {"input": arguments}
 
 
 @dataclass(frozen=True)

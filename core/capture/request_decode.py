@@ -28,11 +28,13 @@ import orjson
 from .request_facts import (
     _CLAUDE_DEFERRED,
     _CODEX_DEFERRED,
+    _DECLARATIONS,
     _SYSTEM_ROLES,
     MAX_TOOLS,
     RequestFacts,
     _listed,
     _text,
+    gemini_text,
     request_facts,
     tool_entry,
 )
@@ -76,6 +78,16 @@ class _ResponsesBody(msgspec.Struct):
     tool_choice: Any = None
     instructions: Any = None
     input: msgspec.Raw = _NULL
+
+
+class _GeminiBody(msgspec.Struct):
+    # Both spellings the API reads (camelCase from the SDKs and Gemini CLI, snake_case).
+    tools: list[dict[str, msgspec.Raw]] | None = None
+    contents: list[msgspec.Raw] | None = None
+    system_camel: Any = msgspec.field(default=msgspec.UNSET, name="systemInstruction")
+    system_snake: Any = msgspec.field(default=None, name="system_instruction")
+    config_camel: Any = msgspec.field(default=msgspec.UNSET, name="toolConfig")
+    config_snake: Any = msgspec.field(default=None, name="tool_config")
 
 
 class _Named(msgspec.Struct):
@@ -137,6 +149,9 @@ _ANTHROPIC_TOOLS = msgspec.json.Decoder(_AnthropicTools)
 _RESPONSES_TOOLS = msgspec.json.Decoder(_ResponsesTools)
 _RESPONSES_MEMBERS = msgspec.json.Decoder(list[_Member])
 _MESSAGES = msgspec.json.Decoder(list[_Message])
+_GEMINI = msgspec.json.Decoder(_GeminiBody)
+_RAW_LIST = msgspec.json.Decoder(list[msgspec.Raw])
+_NAMED_LIST = msgspec.json.Decoder(list[_Named])
 _ANY = msgspec.json.Decoder()
 
 
@@ -181,6 +196,8 @@ def loads(raw: bytes) -> Any:
 
 
 def _fast_facts(protocol: str, raw: bytes) -> RequestFacts:
+    if protocol.startswith("gemini-"):
+        return _gemini_facts(raw)
     body = _BODIES[protocol].decode(raw)
     tools = (body.tools or [])[:MAX_TOOLS]
     compact = _compact(raw)
@@ -304,3 +321,38 @@ def _responses_entries(body: bytes, tools: list[msgspec.Raw], compact: bool) -> 
             marked = (tool.defer_loading is True) if deferred_marker else None
             out.append(tool_entry(name, None, kind, _size(raw, compact), marked))
     return out
+
+
+def _gemini_facts(raw: bytes) -> RequestFacts:
+    body = _GEMINI.decode(raw)
+    compact = _compact(raw)
+    entries: list[dict[str, Any]] = []
+    for tool in (body.tools or [])[:MAX_TOOLS]:
+        for key, value in tool.items():
+            if key in _DECLARATIONS:
+                entries += _declaration_entries(value, compact)
+            else:
+                # The slow path's size of ``{key: value}``: the key's JSON, the value's, braces and colon.
+                size = len(msgspec.json.encode(key)) + _size(value, compact) + 3
+                entries.append(tool_entry(key, None, key, size, None))
+    text = gemini_text(body.system_snake if body.system_camel is msgspec.UNSET else body.system_camel)
+    return RequestFacts(
+        model=None,
+        stream=False,
+        tools=entries[:MAX_TOOLS],
+        deferred_names=[],
+        deferred_namespaces=[],
+        tool_choice=body.config_snake if body.config_camel is msgspec.UNSET else body.config_camel,
+        system_bytes=len(text.encode("utf-8", "replace")),
+        messages=len(body.contents or []),
+    )
+
+
+def _declaration_entries(value: msgspec.Raw, compact: bool) -> list[dict[str, Any]]:
+    # Each declaration's bytes as sent (its size), then the same list again for the names only.
+    declarations = _RAW_LIST.decode(value)[:MAX_TOOLS]
+    names = _NAMED_LIST.decode(value)[:MAX_TOOLS]
+    return [
+        tool_entry(named.name, None, "function", _size(item, compact), None)
+        for item, named in zip(declarations, names, strict=True)
+    ]

@@ -3,7 +3,8 @@
 Pure functions over the parsed JSON body (a dict): nothing here keeps or returns message
 text, only sizes, counts and names. The shapes are the SDKs' request params
 (``openai.types.chat.ChatCompletionToolUnionParam``, ``openai.types.responses.ToolParam``
-with ``NamespaceToolParam``, ``anthropic.types.ToolUnionParam``); where a client announces
+with ``NamespaceToolParam``, ``anthropic.types.ToolUnionParam``, Gemini's REST ``Tool`` with
+``functionDeclarations``); where a client announces
 deferred tools in a system message instead of sending them (Claude Code, Codex with
 catalog models: ``shared/reference/coding-agent-clis.md`` §1.8, §2.7), the names are read
 from that message by its exact header line.
@@ -106,6 +107,46 @@ def _anthropic_tools(tools: list[Any]) -> list[dict[str, Any]]:
     ]
 
 
+_DECLARATIONS = ("functionDeclarations", "function_declarations")
+GEMINI_FIELDS = {
+    "system": ("systemInstruction", "system_instruction"),
+    "tool_choice": ("toolConfig", "tool_config"),
+}
+"""Gemini's body fields, camelCase as the SDKs send them and snake_case as the API also reads them."""
+
+
+def _gemini_tools(tools: list[Any]) -> list[dict[str, Any]]:
+    # One entry per function declaration (Gemini CLI sends them all in one Tool); a built-in
+    # (googleSearch, codeExecution, urlContext…) is named by its key, as Responses built-ins by their type.
+    out: list[dict[str, Any]] = []
+    for tool in tools[:MAX_TOOLS]:
+        if not isinstance(tool, dict):
+            continue
+        for key, value in tool.items():
+            if key not in _DECLARATIONS:
+                out.append(tool_entry(key, None, key, _size({key: value}), None))
+            elif isinstance(value, list):
+                out += [
+                    tool_entry(item.get("name"), None, "function", _size(item), None)
+                    for item in value[:MAX_TOOLS]
+                    if isinstance(item, dict)
+                ]
+    return out[:MAX_TOOLS]
+
+
+def gemini_field(body: dict[str, Any], field: str) -> Any:
+    """A Gemini body's ``system`` or ``tool_choice`` field, whichever spelling was sent."""
+    camel, snake = GEMINI_FIELDS[field]
+    return body[camel] if camel in body else body.get(snake)
+
+
+def gemini_text(content: Any) -> str:
+    """The text of a Gemini ``Content`` (``{parts: [{text}]}``; a bare string as itself)."""
+    if isinstance(content, dict):
+        return _text(content.get("parts"))
+    return _text(content)
+
+
 def _deferred(tool: dict[str, Any]) -> bool:
     return tool.get("defer_loading") is True
 
@@ -139,6 +180,8 @@ def request_facts(protocol: str, body: dict[str, Any]) -> RequestFacts:
     """The tool facts of a parsed request body of ``protocol``."""
     tools = body.get("tools")
     tools = tools if isinstance(tools, list) else []
+    if protocol.startswith("gemini-"):
+        return _gemini_facts(body, tools)
     system_text: list[str] = []
     if protocol == "openai-responses":
         entries = _responses_tools(tools)
@@ -170,10 +213,28 @@ def request_facts(protocol: str, body: dict[str, Any]) -> RequestFacts:
     )
 
 
+def _gemini_facts(body: dict[str, Any], tools: list[Any]) -> RequestFacts:
+    # The model and streaming are in the path (the record job sets them), not in the body.
+    contents = body.get("contents")
+    system = gemini_text(gemini_field(body, "system"))
+    return RequestFacts(
+        model=None,
+        stream=False,
+        tools=_gemini_tools(tools),
+        deferred_names=[],
+        deferred_namespaces=[],
+        tool_choice=gemini_field(body, "tool_choice"),
+        system_bytes=len(system.encode("utf-8", "replace")),
+        messages=len(contents) if isinstance(contents, list) else 0,
+    )
+
+
 def system_and_messages(protocol: str, body: dict[str, Any]) -> tuple[Any, Any]:
     """The system prompt and the messages as sent (kept only with ``--keep-messages``)."""
     if protocol == "openai-responses":
         return body.get("instructions"), body.get("input")
     if protocol == "openai-chat":
         return None, body.get("messages")
+    if protocol.startswith("gemini-"):
+        return gemini_field(body, "system"), body.get("contents")
     return body.get("system"), body.get("messages")

@@ -11,11 +11,12 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
-from . import wire_anthropic, wire_chat, wire_responses
+from . import wire_anthropic, wire_chat, wire_gemini, wire_responses
 from .app import MODEL_NAME, CaptureSettings
 from .reply import DEFAULT_REPLY, Reply, estimate_tokens
 from .request_decode import Head
@@ -25,11 +26,22 @@ CUT_OFF = "the reply was cut off: the client disconnected or the server stopped"
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
-def _encode(protocol: str, model: str, reply: Reply, index: int, prompt: int) -> bytes:
+_COUNTS = {
+    "anthropic-count-tokens": wire_anthropic.count_tokens_json,
+    "gemini-count-tokens": wire_gemini.count_tokens_json,
+}
+"""The token-count endpoints: answered with the estimate, no scripted reply taken."""
+
+
+def _encode(protocol: str, model: str, reply: Reply, index: int, prompt: int, streamed: bool) -> bytes:
     if protocol == "openai-chat":
         return wire_chat.completion_json(model, reply, index, prompt)
     if protocol == "openai-responses":
         return wire_responses.response_json(model, reply, index, prompt)
+    if protocol == "gemini-generate":
+        # streamGenerateContent without alt=sse: the chunks as one JSON array.
+        encode = wire_gemini.response_array if streamed else wire_gemini.response_json
+        return encode(model, reply, index, prompt)
     return wire_anthropic.message_json(model, reply, index, prompt)
 
 
@@ -38,12 +50,16 @@ def _events(protocol: str, model: str, reply: Reply, index: int, prompt: int, he
         return wire_chat.completion_events(model, reply, index, prompt, head.stream_options)
     if protocol == "openai-responses":
         return wire_responses.response_events(model, reply, index, prompt)
+    if protocol == "gemini-generate":
+        return wire_gemini.response_events(model, reply, index, prompt)
     return wire_anthropic.message_events(model, reply, index, prompt)
 
 
 def _stop_reason(protocol: str, reply: Reply) -> str | None:
-    if protocol == "anthropic-count-tokens":
+    if protocol in _COUNTS:
         return None
+    if protocol == "gemini-generate":
+        return wire_gemini.STOP
     if protocol == "openai-responses":
         return "completed"
     if protocol == "openai-chat":
@@ -58,7 +74,10 @@ class _Recorder:
     (``after_reply``): the client is not kept waiting while its request is recorded.
     """
 
-    def __init__(self, settings: CaptureSettings, request: Request, protocol: str, raw: bytes) -> None:
+    def __init__(
+        self, settings: CaptureSettings, request: Request, protocol: str, raw: bytes, facts: dict[str, Any] | None
+    ) -> None:
+        self.facts = facts
         self.settings = settings
         self.started = time.perf_counter()
         self.received_at = now_iso()
@@ -102,24 +121,35 @@ class _Recorder:
                 "reply_text": reply.text,
                 "check": False,
                 "method": "POST",
+                "facts": self.facts,
             },
         }
         # The body is read for its facts by the record worker (``record_job``), not here.
         self.settings.writer.submit(pending, self.raw)
 
 
-def answer(settings: CaptureSettings, request: Request, protocol: str, raw: bytes, head: Head) -> Response:
-    """The reply to one model request (recorded); ``head``: its body's fields the reply needs."""
-    recorder = _Recorder(settings, request, protocol, raw)
+def answer(
+    settings: CaptureSettings,
+    request: Request,
+    protocol: str,
+    raw: bytes,
+    head: Head,
+    facts: dict[str, Any] | None = None,
+) -> Response:
+    """The reply to one model request (recorded); ``head``: its body's fields the reply needs;
+    ``facts``: the model and streaming when the path says them (Gemini), over the body's."""
+    recorder = _Recorder(settings, request, protocol, raw, facts)
     # About four bytes of request JSON per token: what usage and count_tokens report.
     prompt = estimate_tokens(int(request.headers.get("content-length") or 0) or 4)
-    if protocol == "anthropic-count-tokens":
+    if protocol in _COUNTS:
         recorder.write(Reply(text="", source="default"), 200)
-        return Response(wire_anthropic.count_tokens_json(prompt), media_type="application/json")
+        return Response(_COUNTS[protocol](prompt), media_type="application/json")
+    if facts is not None:
+        head = Head(facts["model"], facts["stream"], None)
     reply = settings.script.next()
     model = head.model if isinstance(head.model, str) else MODEL_NAME
-    if head.stream is not True:
-        data = _encode(protocol, model, reply, recorder.index, prompt)
+    if head.stream is not True or (protocol == "gemini-generate" and request.query_params.get("alt") != "sse"):
+        data = _encode(protocol, model, reply, recorder.index, prompt, head.stream is True)
         recorder.after_reply(reply, 200)
         return Response(data, media_type="application/json")
     return StreamingResponse(

@@ -3,7 +3,8 @@
 A client answers a model's tool calls in its next request: Anthropic Messages as
 ``tool_result`` blocks after the assistant's ``tool_use`` blocks, OpenAI Responses as
 ``function_call_output`` items after the ``function_call`` items, Chat Completions as
-``role: tool`` messages after the assistant's ``tool_calls``. Only the results of the last
+``role: tool`` messages after the assistant's ``tool_calls``, Gemini as ``functionResponse``
+parts after the ``model`` content's ``functionCall`` parts. Only the results of the last
 assistant turn are read (the calls of the reply just before this request): earlier
 turns were read with their own request, and a long conversation stays cheap.
 
@@ -139,6 +140,52 @@ def _chat(messages: list[Any]) -> tuple[ObservedResult, ...]:
     return tuple(out)
 
 
+def _gemini_parts(content: Any) -> list[Any]:
+    parts = content.get("parts") if isinstance(content, dict) else None
+    return parts[: MAX_RESULTS * 4] if isinstance(parts, list) else []
+
+
+def _gemini_output(response: Any) -> str:
+    # Gemini CLI answers ``{output: "…"}`` or ``{error: "…"}``; anything else is shown as JSON.
+    if isinstance(response, dict):
+        for key in ("output", "error"):
+            if isinstance(response.get(key), str):
+                return _text(response[key])
+    import json
+
+    return json.dumps(response, ensure_ascii=False)[:TEXT_CAP]
+
+
+def _gemini_calls(content: Any) -> _Calls:
+    calls = _Calls()
+    for part in _gemini_parts(content):
+        call = part.get("functionCall") if isinstance(part, dict) else None
+        if isinstance(call, dict):
+            calls.add(call.get("id") or call.get("name"), str(call.get("name", "")))
+    return calls
+
+
+def _gemini(contents: list[Any]) -> tuple[ObservedResult, ...]:
+    # ``functionCall`` parts in the last ``model`` content, ``functionResponse`` parts after it
+    # (paired by ``id`` when the client sends one, else by name).
+    last = _last_index(contents, lambda c: isinstance(c, dict) and c.get("role") == "model")
+    if last < 0:
+        return ()
+    calls = _gemini_calls(contents[last])
+    responses = [
+        part["functionResponse"]
+        for content in contents[last + 1 :][:MAX_RESULTS]
+        for part in _gemini_parts(content)
+        if isinstance(part, dict) and isinstance(part.get("functionResponse"), dict)
+    ]
+    out = []
+    for response in responses[:MAX_RESULTS]:
+        name = calls.take(str(response.get("id") or response.get("name")), str(response.get("name", "")))
+        call_id = str(response.get("id") or "")
+        out.append(ObservedResult(call_id, name, None, _gemini_output(response.get("response")), None))
+    return tuple(out)
+
+
 def last_turn_results(protocol: str, messages: Any) -> tuple[ObservedResult, ...]:
     """The results of the last assistant turn's tool calls in ``messages`` (kept as sent)."""
     if not isinstance(messages, list):
@@ -149,4 +196,6 @@ def last_turn_results(protocol: str, messages: Any) -> tuple[ObservedResult, ...
         return _responses(messages)
     if protocol == "openai-chat":
         return _chat(messages)
+    if protocol == "gemini-generate":
+        return _gemini(messages)
     return ()

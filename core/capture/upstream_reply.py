@@ -5,7 +5,8 @@ facts: tool calls (name, namespace, arguments), the text's size, the stop reason
 reply is parsed whole (at most ``MAX_OBSERVED_BYTES``); an SSE reply event by event, each
 event's ``data`` line parsed alone, so memory stays bounded by one event. Shapes observed
 are the SDKs' reply types (``ChatCompletion``/``ChatCompletionChunk``, ``Response`` and its
-stream events, ``Message`` and ``RawMessageStreamEvent``); anything unexpected is skipped,
+stream events, ``Message`` and ``RawMessageStreamEvent``, Gemini's ``GenerateContentResponse``
+whole, as SSE chunks or as a JSON array of chunks); anything unexpected is skipped,
 never an error: the client gets the bytes unchanged whatever this module understands.
 """
 
@@ -18,6 +19,8 @@ import orjson
 
 MAX_OBSERVED_BYTES = 32 * 1024 * 1024
 """The most reply bytes kept for reading (a JSON reply, or one SSE line); more is passed on unread."""
+MAX_CHUNKS = 100_000
+"""The most chunks of a Gemini JSON-array reply read."""
 
 
 @dataclass
@@ -26,6 +29,17 @@ class _Call:
     namespace: str | None = None
     arguments: list[str] = field(default_factory=list)
     parsed: Any = None
+
+
+def _gemini_candidate(response: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The first candidate of a Gemini reply and its parts that are objects (empty when absent)."""
+    candidates = response.get("candidates")
+    candidate = candidates[0] if isinstance(candidates, list) and candidates else None
+    if not isinstance(candidate, dict):
+        return {}, []
+    content = candidate.get("content")
+    parts = content.get("parts") if isinstance(content, dict) else None
+    return candidate, [part for part in parts if isinstance(part, dict)] if isinstance(parts, list) else []
 
 
 def _arguments(call: _Call) -> Any:
@@ -95,6 +109,8 @@ class ReplyObserver:
             self._responses_event(event)
         elif self.protocol == "anthropic-messages":
             self._anthropic_event(event)
+        elif self.protocol == "gemini-generate":
+            self._gemini_response(event)
 
     def _add_text(self, text: Any) -> None:
         if isinstance(text, str) and text:
@@ -175,6 +191,41 @@ class ReplyObserver:
             self._add_text(block.get("text"))
         self.stop_reason = message.get("stop_reason")
 
+    # Gemini (GenerateContentResponse: a whole reply, or one SSE chunk of it)
+    def _gemini_response(self, response: dict[str, Any]) -> None:
+        if isinstance(response.get("error"), dict):
+            self.error = str(response["error"].get("message") or "error")[:500]
+            return
+        candidate, parts = _gemini_candidate(response)
+        for part in parts:
+            call = part.get("functionCall")
+            if isinstance(call, dict):
+                self._calls[len(self._calls)] = _Call(name=str(call.get("name") or ""), parsed=call.get("args"))
+            elif not part.get("thought"):
+                self._add_text(part.get("text"))
+        self.stop_reason = candidate.get("finishReason") or self.stop_reason
+
+    def _whole(self, whole: Any) -> None:
+        if self.protocol == "gemini-generate":
+            # streamGenerateContent without alt=sse answers a JSON array of chunks.
+            chunks = whole[:MAX_CHUNKS] if isinstance(whole, list) else [whole]
+            for chunk in chunks:
+                if isinstance(chunk, dict):
+                    self._gemini_response(chunk)
+            return
+        if not isinstance(whole, dict):
+            return
+        if isinstance(whole.get("error"), dict):
+            self.error = str(whole["error"].get("message") or "error")[:500]
+            return
+        read = {
+            "openai-chat": self._chat_chunk,
+            "openai-responses": self._responses_whole,
+            "anthropic-messages": self._anthropic_whole,
+        }.get(self.protocol or "")
+        if read is not None:
+            read(whole)
+
     def finish(self) -> list[dict[str, Any]]:
         """The reply's tool calls, in order (call once, after the last ``feed``)."""
         if not self.stream and not self._overflow and self._buffer:
@@ -183,14 +234,6 @@ class ReplyObserver:
             except orjson.JSONDecodeError:
                 whole = None
             self._buffer.clear()
-            if isinstance(whole, dict):
-                if isinstance(whole.get("error"), dict):
-                    self.error = str(whole["error"].get("message") or "error")[:500]
-                elif self.protocol == "openai-chat":
-                    self._chat_chunk(whole)
-                elif self.protocol == "openai-responses":
-                    self._responses_whole(whole)
-                elif self.protocol == "anthropic-messages":
-                    self._anthropic_whole(whole)
+            self._whole(whole)
         ordered = sorted(self._calls.items(), key=lambda kv: kv[0] if isinstance(kv[0], int) else 1_000_000)
         return [{"name": c.name, "namespace": c.namespace, "arguments": _arguments(c)} for _, c in ordered]

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
 
 MASK = "***"
+_VERSIONS = ("/v1", "/v1beta", "/v1alpha")
 MIN_SCRUB_CHARS = 4
 """Shorter userinfo or query values are not searched for in error text (they would mask ordinary words)."""
 
@@ -32,15 +33,14 @@ class Upstream:
     secrets: tuple[str, ...] = field(repr=False)
     """The masked parts (longest first), to scrub from error text."""
 
-    @property
-    def strip_v1(self) -> bool:
-        """A base ending in ``/v1`` is not given the client's ``/v1`` a second time."""
-        return self.base.endswith("/v1")
-
     def target(self, path: str, client_query: str) -> str:
-        """The upstream URL of a client's request to ``path?client_query``."""
-        if self.strip_v1 and path.startswith("/v1/"):
-            path = path[3:]
+        """The upstream URL of a client's request to ``path?client_query``.
+
+        A base ending in the path's version (``/v1``, or Gemini's ``/v1beta``) is not given it a second time.
+        """
+        version = path[: path.find("/", 1)] if path.count("/") > 1 else ""
+        if version in _VERSIONS and self.base.endswith(version):
+            path = path[len(version) :]
         query = "&".join(part for part in (urlencode(self.query), client_query) if part)
         return f"{self.base}{path}" + (f"?{query}" if query else "")
 

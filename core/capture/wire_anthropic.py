@@ -38,24 +38,10 @@ def _output_tokens(reply: Reply) -> int:
     return estimate_tokens(len(reply.text) + sum(len(c.arguments_json()) for c in reply.tool_calls))
 
 
-def _input(arguments: Any) -> dict[str, Any]:
-    # tool_use.input is an object on this wire; a scripted non-object (or raw text) goes under "input".
-    if isinstance(arguments, dict):
-        return arguments
-    if isinstance(arguments, str):
-        try:
-            parsed = orjson.loads(arguments)
-        except orjson.JSONDecodeError:
-            parsed = None
-        if isinstance(parsed, dict):
-            return parsed
-    return {"input": arguments}
-
-
 def _blocks(reply: Reply, index: int) -> list[TextBlock | ToolUseBlock]:
     if reply.tool_calls:
         return [
-            ToolUseBlock(type="tool_use", id=f"toolu_{call_id(index, n)}", name=c.name, input=_input(c.arguments))
+            ToolUseBlock(type="tool_use", id=f"toolu_{call_id(index, n)}", name=c.name, input=c.arguments_object())
             for n, c in enumerate(reply.tool_calls)
         ]
     return [TextBlock(type="text", text=reply.text)]

@@ -160,4 +160,18 @@ def _json_error(exc: json.JSONDecodeError, source: str) -> InputError:
         message = f"a string starts here and is never closed; the file ends at {end} (cut short?)"
     elif exc.pos >= len(exc.doc.rstrip()):
         where, message = f"{end} (the end of the file)", f"{message}: the file ends inside a value (cut short?)"
+    else:
+        where, message = _trailing_comma(exc) or (where, message)
     return InputError(source, "invalid JSON", [Problem(where, message)])
+
+
+def _trailing_comma(exc: json.JSONDecodeError) -> tuple[str, str] | None:
+    """A comma right before ``]`` or ``}``: json reports the closing bracket (often on the next
+    line); the mistake is the comma, so name its place."""
+    closing = exc.doc[exc.pos : exc.pos + 1]
+    comma = len(exc.doc[: exc.pos].rstrip()) - 1
+    if closing not in ("]", "}") or comma < 0 or exc.doc[comma] != ",":
+        return None
+    line = exc.doc.count("\n", 0, comma) + 1
+    column = comma - (exc.doc.rfind("\n", 0, comma) + 1) + 1
+    return f"line {line}, column {column}", f"a trailing comma before {closing!r}: JSON allows none; remove it"

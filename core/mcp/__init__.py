@@ -20,6 +20,9 @@ Modules (``mcp`` itself is imported only inside the functions that talk to serve
   from the snapshot (config drift noted), else live with ``discover``, else every server not started.
 * ``start_policy``: the opt-in (``--discover``): what a server toolscope did not start reads like
   (``not_started``: ``started`` False, tools unknown), its phrase, its fix, the header's word.
+* ``startup``: ``startup_verdicts(servers, StartupGrace(client, seconds, extend))``: the servers
+  whose measured start-up (``ServerResult.startup_seconds``) is over a client's start-up grace
+  (its first request goes without them) or close to it, each with a sentence and its fix.
 * ``outage``: ``unknown_reason(server)`` (``unknown: server X failed: <reason>``) and
   ``get_api_spec_outage_text(result, blamed, requested, not_allowed)`` (§6.4's text).
 * ``processes``: PID capture of SDK-spawned servers and process-group reaping.
@@ -37,7 +40,7 @@ Modules (``mcp`` itself is imported only inside the functions that talk to serve
   ``ok: bool``, ``tools: tuple[str, ...]`` (as advertised), ``descriptions: dict[str, str]``,
   ``error: str | None`` (``failed to start: …``, ``crashed: …``, ``timed out after Ns …``,
   ``initialize failed: …``, ``tools/list failed: …``, ``failed to connect: …``),
-  ``elapsed: float`` seconds, ``launch`` (redacted command line / URL), ``zero_tools``,
+  ``elapsed: float`` seconds, ``startup_seconds`` (spawn until listed; live only), ``launch`` (redacted command line / URL), ``zero_tools``,
   ``era`` (``modern``/``legacy``), ``protocol_version``, ``ttl_ms``, ``cache_scope``.
 * ``duplicates``: tuple of ``Duplicate(tool, kept_server, dropped_server)``: first server
   in config order wins (reference §7.2); ``tool_to_server`` / ``registered_tools`` give

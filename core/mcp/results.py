@@ -49,6 +49,11 @@ class ServerResult:
     0: stale at once). None when it said nothing."""
     cache_scope: Literal["public", "private"] | None = None
     """``public`` or ``private`` (``cacheScope``): who may share a cached listing."""
+    startup_seconds: float | None = None
+    """Seconds from the server's process start (an HTTP server: the attempt's start) until the tool
+    listing was complete: how long a client waits before this server's tools exist. Live
+    discovery only (None from a snapshot, or when the server listed nothing); ``core.mcp.startup``
+    compares it with a client's start-up grace."""
     started: bool = True
     """False: toolscope did not start this server (no ``--discover``, see ``start_policy``): its
     tools are unknown, and it neither failed nor connected."""

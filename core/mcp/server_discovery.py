@@ -64,6 +64,8 @@ class _ServerDiscovery:
         """Why the listing raised (classified), if it did."""
         self.ended_early: str | None = None
         """Why the watchdog stopped the attempt before the timeout, if it did."""
+        self.ready_after: float | None = None
+        """Seconds from the start until the listing was complete (``ServerResult.startup_seconds``)."""
 
     def tail(self) -> str:
         """The server's last stderr (stdio only), for reasons."""
@@ -73,7 +75,7 @@ class _ServerDiscovery:
         """The listing and the watchdog in one task group, then the cleanup and the result."""
         import anyio
 
-        started = time.monotonic()
+        started, started_wall = time.monotonic(), time.time()
         finished = anyio.Event()
         token = SPAWNED.set(self.attempt.processes)
         try:
@@ -81,6 +83,8 @@ class _ServerDiscovery:
 
                 async def runner() -> None:
                     await self._list_tools()
+                    if self.listing is not None:
+                        self.ready_after = time.time() - self._spawned_at(started_wall)
                     finished.set()
                     group.cancel_scope.cancel()
 
@@ -96,6 +100,19 @@ class _ServerDiscovery:
             if self.listing is None:
                 self.error = self._failure_reason()
         return self._result(time.monotonic() - started)
+
+    def _spawned_at(self, started_wall: float) -> float:
+        """When the server's process started (the clock a CLI's start-up grace runs on; the SDK's own
+        import and set-up before it are not the server's), else when the attempt started (HTTP)."""
+        process = self.attempt.process
+        if process is None:
+            return started_wall
+        try:
+            import psutil
+
+            return max(started_wall, psutil.Process(process.pid).create_time())
+        except (psutil.Error, OSError):
+            return started_wall
 
     async def _list_tools(self) -> None:
         """Open the transport and list every tool; a failure becomes a classified reason."""
@@ -212,6 +229,7 @@ class _ServerDiscovery:
             protocol_version=listing.protocol_version,
             ttl_ms=listing.ttl_ms,
             cache_scope=listing.cache_scope,
+            startup_seconds=round(self.ready_after, 3) if self.ready_after is not None else None,
         )
 
 

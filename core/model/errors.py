@@ -20,6 +20,8 @@ EXIT_INTERNAL = 70
 """A toolscope bug (EX_SOFTWARE): never a user mistake, never a negative answer."""
 EXIT_CAPTURE_INCOMPLETE = 74
 """EX_IOERR: ``capture`` answered a request whose line it could not write (a full disk, ``ulimit -f``)."""
+EXIT_INTERRUPTED = 130
+"""128 + SIGINT: stopped by Ctrl+C (``serve``, ``capture`` serving, a replay), as a shell reports it."""
 EXIT_STDOUT_CLOSED = 141
 """128 + SIGPIPE: the reader of stdout went away (``| head``), as a shell reports it."""
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -29,9 +29,13 @@ def parse_expectation(text: str) -> Expectation:
 
 
 def check_expectations(
-    subject: Subject, modes: Sequence[str | None], expectations: Sequence[Expectation]
+    subject: Subject,
+    modes: Sequence[str | None],
+    expectations: Sequence[Expectation],
+    titles: Mapping[str, str] | None = None,
 ) -> list[Finding]:
-    """One finding per expectation that fails in a mode (an unknown name fails too)."""
+    """One finding per expectation that fails in a mode (an unknown name fails too). ``titles``:
+    stage id → the title tables print (``allow_listed`` → ``allow-listed``); the id without it."""
     findings: list[Finding] = []
     for mode in modes:
         if not expectations:
@@ -56,7 +60,7 @@ def check_expectations(
                 if tool.verdict == expectation.want:
                     continue
                 failing = tool.first_failing
-                because = f": {failing.name}: {failing.rule}" if failing else ""
+                because = f": {(titles or {}).get(failing.name, failing.name)}: {failing.rule}" if failing else ""
                 findings.append(
                     Finding(
                         SharedFinding.EXPECTATION_FAILED,

@@ -21,8 +21,16 @@ from .base import Model
 
 CAPTURE_SCHEMA = "toolscope.capture/1"
 
-Protocol = Literal["openai-chat", "openai-responses", "anthropic-messages", "anthropic-count-tokens"]
-"""The wire protocol of the request: the endpoint it was sent to."""
+Protocol = Literal[
+    "openai-chat",
+    "openai-responses",
+    "anthropic-messages",
+    "anthropic-count-tokens",
+    "gemini-generate",
+    "gemini-count-tokens",
+]
+"""The wire protocol of the request: the endpoint it was sent to (``gemini-generate``: Gemini's
+``generateContent`` and ``streamGenerateContent``; the ``stream`` key tells them apart)."""
 
 
 class CaptureTool(Model):
@@ -33,7 +41,8 @@ class CaptureTool(Model):
     namespace: str | None
     """The Responses ``namespace`` tool that holds it (Codex: ``mcp__<server>``); null elsewhere."""
     type: str
-    """The wire type: ``function``, ``custom``, ``tool_search``, ``web_search_20250305``, …"""
+    """The wire type: ``function``, ``custom``, ``tool_search``, ``web_search_20250305``, …; Gemini: ``function``
+    for each of ``functionDeclarations``, else the built-in's key (``googleSearch``, ``codeExecution``)."""
     schema_bytes: int
     """Bytes of the tool's entry as compact UTF-8 JSON (name, description, parameters, markers)."""
     token_estimate: int
@@ -64,7 +73,7 @@ class CaptureReply(Model):
     text_bytes: int
     """Bytes of the reply's text (the text itself only in ``kept``)."""
     stop_reason: str | None
-    """``finish_reason`` / ``stop_reason`` / the Responses status, as sent; null when unknown."""
+    """``finish_reason`` / ``stop_reason`` / the Responses status / Gemini's ``finishReason``, as sent; null when unknown."""
     error: str | None
     """The error message sent (or the upstream failure), else null."""
 
@@ -105,7 +114,7 @@ class KeptText(Model):
     system: Any
     """The system prompt / instructions as sent."""
     messages: Any
-    """``messages`` (Chat, Anthropic) or ``input`` (Responses) as sent."""
+    """``messages`` (Chat, Anthropic), ``input`` (Responses) or ``contents`` (Gemini) as sent."""
     reply_text: str
     """The reply's text."""
 
@@ -138,10 +147,11 @@ class CaptureRecord(Model):
     tool_choice: Any
     """``tool_choice`` as sent, null when absent."""
     system_bytes: int
-    """Bytes of the system prompt (Chat: system/developer messages; Responses: ``instructions``; Anthropic: ``system``)."""
+    """Bytes of the system prompt (Chat: system/developer messages; Responses: ``instructions``; Anthropic: ``system``;
+    Gemini: ``systemInstruction``'s text parts)."""
     system_token_estimate: int
     messages: int
-    """How many messages (Chat, Anthropic) or input items (Responses) the request carried."""
+    """How many messages (Chat, Anthropic), input items (Responses) or contents (Gemini) the request carried."""
     reply: CaptureReply
     duration_ms: float
     """From the request's arrival to the reply's last byte."""

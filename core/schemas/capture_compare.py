@@ -82,6 +82,15 @@ class OfferJson(Model):
     """Built-in tools and namespaces of the request, not modelled and not compared."""
 
 
+class TraceRefJson(Model):
+    """Where a request read from a trace was recorded: its model-call span."""
+
+    trace_id: str
+    """The span's trace id, in hex as the trace writes it."""
+    span_id: str | None
+    """The model-call span's id, in hex."""
+
+
 class CaptureRequestJson(Model):
     """One captured request: what the model received, what toolscope predicted."""
 
@@ -90,7 +99,10 @@ class CaptureRequestJson(Model):
     record: int = Field(ge=1)
     """The capture record's ``index`` (arrival order, count_tokens calls included)."""
     protocol: str
+    """The wire protocol (a capture), or ``trace:gen_ai`` / ``trace:openinference`` (read from a trace's span)."""
     model: str | None
+    trace: TraceRefJson | None
+    """The span the request was read from (a trace); null for a capture file."""
     received: list[str]
     """Tool names as sent, in order (in the input's spelling after the name rule; at most 200)."""
     received_count: int = Field(ge=0)

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from .base import Model
-from .capture_compare import CaptureJson, CaptureSourceJson
+from .capture_compare import CaptureJson, CaptureSourceJson, TraceRefJson
 
 
 class CallJson(Model):
@@ -24,6 +24,8 @@ class TimelineRequestJson(Model):
     record: int = Field(ge=1)
     protocol: str
     model: str | None
+    trace: TraceRefJson | None
+    """The model-call span the request was read from (a trace); null for a capture file."""
     tools: list[str]
     deferred: list[str]
     tokens: int = Field(ge=0)

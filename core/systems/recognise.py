@@ -8,7 +8,9 @@ In order:
 3. a plain folder: the systems whose ``markers`` are in it (``.codex/`` → Codex); the only one
    found is used, several or none are exit 2 naming the prefixes to choose from;
 4. a file: each system's ``sniff_document`` on its top-level object, then its ``misfit`` (a
-   file that is none of them but that a system can name: a registry given as CONFIG).
+   file that is none of them but that a system can name: a registry given as CONFIG), then the
+   files of another kind toolscope reads elsewhere (``wrong_kind``: an ``mcpServers`` config, a
+   capture, a ``reset_tools`` script), each named with the command that takes it.
 
 Public API::
 
@@ -100,8 +102,21 @@ def _markers_wanted() -> str:
     return "; ".join(f"{', '.join(s.markers)} ({s.title})" for s in systems() if s.prefix and s.markers)
 
 
+def _parsed(target: str, path: Path) -> Any:
+    """The file's one document; a file that is not one (a capture's JSON lines) named for what it is."""
+    try:
+        return load_document(path, "config file").data
+    except InputError:
+        from .wrong_kind import unparsed_misfit  # only on a bad file: --help never loads it
+
+        misfit = unparsed_misfit(target, path) if path.is_file() else None
+        if misfit is not None:
+            raise misfit from None
+        raise
+
+
 def _by_document(target: str, path: Path) -> Recognised:
-    data: Any = load_document(path, "config file").data
+    data = _parsed(target, path)
     if isinstance(data, dict):
         for system in systems():
             kind = system.sniff_document(data) if system.sniff_document is not None else None
@@ -111,5 +126,10 @@ def _by_document(target: str, path: Path) -> Recognised:
             error = system.misfit(target, path, data) if system.misfit is not None else None
             if error is not None:
                 raise error
+    from .wrong_kind import document_misfit
+
+    misfit = document_misfit(target, path, data)
+    if misfit is not None:
+        raise misfit
     hints = [s.document_hint for s in systems() if s.document_hint]
     raise InputError(target, "not a config toolscope knows", [Problem("", "expected " + ", ".join(hints))])

@@ -108,3 +108,35 @@ def test_a_1x_session_under_2x_is_refused_clearly(samples) -> None:
     assert result.exit_code == 2, result.output
     assert "an AgentScope 1.x session, but AgentScope 2." in result.output
     assert "agentscope==1.0.21" in result.output and "Traceback" not in result.output
+
+
+REPO = Path(__file__).resolve().parents[2]
+ON_1X = pytest.mark.skipif(agentscope_major() != 1, reason="needs AgentScope 1.x installed (the 1.x lane)")
+
+
+@pytest.mark.agentscope1
+@ON_1X
+@pytest.mark.parametrize("command", ["step", "report", "check"])
+def test_a_2x_session_on_1x_is_exit_2_naming_the_file_and_both_versions(command: str, monkeypatch) -> None:
+    """#36: the shipped 2.x session with 1.x installed exited 70 (ModuleNotFoundError: agentscope.state)."""
+    from importlib.metadata import version
+
+    monkeypatch.chdir(REPO)
+    session = "sample_configs/agentscope/session_typo.json"
+    result = CliRunner().invoke(app, [command, "sample_configs/agentscope/toolkit.yaml", "--session", session])
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.output.split())  # wrapped at the terminal's width
+    assert session in said and "AgentScope 2.x session" in said, said
+    assert f"AgentScope {version('agentscope')} is installed" in said and "2.0.6" in said, said
+
+
+@pytest.mark.agentscope1
+@ON_1X
+def test_a_capture_on_1x_is_compared_not_a_crash(monkeypatch) -> None:
+    """#36: a capture with 1.x installed exited 70 (ImportError: ToolResultState); 1.x has no 2.x
+    replay lanes, so the capture is compared with the 1.x toolkit's tool list instead."""
+    monkeypatch.chdir(REPO)
+    args = ["sample_configs/agentscope/toolkit.yaml", "--capture", "sample_configs/capture/seed.capture.jsonl"]
+    result = CliRunner().invoke(app, ["check", *args])
+    assert result.exit_code == 1, result.output  # the 2.x agent's reset_tools is not 1.x's meta tool
+    assert "reset_equipped_tools" in result.output and "Traceback" not in result.output, result.output

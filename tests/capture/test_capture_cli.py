@@ -167,7 +167,7 @@ def test_ctrl_c_with_a_request_in_flight_records_it_without_a_traceback(tmp_path
     finally:
         proc.kill()
         upstream.stop()
-    assert proc.returncode == 0, err
+    assert proc.returncode == 130, err  # interrupted, as serve reports it (#36: it was 0)
     assert "Traceback" not in err and "CancelledError" not in err, err
     assert "1 request(s) still in flight after 5 s were cut off" in err and "1 request(s) recorded" in err
     (record,) = read_capture(tmp_path / "c.jsonl").records
@@ -201,3 +201,17 @@ def test_sigterm_ends_the_background_children_of_a_shell_that_exits_first(tmp_pa
         proc.kill()
     assert proc.returncode == -signal.SIGTERM
     assert not _running(grandchild), "the shell's background child outlived toolscope capture"
+
+
+def test_ctrl_c_while_serving_exits_130_like_serve(tmp_path: Path) -> None:
+    """#36: capture exited 0 on Ctrl+C where serve exits 130; the summary is still written."""
+    proc = _start_capture("-o", "c.jsonl", cwd=tmp_path)
+    try:
+        assert proc.stdout is not None
+        assert "listening on" in proc.stdout.readline()
+        os.kill(proc.pid, signal.SIGINT)
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "0 request(s) recorded" in err and "Traceback" not in err, err

@@ -4,6 +4,7 @@ as building the whole body as Python objects; unusual shapes fall back to that s
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -83,7 +84,29 @@ RESPONSES = {
     "tool_choice": "auto",
 }
 
+# What the google-genai SDK sent (recorded by fixtures/record_gemini_sdk.py): a call round trip,
+# a stream and a token count.
+GEMINI_SDK = [
+    json.loads(json.loads(line)["body"])
+    for line in (Path(__file__).parent / "fixtures" / "gemini_sdk.requests.jsonl").read_text().splitlines()
+]
+GEMINI = GEMINI_SDK[0]
+GEMINI_SNAKE = {
+    "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+    "system_instruction": {"parts": [{"text": "Be"}, {"text": " brief."}]},
+    "tool_config": {"function_calling_config": {"mode": "ANY"}},
+    "tools": [
+        {"function_declarations": [{"name": "a", "parameters": SCHEMA}]},
+        {"googleSearch": {}},
+        {"codeExecution": {}, "functionDeclarations": [{"name": "b", "parametersJsonSchema": SCHEMA}]},
+    ],
+}
+
 USUAL = [
+    *[("gemini-generate", body) for body in GEMINI_SDK[:3]],
+    ("gemini-count-tokens", GEMINI_SDK[3]),
+    ("gemini-generate", GEMINI_SNAKE),
+    ("gemini-generate", {"contents": [], "tools": [{"functionDeclarations": []}], "systemInstruction": "a string"}),
     ("openai-chat", CHAT),
     ("anthropic-messages", ANTHROPIC),
     ("anthropic-count-tokens", ANTHROPIC),
@@ -103,6 +126,10 @@ UNUSUAL = [
     ("anthropic-messages", {**ANTHROPIC, "tools": {"name": "not a list"}}),
     ("openai-responses", {**RESPONSES, "input": {"role": "system", "content": "an object"}}),
     ("openai-responses", {**RESPONSES, "tools": [{"type": "namespace", "tools": ["x", {"name": "y"}]}]}),
+    ("gemini-generate", {**GEMINI, "tools": ["not an object"]}),
+    ("gemini-generate", {**GEMINI, "tools": [{"functionDeclarations": ["x", {"name": "y"}]}]}),
+    ("gemini-generate", {**GEMINI, "tools": [{"functionDeclarations": {"name": "not a list"}}]}),
+    ("gemini-generate", {**GEMINI, "contents": "a string"}),
     ("openai-chat", {**CHAT, "big": 123456789012345678901234567890}),
 ]
 
@@ -157,3 +184,22 @@ def test_the_head_is_read_and_bad_bodies_are_refused_by_kind() -> None:
         with pytest.raises(BadRequest) as refused:
             read_head(raw)
         assert refused.value.kind == kind and refused.value.status == 400
+
+
+def test_gemini_tools_are_one_entry_per_declaration_and_builtins_by_key() -> None:
+    sdk = decode_facts("gemini-generate", json.dumps(GEMINI).encode())
+    # The SDK's Schema (``parameters``) and a JSON schema (sent as ``parameters_json_schema``) alike.
+    assert [(t["name"], t["type"]) for t in sdk.tools] == [("get_weather", "function"), ("note_write", "function")]
+    declarations = GEMINI["tools"][0]["functionDeclarations"]
+    assert [t["schema_bytes"] for t in sdk.tools] == [len(_compact(d)) for d in declarations]
+    assert (sdk.system_bytes, sdk.messages, sdk.tool_choice) == (9, 1, {"functionCallingConfig": {"mode": "AUTO"}})
+    assert "parameters_json_schema" in json.dumps(declarations[1])
+    snake = decode_facts("gemini-generate", _compact(GEMINI_SNAKE))
+    assert [(t["name"], t["type"]) for t in snake.tools] == [
+        ("a", "function"),
+        ("googleSearch", "googleSearch"),
+        ("codeExecution", "codeExecution"),
+        ("b", "function"),
+    ]
+    assert (snake.system_bytes, snake.tool_choice) == (len("Be brief."), {"function_calling_config": {"mode": "ANY"}})
+    assert snake.tools[1]["schema_bytes"] == len(b'{"googleSearch":{}}')

@@ -23,6 +23,7 @@ COMMANDS = (
     "explain",
     "filter",
     "inspect",
+    "mcp",
     "registry",
     "report",
     "serve",
@@ -47,7 +48,7 @@ def test_help_names_values_by_words(command: str) -> None:
 def test_explain_usage_and_arguments() -> None:
     out = invoke("explain", "--help").output
     assert out.splitlines()[0] == "Usage: toolscope explain [OPTIONS] CONFIG TOOL"
-    assert re.search(r"^  CONFIG +Step config", out, re.M)
+    assert re.search(r"^  CONFIG +An AgentWorks step config", out, re.M)
     assert "-m, --mode MODE" in out and "-r, --registry FILE" in out
 
 
@@ -126,7 +127,7 @@ def test_report_says_what_it_wrote(tmp_path: Path) -> None:
 
 
 def test_follow_takes_the_tap_file_the_readme_names() -> None:
-    """`--follow FOLLOW` said nothing; the README and the help both call the value TAP."""
+    """`--follow FOLLOW` said nothing; the command reference and the help both call the value TAP."""
     out = invoke("inspect", "--help", width=200).output
     assert "--follow TAP" in out, out
-    assert "--follow TAP" in (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    assert "--follow TAP" in (Path(__file__).resolve().parents[2] / "docs" / "commands.md").read_text()

@@ -56,7 +56,8 @@ def test_the_panels_come_in_registry_order_after_the_commands_own() -> None:
 
 
 @pytest.mark.parametrize(
-    "command", ("capture", "check", "discover", "explain", "filter", "inspect", "report", "serve", "step", "tools")
+    "command",
+    ("capture", "check", "discover", "explain", "filter", "inspect", "mcp", "report", "serve", "step", "tools"),
 )
 def test_help_at_80_columns_fits_them(command: str) -> None:
     for line in help_of(command).splitlines():
@@ -108,7 +109,9 @@ def test_a_workflow_refuses_another_systems_option_before_loading_a_step(tmp_pat
     result = CliRunner().invoke(app, ["check", str(several), "--home", str(tmp_path)])
     assert (
         result.exit_code == 2
-        and "--home: is a Claude Code (claude-code:DIR) option, and CONFIG is an AgentWorks input" in result.output
+        and "--home: is a Claude Code (claude-code:DIR) / Gemini CLI (gemini-cli:DIR) option, and CONFIG is an "
+        "AgentWorks input"
+        in result.output
     )
 
 

@@ -178,7 +178,7 @@ def test_divergence_summary_names_the_turns() -> None:
     assert divergence_summary([same, stored, group, refused]).plain.startswith(
         "lanes diverged at turns 2, 3 of 3 calls"
     )
-    assert divergence_summary([same, group]).plain == "lanes agree: same groups and outcome at every turn (1 calls)"
+    assert divergence_summary([same, group]).plain == "lanes agree: same groups and outcome at every turn (1 call)"
 
 
 def test_wrap_and_shorten_never_split_words() -> None:

@@ -13,7 +13,15 @@ from toolscope.cli.client_options import ClientOptions
 from toolscope.cli.commands.subject_options import OPTIONS, SubjectOptions
 
 FLAGS = ["--step", "--registry", "--workflow", "--origin", "--client-home", "--groups", "--home", "--managed-dir"]
-FLAGS += ["--client-args", "--codex-home", "--codex-system-dir", "--codex-override", "--snapshot", "--discover"]
+FLAGS += [
+    "--client-args",
+    "--codex-home",
+    "--codex-system-dir",
+    "--codex-override",
+    "--gemini-system-dir",
+    "--snapshot",
+    "--discover",
+]
 
 
 def test_every_shared_option_has_its_flag() -> None:

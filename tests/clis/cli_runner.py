@@ -53,6 +53,17 @@ def _subst(value: Any, root: Path) -> Any:
     return json.loads(text)
 
 
+def git_setup(root: Path, repos: tuple[str, ...], worktrees: tuple[tuple[str, str], ...]) -> None:
+    """Make each folder a git repository with one empty commit, then add the worktrees."""
+    git = ["git", "-c", "user.email=lane@example.invalid", "-c", "user.name=lane", "-c", "init.defaultBranch=main"]
+    for repo in repos:
+        (root / repo).mkdir(parents=True, exist_ok=True)
+        subprocess.run([*git, "init", "-q"], cwd=root / repo, check=True, timeout=60)
+        subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "init"], cwd=root / repo, check=True, timeout=60)
+    for repo, tree in worktrees:
+        subprocess.run([*git, "worktree", "add", "-q", str(root / tree)], cwd=root / repo, check=True, timeout=60)
+
+
 def write_case(files: dict[str, Any], root: Path) -> None:
     """Write the case's files under ``root`` (``$D``/``$PY``/``$RAW`` substituted)."""
     for sub in ("home", "proj"):
@@ -92,8 +103,9 @@ def run_captured(
     replies: list[Any] | None,
     timeout: float = 420,
     port: int | None = None,
+    cwd: str = "proj",
 ) -> Path:
-    """``toolscope capture -o FILE [--replies R] --keep-messages -- COMMAND`` in ``root/proj``; the capture file."""
+    """``toolscope capture -o FILE [--replies R] --keep-messages -- COMMAND`` in ``root/cwd``; the capture file."""
     capture = root / "capture.jsonl"
     args = [sys.executable, "-m", "toolscope", "capture", "-o", str(capture), "--keep-messages"]
     if port is not None:
@@ -107,7 +119,7 @@ def run_captured(
     full_env["PATH"] = f"{Path(sys.executable).parent}:{full_env['PATH']}"
     done = subprocess.run(
         [*args, "--", *command],
-        cwd=root / "proj",
+        cwd=root / cwd,
         env=full_env,
         capture_output=True,
         text=True,
@@ -153,6 +165,24 @@ def toolscope_tools(
         stdin=subprocess.DEVNULL,
     )
     assert done.returncode == 0, done.stderr
+    from json_contracts import validated
+
+    return validated(done.stdout)
+
+
+def toolscope_check(arguments: list[str], env: dict[str, str], cwd: Path) -> dict[str, Any]:
+    """``toolscope check ARGUMENTS --json`` as a subprocess (exit 0 or 1); the document."""
+    full_env = dict(env, PYTHONPATH=os.environ.get("PYTHONPATH", ""))
+    done = subprocess.run(
+        [sys.executable, "-m", "toolscope", "check", *arguments, "--json"],
+        cwd=cwd,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode in (0, 1), done.stderr
     from json_contracts import validated
 
     return validated(done.stdout)

@@ -1,7 +1,8 @@
 """A real MCP stdio server in the standard library only: tools named on argv, answering in ~50 ms.
 
-usage: rawmcp.py [--fail] [--delay S] NAME[:ro][:always] ...  (``ro``: annotations.readOnlyHint;
-``always``: _meta {"anthropic/alwaysLoad": true}; ``--fail``: exit at once). It starts faster than
+usage: rawmcp.py [--fail] [--delay S] [--call-delay S] NAME[:ro][:always] ...  (``ro``: annotations.readOnlyHint;
+``always``: _meta {"anthropic/alwaysLoad": true}; ``--fail``: exit at once; ``--delay``: sleep before
+serving; ``--call-delay``: sleep before answering each call). It starts faster than
 the CLIs wait for servers, so a capture sees its tools on the first request; a call answers "called NAME".
 """
 
@@ -12,10 +13,14 @@ import time
 args = sys.argv[1:]
 if "--fail" in args:
     sys.exit(1)
-delay = 0.0
+delay = call_delay = 0.0
 if "--delay" in args:
     i = args.index("--delay")
     delay = float(args[i + 1])
+    del args[i : i + 2]
+if "--call-delay" in args:
+    i = args.index("--call-delay")
+    call_delay = float(args[i + 1])
     del args[i : i + 2]
 tools = []
 for spec in args:
@@ -45,6 +50,7 @@ for line in sys.stdin:
     elif m == "tools/list":
         res = {"tools": tools}
     elif m == "tools/call":
+        time.sleep(call_delay)
         res = {"content": [{"type": "text", "text": "called " + msg["params"]["name"]}]}
     elif m == "ping":
         res = {}

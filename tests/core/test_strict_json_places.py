@@ -62,3 +62,22 @@ def test_workflow_json_with_a_repeated_key_names_file_line_and_column(tmp_path: 
 )
 def test_nan_and_infinity_are_placed(text: str, where: str, word: str) -> None:
     assert [(location, message.split(" ")[0]) for location, message in problems(text)] == [(where, word)]
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "closing"),
+    [
+        ('{\n  "steps": [\n    {"id": "a"},\n  ]\n}\n', "line 3, column 16", "']'"),
+        ('{\n  "a": 1,\n}\n', "line 2, column 9", "'}'"),
+        ("[1,\n\n   ]", "line 1, column 3", "']'"),
+    ],
+)
+def test_a_trailing_comma_is_named_at_the_comma(text: str, where: str, closing: str) -> None:
+    """#36: json reports the closing bracket, often on the line after the comma; the place is the comma's."""
+    ((location, message),) = problems(text)
+    assert location == where and "trailing comma" in message and closing in message
+
+
+def test_a_comma_before_a_value_is_still_the_plain_error() -> None:
+    ((location, message),) = problems('{"a": [1,, 2]}')
+    assert location == "line 1, column 10" and message == "Expecting value"

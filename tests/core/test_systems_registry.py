@@ -12,15 +12,9 @@ from toolscope.core.systems.contract import System
 
 
 def test_the_six_systems_in_order() -> None:
-    assert [s.key for s in registry.BUILTIN] == [
-        "agentworks",
-        "agentscope",
-        "agentscope1",
-        "claude_code",
-        "codex",
-        "opencode",
-    ]
-    assert registry.prefixes() == ("claude-code:", "codex:", "opencode:")
+    keys = ["agentworks", "agentscope", "agentscope1", "claude_code", "codex", "gemini_cli", "opencode"]
+    assert [s.key for s in registry.BUILTIN] == keys
+    assert registry.prefixes() == ("claude-code:", "codex:", "gemini-cli:", "opencode:")
 
 
 def test_vocabularies_are_the_union_of_the_systems_in_the_schemas_order() -> None:
@@ -29,8 +23,8 @@ def test_vocabularies_are_the_union_of_the_systems_in_the_schemas_order() -> Non
     assert registry.stage_ids() == tuple(schema["$defs"]["StageId"]["enum"])
     assert registry.finding_kinds() == tuple(schema["$defs"]["FindingKind"]["enum"])
     assert registry.input_kinds() == tuple(schema["$defs"]["InputKind"]["enum"])
-    # 37: mcp_not_started (#31); 42 and 20: OpenCode's five kinds and its config / permission stages (#33)
-    assert len(registry.finding_kinds()) == 42 and len(registry.stage_ids()) == 20
+    # 37: mcp_not_started (#31); Gemini CLI (#34) adds 9 kinds and 5 stages; #32 (Codex) adds 4
+    assert len(registry.finding_kinds()) == 54 and len(registry.stage_ids()) == 25  # +OpenCode (#33)
 
 
 def test_stage_titles_and_headers_are_declared_per_stage() -> None:

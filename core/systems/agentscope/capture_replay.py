@@ -93,6 +93,10 @@ def predict(built: Any, capture: ObservedCapture) -> CapturePrediction:
 def capture_plan(subject: Any, capture: ObservedCapture, mode: str | None) -> CapturePlan | None:
     """The registry's capture hook: the captured reset_tools calls replayed on the stock and the
     guarded lane (a toolkit without activation, such as 1.x's: None, the generic comparison)."""
+    from .version import agentscope_major
+
+    if agentscope_major() == 1:
+        return None  # 1.x: the generic comparison (its replay lanes are 2.x's, whose modules 1.x lacks)
     from .capability import StepsActivation
 
     if not isinstance(subject, StepsActivation):

@@ -59,6 +59,7 @@ def load_session(path: Path | str, session_id: str | None = None) -> RecordedSes
     if head == SQLITE_MAGIC:
         from .app_storage import load_app_session
 
+        _refuse_on_1x(source, "an AgentScope app storage database (2.x's agentscope.app)")
         return load_app_session(path, session_id)
     text = _session_text(path, source)
     try:
@@ -69,6 +70,7 @@ def load_session(path: Path | str, session_id: str | None = None) -> RecordedSes
 
     if not isinstance(data, json.JSONDecodeError) and detect_v1(data) is not None:
         return _from_v1(source, data, session_id)
+    _refuse_on_1x(source, "an AgentScope 2.x session (an AgentState dump, 2.x Msg objects or a toolscope tap)")
     if session_id is not None and not TAP_START.match(text.lstrip()):
         raise InputError(
             "--session-id",
@@ -81,6 +83,25 @@ def load_session(path: Path | str, session_id: str | None = None) -> RecordedSes
             return _from_jsonl(source, text, whole_error=data, run=session_id)
         raise _json_error(source, text, data) from None
     return _from_document(source, data, run=session_id)
+
+
+def _refuse_on_1x(source: str, what: str) -> None:
+    """A 2.x file with AgentScope 1.x installed: exit 2 naming the file, what it needs and what is
+    installed (reading it would import 2.x modules 1.x does not have)."""
+    from .version import FLOOR_2X, agentscope_major, installed_version
+
+    if agentscope_major() != 1:
+        return
+    needs = ".".join(map(str, FLOOR_2X))
+    raise InputError(
+        source,
+        f"{what}, but AgentScope {installed_version()} is installed",
+        [
+            Problem(
+                "", f"it needs AgentScope {needs} to 2.0.x: replay it in an environment with agentscope>={needs},<2.1"
+            )
+        ],
+    )
 
 
 def _require_regular_file(path: Path, source: str) -> None:

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 from ...inputs.documents import Document, load_document
 from ...inputs.validation import EMPTY, validate
 from ...model.errors import InputError, Problem
+from ...text.suggest import did_you_mean
 
 
 def _null_is_empty(value: Any) -> Any:
@@ -132,7 +133,7 @@ def load_step_config(path: Path, step_id: str | None) -> LoadedStep:
             return LoadedStep(document, parsed.steps[0], 0)
         raise InputError(source, "has several steps: choose one with --step ID", [Problem("", f"step ids: {ids}")])
     if step_id not in index_of:
-        raise InputError(source, f"no step with id {step_id!r}", [Problem("", f"step ids: {ids}")])
+        raise InputError(source, f"no step with id {step_id!r}", _step_problems(step_id, list(index_of), ids))
     return LoadedStep(document, parsed.steps[index_of[step_id]], index_of[step_id])
 
 
@@ -175,3 +176,10 @@ def steps_to_choose(path: Path) -> tuple[Step, ...]:
     if not isinstance(data, dict) or not isinstance(data.get("steps"), list) or len(data["steps"]) < 2:
         return ()
     return validate(StepConfigFile, data, str(path), "step config").steps
+
+
+def _step_problems(step_id: str, known: list[str], ids: str) -> list[Problem]:
+    """The step ids, and the one probably meant (``pulse`` → ``pulse-monitor``)."""
+    close = did_you_mean(step_id, known, limit=1)
+    hint = [Problem("", f"did you mean --step {close[0]}?")] if close else []
+    return [*hint, Problem("", f"step ids: {ids}")]

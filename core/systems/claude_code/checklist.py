@@ -16,7 +16,7 @@ from ...model.opt_in import DISCOVER_FLAG, NOT_STARTED_CODE, not_started_fix
 from ...model.presentation import ANSWER_WORD
 from ...model.verdicts import Checklist, ChecklistStep, Stage, ToolVerdict
 from ...text.suggest import did_you_mean
-from ..coding_cli.common import claude_name_part
+from ..coding_cli.common import claude_name_part, typed_path
 from .ids import ClaudeStage
 
 if TYPE_CHECKING:
@@ -42,12 +42,12 @@ def _answer(stages: list[Stage]) -> bool | None:
 
 
 def _command(subject: ClaudeCodeSubject, name: str) -> str:
-    parts = ["toolscope", "check", f"claude-code:{subject.files.project}"]
+    parts = ["toolscope", "check", f"claude-code:{typed_path(subject.files.project)}"]
     # The files this answer read, so the command checks the same ones (defaults left out).
     if subject.files.home != Path(subject.environ.get("HOME") or Path.home()).expanduser().resolve():
-        parts += ["--home", str(subject.files.home)]
+        parts += ["--home", typed_path(subject.files.home)]
     if subject.files.managed_dir != Path("/etc/claude-code"):
-        parts += ["--managed-dir", str(subject.files.managed_dir)]
+        parts += ["--managed-dir", typed_path(subject.files.managed_dir)]
     if subject.args.text:
         parts += ["--client-args", subject.args.text]
     if subject.discover:

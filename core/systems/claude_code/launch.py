@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ...mcp.results import ServerResult
-from ...mcp.start_policy import not_started
+from ...mcp.start_policy import not_started, own_definitions_start
 from ..coding_cli.common import Launch, list_servers, start_summary
 from .expand import expand_entry
 from .files import ClaudeFiles, ServerEntry
@@ -68,7 +68,9 @@ def list_claude_servers(
         return list_servers(listed, snapshot)
     startable = [d for d in decisions if d.passed]
     chosen = {
-        d.key: claude_launch(d.entry.entry, files, environ) for d in startable if discover or own_definition(d.entry)
+        d.key: claude_launch(d.entry.entry, files, environ)
+        for d in startable
+        if discover or (own_definition(d.entry) and own_definitions_start())
     }
     results, where = list_servers(chosen, None)
     for decision in startable:

@@ -184,7 +184,7 @@ def load_claude_code_subject(
         files=tuple((f.shown, f.sha256) for f in files.files if f.sha256),
         extra=(
             ("input", "claude-code"),
-            ("claude_code_model", "2.1.332"),
+            ("modelled on Claude Code", "2.1.332"),
             *header_extra(sum(1 for r in results.values() if not r.started)),
         ),
         paths=resolved_paths(*(f.path for f in files.files if f.sha256)),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...model.enums import SharedFinding as S
 from ..coding_cli.ids import CodingCliFinding as C
+from ..coding_cli.options import CLIENT_ARGS
 from ..contract import Hook, OptionSpec, StageSpec, System
 from ..shared_options import DISCOVER, SNAPSHOT
 from .ids import ClaudeFinding as K
@@ -40,6 +41,7 @@ SYSTEM = System(
         K.MANAGED_EXCLUSIVE,
         C.SERVER_BLOCKED,
         C.NAME_COLLISION,
+        C.SLOW_SERVER,
         # AgentWorks steps whose provider is claude-code: these settings block the api-bridge.
         C.BRIDGE_BLOCKED,
     ),
@@ -51,24 +53,18 @@ SYSTEM = System(
         OptionSpec(
             "home",
             ("--home",),
-            "claude-code / opencode: the user's home (~/.claude.json, ~/.claude/; ~/.config/opencode, ~/.opencode). Default: $HOME.",
+            "claude-code: the user's home (~/.claude.json, ~/.claude/). Default: $HOME.",
             type="path",
             group=GROUP,
         ),
         OptionSpec(
             "managed_dir",
             ("--managed-dir",),
-            "claude-code / opencode: managed settings folder. Default: /etc/claude-code, /etc/opencode.",
+            "claude-code: managed settings folder. Default: /etc/claude-code.",
             type="path",
             group=GROUP,
         ),
-        OptionSpec(
-            "client_args",
-            ("--client-args",),
-            'claude-code / opencode: the flags the session was started with, e.g. "-p --mcp-config f.json --allowedTools mcp__x"; '
-            'opencode: "--agent plan -m local/gpt-5".',
-            group=GROUP,
-        ),
+        CLIENT_ARGS,
         SNAPSHOT,
         DISCOVER,
     ),

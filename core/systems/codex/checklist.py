@@ -19,6 +19,8 @@ from ...model.opt_in import DISCOVER_FLAG, NOT_STARTED_CODE, not_started_fix
 from ...model.presentation import ANSWER_WORD
 from ...model.verdicts import Checklist, ChecklistStep, Stage, ToolVerdict
 from ...text.suggest import did_you_mean
+from ..coding_cli.common import typed_path
+from .findings import trust_fix
 from .ids import CodexStage
 from .tools import value
 
@@ -85,13 +87,15 @@ def _unknown_tool(subject: CodexSubject, tool: str, mode: str, tools: Sequence[T
 
 def check_command(subject: CodexSubject, tool: str) -> str:
     """``toolscope check`` on the same files (non-default folders and ``-c`` overrides kept)."""
-    parts = ["toolscope", "check", f"codex:{subject.project}"]
+    parts = ["toolscope", "check", f"codex:{typed_path(subject.project)}"]
     if subject.codex_home != subject.default_home:
-        parts += ["--codex-home", str(subject.codex_home)]
+        parts += ["--codex-home", typed_path(subject.codex_home)]
     if subject.system_dir != Path("/etc/codex"):
-        parts += ["--codex-system-dir", str(subject.system_dir)]
+        parts += ["--codex-system-dir", typed_path(subject.system_dir)]
     for override in subject.overrides:
         parts += ["-c", override]
+    if subject.profile:
+        parts += ["--client-args", f"--profile {subject.profile}"]
     if subject.discover:
         parts.append(DISCOVER_FLAG)
     return shlex.join([*parts, "--expect", f"visible:{tool}"])
@@ -101,7 +105,12 @@ def fix_for(subject: CodexSubject, verdict: ToolVerdict) -> str | None:
     """The concrete change for the first failing stage, in Codex's own keys (raw server and tool names)."""
     server, raw = subject.raw_names.get((verdict.namespace, verdict.name), (verdict.namespace, verdict.name))
     command = value(subject.merged.servers.get(server, {}), "command")[0]
-    return _fix(verdict, server, raw, subject.project, command)
+    failing = verdict.first_failing
+    if failing is not None and failing.code == "context.run_ends" and subject.run_ends:
+        return subject.run_ends[0].fix
+    if failing is not None and failing.code == "context.slow_server":
+        return next((v.fix() for v in subject.slow if v.server == server), failing.rule)
+    return _fix(verdict, server, raw, trust_fix(subject), command)
 
 
 def _key(name: str) -> str:
@@ -109,15 +118,14 @@ def _key(name: str) -> str:
     return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name, ensure_ascii=False)
 
 
-def _fix(verdict: ToolVerdict, server: str, raw: str, project: Path, command: Any) -> str | None:
+def _fix(verdict: ToolVerdict, server: str, raw: str, trust: str, command: Any) -> str | None:
     failing = verdict.first_failing
     if failing is None:
         return None
     table = f"mcp_servers.{_key(server)}"
     identity = f" command = {json.dumps(command)}" if isinstance(command, str) else ' command = "…"'
     fixes = {
-        "layer.untrusted": f'trust the project: `codex exec --trust`, or [projects.{json.dumps(str(project))}] trust_level = "trusted" '
-        f"in $CODEX_HOME/config.toml; or move [{table}] from {failing.source} to $CODEX_HOME/config.toml",
+        "layer.untrusted": f"trust the project: {trust}; or move [{table}] from {failing.source} to $CODEX_HOME/config.toml",
         "requirements.not_listed": f"add [{table}.identity]{identity} to {failing.source} (the organisation's allowlist)",
         "requirements.mismatch": f"make [{table}]'s command/url match {failing.source} exactly",
         "enabled.false": f"set enabled = true in [{table}] ({failing.source})",

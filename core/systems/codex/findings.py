@@ -16,6 +16,7 @@ from ...model.verdicts import Finding
 from ...text.suggest import did_you_mean
 from ..coding_cli.ids import CodingCliFinding
 from .ids import CodexFinding, CodexStage
+from .launch import DEFAULT_ENV_VARS, MAX_NAMES_SHOWN, surely_late
 from .tools import value
 
 if TYPE_CHECKING:
@@ -32,7 +33,68 @@ _KIND_OF_CODE = {
 
 def codex_findings(subject: CodexSubject, modes: Sequence[str | None]) -> list[Finding]:
     """Traps: untrusted project config, requirements blocks, enabled_tools typos, collisions, outages."""
-    return [*_untrusted_servers(subject), *_enabled_tools_typos(subject), *_stage_findings(subject, modes)]
+    return [
+        *_run_ends(subject),
+        *_env_not_passed(subject),
+        *_slow_servers(subject),
+        *_untrusted_servers(subject),
+        *_enabled_tools_typos(subject),
+        *_stage_findings(subject, modes),
+    ]
+
+
+def _run_ends(subject: CodexSubject) -> list[Finding]:
+    """Each cause that makes codex exec exit 1 before any request (so no tool reaches the model)."""
+    return [
+        Finding(end.kind, f"{end.message}; fix: {end.fix}", entry=end.entry or None, source=end.source)
+        for end in subject.run_ends
+    ]
+
+
+def _slow_servers(subject: CodexSubject) -> list[Finding]:
+    """Servers (measured with --discover) slower than Codex's start-up grace: late ones an error, close ones a warning."""
+    return [
+        Finding(
+            CodingCliFinding.SLOW_SERVER,
+            f"server slower than the CLI's start-up grace: {v.sentence()}; fix: {v.fix()}",
+            entry=v.server,
+            source=f"live discovery: {v.seconds:.1f} s",
+            severity=Severity.ERROR if surely_late(v) else Severity.WARNING,
+        )
+        for v in subject.slow
+    ]
+
+
+def _env_not_passed(subject: CodexSubject) -> list[Finding]:
+    """A server that fails with Codex's environment and starts with the shell's: name the variables in env_vars."""
+    out = []
+    for name, missing in subject.env_needed.items():
+        shown = ", ".join(missing[:MAX_NAMES_SHOWN]) + (
+            f" and {len(missing) - MAX_NAMES_SHOWN} more" if len(missing) > MAX_NAMES_SHOWN else ""
+        )
+        out.append(
+            Finding(
+                CodexFinding.ENV_NOT_PASSED,
+                f"[mcp_servers.{name}] fails to start with the environment Codex gives servers "
+                f"({', '.join(DEFAULT_ENV_VARS)}, env_vars and env) but starts with the shell's: it needs a variable "
+                f'Codex does not pass (not passed here: {shown}); fix: env_vars = ["NAME"] in [mcp_servers.{name}] '
+                "naming the variables it needs (or set them in its env table)",
+                entry=name,
+                source=subject.merged.servers[name].get("command", (None, ""))[1] or None,
+            )
+        )
+    return out
+
+
+def trust_fix(subject: CodexSubject) -> str:
+    """The trust entry that makes every ``.codex/`` of this project read (the git root's, or the main repository's)."""
+    folders = subject.folders
+    target = folders.trust_target if folders else subject.project
+    why = ""
+    if folders and folders.root is not None and target != subject.project:
+        where = "the main repository of this worktree" if folders.worktree else "the git root"
+        why = f" (Codex decides trust for {where}, not for the working directory)"
+    return f'[projects."{target}"] trust_level = "trusted" in $CODEX_HOME/config.toml{why}'
 
 
 def _untrusted_servers(subject: CodexSubject) -> list[Finding]:
@@ -40,7 +102,7 @@ def _untrusted_servers(subject: CodexSubject) -> list[Finding]:
     return [
         Finding(
             CodingCliFinding.UNTRUSTED_IGNORED,
-            f'{shown} defines [mcp_servers.{name}] but Codex ignores it: the project is not trusted; fix: `codex exec --trust` or [projects."{subject.project}"] trust_level = "trusted"',
+            f"{shown} defines [mcp_servers.{name}] but Codex ignores it: the project is not trusted; fix: {trust_fix(subject)}",
             entry=name,
             source=shown,
         )

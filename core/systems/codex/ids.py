@@ -34,6 +34,12 @@ class CodexFinding(StrEnum):
 
     TOOL_FILTER_MATCHES_NOTHING = "tool_filter_matches_nothing"
     """An enabled_tools / disabled_tools name the server does not list."""
+    REQUIRED_SERVER_FAILED = "required_server_failed"
+    """A ``required = true`` server failed to start: codex exec exits 1 before any request."""
+    CONFIG_REFUSED = "config_refused"
+    """Codex refuses the config (a server without a transport, a legacy profile): exit 1, no request."""
+    ENV_NOT_PASSED = "env_not_passed"
+    """A server starts with the shell's environment but not with the few variables Codex passes."""
 
 
 class CodexInput(StrEnum):

@@ -15,12 +15,15 @@ not passed). Codex also puts a folder of its own first on ``PATH``. ``${VAR}`` i
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ...mcp.results import ServerResult
-from ...mcp.start_policy import not_started
+from ...mcp.start_policy import not_started, own_definitions_start
+from ...mcp.startup import StartupGrace, StartupVerdict, startup_verdicts
 from ..coding_cli.common import Launch, list_servers, start_summary
 from .layers import Layer, Merged
 from .tools import SERVER_NAME, server_stages, value
@@ -32,6 +35,7 @@ DEFAULT_ENV_VARS = (
     "LOGNAME",
     "PATH",
     "SHELL",
+    "SSL_CERT_FILE",
     "TERM",
     "TMPDIR",
     "TZ",
@@ -40,6 +44,28 @@ DEFAULT_ENV_VARS = (
 )
 """What Codex 0.171.0 passes of its own environment to every stdio server (observed)."""
 USER_LAYER = "$CODEX_HOME/config.toml"
+CODEX_GRACE = StartupGrace(
+    "Codex 0.171.0",
+    1.5,
+    "Codex has no setting that makes its first request wait for a server (startup_timeout_sec does not: observed)",
+)
+"""The first request leaves about 1-1.5 s after Codex starts its servers (observed with stdlib servers
+sleeping 0-2.5 s: 1 s made it, 1.5 s did not); ``startup_timeout_sec`` does not delay it."""
+
+
+LATE_MARGIN = 2.0
+"""A server is predicted missing from the first request only past twice the grace: one start-up measured on
+a loaded machine is rough (the lane saw a stdlib server measured over 1.5 s that Codex still got in time)."""
+
+
+def surely_late(verdict: StartupVerdict) -> bool:
+    """Late by a margin wide enough to predict the first request without the server."""
+    return verdict.late and verdict.seconds > CODEX_GRACE.seconds * LATE_MARGIN
+
+
+def late_servers(results: dict[str, ServerResult], startable: list[str]) -> tuple[StartupVerdict, ...]:
+    """The started servers (measured live) over Codex's start-up grace, or close to it."""
+    return startup_verdicts([results[n] for n in startable if n in results and results[n].ok], CODEX_GRACE)
 
 
 def codex_env(server: dict[str, tuple[Any, str]], environ: Mapping[str, str]) -> tuple[dict[str, str], frozenset[str]]:
@@ -62,24 +88,53 @@ def own_server(server: dict[str, tuple[Any, str]]) -> bool:
     return all(where.startswith(USER_LAYER + ":") for _, where in server.values())
 
 
+def startable_servers(merged: Merged, requirements: Layer | None) -> list[str]:
+    """The servers Codex would start (stages 1-3 pass, a name it accepts)."""
+    return [n for n in merged.servers if _startable(n, merged, requirements)]
+
+
+MAX_NAMES_SHOWN = 12
+
+
+def env_needed(
+    chosen: dict[str, Launch], results: dict[str, ServerResult], environ: Mapping[str, str]
+) -> dict[str, tuple[str, ...]]:
+    """Servers that failed with Codex's environment and start with the whole one: server → the names (never the
+    values) of the variables Codex did not pass it. Each failed server is started once more, with the same timeout."""
+    failed = {
+        n: replace(chosen[n], base_env=None) for n, r in results.items() if n in chosen and r.started and not r.ok
+    }
+    retried, _ = list_servers(failed, None) if failed else ({}, "")
+    return {name: _not_passed(chosen[name], environ) for name, result in retried.items() if result.ok}
+
+
+def _not_passed(launch: Launch, environ: Mapping[str, str]) -> tuple[str, ...]:
+    """The shell's variable names Codex did not pass; those the server's command or args mention first."""
+    passed = set(launch.base_env or {})
+    text = json.dumps(launch.entry)
+    return tuple(sorted((k for k in environ if k not in passed), key=lambda k: (k not in text, k)))
+
+
 def list_codex_servers(
     merged: Merged,
     requirements: Layer | None,
     environ: Mapping[str, str],
     snapshot: Path | None,
     discover: bool,
-) -> tuple[dict[str, ServerResult], str]:
-    """Each server's tools (live for those started, else ``not_started``)."""
-    startable = [n for n in merged.servers if _startable(n, merged, requirements)]
+) -> tuple[dict[str, ServerResult], str, dict[str, tuple[str, ...]]]:
+    """Each server's tools (live for those started, else ``not_started``), where they came from, and the
+    servers that fail only for want of a shell variable (``env_needed``)."""
+    startable = startable_servers(merged, requirements)
     if snapshot is not None:
-        return list_servers({n: Launch({}) for n in startable}, snapshot)
+        return (*list_servers({n: Launch({}) for n in startable}, snapshot), {})
     chosen = {}
     for name in startable:
         server = merged.servers[name]
-        if discover or own_server(server):
+        if discover or (own_server(server) and own_definitions_start()):
             base, taken = codex_env(server, environ)
             chosen[name] = Launch({k: v for k, (v, _) in server.items()}, base, taken)
     results, where = list_servers(chosen, None)
+    needed = env_needed(chosen, results, environ)
     for name in startable:
         results.setdefault(name, not_started(name))
-    return results, start_summary(results, where)
+    return results, start_summary(results, where), needed

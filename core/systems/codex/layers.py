@@ -1,8 +1,8 @@
 """Read and merge Codex's TOML config layers (never writing them); TOML through ``tomllib``.
 
 Observed with 0.171.0 (reference §2 row 1): ``/etc/codex/config.toml`` < ``$CODEX_HOME/config.toml``
-< the project's ``.codex/config.toml`` (only when ``[projects."<abs path>"] trust_level =
-"trusted"`` names the project, or the git root it is in) < ``-c key=value`` <
+< every project ``.codex/config.toml`` from the git root down to the cwd (each only when trusted:
+``folders.py``) < ``-c key=value`` <
 ``/etc/codex/managed_config.toml``. Each server key remembers the layer that set it.
 """
 
@@ -11,15 +11,15 @@ from __future__ import annotations
 import re
 import stat
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from ...inputs.input_files import checked_path, read_text
 from ...inputs.validation_errors import validate_model
 from ...model.errors import InputError, Problem
-from ..claude_code.files import git_root
 from .file_models import ConfigFile, model_for
+from .folders import ProjectFolders, project_folders
 
 MAX_OVERRIDES = 256
 
@@ -95,26 +95,11 @@ def toml_problem(error: str, text: str) -> Problem:
     return Problem("", error)
 
 
-def _dotted(key: str) -> list[str]:
-    parts, current, quote = [], "", ""
-    for char in key:
-        if quote:
-            if char == quote:
-                quote = ""
-            else:
-                current += char
-        elif char in "\"'":
-            quote = char
-        elif char == ".":
-            parts.append(current)
-            current = ""
-        else:
-            current += char
-    return [*parts, current]
-
-
 def parse_override(text: str) -> dict[str, Any]:
-    """``-c a.b=VALUE`` → ``{"a": {"b": VALUE}}``; VALUE parsed as TOML, else the raw string (as Codex does)."""
+    """``-c a.b=VALUE`` → ``{"a": {"b": VALUE}}``; VALUE parsed as TOML, else the raw string (as Codex does).
+
+    The key is split at every dot, quoted or not, and quote characters stay in the parts:
+    ``mcp_servers."a.b".enabled`` names a server ``"a"`` with a key ``b"`` (Codex then refuses it)."""
     key, eq, raw = text.partition("=")
     if not eq or not key.strip():
         raise InputError("-c", f"expected key=value, got {text!r}")
@@ -124,7 +109,7 @@ def parse_override(text: str) -> dict[str, Any]:
         value = raw
     out: dict[str, Any] = {}
     node = out
-    parts = _dotted(key.strip())
+    parts = key.strip().split(".")  # Codex splits at every dot and keeps quote characters (observed, 0.171.0)
     for part in parts[:-1]:
         node = node.setdefault(part, {})
     node[parts[-1]] = value
@@ -132,50 +117,68 @@ def parse_override(text: str) -> dict[str, Any]:
     return out
 
 
-def project_trusted(user: Layer | None, project: Path) -> tuple[bool, str]:
-    """Trusted by ``[projects."<project or its git root>"] trust_level = "trusted"`` (a parent does not count)."""
+def project_trusted(user: Layer | None, folders: ProjectFolders, folder: Path) -> tuple[bool, str]:
+    """``folder``'s ``.codex/`` is trusted when an entry names it, a folder above it up to the git root, or the
+    main repository of a worktree (``folders``); a trust entry of the cwd alone, or above the git root, does not count."""
     projects = (user.data.get("projects") if user else None) or {}
-    root = git_root(project)
-    for candidate in dict.fromkeys([project, *([root] if root else [])]):
-        entry = projects.get(str(candidate)) if isinstance(projects, dict) else None
+    if not isinstance(projects, dict):
+        projects = {}
+    shown = user.shown if user else "$CODEX_HOME/config.toml"
+    for candidate in folders.trust_keys(folder):
+        entry = projects.get(str(candidate))
         if isinstance(entry, dict) and entry.get("trust_level") == "trusted":
-            return True, f'{user.shown if user else "config.toml"}: projects."{candidate}".trust_level'
-    return (
-        False,
-        f'no [projects."{project}"] trust_level = "trusted" in {user.shown if user else "$CODEX_HOME/config.toml"}',
-    )
+            return True, f'{shown}: projects."{candidate}".trust_level'
+    return False, f'no [projects."{folders.trust_target}"] trust_level = "trusted" in {shown}'
+
+
+def _trust_layer(user: Layer | None, profile: Layer | None) -> Layer | None:
+    """The ``projects`` tables of the user config and the profile file as one layer (the profile's entries win)."""
+    if profile is None or not isinstance(profile.data.get("projects"), dict):
+        return user
+    mine = user.data.get("projects") if user else None
+    projects = {**(mine if isinstance(mine, dict) else {}), **profile.data["projects"]}
+    shown = f"{user.shown if user else '$CODEX_HOME/config.toml'} + {profile.shown}"
+    return Layer("user config", shown, {"projects": projects})
+
+
+def _project_layers(user: Layer | None, folders: ProjectFolders) -> list[Layer]:
+    """Every ``.codex/config.toml`` from the git root down to the cwd, each marked ignored when not trusted."""
+    out = []
+    for folder in folders.codex_dirs():
+        path = folder / ".codex" / "config.toml"
+        shown = str(path.relative_to(folders.cwd)) if folder == folders.cwd else str(path)
+        local = read_toml(path, shown, "project config")
+        if local is None:
+            continue
+        trusted, why = project_trusted(user, folders, folder)
+        out.append(local if trusted else replace(local, ignored=f"the project is not trusted ({why})"))
+    return out
 
 
 def load_layers(
-    project: Path, codex_home: Path, system_dir: Path, overrides: tuple[str, ...]
-) -> tuple[list[Layer], bool, str]:
-    """Every layer in merge order (lowest first), whether the project is trusted, and why."""
+    project: Path, codex_home: Path, system_dir: Path, overrides: tuple[str, ...], profile: str | None = None
+) -> tuple[list[Layer], ProjectFolders]:
+    """Every layer in merge order (lowest first), and the folders that decided the project layers.
+
+    ``profile`` (``--profile NAME``): ``$CODEX_HOME/NAME.config.toml`` above config.toml and below the
+    project layers; its ``projects`` trust entries count too; a missing file is skipped silently (as Codex does)."""
     layers: list[Layer] = []
     system = read_toml(system_dir / "config.toml", str(system_dir / "config.toml"), "system config")
     user = read_toml(codex_home / "config.toml", "$CODEX_HOME/config.toml", "user config")
-    root = git_root(project) or project
-    project_file = root / ".codex" / "config.toml"
-    local = read_toml(
-        project_file, str(project_file.relative_to(root)) if root == project else str(project_file), "project config"
+    chosen = (
+        read_toml(codex_home / f"{profile}.config.toml", f"$CODEX_HOME/{profile}.config.toml", "profile config")
+        if profile
+        else None
     )
-    trusted, why = project_trusted(user, project)
-    for layer in (system, user):
-        if layer:
-            layers.append(layer)
-    if local:
-        layers.append(
-            local
-            if trusted
-            else Layer(
-                local.name, local.shown, local.data, local.sha256, local.path, f"the project is not trusted ({why})"
-            )
-        )
+    folders = project_folders(project)
+    layers += [layer for layer in (system, user, chosen) if layer]
+    layers += _project_layers(_trust_layer(user, chosen), folders)
     for text in overrides[:MAX_OVERRIDES]:
         layers.append(Layer("override", f"-c {text}", parse_override(text)))
     managed = read_toml(system_dir / "managed_config.toml", str(system_dir / "managed_config.toml"), "managed config")
     if managed:
         layers.append(managed)
-    return layers, trusted, why
+    return layers, folders
 
 
 def merge(layers: list[Layer]) -> Merged:

@@ -4,7 +4,8 @@ server whose tools are never reached."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from ...mcp.results import ServerResult
 from ...model.enums import ToolKind
@@ -37,16 +38,25 @@ class Policy:
     model: str
     model_source: str
     prefixed: bool
+    run_end: str = ""
+    """Why codex exec ends before any request (``fatal.py``), else empty."""
+    late: Mapping[str, str] = field(default_factory=dict)
+    """Servers slower than Codex's start-up grace → the sentence saying so."""
 
 
 def connection_stage(name: str, result: ServerResult | None, where: str) -> Stage:
     """Does Codex start the server and get its listing: a bad name fails silently at startup."""
     if not SERVER_NAME.match(name):
+        how = (
+            "dropped silently (no message at all)"
+            if not name.isascii()
+            else "fails at startup (stderr: must match pattern)"
+        )
         return stage(
             CodexStage.CONNECTION,
             False,
             "connection.bad_name",
-            f"server name {name!r} must match ^[a-zA-Z0-9_:@/.-]+$: fails at startup, silently",
+            f"server name {name!r} must match ^[a-zA-Z0-9_:@/.-]+$: {how}",
             name,
         )
     if result is None:
@@ -121,7 +131,7 @@ def tool_rows(
             if row[-1].passed:
                 row.append(naming_stage(name, tool, collides(name, tool, listed, prefixed), prefixed))
             if row[-1].passed:
-                row.append(context_stage(policy.model, policy.model_source))
+                row.append(context_stage(policy.model, policy.model_source, policy.run_end, policy.late.get(name, "")))
                 row.append(approval_stage(tool, server, result.hints.get(tool, ()), policy.mode, policy.source))
             rows.append(
                 ToolVerdict(function_of(tool), namespace, ToolKind.MCP, tuple(row), result.descriptions.get(tool, ""))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...model.enums import SharedFinding as S
 from ..coding_cli.ids import CodingCliFinding as C
+from ..coding_cli.options import CLIENT_ARGS
 from ..contract import Hook, OptionSpec, StageSpec, System
 from ..shared_options import DISCOVER, SNAPSHOT
 from .ids import CodexFinding as K
@@ -34,12 +35,16 @@ SYSTEM = System(
         C.UNTRUSTED_IGNORED,
         C.SERVER_BLOCKED,
         C.NAME_COLLISION,
+        C.SLOW_SERVER,
         # AgentWorks steps whose provider is codex-cli: these settings block the api-bridge.
         C.BRIDGE_BLOCKED,
         K.TOOL_FILTER_MATCHES_NOTHING,
+        K.REQUIRED_SERVER_FAILED,
+        K.CONFIG_REFUSED,
+        K.ENV_NOT_PASSED,
     ),
     opener=Hook("toolscope.core.systems.codex.subject:open_subject"),
-    capture=Hook("toolscope.core.systems.coding_cli.capture_offer:capture_plan"),
+    capture=Hook("toolscope.core.systems.codex.capture:capture_plan"),
     prefix="codex:",
     markers=(".codex/",),
     options=(
@@ -65,6 +70,7 @@ SYSTEM = System(
             type="str_list",
             group=GROUP,
         ),
+        CLIENT_ARGS,
         SNAPSHOT,
         DISCOVER,
     ),

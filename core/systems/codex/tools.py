@@ -3,7 +3,7 @@
 Server: layer (and project trust), requirements (``/etc/codex/requirements.toml`` identity
 allowlist), ``enabled``, startup. Tool: ``enabled_tools`` then ``disabled_tools`` on the
 server's RAW names (disabled wins; names that match nothing are ignored silently, so only
-wrong names hide the whole server), naming (namespace ``mcp__<server>`` with ``-``/``.`` → ``_``,
+wrong names hide the whole server), naming (namespace ``mcp__<server>`` with ``-``/``.``/``/``/``@``/``:`` → ``_``,
 the function name sanitised), deferral by model (catalog models with ``supports_search_tool``
 get namespaces deferred behind tool_search), approval under the policy.
 """
@@ -37,8 +37,9 @@ def value(server: dict[str, tuple[Any, str]], key: str) -> tuple[Any, str | None
 
 
 def namespace_of(name: str, prefixed: bool = True) -> str:
-    """The model-facing namespace of a server."""
-    base = name.replace("-", "_").replace(".", "_")
+    """The model-facing namespace of a server: every character outside A-Za-z0-9_ (``-``, ``.``, ``/``, ``@``,
+    ``:``) becomes ``_`` (observed with 0.171.0: ``a/b``, ``a@b``, ``a:b`` all → ``mcp__a_b``)."""
+    base = _NOT_FUNCTION.sub("_", name)
     return f"mcp__{base}" if prefixed else base
 
 
@@ -190,8 +191,13 @@ def naming_stage(server_name: str, tool: str, collides: str | None, prefixed: bo
     )
 
 
-def context_stage(model: str, model_source: str) -> Stage:
-    """Deferred behind tool_search for catalog models with supports_search_tool; else in full."""
+def context_stage(model: str, model_source: str, run_end: str = "", late: str = "") -> Stage:
+    """Deferred behind tool_search for catalog models with supports_search_tool; else in full; never when the run
+    ends, nor when the server is slower than Codex's start-up grace (``late``: the sentence saying so)."""
+    if run_end:
+        return stage(CodexStage.IN_CONTEXT, False, "context.run_ends", f"{run_end}: no model request is sent")
+    if late:
+        return stage(CodexStage.IN_CONTEXT, False, "context.slow_server", late)
     if catalog().get(model):
         return stage(
             CodexStage.IN_CONTEXT,

@@ -21,6 +21,7 @@ Public API::
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from ...capture.observed import ObservedCall, ObservedCapture, ObservedRequest
     from ...capture.tool_results import ObservedResult
     from ...model.subject import Subject
+    from ...model.verdicts import Evaluation
 
 __all__ = ["CallCheck", "OfferComparison", "capture_plan"]
 
@@ -195,8 +197,24 @@ def _call_checks(
     return tuple(out)
 
 
-def capture_plan(subject: Subject, capture: ObservedCapture, mode: str | None) -> CapturePlan:
-    """Every captured request's MCP tools and calls against ``subject``'s prediction in ``mode``."""
+EvaluateAt = Callable[[str | None, float], "Evaluation"]
+"""A system's evaluation for a request sent some seconds after the first (Codex: a slow server joins later)."""
+
+
+def _predicted_at(
+    at: EvaluateAt | None, mode: str | None, request: ObservedRequest, first: ObservedRequest, default: Evaluation
+) -> tuple[dict[str, str], set[str]]:
+    """The offer of a request sent some seconds after the first, when the system's prediction depends on it."""
+    seconds = request.seconds_after(first)
+    evaluation = at(mode, seconds) if at is not None and seconds is not None else default
+    return predicted_offer(evaluation), predicted_callable(evaluation)
+
+
+def capture_plan(
+    subject: Subject, capture: ObservedCapture, mode: str | None, at: EvaluateAt | None = None
+) -> CapturePlan:
+    """Every captured request's MCP tools and calls against ``subject``'s prediction in ``mode``; ``at``: the
+    prediction of a later request by its delay after the first (else every request gets the same)."""
     evaluation = subject.evaluate(mode)
     codex = evaluation.loaded.kind == CodexInput.CODEX
     predicted = predicted_offer(evaluation)
@@ -210,6 +228,8 @@ def capture_plan(subject: Subject, capture: ObservedCapture, mode: str | None) -
     requests = capture.requests
     for position, request in enumerate(requests):
         following = requests[position + 1] if position + 1 < len(requests) else None
+        if position:  # a server slower than the start-up grace is there once it has started (Codex)
+            predicted, callable_tools = _predicted_at(at, mode, request, requests[0], evaluation)
         observed, left_out = observed_offer(request, codex, mcp_namespaces)
         # Codex's collision suffixes: the predicted placeholder takes the name the request shows.
         hashes = resolve_hashes(predicted, observed)

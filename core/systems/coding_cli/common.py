@@ -66,6 +66,15 @@ def shown_path(path: Path, home: Path, project: Path) -> str:
     return str(path)
 
 
+def typed_path(path: Path) -> str:
+    """A path for a suggested command: relative to the current folder when it lies inside it (as the
+    user typed it there, the same on every machine), else absolute."""
+    try:
+        return str(path.relative_to(Path.cwd().resolve())) or "."
+    except ValueError:
+        return str(path)
+
+
 def read_json_file(path: Path, shown: str, what: str, model: type[BaseModel] | None = None) -> JsonFile | None:
     """The file's object, None when it does not exist; bad JSON, a non-object, or (with ``model``)
     a value of the wrong type is an InputError naming the file and the key path."""

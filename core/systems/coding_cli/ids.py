@@ -17,5 +17,8 @@ class CodingCliFinding(StrEnum):
     """A server policy / requirements entry blocks a configured server (no trace in the CLI)."""
     NAME_COLLISION = "name_collision"
     """Two tools get the same model-facing name (Claude keeps one; Codex renames all)."""
+    SLOW_SERVER = "slow_server"
+    """A server measured (live discovery) slower than the CLI's start-up grace: the first request
+    goes without its tools (``core.mcp.startup``)."""
     BRIDGE_BLOCKED = "bridge_blocked"
     """AgentWorks with a CLI provider: the CLI's own settings on the machine block the api-bridge."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...model.enums import SharedFinding as S
+from ..coding_cli.options import CLIENT_ARGS
 from ..contract import Hook, OptionSpec, StageSpec, System
 from ..shared_options import DISCOVER, SNAPSHOT
 from .ids import OpenCodeFinding as K
@@ -54,12 +55,7 @@ SYSTEM = System(
             type="path",
             group=GROUP,
         ),
-        OptionSpec(
-            "client_args",
-            ("--client-args",),
-            'the flags the session was started with (opencode: "--agent plan -m local/gpt-5").',
-            group=GROUP,
-        ),
+        CLIENT_ARGS,
         SNAPSHOT,
         DISCOVER,
     ),

@@ -149,8 +149,7 @@ def captured(command: list[str], root: Path, cwd: Path, env: dict[str, str], srv
         os.killpg(proc.pid, signal.SIGKILL)
         out, err = proc.communicate()
         code = "timeout"
-    time.sleep(0.3)
-    lines = srv_.lines()[before:]
+    lines = _settled_lines(srv_, before, expect=code == 0)
     cap = root / "capture.jsonl"
     cap.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     return {
@@ -162,6 +161,18 @@ def captured(command: list[str], root: Path, cwd: Path, env: dict[str, str], srv
         "capture": str(cap),
         "requests": read_requests(cap),
     }
+
+
+def _settled_lines(srv_: CaptureServer, before: int, expect: bool) -> list[str]:
+    """The lines a run added, once the endpoint has written them (it may flush after the client exits)."""
+    deadline = time.monotonic() + (10 if expect else 1)
+    seen = -1
+    while True:
+        time.sleep(0.3)
+        lines = srv_.lines()[before:]
+        if (lines and len(lines) == seen) or time.monotonic() > deadline:
+            return lines
+        seen = len(lines)
 
 
 def _text_of(content: Any) -> str:
