@@ -94,6 +94,7 @@ def test_help_imports_no_engine_no_pydantic_models_and_no_rich_tables():
         "toolscope.core.systems.codex",
         "toolscope.core.systems.coding_cli",
         "toolscope.core.systems.gemini_cli",
+        "toolscope.core.systems.opencode",
     }  # their __init__: docstrings
     assert [m for m in engines if m not in declarations | packages and not m.endswith((".system", ".ids"))] == []
     assert "toolscope.core.systems.agentworks.pipeline" not in modules

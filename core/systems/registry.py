@@ -1,7 +1,7 @@
 """The one list of modelled systems, and what the front ends ask of it.
 
 Built-in systems, in this order (the order of the JSON Schemas' enums, of the help panels and
-of detection): AgentWorks, AgentScope 2.x, AgentScope 1.x, Claude Code, Codex, Gemini CLI. Each is the
+of detection): AgentWorks, AgentScope 2.x, AgentScope 1.x, Claude Code, Codex, Gemini CLI, OpenCode. Each is the
 ``SYSTEM`` of its package's ``system.py`` (``core.systems.contract``): data, cheap to import.
 
 More systems (a plugin, a test's toy system) are added by:
@@ -41,6 +41,7 @@ from .claude_code.system import SYSTEM as CLAUDE_CODE
 from .codex.system import SYSTEM as CODEX
 from .contract import OptionSpec, System
 from .gemini_cli.system import SYSTEM as GEMINI_CLI
+from .opencode.system import SYSTEM as OPENCODE
 
 __all__ = [
     "BUILTIN",
@@ -62,7 +63,7 @@ __all__ = [
     "systems",
 ]
 
-BUILTIN: tuple[System, ...] = (AGENTWORKS, AGENTSCOPE, AGENTSCOPE1, CLAUDE_CODE, CODEX, GEMINI_CLI)
+BUILTIN: tuple[System, ...] = (AGENTWORKS, AGENTSCOPE, AGENTSCOPE1, CLAUDE_CODE, CODEX, GEMINI_CLI, OPENCODE)
 ENV_VAR = "TOOLSCOPE_SYSTEMS"
 MAX_EXTRA = 32
 """At most this many systems from ``TOOLSCOPE_SYSTEMS`` (a bound on outside data)."""

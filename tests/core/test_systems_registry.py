@@ -12,9 +12,9 @@ from toolscope.core.systems.contract import System
 
 
 def test_the_six_systems_in_order() -> None:
-    keys = ["agentworks", "agentscope", "agentscope1", "claude_code", "codex", "gemini_cli"]
+    keys = ["agentworks", "agentscope", "agentscope1", "claude_code", "codex", "gemini_cli", "opencode"]
     assert [s.key for s in registry.BUILTIN] == keys
-    assert registry.prefixes() == ("claude-code:", "codex:", "gemini-cli:")
+    assert registry.prefixes() == ("claude-code:", "codex:", "gemini-cli:", "opencode:")
 
 
 def test_vocabularies_are_the_union_of_the_systems_in_the_schemas_order() -> None:
@@ -25,8 +25,8 @@ def test_vocabularies_are_the_union_of_the_systems_in_the_schemas_order() -> Non
     assert registry.input_kinds() == tuple(schema["$defs"]["InputKind"]["enum"])
     # 37: mcp_not_started (#31); Gemini CLI (#34) adds 9 kinds and 5 stages; #32: slow_server,
     # mcp_config_fatal, setting_sources (Claude Code), required_server_failed, config_refused,
-    # env_not_passed (Codex)
-    assert len(registry.finding_kinds()) == 52 and len(registry.stage_ids()) == 23
+    # env_not_passed (Codex); OpenCode (#33) adds 4 kinds and 2 stages
+    assert len(registry.finding_kinds()) == 56 and len(registry.stage_ids()) == 25
 
 
 def test_stage_titles_and_headers_are_declared_per_stage() -> None:
