@@ -69,7 +69,9 @@ def write_case(files: dict[str, Any], root: Path, git: bool) -> None:
     for sub in ("home", "proj"):
         (root / sub).mkdir(parents=True, exist_ok=True)
     if git:
-        (root / "proj" / ".git").mkdir(exist_ok=True)
+        # a real repository: OpenCode asks git for the worktree, and an empty .git folder is none
+        # (so the walk went on to /, and a file above the project was read)
+        subprocess.run(["git", "init", "-q", str(root / "proj")], check=True, timeout=30)
     for rel, content in files.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)

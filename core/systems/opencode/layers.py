@@ -71,6 +71,10 @@ class Layers:
         return self.where.get(tuple(path))
 
 
+MAX_LEGACY_MODES = 256
+"""Legacy ``mode`` entries turned into agents (a cap on outside data)."""
+
+
 def merge_into(target: dict[str, Any], source: Mapping[str, Any], layer: Layer, where: dict, prefix=()) -> None:  # type: ignore[type-arg]
     """Deep merge ``source`` into ``target`` (objects merge, the rest replaced), recording each key path's layer."""
     for key, value in source.items():
@@ -200,4 +204,34 @@ def load_layers(project: Path, home: Path, environ: Mapping[str, str], managed_d
         if layer is not None:
             out.layers.append(layer)
             merge_into(out.merged, layer.data, layer, out.where)
+    _legacy_modes(out.merged, out.where)
+    return out
+
+
+def _legacy_modes(merged: dict[str, Any], where: dict) -> None:  # type: ignore[type-arg]
+    """The legacy top-level ``mode: {NAME: {...}}``, after every layer, becomes agent NAME with
+    ``mode: primary`` laid over any ``agent`` entry of that name, as 1.18.33's loader does (lane case
+    ``legacy_mode_key``: ``opencode run --agent NAME`` applied its ``tools`` map)."""
+    modes = merged.get("mode")
+    if not isinstance(modes, dict):
+        return
+    agents = merged.get("agent") if isinstance(merged.get("agent"), dict) else {}
+    merged["agent"] = agents
+    for name, entry in list(modes.items())[:MAX_LEGACY_MODES]:
+        if not isinstance(entry, dict):
+            continue
+        current = agents.get(name) if isinstance(agents.get(name), dict) else {}
+        agents[name] = _deep_merged(current, {**entry, "mode": "primary"})
+        for path, place in list(where.items()):
+            if path[:2] == ("mode", name):
+                where[("agent", *path[1:])] = place
+
+
+def _deep_merged(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _deep_merged(out[key], value)
+        else:
+            out[key] = value
     return out

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...mcp.results import ServerResult
+from ...model.counts import count_of
 from ...model.enums import ToolKind
 from ...model.errors import InputError, Problem, unknown_mode_error
 from ...model.opt_in import header_extra
@@ -195,7 +196,7 @@ def _loaded(project: Path, layers: Layers, results: dict[str, ServerResult], whe
     skipped = sum(1 for r in results.values() if not r.started)
     return LoadedInput(
         kind=OpenCodeInput.OPENCODE,
-        label=f"OpenCode project {project.name} · {len(server_entries(layers.merged))} servers · {where}",
+        label=f"OpenCode project {project.name} · {count_of(len(server_entries(layers.merged)), 'server')} · {where}",
         files=tuple((la.shown, la.sha256) for la in layers.layers),
         extra=(("input", "opencode"), ("opencode_model", VERSION), *header_extra(skipped)),
         paths=resolved_paths(*(la.path for la in layers.layers if la.path is not None)),
