@@ -17,6 +17,7 @@ from ...model.opt_in import DISCOVER_FLAG, NOT_STARTED_CODE, not_started_fix
 from ...model.presentation import ANSWER_WORD
 from ...model.verdicts import Checklist, ChecklistStep, Stage, ToolVerdict
 from ...text.suggest import did_you_mean
+from ..coding_cli.common import typed_path
 from .ids import GeminiStage
 from .policy import server_pattern
 
@@ -87,9 +88,9 @@ def _unknown_tool(subject: GeminiSubject, tool: str, mode: str, tools: Sequence[
 
 def check_command(subject: GeminiSubject, tool: str) -> str:
     """``toolscope check`` on the same files and flags."""
-    parts = ["toolscope", "check", f"gemini-cli:{subject.files.project}"]
+    parts = ["toolscope", "check", f"gemini-cli:{typed_path(subject.files.project)}"]
     if subject.files.home != subject.default_home:
-        parts += ["--home", str(subject.files.home)]
+        parts += ["--home", typed_path(subject.files.home)]
     if subject.args.text:
         parts += ["--client-args", subject.args.text]
     if subject.discover:

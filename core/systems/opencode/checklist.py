@@ -10,6 +10,7 @@ from ...model.opt_in import DISCOVER_FLAG, NOT_STARTED_CODE, not_started_fix
 from ...model.presentation import ANSWER_WORD
 from ...model.verdicts import Checklist, ChecklistStep, Stage, ToolVerdict
 from ...text.suggest import did_you_mean
+from ..coding_cli.common import typed_path
 from .ids import OpenCodeStage as S
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ def opencode_checklist(subject: OpenCodeSubject, tool: str, mode: str) -> Checkl
 
 def check_command(subject: OpenCodeSubject, tool: str, mode: str) -> str:
     """``toolscope check`` on the same folder and agent."""
-    parts = ["toolscope", "check", f"opencode:{subject.project}"]
+    parts = ["toolscope", "check", f"opencode:{typed_path(subject.project)}"]
     if mode != "build":
         parts += ["--client-args", f"--agent {mode}"]
     if subject.discover:
