@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from ...mcp.results import ServerResult
 from ...mcp.startup import StartupVerdict
+from ...model.counts import count_of
 from ...model.errors import unknown_mode_error
 from ...model.opt_in import header_extra
 from ...model.subject import resolved_paths
@@ -224,7 +225,7 @@ def _loaded(
 ) -> LoadedInput:
     return LoadedInput(
         kind=CodexInput.CODEX,
-        label=f"Codex project {project.name} · {len(merged.servers)} servers · {where}",
+        label=f"Codex project {project.name} · {count_of(len(merged.servers), 'server')} · {where}",
         files=tuple((la.shown, la.sha256) for la in read),
         extra=(
             ("input", "codex"),

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...mcp.results import ServerResult
+from ...model.counts import count_of
 from ...model.enums import ToolKind
 from ...model.errors import unknown_mode_error
 from ...model.opt_in import header_extra
@@ -192,7 +193,7 @@ def _loaded(
     skipped = sum(1 for r in results.values() if not r.started)
     return LoadedInput(
         kind=GeminiInput.GEMINI_CLI,
-        label=f"Gemini CLI project {project.name or project} · {servers} servers · {where}",
+        label=f"Gemini CLI project {project.name or project} · {count_of(servers, 'server')} · {where}",
         files=tuple((shown, digest) for shown, digest, _ in read),
         extra=(("input", "gemini-cli"), ("gemini_cli_model", VERSION), *header_extra(skipped)),
         paths=resolved_paths(*(p for _, _, p in read)),
