@@ -78,6 +78,13 @@ PROCESS_TESTS = (
     "tests/hostile/test_hostile_big_records.py::test_a_huge_argument_is_shown_clipped_and_memory_stays_bounded",
     # real Chromium, like tests/browser/
     "tests/tui/test_tui_export_png.py",
+    # check --discover on a server that sleeps past Claude Code's start-up grace (7 s asleep)
+    "tests/clis/test_claude_code_real.py::test_check_names_a_server_slower_than_the_grace_with_its_fix",
+    # the costliest Pilot files after the activation snapshots (44 s of CPU together, CPU report of
+    # the CI run at 06:57): the layout of the activation view, the QA walk-through, lazy rows
+    "tests/tui/test_tui_activation_layout.py",
+    "tests/tui/test_tui_qa.py",
+    "tests/tui/test_tui_lazy_rows.py",
 )
 """Single tests of the quick suite's files that belong with ``PROCESS_LANE``: matched on the node id."""
 
