@@ -100,11 +100,7 @@ def capture_command(
         ) from None
     if host not in _LOOPBACK:
         typer.echo(f"warning: listening on {host}: reachable from other machines", err=True)
-    try:
-        server.start()
-        status = _run(server, command or [], target, upstream is not None)
-    finally:
-        server.stop()
+    status = _serve(server, command or [], target, upstream is not None)
     typer.echo(f"toolscope capture: {_summary(writer)} in {target}", err=True)
     exported = otlp is None or _export_otlp(target, otlp)
     raise typer.Exit(EXIT_CAPTURE_INCOMPLETE if writer.lost or not exported else status)
@@ -202,6 +198,19 @@ def _open_writer(path: Path):  # a CaptureWriter
         return CaptureWriter(path)
     except OSError as exc:
         raise InputError(str(path), f"cannot write the capture there: {exc.strerror or exc}") from None
+
+
+def _serve(server, command: list[str], target: Path, proxy: bool) -> int:  # noqa: ANN001 - a CaptureServer
+    """Start, serve until the command ends or Ctrl+C, stop; the exit status."""
+    try:
+        server.start()
+        return _run(server, command, target, proxy)
+    except KeyboardInterrupt:
+        # Ctrl+C before the wait began (while starting, or printing the exports): still the summary
+        # and 130, as during the wait (a CI run sent it right after the first line and got neither)
+        return EXIT_INTERRUPTED
+    finally:
+        server.stop()
 
 
 def _run(server, command: list[str], target: Path, proxy: bool) -> int:  # noqa: ANN001 - a CaptureServer
