@@ -215,12 +215,14 @@ def _legacy_modes(merged: dict[str, Any], where: dict) -> None:  # type: ignore[
     modes = merged.get("mode")
     if not isinstance(modes, dict):
         return
-    agents = merged.get("agent") if isinstance(merged.get("agent"), dict) else {}
+    found = merged.get("agent")
+    agents: dict[str, Any] = found if isinstance(found, dict) else {}
     merged["agent"] = agents
     for name, entry in list(modes.items())[:MAX_LEGACY_MODES]:
         if not isinstance(entry, dict):
             continue
-        current = agents.get(name) if isinstance(agents.get(name), dict) else {}
+        known = agents.get(name)
+        current: dict[str, Any] = known if isinstance(known, dict) else {}
         agents[name] = _deep_merged(current, {**entry, "mode": "primary"})
         for path, place in list(where.items()):
             if path[:2] == ("mode", name):
