@@ -14,7 +14,12 @@ import textwrap
 import typer
 
 from ..core import __version__
+from .help_format import ToolscopeGroup
 from .plain_params import PlainGroup
+
+
+class RootGroup(PlainGroup, ToolscopeGroup):
+    """``toolscope``: plain parameter values (``plain_params``), help wrapped between words."""
 
 
 def root_help() -> str:
@@ -43,7 +48,7 @@ def root_help() -> str:
 
 app = typer.Typer(
     name="toolscope",
-    cls=PlainGroup,
+    cls=RootGroup,
     help=root_help(),
     no_args_is_help=True,
     add_completion=False,
@@ -102,7 +107,9 @@ def _register_commands() -> None:
     from .commands import registry
 
     registry_app = typer.Typer(
-        no_args_is_help=True, help="Registry maintenance: check it against AgentWorks' Go source."
+        cls=ToolscopeGroup,
+        no_args_is_help=True,
+        help="Registry maintenance: check it against AgentWorks' Go source.",
     )
     registry_app.command("check", short_help="The registry's lists against the Go source's (drift).")(
         registry.registry_check_command
@@ -119,7 +126,10 @@ def _use_word_metavars() -> None:
 
     from .help_format import ToolscopeCommand
 
-    for info in app.registered_commands:
+    commands = [*app.registered_commands]
+    for group in app.registered_groups:
+        commands += group.typer_instance.registered_commands if group.typer_instance else []
+    for info in commands:
         if info.cls is None or info.cls is TyperCommand:
             info.cls = ToolscopeCommand
 

@@ -3,15 +3,18 @@ TOOL, FILE), never by Python types (``<list[str]>``) or braces (``{config}``).
 
 Typer renders an argument as ``{name}`` in the usage line and adds its Python type in
 the Arguments section; this command class names each argument by its metavar (or its
-name in capitals) in both places. Options get their words from ``metavar=``.
+name in capitals) in both places. Options get their words from ``metavar=``. Help pages
+are wrapped between words only (``help_wrap``).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from typer.core import TyperCommand
+from typer.core import TyperCommand, TyperGroup
 
+from .help_wrap import WholeWordContext
 from .system_options import panel_order
 
 
@@ -57,6 +60,7 @@ OPTION_WORDS = {
     "codex_system_dir": "DIR",
     "client_args": "FLAGS",
     "codex_config": "KEY=VALUE",
+    "go_src": "DIR",
 }
 
 
@@ -68,6 +72,8 @@ def option_word(param: Any) -> str:
 
 class ToolscopeCommand(TyperCommand):
     """A Typer command whose help names arguments by words."""
+
+    context_class = WholeWordContext
 
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
         """``[OPTIONS] CONFIG TOOL``."""
@@ -98,6 +104,16 @@ def _argument_record(param: Any) -> tuple[str, str]:
     return argument_word(param), help_text
 
 
+class ToolscopeGroup(TyperGroup):
+    """A command group whose help is wrapped between words."""
+
+    context_class = WholeWordContext
+
+
+# "Port to listen on (default: a free one)": the help already says what the default means.
+_STATES_ITS_DEFAULT = re.compile(r"\bdefault:", re.IGNORECASE)
+
+
 def _name_value(param: Any) -> None:
     """Give an option that takes a value its word (``FILE``), unless it has one."""
     if param.metavar is None and not getattr(param, "is_flag", False) and not getattr(param, "count", False):
@@ -109,6 +125,8 @@ def option_sections(params: list[Any], ctx: Any) -> list[tuple[str, list[tuple[s
     sections: dict[str, list[tuple[str, str]]] = {panel: [] for panel in panel_order()}
     for param in (p for p in params if not _is_argument(p)):
         _name_value(param)
+        if _STATES_ITS_DEFAULT.search(getattr(param, "help", None) or ""):
+            param.show_default = False  # not a second note, "[default: 0]", after its own
         record = param.get_help_record(ctx)
         if record is not None:
             sections.setdefault(getattr(param, "rich_help_panel", None) or "Options", []).append(record)

@@ -1,6 +1,6 @@
 """Every private name of another package that toolscope uses, and the exact pin of that package.
 
-Each hook lives in one adapter module: Typer's in ``cli/plain_params.py``, Rich's in
+Each hook lives in one adapter module: Typer's in ``cli/plain_params.py`` and ``cli/help_wrap.py``, Rich's in
 ``cli/inert_console.py``, Textual's in ``tui/textual_private.py`` (the MCP SDK's are in
 ``core/mcp``). A release that renames one fails here, not silently in a user's terminal.
 """
@@ -53,6 +53,30 @@ def test_typer_still_converts_through_the_runtime_param_the_hook_replaces(monkey
     result = CliRunner().invoke(app, ["show", "--name", "y"])
     assert result.exit_code == 0 and "name=y" in result.output
     assert "y" in converted  # Typer asked the hook's RuntimeParam, through _runtime_param
+
+
+def test_typer_still_makes_help_with_the_context_formatter_class_whose_methods_help_wrap_replaces() -> None:
+    import typer
+    from typer.core import TyperCommand
+
+    from toolscope.cli import help_wrap
+
+    base = typer.Context.formatter_class
+    assert help_wrap.WholeWordFormatter.__mro__[1] is base
+    assert list(inspect.signature(base.write_text).parameters) == ["self", "text"]
+    assert list(inspect.signature(base.write_dl).parameters) == ["self", "rows", "col_max", "col_spacing"]
+    assert {"width", "current_indent"} <= set(vars(base(width=40)))
+
+    command = TyperCommand("x", context_settings={}, rich_markup_mode=None)
+    ctx = help_wrap.WholeWordContext(command)
+    formatter = ctx.make_formatter()
+    assert type(formatter) is help_wrap.WholeWordFormatter  # Click still asks formatter_class
+    formatter.width = 24
+    formatter.write_text("Nothing unless --keep-messages")
+    formatter.write_dl([("--port", "A free one unless --keep-messages")])  # 14 columns of help
+    assert formatter.getvalue() == (
+        "Nothing unless\n--keep-messages\n--port  A free one\n        unless\n        --keep-messages\n"
+    )
 
 
 def test_rich_still_renders_every_print_through_render_buffer() -> None:
