@@ -132,9 +132,35 @@ def column_widths(columns: Sequence[Column], rows: Sequence[Sequence[Cell]]) -> 
     return widths
 
 
-def table_width(widths: Sequence[int]) -> int:
-    """Cells taken by columns of these widths, two spaces apart."""
-    return sum(widths) + len(GAP) * (len(widths) - 1)
+def table_width(widths: Sequence[int], gaps: Sequence[int] | None = None) -> int:
+    """Cells taken by columns of these widths, two spaces apart (``gaps``: the spaces after each
+    column but the last)."""
+    if gaps is None:
+        return sum(widths) + len(GAP) * (len(widths) - 1)
+    return sum(widths) + sum(gaps[: len(widths) - 1])
+
+
+# Where a name too long for its column may wrap: after the last double underscore
+# (mcp__server__), else after the last of these.
+_NAME_BREAKS = "_-./"  # not ":": a line ending in one reads as a heading (namespace:)
+
+
+def wrap_name(text: str, width: int) -> list[str]:
+    """``text`` in pieces of at most ``width`` cells, each ending where a name's parts meet
+    (``mcp__time__`` / ``get_current_time``), cut hard only when a part is longer than the width."""
+    width = max(width, 1)
+    pieces: list[str] = []
+    while cells(text) > width:
+        fitting = text[:width]
+        while cells(fitting) > width:  # wide characters
+            fitting = fitting[:-1]
+        fitting = fitting or text[0]  # a wide character in a one-cell column: it overflows
+        double = fitting.rfind("__") + 2
+        single = max(fitting.rfind(c) for c in _NAME_BREAKS) + 1
+        end = double if double >= 3 else single if single > 0 else len(fitting)
+        pieces.append(text[:end])
+        text = text[end:]
+    return [*pieces, text] if text or not pieces else pieces
 
 
 def layout_table(
@@ -150,6 +176,7 @@ def layout_table(
     groups: Sequence[str] | None = None,
     widths: Sequence[int] | None = None,
     marks: Sequence[Cell] | None = None,
+    gaps: Sequence[int] | None = None,
 ) -> Layout:
     """Lay out ``rows`` as aligned columns, two spaces apart, one line per row.
 
@@ -159,22 +186,24 @@ def layout_table(
     ``min_note`` cells are left it goes on a line of its own below the row, indented.
     ``whole_notes`` never shortens it (``--wide``). ``groups`` (one label per row)
     prints a heading line each time the label changes, instead of a column. ``widths``
-    (from ``column_widths``) saves measuring the rows again. ``marks`` (one single-cell mark
-    per row, like the TUI's ``!``) go in front of each row, one space before it; every other
-    line is indented to match.
+    (from ``column_widths``) saves measuring the rows again; a first column given narrower than
+    its widest cell wraps its longer values inside it (``wrap_name``), on lines of their own
+    below the row. ``marks`` (one single-cell mark per row, like the TUI's ``!``) go in front
+    of each row, one space before it; every other line is indented to match. ``gaps``: the
+    spaces after each column but the last (two each when not given).
     """
     if marks is not None:
         inner = layout_table(
             columns, rows, width - 2, note=note, notes=notes, min_note=min_note, indent=indent,
-            whole_notes=whole_notes, groups=groups, widths=widths,
+            whole_notes=whole_notes, groups=groups, widths=widths, gaps=gaps,
         )  # fmt: skip
         return _with_marks(inner, marks)
     widths = list(widths) if widths is not None else column_widths(columns, rows)
-    fixed = table_width(widths)
+    fixed = table_width(widths, gaps)
     note_width = width - fixed - len(GAP)
     inline = note is not None and (whole_notes or note_width >= min_note)
     out = Layout(fixed=fixed, inline=inline)
-    writer = _RowWriter(out, widths, columns)
+    writer = _RowWriter(out, widths, columns, gaps)
     writer.header(columns, note if inline else None)
     add = writer.adder(inline, width, note_width, min_note, indent, whole_notes)
     row_notes: Sequence[Cell | None] = notes if notes is not None else [None] * len(rows)
@@ -206,11 +235,14 @@ def _add_grouped(
 class _RowWriter:
     """Appends rows to ``out``: each cell padded to its column's width, two spaces apart."""
 
-    def __init__(self, out: Layout, widths: list[int], columns: Sequence[Column]) -> None:
+    def __init__(
+        self, out: Layout, widths: list[int], columns: Sequence[Column], gaps: Sequence[int] | None = None
+    ) -> None:
         self.out = out
         self.widths = widths
         self.right = [c.justify == "right" for c in columns]
         self.last = len(widths) - 1
+        self.gaps = [GAP] * len(widths) if gaps is None else [" " * gap for gap in gaps] + [GAP]
 
     def header(self, columns: Sequence[Column], note: Column | None) -> None:
         """The header line (with the note column's header when notes go on the row)."""
@@ -220,13 +252,13 @@ class _RowWriter:
     def line(self, texts: Sequence[tuple[str, str]], note_cell: tuple[str, str] | None) -> list[tuple[str, str]]:
         """One line's segments; the last column unpadded unless a note follows it."""
         segments: list[tuple[str, str]] = []
-        widths, right = self.widths, self.right
+        widths, right, gaps = self.widths, self.right, self.gaps
         for i, (text, style) in enumerate(texts):
             if text.isascii():
                 body = text.rjust(widths[i]) if right[i] else text.ljust(widths[i])
             else:
                 body = pad(text, widths[i], "right" if right[i] else "left")
-            segments += ((body, style), (GAP, ""))
+            segments += ((body, style), (gaps[i], ""))
         segments.pop()  # no gap after the last column
         if note_cell is not None:
             segments += ((GAP, ""), note_cell)
@@ -251,13 +283,24 @@ class _RowWriter:
             out.shortened |= cut
         out.row_lines.append(len(out.lines))
         note_cell = (text, note.style) if text and note is not None else None
-        out.lines.append(self.line([(c.text, c.style) for c in row], note_cell))
+        self.add_row(row, note_cell)
+
+    def add_row(self, row: Sequence[Cell], note_cell: tuple[str, str] | None) -> None:
+        """The row's line; a first cell wider than its column goes on in lines below it."""
+        texts = [(c.text, c.style) for c in row]
+        first, style = texts[0] if texts else ("", "")
+        if not texts or cells(first) <= self.widths[0]:
+            self.out.lines.append(self.line(texts, note_cell))
+            return
+        head, *rest = wrap_name(first, self.widths[0])
+        self.out.lines.append(self.line([(head, style), *texts[1:]], note_cell))
+        self.out.lines.extend([(piece, style)] for piece in rest)
 
     def add_below(self, row: Sequence[Cell], note: Cell | None, *, indent: int, below: int) -> None:
         """The row, then its note on a line of its own, indented (shortened to ``below``)."""
         out = self.out
         out.row_lines.append(len(out.lines))
-        out.lines.append(self.line([(c.text, c.style) for c in row], None))
+        self.add_row(row, None)
         if note is not None and note.text:
             text, cut = shorten(note.text, below)
             out.shortened |= cut

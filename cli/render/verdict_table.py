@@ -6,7 +6,10 @@ one mark per stage (✓ pass, ✗ fail, ? unknown, - not reached), VERDICT, then
 the first failing stage's title and rule, on the rest of the line and shortened to fit
 (``--wide`` prints it whole), or on a line of its own below the row when the terminal is
 narrow. When even short stage headers leave no room for a namespace column next to whole
-names, namespaces become heading lines. Linear in the number of tools.
+names, namespaces become heading lines; then the stage marks are one space apart; and when
+the terminal is narrower still, long tool names wrap inside the TOOL column, so a row never
+runs past the terminal's edge (80 columns fit every system's nine stages). Linear in the
+number of tools.
 """
 
 from __future__ import annotations
@@ -29,13 +32,17 @@ STAGE_SHORT = STAGE_HEADERS
 MARK_STYLE = {"!": "bold red", "·": "dim"}
 # The deciding rule goes on the row only when at least this many cells are left for it.
 MIN_RULE = 40
+# A TOOL column narrowed to fit the terminal keeps at least this many cells (names wrap inside it).
+MIN_TOOL = 12
 
 
 def verdict_layout(evaluation: Evaluation, width: int, *, wide: bool = False, hidden_only: bool = False) -> Layout:
     """The table of the evaluation's tools (``hidden_only``: those not visible) at ``width`` cells."""
     names = list(evaluation.stage_names)
     rows, notes, marks = _table_rows(evaluation, names, hidden_only)
-    titles, ws, with_namespace = _choose_titles(names, rows, width, wide)
+    marked = any(mark.text != " " for mark in marks)
+    # A row mark and its space take two cells in front of the table.
+    titles, ws, with_namespace, gaps = _choose_titles(names, rows, width - 2 if marked else width, wide)
     return layout_table(
         _columns(names, titles, with_namespace),
         rows if with_namespace else [[r[0], *r[2:]] for r in rows],
@@ -48,7 +55,8 @@ def verdict_layout(evaluation: Evaluation, width: int, *, wide: bool = False, hi
         widths=ws,
         # The TUI's marks, only when a row has one: ! a later gate blocks it and there is a fix,
         # · hidden by design (core.model.attention).
-        marks=marks if any(mark.text != " " for mark in marks) else None,
+        marks=marks if marked else None,
+        gaps=gaps,
     )
 
 
@@ -120,12 +128,14 @@ def _columns(names: list[str], titles: Mapping[str, str], namespace: bool = True
 
 def _choose_titles(
     names: list[str], rows: list[list[Cell]], width: int, wide: bool
-) -> tuple[Mapping[str, str], list[int], bool]:
-    """Which stage titles, column widths and whether a namespace column, for ``width`` cells.
+) -> tuple[Mapping[str, str], list[int], bool, list[int] | None]:
+    """Which stage titles, column widths, whether a namespace column, and the gaps between
+    columns (None: two spaces each), for ``width`` cells.
 
     Preferred, in order: full titles with the rule on the row; short titles with the rule on
-    the row; full titles with the rule below; short titles with the rule below; and when not
-    even that fits, namespaces as heading lines instead of a column."""
+    the row; full titles with the rule below; short titles with the rule below; namespaces as
+    heading lines instead of a column; then one space between the stage marks; and when not
+    even that fits, the TOOL column as wide as is left, its longer names wrapped inside it."""
     from ...core.systems.registry import STAGE_TITLES
 
     # Measure once: the tool, namespace and verdict columns are the same in every variant,
@@ -140,10 +150,17 @@ def _choose_titles(
 
     full_ws, short_ws = widths(STAGE_TITLES), widths(STAGE_SHORT)
     if fits_inline(full_ws) or (not fits_inline(short_ws) and table_width(full_ws) <= width):
-        return STAGE_TITLES, full_ws, True
+        return STAGE_TITLES, full_ws, True, None
     if fits_inline(short_ws) or table_width(short_ws) <= width:
-        return STAGE_SHORT, short_ws, True
-    return STAGE_SHORT, widths(STAGE_SHORT, namespace=False), False
+        return STAGE_SHORT, short_ws, True, None
+    plain_ws = widths(STAGE_SHORT, namespace=False)
+    if table_width(plain_ws) <= width or wide:
+        return STAGE_SHORT, plain_ws, False, None
+    # TOOL, one space between the stage marks (headers still apart), VERDICT.
+    gaps = [2, *[1] * (len(names) - 1), 2]
+    others = table_width(plain_ws, gaps) - tool_w
+    plain_ws[0] = max(min(tool_w, width - others), MIN_TOOL)
+    return STAGE_SHORT, plain_ws, False, gaps
 
 
 # Why a stage hides a registered tool by design, by the stage that does (core.model.attention).
