@@ -81,9 +81,11 @@ def _register_commands() -> None:
     """
     from .commands import capture, check, discover, explain, filter, inspect, mcp, report, serve, step, tools
 
-    app.command("capture", short_help="A local model endpoint that records what every request carried.")(
-        capture.capture_command
-    )
+    app.command(
+        "capture",
+        cls=capture.CaptureCommand,
+        short_help="A local model endpoint that records what every request carried.",
+    )(capture.capture_command)
     app.command("check", short_help="Invariant checks and expectations, for CI.")(check.check_command)
     app.command("discover", short_help="Connect to every MCP server and list its tools.")(discover.discover_command)
     app.command("explain", short_help="Why one tool is or is not usable, and the fix.")(explain.explain_command)

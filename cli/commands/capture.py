@@ -10,9 +10,28 @@ from typing import Annotated
 import typer
 
 from ...core.model.errors import EXIT_CAPTURE_INCOMPLETE, EXIT_INTERRUPTED, InputError
+from ..help_format import ToolscopeCommand
 from ..output import handle_errors
 
 _LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+
+def _interrupted_before_start() -> typer.Exit:
+    """Ctrl+C before anything listened (options still being read, the server modules loading:
+    most of the start-up): said, rather than ending in silence as if nothing had been asked."""
+    typer.echo("toolscope capture: interrupted before it started; nothing was recorded", err=True)
+    return typer.Exit(EXIT_INTERRUPTED)
+
+
+class CaptureCommand(ToolscopeCommand):
+    """``capture``'s command: a Ctrl+C while its options are read (Typer converts some through
+    pydantic, imported then) is said too; Typer would exit 130 without a word."""
+
+    def make_context(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201 - Click's signature
+        try:
+            return super().make_context(*args, **kwargs)
+        except KeyboardInterrupt:
+            raise _interrupted_before_start() from None
 
 
 @handle_errors
@@ -76,28 +95,29 @@ def capture_command(
     input (a replies file, an option, a port in use). A request a web page sent (it carries
     an Origin) is refused unless --allow-origin names that page.
     """
-    from ...core.capture.replies import ReplyScript, load_replies
-
-    _check_options(replies, upstream, port)
-    origins = _allowed_origins(allow_origin)
-    script = ReplyScript(load_replies(replies)) if replies is not None else ReplyScript()
-    target = _output_path(output, force, replies)
-    _check_otlp(otlp, target, force, replies)
-    # The server modules (starlette, uvicorn) only once the input is known to be good.
-    from ...core.capture.app import CaptureSettings
-    from ...core.capture.server import CaptureServer
-
-    writer = _open_writer(target)
-    settings = CaptureSettings(
-        writer=writer, script=script, upstream=upstream, keep_messages=keep_messages, allowed_origins=origins
-    )
+    writer = None
     try:
-        server = CaptureServer(settings, host=host, port=port)
-    except OSError as exc:
-        writer.close()
-        raise InputError(
-            f"--port {port}" if port else f"--host {host}", f"cannot listen there: {exc.strerror or exc}"
-        ) from None
+        from ...core.capture.replies import ReplyScript, load_replies
+
+        _check_options(replies, upstream, port)
+        origins = _allowed_origins(allow_origin)
+        script = ReplyScript(load_replies(replies)) if replies is not None else ReplyScript()
+        target = _output_path(output, force, replies)
+        _check_otlp(otlp, target, force, replies)
+        # The server modules (starlette, uvicorn) only once the input is known to be good.
+        from ...core.capture.app import CaptureSettings
+        from ...core.capture.server import CaptureServer
+
+        writer = _open_writer(target)
+        settings = CaptureSettings(
+            writer=writer, script=script, upstream=upstream, keep_messages=keep_messages, allowed_origins=origins
+        )
+        server = _listen(CaptureServer, settings, host, port)
+    except KeyboardInterrupt:
+        # Once serving starts, _serve writes the summary instead.
+        if writer is not None:
+            writer.close()
+        raise _interrupted_before_start() from None
     if host not in _LOOPBACK:
         typer.echo(f"warning: listening on {host}: reachable from other machines", err=True)
     status = _serve(server, command or [], target, upstream is not None)
@@ -189,6 +209,17 @@ def _output_path(output: Path | None, force: bool, replies: Path | None) -> Path
     if target is not None and target.kind == "link":
         target.path.unlink()  # --force replaces the link itself, never the file it points to
     return output
+
+
+def _listen(server_class, settings, host: str, port: int):  # noqa: ANN001, ANN202 - CaptureServer, its settings
+    """The server bound to ``host:port`` (not yet serving); the writer closed when it cannot be."""
+    try:
+        return server_class(settings, host=host, port=port)
+    except OSError as exc:
+        settings.writer.close()
+        raise InputError(
+            f"--port {port}" if port else f"--host {host}", f"cannot listen there: {exc.strerror or exc}"
+        ) from None
 
 
 def _open_writer(path: Path):  # a CaptureWriter

@@ -215,3 +215,62 @@ def test_ctrl_c_while_serving_exits_130_like_serve(tmp_path: Path) -> None:
         proc.kill()
     assert proc.returncode == 130, err
     assert "0 request(s) recorded" in err and "Traceback" not in err, err
+
+
+# The real CLI, held at one import of its start-up until the test's signal arrives: the signal
+# lands there every time, not wherever a timer happened to fall.
+_PAUSED_AT = """
+import sys, time
+from pathlib import Path
+
+PAUSE_AT = sys.argv[1]
+
+class PauseAtImport:
+    def find_spec(self, name, path=None, target=None):
+        if name == PAUSE_AT:
+            sys.meta_path.remove(self)
+            Path("paused").write_text(name)
+            time.sleep(120)  # the signal ends this (KeyboardInterrupt), as it would the real import
+        return None
+
+sys.meta_path.insert(0, PauseAtImport())
+sys.argv = ["toolscope", "capture", *sys.argv[2:]]
+from toolscope.cli.app import main
+main()
+"""
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "toolscope.core.capture.server",  # the server modules load (most of the start-up)
+        "pydantic",  # Typer reads --port through pydantic, before the command runs
+    ],
+)
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_before_capture_started_is_said_and_nothing_is_written(
+    tmp_path: Path, module: str, signum: int
+) -> None:
+    """#36: Ctrl+C during start-up exited 130 with no word at all."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _PAUSED_AT, module, "-o", "c.jsonl", "--port", "0"],
+        cwd=tmp_path,
+        env=_clean_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "paused").exists():
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail(f"never reached the import of {module}: {proc.communicate(timeout=30)}")
+            time.sleep(0.02)
+        os.kill(proc.pid, signum)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == (130 if signum == signal.SIGINT else -signum), err
+    assert err == "toolscope capture: interrupted before it started; nothing was recorded\n"
+    assert out == "" and not (tmp_path / "c.jsonl").exists()
