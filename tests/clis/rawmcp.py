@@ -1,8 +1,9 @@
 """A real MCP stdio server in the standard library only: tools named on argv, answering in ~50 ms.
 
-usage: rawmcp.py [--fail] [--delay S] [--call-delay S] NAME[:ro][:always] ...  (``ro``: annotations.readOnlyHint;
-``always``: _meta {"anthropic/alwaysLoad": true}; ``--fail``: exit at once; ``--delay``: sleep before
-serving; ``--call-delay``: sleep before answering each call). It starts faster than
+usage: rawmcp.py [--fail] [--delay S] [--call-delay S] [--verbatim] NAME[:ro][:always] ...  (``ro``:
+annotations.readOnlyHint; ``always``: _meta {"anthropic/alwaysLoad": true}; ``--fail``: exit at once;
+``--delay``: sleep before serving; ``--call-delay``: sleep before answering each call; ``--verbatim``:
+each NAME whole, ":" included and no flags, for the name-sanitising experiments). It starts faster than
 the CLIs wait for servers, so a capture sees its tools on the first request; a call answers "called NAME".
 """
 
@@ -22,9 +23,12 @@ if "--call-delay" in args:
     i = args.index("--call-delay")
     call_delay = float(args[i + 1])
     del args[i : i + 2]
+verbatim = "--verbatim" in args
+if verbatim:
+    args.remove("--verbatim")
 tools = []
 for spec in args:
-    name, *flags = spec.split(":")
+    name, *flags = [spec] if verbatim else spec.split(":")
     t = {"name": name, "description": f"tool {name}", "inputSchema": {"type": "object", "properties": {}}}
     if "ro" in flags:
         t["annotations"] = {"readOnlyHint": True}

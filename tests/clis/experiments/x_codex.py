@@ -7,11 +7,8 @@ from __future__ import annotations
 import functools
 import json
 from datetime import datetime
-from pathlib import Path
 
-from xlib import codex, first_offer, git, git_repo, messages_requests, new_root, repeated, run_jobs, srv, write
-
-RAWNAMES = Path(__file__).parent / "rawnames.py"
+from xlib import RAW, codex, first_offer, git, git_repo, messages_requests, new_root, repeated, run_jobs, srv, write
 
 
 def trust(path: str) -> str:
@@ -64,7 +61,7 @@ def g_names() -> dict:
 
 def g_colon_tool() -> dict:
     root = new_root("cx-g2")
-    names = json.dumps([str(RAWNAMES), "co:lon", "p.q", "sp ace", "x@y", "a/b"])
+    names = json.dumps([str(RAW), "--verbatim", "co:lon", "p.q", "sp ace", "x@y", "a/b"])
     config = f'[mcp_servers.s]\ncommand = "$PY"\nargs = {names}\n'
     return {"offered": first_offer(codex(root, config))}
 
