@@ -1,9 +1,48 @@
-"""#36 in the app: the Claude Code header names the version modelled in words (it failed on the
-code before: the raw key ``claude_code_model``)."""
+"""#36 in the app: ``?`` says when a view key has no view for this input, the filter's hint names
+one of the input's own stages, and the Claude Code header names the version modelled in words. Each
+failed on the code before (the help listed "Activation" plainly for a step config; the hint named
+allow-listed for a toolkit; the header showed the raw key ``claude_code_model``)."""
 
 from __future__ import annotations
 
-from tui_helpers import REPO
+import io
+
+from tui_helpers import REPO, make_app
+
+
+def _help_text(app) -> str:
+    from rich.console import Console
+
+    from toolscope.tui.widgets.help_panel import GlobalFirstKeys
+
+    console = Console(width=300, file=io.StringIO(), color_system=None, record=True)
+    console.print(app.screen.query_one(GlobalFirstKeys).render())
+    return console.export_text()
+
+
+async def test_help_says_a_step_config_has_no_activation_view() -> None:
+    app = make_app(mode="build")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        lines = {line.split()[0]: line for line in _help_text(app).splitlines() if line.split()}
+        assert "Activation (none for this input" in lines["3"], lines["3"]
+        assert "none for this input" not in lines["1"] and "none for this input" not in lines["2"]
+
+
+async def test_the_filter_hint_names_the_inputs_own_stage() -> None:
+    from textual.widgets import Input
+
+    toolkit = make_app(REPO / "sample_configs" / "agentscope" / "toolkit.yaml")
+    async with toolkit.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        hint = toolkit.screen.query_one("#filter", Input).placeholder
+        assert "offered" in hint and "allow-listed" not in hint, hint
+    seed = make_app(mode="build")
+    async with seed.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        assert "allow-listed" in seed.screen.query_one("#filter", Input).placeholder
 
 
 async def test_the_claude_code_header_names_the_version_modelled_in_words() -> None:
