@@ -30,7 +30,7 @@ def test_tools_hidden_marks_rows_as_the_tui_does() -> None:
     assert row(out, "get_prompt").startswith("· ")
     assert row(out, "create_issue").startswith("  ")
     legend = " ".join(out.split())
-    assert "! registered, then blocked by a later gate" in legend and "· hidden by design" in legend
+    assert "! registered, then blocked later" in legend and "· hidden by design" in legend
 
 
 def test_tools_marks_an_inactive_group_as_by_design() -> None:
