@@ -46,7 +46,7 @@ async def test_the_filter_hint_names_the_inputs_own_stage() -> None:
 
 
 async def test_the_claude_code_header_names_the_version_modelled_in_words() -> None:
-    """The header showed the raw key ``claude_code_model 2.1.332``."""
+    """The header showed the raw key ``claude_code_model 2.1.332``, and the kind ``claude_code``."""
     import contextlib
 
     from tui_helpers import static_text
@@ -68,4 +68,37 @@ async def test_the_claude_code_header_names_the_version_modelled_in_words() -> N
     async with app.run_test(size=(160, 36)) as pilot:
         await pilot.pause()
         header = static_text(app.screen.query_one(InputHeader))
-        assert "modelled on Claude Code 2.1.332" in header and "claude_code_model" not in header, header
+        # Neither the raw key claude_code_model nor the raw kind claude_code (shown before the label).
+        assert "modelled on Claude Code 2.1.332" in header and "claude_code" not in header, header
+
+
+async def test_every_coding_agent_header_names_the_version_modelled_in_words() -> None:
+    """OpenCode and Gemini CLI showed ``opencode_model`` / ``gemini_cli_model`` too."""
+    import contextlib
+
+    from tui_helpers import static_text
+
+    from toolscope.cli.client_options import ClientOptions
+    from toolscope.cli.inputs import open_subject
+    from toolscope.tui.app import ToolscopeApp
+    from toolscope.tui.options import TuiOptions
+    from toolscope.tui.widgets.input_header import InputHeader
+
+    samples = REPO / "sample_configs"
+    cases = (
+        (f"opencode:{samples}/opencode/notes-app", None, ClientOptions(), "modelled on OpenCode 1.18.33"),
+        (
+            f"gemini-cli:{samples}/gemini-cli/project",
+            samples / "gemini-cli" / "snapshot.json",
+            ClientOptions(home=samples / "gemini-cli" / "home", client_args="-p"),
+            "modelled on Gemini CLI 0.61.0",
+        ),
+    )
+    for target, snapshot, client, expected in cases:
+        with contextlib.chdir(REPO):
+            subject = open_subject(target, snapshot=snapshot, client=client)
+        app = ToolscopeApp(subject, None, TuiOptions(deterministic=True, export_png=False))  # type: ignore[arg-type]
+        async with app.run_test(size=(300, 36)) as pilot:
+            await pilot.pause()
+            header = static_text(app.screen.query_one(InputHeader))
+            assert expected in header and "_model" not in header and "_cli " not in header, header

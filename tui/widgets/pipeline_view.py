@@ -131,9 +131,7 @@ class PipelineView(Vertical):
         self._offered: int | None = None
 
     def compose(self) -> ComposeResult:
-        yield safe_input(
-            placeholder=filter_placeholder(()), id="filter"
-        )
+        yield safe_input(placeholder=filter_placeholder(()), id="filter")
         yield Static(id="summary")
         yield ToolGrid(id="grid")
         with VerticalScroll(id="detail-scroll"):
