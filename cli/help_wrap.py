@@ -61,7 +61,7 @@ def wrap_help(text: str, width: int, indent: str = "") -> str:
     return "\n\n".join(rendered)
 
 
-class WholeWordFormatter(typer.Context.formatter_class):  # type: ignore[misc, name-defined]
+class WholeWordFormatter(typer.Context.formatter_class):  # type: ignore[misc, valid-type]
     """Click's help formatter, its paragraphs and definition lists wrapped between words."""
 
     def write_text(self, text: str) -> None:
