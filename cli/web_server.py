@@ -13,7 +13,9 @@ added here, through its public handlers and attributes only:
 - Ctrl+C and SIGTERM stop it promptly with pages open: every app process gets SIGINT (as from
   a terminal's Ctrl+C), open websockets get ``SHUTDOWN_SECONDS`` to close, then any app still
   running is terminated, and killed ``SHUTDOWN_SECONDS`` later (textual-serve waits for each
-  app without a bound).
+  app without a bound);
+- the page is textual-serve's own template plus one script (``serve_page/``): it focuses the
+  terminal once it is connected, so keys reach the app without a click first.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import asyncio
 import signal
 import socket
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import psutil
@@ -32,6 +35,8 @@ from .serve_guard import allowed_hosts, refusal, url_host
 
 SHUTDOWN_SECONDS = 3.0
 """How long open pages get to close, and then app processes to end, before they are killed."""
+PAGE_TEMPLATES = Path(__file__).parent / "serve_page"
+"""textual-serve's page template (``app_index.html``) with toolscope's focus script."""
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
@@ -56,7 +61,14 @@ class ToolscopeWebServer(Server):
         self, command: str, sock: socket.socket, title: str, announce: Callable[[str], None], max_sessions: int
     ) -> None:
         host, port = sock.getsockname()[:2]
-        super().__init__(command, host=host, port=port, title=title, public_url=f"http://{url_host(host)}:{port}")
+        super().__init__(
+            command,
+            host=host,
+            port=port,
+            title=title,
+            public_url=f"http://{url_host(host)}:{port}",
+            templates_path=PAGE_TEMPLATES,
+        )
         self.sock = sock
         self.announce = announce
         self.allowed_hosts = allowed_hosts(host, port)
