@@ -14,6 +14,9 @@ added here, through its public handlers and attributes only:
   a terminal's Ctrl+C), open websockets get ``SHUTDOWN_SECONDS`` to close, then any app still
   running is terminated, and killed ``SHUTDOWN_SECONDS`` later (textual-serve waits for each
   app without a bound);
+- the event loop outlives every app process it started (``serve_loop``): textual-serve
+  waits for an app's output to end, never for its exit, and an app ending a moment after the
+  loop closed would make asyncio print "Loop … that handles pid N is closed";
 - the page is textual-serve's own template plus one script (``serve_page/``): it focuses the
   terminal once it is connected, so keys reach the app without a click first.
 """
@@ -32,6 +35,7 @@ from aiohttp import web
 from textual_serve.server import Server
 
 from .serve_guard import allowed_hosts, refusal, url_host
+from .serve_loop import AppProcessLoop, end_processes
 
 SHUTDOWN_SECONDS = 3.0
 """How long open pages get to close, and then app processes to end, before they are killed."""
@@ -102,7 +106,17 @@ class ToolscopeWebServer(Server):
             ]
         )
         app.on_startup.append(self.on_startup)
+        # Cleanup runs once the websockets are closed, before run_app closes the loop.
+        app.on_cleanup.append(self.end_apps)
         return app
+
+    async def end_apps(self, app: web.Application) -> None:
+        """Wait until every app process has ended and the loop has heard so: the ones still
+        running ``SHUTDOWN_SECONDS`` after the stop (which interrupted them) are terminated,
+        and killed ``SHUTDOWN_SECONDS`` later."""
+        loop = asyncio.get_running_loop()
+        if isinstance(loop, AppProcessLoop):
+            await end_processes(loop.app_processes, SHUTDOWN_SECONDS)
 
     @web.middleware
     async def guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
@@ -150,7 +164,7 @@ class ToolscopeWebServer(Server):
     def serve(self, debug: bool = False) -> None:
         """Serve until Ctrl+C or SIGTERM; then end every app process it started, within bounds."""
         self.debug = debug
-        loop = asyncio.new_event_loop()
+        loop = AppProcessLoop()
         asyncio.set_event_loop(loop)
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, self._stop, signum)
@@ -164,7 +178,7 @@ class ToolscopeWebServer(Server):
                 print=None,
             )
         finally:
-            end_children(SHUTDOWN_SECONDS)
+            end_children(SHUTDOWN_SECONDS)  # what the apps started, which the loop does not know
 
     def _stop(self, signum: int) -> None:
         self.stopped_by = signum
