@@ -64,7 +64,9 @@ def print_tools_human(answer: ToolsAnswer, *, hidden_only: bool, wide: bool) -> 
         print_wrapped(console, Text(""), era, "dim")
     print_wrapped(console, Text(""), mode_sentence(subject, answer.mode_given, answer.mode), "bold")
     for note in evaluation.notes:
-        print_wrapped(console, Text(""), note, "dim")
+        # The header often says it already ("· tools from the snapshot …"): once is enough.
+        if note not in evaluation.loaded.label:
+            print_wrapped(console, Text(""), note, "dim")
     layout = verdict_layout(evaluation, console.width, wide=wide, hidden_only=hidden_only)
     print_lines(console, layout.lines)
     offered = evaluation.offered_count()
@@ -80,7 +82,7 @@ def _print_legend(console: Any, layout: Any, stages: Sequence[str]) -> None:
     """What the row marks mean, and that rules were shortened (when they were)."""
     from rich.text import Text
 
-    from .verdict_table import marks_legend
+    from .verdict_table import marks_legend, shortened_note
 
     legend = marks_legend(layout.marks, "toolscope explain CONFIG TOOL", stages)
     if legend:
@@ -89,6 +91,6 @@ def _print_legend(console: Any, layout: Any, stages: Sequence[str]) -> None:
         print_wrapped(
             console,
             Text(""),
-            f"Rules shortened to {console.width} columns: toolscope explain CONFIG TOOL shows one whole, --wide all.",
+            shortened_note(console.width, "toolscope explain CONFIG TOOL"),
             "dim",
         )

@@ -27,7 +27,7 @@ def print_workflow_human(
     from rich.text import Text
 
     from ..output import mode_sentence, print_findings, print_wrapped, stdout_console
-    from .verdict_table import marks_legend
+    from .verdict_table import marks_legend, shortened_note
     from .workflow import workflow_label
 
     console = stdout_console()
@@ -50,8 +50,7 @@ def print_workflow_human(
         print_wrapped(
             console,
             Text(""),
-            f"Rules shortened to {console.width} columns: toolscope explain CONFIG TOOL --step ID shows one whole, "
-            "--wide all.",
+            shortened_note(console.width, "toolscope explain CONFIG TOOL --step ID"),
             "dim",
         )
 

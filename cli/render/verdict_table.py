@@ -153,12 +153,17 @@ _BY_DESIGN = {
 }
 
 
+def shortened_note(width: int, explain: str) -> str:
+    """That the rules in the table were cut to the terminal's width, and where to read them whole."""
+    return f"Rules cut to fit {width} columns: whole in {explain} or --wide"
+
+
 def marks_legend(marks: frozenset[str], explain: str, stages: Sequence[str] = ()) -> str:
     """What the row marks shown (``Layout.marks``) mean, in one line (empty when there are none);
     ``stages``: the input's stage ids, so the by-design mark names only its own reasons."""
     parts = []
     if "!" in marks:
-        parts.append(f"! registered, then blocked by a later gate ({explain} gives the fix)")
+        parts.append(f"! registered, then blocked later ({explain} gives the fix)")
     if "·" in marks:
         reasons = [text for stage, text in _BY_DESIGN.items() if stage in stages] or list(_BY_DESIGN.values())
         parts.append(f"· hidden by design, not a config mistake ({'; '.join(reasons)})")

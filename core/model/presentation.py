@@ -9,9 +9,13 @@ of these tables out of every other module.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from .enums import Verdict
+
+if TYPE_CHECKING:
+    from .verdicts import Stage
 
 MARK: Mapping[bool | None, str] = {True: "✓", False: "✗", None: "?"}
 """A yes / no / unknown answer as one character: a stage passed, failed or could not be decided;
@@ -19,6 +23,19 @@ also a call accepted or refused, a server connected or not, a group toggled on."
 
 ANSWER_WORD: Mapping[bool | None, str] = {True: "yes", False: "no", None: "unknown"}
 """The answer to a checklist question (``Is it registered? yes``)."""
+
+
+def group_answer(stages: Sequence[Stage]) -> tuple[bool | None, str]:
+    """The answer to a checklist question that groups several stages, and its word: no if one
+    fails, unknown if one is unknown, ``n/a`` (None) when the tool reached none of them."""
+    if not stages:
+        return None, "n/a"
+    if any(s.passed is False for s in stages):
+        answer: bool | None = False
+    else:
+        answer = None if any(s.passed is None for s in stages) else True
+    return answer, ANSWER_WORD[answer]
+
 
 NOT_REACHED = "-"
 """A stage a tool never reached (a toolkit's tools have no stage 4), in tables of marks or words."""

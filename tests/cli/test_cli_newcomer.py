@@ -30,7 +30,7 @@ def test_tools_hidden_marks_rows_as_the_tui_does() -> None:
     assert row(out, "get_prompt").startswith("· ")
     assert row(out, "create_issue").startswith("  ")
     legend = " ".join(out.split())
-    assert "! registered, then blocked by a later gate" in legend and "· hidden by design" in legend
+    assert "! registered, then blocked later" in legend and "· hidden by design" in legend
 
 
 def test_tools_marks_an_inactive_group_as_by_design() -> None:
@@ -145,3 +145,13 @@ def test_offered_and_visible_are_two_words_for_two_counts() -> None:
     schema = json.loads((SAMPLES.parent / "core" / "schemas" / "tools-2.schema.json").read_text())
     assert "offered" in schema["$defs"]["StageId"]["description"]
     assert "usable" in schema["$defs"]["Verdict"]["description"]
+
+
+def test_a_header_never_says_listed_live_when_no_server_was_started() -> None:
+    """Claude Code's sample without --snapshot: every server is hidden before the connection
+    stage (approval, disabled, an unread file), so nothing is listed; the header said "tools listed
+    live"."""
+    claude = SAMPLES / "claude-code"
+    out = run("tools", f"claude-code:{claude / 'project'}", "--home", str(claude / "home"), width=200).stdout
+    header = next(line for line in out.splitlines() if line.startswith("Claude Code project"))
+    assert header.endswith("· no MCP server to start") and "live" not in header, header

@@ -120,3 +120,17 @@ def test_tables_cover_every_answer_and_verdict() -> None:
     assert [view.tab_title for view in View] == ["Pipeline", "Checklist", "Activation"]
     assert verdict_counts_text({"visible": 1234, "hidden": 5, "unknown": 0}) == "1234 visible, 5 hidden, 0 unknown"
     assert verdict_counts_text({"visible": 1234, "hidden": 5, "unknown": 0}, grouped=True).startswith("1,234 visible")
+
+
+def test_a_question_over_several_stages_is_no_if_one_fails_unknown_if_one_is_unknown() -> None:
+    """The four coding-agent checklists share this rule (it was copied into each)."""
+    from toolscope.core.model.presentation import group_answer
+    from toolscope.core.model.verdicts import Stage
+
+    def stage(passed: bool | None) -> Stage:
+        return Stage(name="layer", passed=passed, code="c", rule="r")
+
+    assert group_answer([]) == (None, "n/a")
+    assert group_answer([stage(True), stage(True)]) == (True, "yes")
+    assert group_answer([stage(True), stage(None), stage(False)]) == (False, "no")
+    assert group_answer([stage(True), stage(None)]) == (None, "unknown")

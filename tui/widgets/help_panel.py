@@ -48,6 +48,14 @@ def sections_global_first(active: Iterable[tuple[DOMNode, Binding]]) -> list[tup
     return [(node, sorted(bindings, key=lambda b: b.id is None)) for node, bindings in sorted(chain, key=place)]
 
 
+def _view_missing(screen: Screen, action: str) -> bool:
+    """``show_view('activation')`` on a screen whose input has no such view (a step config's 3)."""
+    views = getattr(screen, "views", None)
+    if not action.startswith("show_view(") or views is None:
+        return False
+    return not views.has_view(action.removeprefix("show_view(").strip("')\""))
+
+
 class GlobalFirstKeys(Static):
     """The key table: one section per owner, global ones first (Textual's table, reordered)."""
 
@@ -87,6 +95,8 @@ class GlobalFirstKeys(Static):
                 keys = " ".join(dict.fromkeys(self.app.get_key_display(binding) for binding in same_action))
                 first = same_action[0]
                 description = Text.from_markup(first.description, end="", style=description_style)
+                if _view_missing(self.screen, first.action):
+                    description.append(" (none for this input: the key says why)", "dim")
                 if first.tooltip:
                     description.append((" " if first.description else "") + first.tooltip, "dim")
                 table.add_row(Text(keys, style=key_style), description)

@@ -68,13 +68,28 @@ def _append_field(text: Text, label: str, value: str, style: str | None = None) 
     text.append("  ")
 
 
+def _kind_title(kind: str) -> str:
+    """The input's kind as users name it: ``AgentWorks step config``, ``Claude Code`` (the system's
+    title), never a raw id such as ``claude_code``."""
+    if kind in KIND_TITLE:
+        return KIND_TITLE[kind]
+    from ...core.systems.registry import system_of_kind
+
+    try:
+        return system_of_kind(kind).title
+    except KeyError:
+        return kind
+
+
 def _append_mode_and_input(text: Text, loaded: LoadedInput, mode: str | None, deterministic: bool) -> None:
     text.append("mode ", style="dim")
     text.append(f" {inert(mode, single_line=True)} " if mode else "(none)", style="bold reverse")
     text.append("  ")
     label = inert(loaded.label, single_line=True)
-    if not label.startswith(("AgentWorks", "AgentScope")):
-        text.append(KIND_TITLE.get(loaded.kind, loaded.kind) + "  ", style="bold")
+    title = _kind_title(loaded.kind)
+    # The label usually names the system already ("Claude Code project app"): once is enough.
+    if not label.startswith(("AgentWorks", "AgentScope", title)):
+        text.append(title + "  ", style="bold")
     text.append(label, style="bold cyan")
     # Step and registry are shown only when the label does not already say them.
     if loaded.step and loaded.step not in loaded.label:

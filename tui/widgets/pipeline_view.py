@@ -131,9 +131,7 @@ class PipelineView(Vertical):
         self._offered: int | None = None
 
     def compose(self) -> ComposeResult:
-        yield safe_input(
-            placeholder="/ filter: name, ns:tool, verdict or stage (e.g. hidden, allow-listed)", id="filter"
-        )
+        yield safe_input(placeholder=filter_placeholder(()), id="filter")
         yield Static(id="summary")
         yield ToolGrid(id="grid")
         with VerticalScroll(id="detail-scroll"):
@@ -170,6 +168,7 @@ class PipelineView(Vertical):
         self._index = RowIndex(evaluation, change.changed if change else frozenset())
         table = self._index.table
         self._layout = GridLayout.measure(evaluation.stage_names, table.names, table.namespaces)
+        self.query_one("#filter", Input).placeholder = filter_placeholder(evaluation.stage_names)
         self._alerts = self._index.alerts()
         # Once per evaluation: counting 50,000 verdicts on every keystroke costs ~40 ms.
         self._counts = evaluation.counts()
@@ -300,3 +299,12 @@ class PipelineView(Vertical):
         tool = self.grid.selected_tool
         if tool is not None:
             self.post_message(self.ChecklistRequested(tool.name))
+
+
+def filter_placeholder(stage_names: Sequence[str]) -> str:
+    """The filter's hint, its stage example one of the input's own later gates (``allow-listed`` for a
+    step config, ``offered`` for a toolkit, ``approval`` for Claude Code)."""
+    from ...core.systems.registry import stage_titles
+
+    example = stage_titles().get(stage_names[1], stage_names[1]) if len(stage_names) > 1 else "allow-listed"
+    return f"/ filter: name, ns:tool, verdict or stage (e.g. hidden, {example})"

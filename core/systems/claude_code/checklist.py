@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...model.opt_in import DISCOVER_FLAG, NOT_STARTED_CODE, not_started_fix
-from ...model.presentation import ANSWER_WORD
-from ...model.verdicts import Checklist, ChecklistStep, Stage, ToolVerdict
+from ...model.presentation import group_answer
+from ...model.verdicts import Checklist, ChecklistStep, ToolVerdict
 from ...text.suggest import did_you_mean
 from ..coding_cli.common import claude_name_part, typed_path
 from .ids import ClaudeStage
@@ -33,12 +33,6 @@ _GROUPS = (
         "Does the model get it (in full or deferred behind ToolSearch), and would a call run in mode {mode}?",
     ),
 )
-
-
-def _answer(stages: list[Stage]) -> bool | None:
-    if any(s.passed is False for s in stages):
-        return False
-    return None if any(s.passed is None for s in stages) else True
 
 
 def _command(subject: ClaudeCodeSubject, name: str) -> str:
@@ -144,13 +138,13 @@ def _not_found(
 def _group_step(verdict: ToolVerdict, ids: Collection[str], question: str, shown: str, mode: str) -> ChecklistStep:
     """One of the four questions, answered from its stages (n/a when none was reached)."""
     stages = [s for s in verdict.stages if s.name in ids]
-    passed = _answer(stages)
+    passed, word = group_answer(stages)
     evidence = tuple(s.rule + (f" ({s.source})" if s.source and s.source not in s.rule else "") for s in stages) or (
         "not reached: an earlier question failed",
     )
     return ChecklistStep(
         question.format(server=verdict.namespace, name=shown, mode=mode),
-        ANSWER_WORD[passed] if stages else "n/a",
-        passed if stages else None,
+        word,
+        passed,
         evidence,
     )

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...model.opt_in import DISCOVER_FLAG, NOT_STARTED_CODE, not_started_fix
-from ...model.presentation import ANSWER_WORD
-from ...model.verdicts import Checklist, ChecklistStep, Stage, ToolVerdict
+from ...model.presentation import group_answer
+from ...model.verdicts import Checklist, ChecklistStep, ToolVerdict
 from ...text.suggest import did_you_mean
 from ..coding_cli.common import typed_path
 from .findings import trust_fix
@@ -40,15 +40,6 @@ _GROUPS = (
 )
 
 
-def _answer(stages: list[Stage]) -> bool | None:
-    """A group's answer: no if a stage fails, unknown if one is unknown or none was reached."""
-    if not stages:
-        return None
-    if any(s.passed is False for s in stages):
-        return False
-    return None if any(s.passed is None for s in stages) else True
-
-
 def codex_checklist(subject: CodexSubject, tool: str, mode: str) -> Checklist:
     """The four questions for one tool (``namespace:function`` or ``mcp__server__function``)."""
     tools = subject.evaluate(mode).tools
@@ -61,11 +52,11 @@ def codex_checklist(subject: CodexSubject, tool: str, mode: str) -> Checklist:
     steps = []
     for ids, question in _GROUPS:
         stages = [s for s in verdict.stages if s.name in ids]
-        passed = _answer(stages)
+        passed, word = group_answer(stages)
         steps.append(
             ChecklistStep(
                 question.format(namespace=verdict.namespace, mode=mode),
-                ANSWER_WORD[passed] if stages else "n/a",
+                word,
                 passed,
                 tuple(s.rule for s in stages) or ("not reached",),
             )

@@ -132,6 +132,12 @@ class Launch:
     environ_values: frozenset[str] = frozenset()
 
 
+LISTED_LIVE = "tools listed live"
+NOTHING_TO_START = "no MCP server to start"
+"""Where the tools came from when no server reaches the connection stage (each is hidden earlier,
+or none is defined): "tools listed live" would claim a listing that never happened."""
+
+
 def list_servers(
     entries: dict[str, Launch], snapshot: Path | None, timeout: float = DISCOVERY_TIMEOUT
 ) -> tuple[dict[str, ServerResult], str]:
@@ -150,7 +156,7 @@ def list_servers(
         found = {key: by_name[key.rpartition("/")[2]] for key in entries if key.rpartition("/")[2] in by_name}
         return found, f"tools from the snapshot {snapshot.name} ({result.source.taken_at})"
     if not entries:
-        return {}, "tools listed live"
+        return {}, NOTHING_TO_START
     from ...mcp.config import McpConfig, ServerConfig, config_from_dict
     from ...mcp.discovery import discover_sync
 
@@ -168,7 +174,7 @@ def list_servers(
     live = discover_sync(McpConfig(servers), timeout) if servers else None
     found = {s.name: s for s in live.servers} if live else {}
     found.update(failed)
-    return found, "tools listed live"
+    return found, LISTED_LIVE
 
 
 def start_summary(results: dict[str, ServerResult], where: str) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ...model.opt_in import DISCOVER_FLAG, NOT_STARTED_CODE, not_started_fix
-from ...model.presentation import ANSWER_WORD
+from ...model.presentation import group_answer
 from ...model.verdicts import Checklist, ChecklistStep, Stage, ToolVerdict
 from ...text.suggest import did_you_mean
 from ..coding_cli.common import typed_path
@@ -40,14 +40,6 @@ _GROUPS = (
 )
 
 
-def _answer(stages: list[Stage]) -> bool | None:
-    if not stages:
-        return None
-    if any(s.passed is False for s in stages):
-        return False
-    return None if any(s.passed is None for s in stages) else True
-
-
 def _matches(subject: GeminiSubject, tool: str, tools: Sequence[ToolVerdict]) -> list[ToolVerdict]:
     """The rows named ``tool`` (sent name, or ``server:raw tool``); else a server's ``mcp_<s>_*`` row."""
     named = [t for t in tools if tool in (t.name, f"{t.namespace}:{subject.raw_names.get(t.name, ('', ''))[1]}")]
@@ -56,8 +48,7 @@ def _matches(subject: GeminiSubject, tool: str, tools: Sequence[ToolVerdict]) ->
 
 def _step(verdict: ToolVerdict, ids: tuple[str, ...], question: str, mode: str) -> ChecklistStep:
     stages = [s for s in verdict.stages if s.name in ids]
-    answer = _answer(stages)
-    word = ANSWER_WORD[answer] if stages else "n/a"
+    answer, word = group_answer(stages)
     return ChecklistStep(
         question.format(server=verdict.namespace, mode=mode),
         word,

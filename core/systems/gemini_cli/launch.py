@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ...mcp.results import ServerResult
 from ...mcp.start_policy import not_started
-from ..coding_cli.common import DISCOVERY_TIMEOUT, Launch, list_servers, start_summary
+from ..coding_cli.common import DISCOVERY_TIMEOUT, NOTHING_TO_START, Launch, list_servers, start_summary
 from .files import GeminiFiles
 from .servers import ServerEntry
 
@@ -63,7 +63,7 @@ def list_gemini_servers(
                 entry["url"] = entry["httpUrl"]
             by_timeout.setdefault(timeout_of(server), {})[server.name] = Launch(entry, base)
     results: dict[str, ServerResult] = {}
-    where = "tools listed live"
+    where = NOTHING_TO_START
     for timeout, chosen in sorted(by_timeout.items()):
         found, where = list_servers(chosen, None, timeout)
         results.update(found)

@@ -195,7 +195,7 @@ def _loaded(
         kind=GeminiInput.GEMINI_CLI,
         label=f"Gemini CLI project {project.name or project} · {count_of(servers, 'server')} · {where}",
         files=tuple((shown, digest) for shown, digest, _ in read),
-        extra=(("input", "gemini-cli"), ("gemini_cli_model", VERSION), *header_extra(skipped)),
+        extra=(("input", "gemini-cli"), ("modelled on Gemini CLI", VERSION), *header_extra(skipped)),
         paths=resolved_paths(*(p for _, _, p in read)),
     )
 

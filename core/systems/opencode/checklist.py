@@ -7,8 +7,8 @@ import shlex
 from typing import TYPE_CHECKING
 
 from ...model.opt_in import DISCOVER_FLAG, NOT_STARTED_CODE, not_started_fix
-from ...model.presentation import ANSWER_WORD
-from ...model.verdicts import Checklist, ChecklistStep, Stage, ToolVerdict
+from ...model.presentation import group_answer
+from ...model.verdicts import Checklist, ChecklistStep, ToolVerdict
 from ...text.suggest import did_you_mean
 from ..coding_cli.common import typed_path
 from .ids import OpenCodeStage as S
@@ -27,14 +27,6 @@ _GROUPS = (
 )
 
 
-def _answer(stages: list[Stage]) -> bool | None:
-    if not stages:
-        return None
-    if any(s.passed is False for s in stages):
-        return False
-    return None if any(s.passed is None for s in stages) else True
-
-
 def _unknown_tool(subject: OpenCodeSubject, tool: str, mode: str, names: list[str]) -> Checklist:
     """No server or built-in offers it: the nearest names, else where servers are defined."""
     close = did_you_mean(tool, names, normalize=str.lower)
@@ -50,9 +42,8 @@ def _unknown_tool(subject: OpenCodeSubject, tool: str, mode: str, names: list[st
 
 def _step(ids: tuple[S, ...], question: str, verdict: ToolVerdict, mode: str) -> ChecklistStep:
     stages = [s for s in verdict.stages if s.name in ids]
-    passed = _answer(stages)
+    passed, answer = group_answer(stages)
     evidence = tuple(s.rule for s in stages) or ("not reached",)
-    answer = ANSWER_WORD[passed] if stages else "n/a"
     return ChecklistStep(question.format(namespace=verdict.namespace, mode=mode), answer, passed, evidence)
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from ...mcp.results import ServerResult
 from ...mcp.start_policy import not_started
-from ..coding_cli.common import Launch, list_servers, start_summary
+from ..coding_cli.common import NOTHING_TO_START, Launch, list_servers, start_summary
 from .layers import Layers
 
 DEFAULT_TIMEOUT_MS = 30000
@@ -79,7 +79,7 @@ def list_opencode_servers(
     for name in chosen:
         groups.setdefault(timeout_s(entries[name]), {})[name] = as_launch(entries[name], environ, project)
     results: dict[str, ServerResult] = {}
-    where = "tools listed live"
+    where = NOTHING_TO_START
     for seconds, group in sorted(groups.items()):
         found, where = list_servers(group, None, seconds)
         results.update(found)

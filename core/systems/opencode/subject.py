@@ -198,7 +198,7 @@ def _loaded(project: Path, layers: Layers, results: dict[str, ServerResult], whe
         kind=OpenCodeInput.OPENCODE,
         label=f"OpenCode project {project.name} · {count_of(len(server_entries(layers.merged)), 'server')} · {where}",
         files=tuple((la.shown, la.sha256) for la in layers.layers),
-        extra=(("input", "opencode"), ("opencode_model", VERSION), *header_extra(skipped)),
+        extra=(("input", "opencode"), ("modelled on OpenCode", VERSION), *header_extra(skipped)),
         paths=resolved_paths(*(la.path for la in layers.layers if la.path is not None)),
     )
 
