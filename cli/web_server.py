@@ -80,7 +80,7 @@ class ToolscopeWebServer(Server):
         self.sessions = 0
         """Open websockets, each with its app process (counted until the process has ended)."""
         self.stopped_by: int | None = None
-        """The signal that stopped the server (SIGINT for Ctrl+C, SIGTERM), once one did."""
+        """The signal that stopped the server (SIGINT for Ctrl+C, SIGTERM, SIGHUP), once one did."""
 
     def initialize_logging(self) -> None:
         """No log handler: textual-serve's Rich log would print every connection to the terminal."""
@@ -166,8 +166,11 @@ class ToolscopeWebServer(Server):
         self.debug = debug
         loop = AppProcessLoop()
         asyncio.set_event_loop(loop)
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(signum, self._stop, signum)
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            # SIGHUP too: the CLI's own route for it (cli/signals.py) goes through the SIGINT
+            # handler, which this loop replaces. Left alone when ignored (nohup).
+            if signal.getsignal(signum) is not signal.SIG_IGN:
+                loop.add_signal_handler(signum, self._stop, signum)
         try:
             web.run_app(
                 self.web_app(),

@@ -99,4 +99,4 @@ def serve_command(
         raise typer.Exit(EXIT_INTERRUPTED)  # Ctrl+C: 130, as for every command (docs/commands.md)
     from .. import signals
 
-    signals.note_received(server.stopped_by)  # SIGTERM: the process ends by it, after its cleanups
+    signals.note_received(server.stopped_by)  # SIGTERM, SIGHUP: the process ends by it, after its cleanups

@@ -215,3 +215,17 @@ def test_sigterm_does_not_wait_for_a_slow_stdout_reader(tmp_path: Path) -> None:
         if took[-1] < DRAIN_LIMIT_S:
             break
     assert min(took) < DRAIN_LIMIT_S, took
+
+
+def test_sighup_stops_the_server_too(tmp_path: Path) -> None:
+    """SIGHUP (the terminal closed) ends serve as SIGTERM does: by that signal, after "stopped".
+    It used to be swallowed: the CLI routes it through the SIGINT handler, which serve's event
+    loop had replaced with its own, so the server kept serving."""
+    served = start_server(tmp_path)
+    try:
+        served.process.send_signal(signal.SIGHUP)
+        assert served.process.wait(STOP_SECONDS) == -signal.SIGHUP
+    finally:
+        stop_for_good(served)
+    assert served.process.stdout is not None and "stopped" in served.process.stdout.read()
+    assert served.process.stderr is not None and served.process.stderr.read() == ""
