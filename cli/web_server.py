@@ -13,7 +13,12 @@ added here, through its public handlers and attributes only:
 - Ctrl+C and SIGTERM stop it promptly with pages open: every app process gets SIGINT (as from
   a terminal's Ctrl+C), open websockets get ``SHUTDOWN_SECONDS`` to close, then any app still
   running is terminated, and killed ``SHUTDOWN_SECONDS`` later (textual-serve waits for each
-  app without a bound).
+  app without a bound);
+- the event loop outlives every app process it started (``serve_loop``): textual-serve
+  waits for an app's output to end, never for its exit, and an app ending a moment after the
+  loop closed would make asyncio print "Loop … that handles pid N is closed";
+- the page is textual-serve's own template plus one script (``serve_page/``): it focuses the
+  terminal once it is connected, so keys reach the app without a click first.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import asyncio
 import signal
 import socket
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import psutil
@@ -29,9 +35,12 @@ from aiohttp import web
 from textual_serve.server import Server
 
 from .serve_guard import allowed_hosts, refusal, url_host
+from .serve_loop import AppProcessLoop, end_processes
 
 SHUTDOWN_SECONDS = 3.0
 """How long open pages get to close, and then app processes to end, before they are killed."""
+PAGE_TEMPLATES = Path(__file__).parent / "serve_page"
+"""textual-serve's page template (``app_index.html``) with toolscope's focus script."""
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
@@ -56,7 +65,14 @@ class ToolscopeWebServer(Server):
         self, command: str, sock: socket.socket, title: str, announce: Callable[[str], None], max_sessions: int
     ) -> None:
         host, port = sock.getsockname()[:2]
-        super().__init__(command, host=host, port=port, title=title, public_url=f"http://{url_host(host)}:{port}")
+        super().__init__(
+            command,
+            host=host,
+            port=port,
+            title=title,
+            public_url=f"http://{url_host(host)}:{port}",
+            templates_path=PAGE_TEMPLATES,
+        )
         self.sock = sock
         self.announce = announce
         self.allowed_hosts = allowed_hosts(host, port)
@@ -64,7 +80,7 @@ class ToolscopeWebServer(Server):
         self.sessions = 0
         """Open websockets, each with its app process (counted until the process has ended)."""
         self.stopped_by: int | None = None
-        """The signal that stopped the server (SIGINT for Ctrl+C, SIGTERM), once one did."""
+        """The signal that stopped the server (SIGINT for Ctrl+C, SIGTERM, SIGHUP), once one did."""
 
     def initialize_logging(self) -> None:
         """No log handler: textual-serve's Rich log would print every connection to the terminal."""
@@ -90,7 +106,17 @@ class ToolscopeWebServer(Server):
             ]
         )
         app.on_startup.append(self.on_startup)
+        # Cleanup runs once the websockets are closed, before run_app closes the loop.
+        app.on_cleanup.append(self.end_apps)
         return app
+
+    async def end_apps(self, app: web.Application) -> None:
+        """Wait until every app process has ended and the loop has heard so: the ones still
+        running ``SHUTDOWN_SECONDS`` after the stop (which interrupted them) are terminated,
+        and killed ``SHUTDOWN_SECONDS`` later."""
+        loop = asyncio.get_running_loop()
+        if isinstance(loop, AppProcessLoop):
+            await end_processes(loop.app_processes, SHUTDOWN_SECONDS)
 
     @web.middleware
     async def guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
@@ -138,10 +164,13 @@ class ToolscopeWebServer(Server):
     def serve(self, debug: bool = False) -> None:
         """Serve until Ctrl+C or SIGTERM; then end every app process it started, within bounds."""
         self.debug = debug
-        loop = asyncio.new_event_loop()
+        loop = AppProcessLoop()
         asyncio.set_event_loop(loop)
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(signum, self._stop, signum)
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            # SIGHUP too: the CLI's own route for it (cli/signals.py) goes through the SIGINT
+            # handler, which this loop replaces. Left alone when ignored (nohup).
+            if signal.getsignal(signum) is not signal.SIG_IGN:
+                loop.add_signal_handler(signum, self._stop, signum)
         try:
             web.run_app(
                 self.web_app(),
@@ -152,7 +181,7 @@ class ToolscopeWebServer(Server):
                 print=None,
             )
         finally:
-            end_children(SHUTDOWN_SECONDS)
+            end_children(SHUTDOWN_SECONDS)  # what the apps started, which the loop does not know
 
     def _stop(self, signum: int) -> None:
         self.stopped_by = signum

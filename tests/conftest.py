@@ -74,6 +74,8 @@ PROCESS_TESTS = (
     "tests/clis/test_capture_offer.py::test_cli_json_carries_the_offer_and_the_human_form_leads_with_the_call",
     "tests/tui/test_tui_session_replay.py::test_the_cli_says_what_it_means_about_the_recording_version",
     "tests/agentscope/test_as_cli.py::test_factory_print_keeps_json_clean",
+    # serve's event loop ending a real process that ignores SIGTERM (two 0.2 s graces)
+    "tests/cli/test_serve_loop.py",
     "tests/tui/test_tui_inspect_cli.py::test_stdout_not_a_terminal_exits_2_at_once",
     "tests/hostile/test_hostile_big_records.py::test_a_huge_argument_is_shown_clipped_and_memory_stays_bounded",
     # real Chromium, like tests/browser/

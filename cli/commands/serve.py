@@ -8,13 +8,14 @@ starts: bad input is exit 2 here, not a blank page.
 from __future__ import annotations
 
 import shlex
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from ...core.model.errors import InputError
+from ...core.model.errors import EXIT_INTERRUPTED, InputError
 from ..input_kind import config_help
 from ..output import handle_errors
 from .common import DiscoverOpt, ModeOpt, RegistryOpt, StepOpt
@@ -91,8 +92,11 @@ def serve_command(
         max_sessions=max_sessions,
     )
     server.serve()
-    if server.stopped_by is not None:
-        console.print(plain("toolscope serve: stopped"))
-        from .. import signals
+    if server.stopped_by is None:
+        return
+    console.print(plain("toolscope serve: stopped"))
+    if server.stopped_by == signal.SIGINT:
+        raise typer.Exit(EXIT_INTERRUPTED)  # Ctrl+C: 130, as for every command (docs/commands.md)
+    from .. import signals
 
-        signals.note_received(server.stopped_by)
+    signals.note_received(server.stopped_by)  # SIGTERM, SIGHUP: the process ends by it, after its cleanups
