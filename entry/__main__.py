@@ -1,6 +1,6 @@
 """``python -m toolscope``."""
 
-from toolscope.cli.app import main
+from toolscope.launch import main
 
 if __name__ == "__main__":
     main()

@@ -100,6 +100,7 @@ def test_the_root_package_holds_only_the_entry_point_and_the_tap() -> None:
     assert sorted(p.name for p in (REPO / "entry").iterdir() if p.name != "__pycache__") == [
         "__init__.py",
         "__main__.py",
+        "launch.py",
         "py.typed",
         "tap.py",
     ]
