@@ -14,6 +14,8 @@ import sys
 import time
 from collections.abc import Iterator
 
+from ..core.text.counts import counted
+
 ANNOUNCE_AT = 500
 """Turns from which a replay says so on a non-terminal stderr."""
 _REDRAW = 0.2
@@ -48,7 +50,7 @@ class _Progress:
 
     def close(self) -> None:
         if self.drawn:
-            self._write(f"\rreplayed {self.done} {self.what}(s)\x1b[K\n")
+            self._write(f"\rreplayed {counted(self.done, self.what)}\x1b[K\n")
 
     def _write(self, text: str) -> None:
         try:

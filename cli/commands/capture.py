@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from ...core.model.errors import EXIT_CAPTURE_INCOMPLETE, EXIT_INTERRUPTED, InputError
+from ...core.text.counts import counted
 from ..help_format import ToolscopeCommand
 from ..output import handle_errors
 
@@ -154,15 +155,15 @@ def _export_otlp(target: Path, otlp: str) -> bool:
         message = exc.render() if isinstance(exc, InputError) else str(exc)
         typer.echo(f"toolscope capture: the OTLP export failed: {message}", err=True)
         return False
-    typer.echo(f"toolscope capture: {spans} span(s) exported to {where}", err=True)
+    typer.echo(f"toolscope capture: {counted(spans, 'span')} exported to {where}", err=True)
     return True
 
 
 def _summary(writer) -> str:  # noqa: ANN001 - a closed CaptureWriter
     if not writer.lost:
-        return f"{writer.written} request(s) recorded"
+        return f"{counted(writer.written, 'request')} recorded"
     return (
-        f"{writer.written} request(s) recorded, {writer.lost} answered but NOT recorded"
+        f"{counted(writer.written, 'request')} recorded, {writer.lost:,} answered but NOT recorded"
         f" ({writer.lost_reason or 'unknown reason'})"
     )
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ..model.errors import InputError, Problem
 from ..schemas.capture import CaptureRecord
+from ..text.counts import counted
 from .observed import MAX_REQUESTS, MODEL_PROTOCOLS, ObservedCapture, ObservedRequest, request_from_record
 from .reader import CaptureFollower, read_capture
 
@@ -53,10 +54,12 @@ class _Collected:
             self.requests.append(request_from_record(record, len(self.requests) + 1))
 
     def capture(self) -> ObservedCapture:
-        skipped: tuple[str, ...] = (f"{self.counts:,} count_tokens request(s): not model turns",) if self.counts else ()
+        skipped: tuple[str, ...] = (
+            (f"{counted(self.counts, 'count_tokens request')}: not model turns",) if self.counts else ()
+        )
         if self.refused:
             kinds = ", ".join(f"{count:,} {kind}" for kind, count in sorted(self.refused.items()))
-            skipped += (f"{sum(self.refused.values()):,} refused request(s) ({kinds}): not model turns",)
+            skipped += (f"{counted(sum(self.refused.values()), 'refused request')} ({kinds}): not model turns",)
         return ObservedCapture(self.path, tuple(self.requests), self.records, skipped, self.truncated)
 
 

@@ -18,6 +18,7 @@ import time
 
 import uvicorn
 
+from ..text.counts import counted
 from .app import CaptureSettings, capture_app, warm_up
 from .http_protocol import BoundedHttpToolsProtocol
 
@@ -51,10 +52,10 @@ class _CutOffNote(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if not str(record.msg).startswith("Cancel %s running task"):
             return True
-        count = record.args[0] if isinstance(record.args, tuple) and record.args else "some"
+        count = record.args[0] if isinstance(record.args, tuple) and record.args else None
+        requests = counted(count, "request") if isinstance(count, int) else "some requests"
         print(
-            f"toolscope capture: {count} request(s) still in flight after {STOP_SECONDS:g} s were cut off"
-            " (their lines say so)",
+            f"toolscope capture: {requests} still in flight after {STOP_SECONDS:g} s were cut off (their lines say so)",
             file=sys.stderr,
         )
         return False

@@ -29,6 +29,7 @@ from typing import Any
 import orjson
 
 from ..model.errors import InputError, Problem
+from ..text.counts import counted, counted_phrase
 from .observed import MAX_REQUESTS, ObservedCall, ObservedCapture, ObservedRequest, call_arguments, clipped_name
 from .otlp_read import OtlpSpans, Span
 from .reply import estimate_tokens
@@ -235,8 +236,8 @@ class _Sorted:
                 else:
                     continue
             counts[why] = counts.get(why, 0) + 1
-        notes = [f"{count:,} {why}" for why, count in counts.items()]
-        notes += [f"{count:,} {why}" for why, count in self.read.skipped.items()]
+        notes = [counted_phrase(count, why) for why, count in counts.items()]
+        notes += [counted_phrase(count, why) for why, count in self.read.skipped.items()]
         return sorted(kept, key=lambda pair: (pair[0].start_ns, pair[0].position)), notes
 
 
@@ -250,6 +251,6 @@ def observed_from_spans(read: OtlpSpans, source: str) -> ObservedCapture:
             source,
             "has no model call with a tool list recorded (toolscope compares tool lists)",
             [Problem("(trace)", note) for note in notes[:10]]
-            or [Problem("(trace)", f"{len(read.spans):,} span(s), none of them a model call")],
+            or [Problem("(trace)", f"{counted(len(read.spans), 'span')}, none of them a model call")],
         )
     return ObservedCapture(source, requests, len(read.spans), tuple(notes), truncated)

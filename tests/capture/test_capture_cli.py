@@ -66,7 +66,7 @@ def test_capture_runs_the_command_and_exits_with_its_status(tmp_path: Path) -> N
     done = _toolscope("-o", "c.jsonl", "--replies", "replies.yaml", "--", sys.executable, "agent.py", cwd=tmp_path)
     assert done.returncode == 5, done.stderr
     assert done.stdout.splitlines() == ['{"web_serch":true}', "fine True True True"]
-    assert "2 request(s) recorded in c.jsonl" in done.stderr
+    assert "2 requests recorded in c.jsonl" in done.stderr
     first, second = read_capture(tmp_path / "c.jsonl").records
     assert (first.protocol, second.protocol) == ("openai-chat", "openai-chat")
     assert [t.name for t in first.tools] == ["reset_tools"] and second.tools == []
@@ -169,7 +169,7 @@ def test_ctrl_c_with_a_request_in_flight_records_it_without_a_traceback(tmp_path
         upstream.stop()
     assert proc.returncode == 130, err  # interrupted, as serve reports it (#36: it was 0)
     assert "Traceback" not in err and "CancelledError" not in err, err
-    assert "1 request(s) still in flight after 5 s were cut off" in err and "1 request(s) recorded" in err
+    assert "1 request still in flight after 5 s were cut off" in err and "1 request recorded" in err
     (record,) = read_capture(tmp_path / "c.jsonl").records
     assert record.reply.error is not None
     assert "cut off" in record.reply.error or "stopped before this reply" in record.reply.error
@@ -214,7 +214,7 @@ def test_ctrl_c_while_serving_exits_130_like_serve(tmp_path: Path) -> None:
     finally:
         proc.kill()
     assert proc.returncode == 130, err
-    assert "0 request(s) recorded" in err and "Traceback" not in err, err
+    assert "0 requests recorded" in err and "Traceback" not in err, err
 
 
 # The real CLI, held at one import of its start-up until the test's signal arrives: the signal

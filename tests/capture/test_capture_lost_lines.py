@@ -64,7 +64,7 @@ def _capture(tmp_path: Path, client: str, limit: int | None = None) -> subproces
 def test_every_answered_request_is_a_line_the_reader_reads(tmp_path: Path) -> None:
     done = _capture(tmp_path, HOSTILE_CLIENT)
     assert done.returncode == 0, done.stderr
-    assert "3 request(s) recorded" in done.stderr
+    assert "3 requests recorded" in done.stderr
     records = read_capture(tmp_path / "c.jsonl").records
     assert [r.index for r in records] == [1, 2, 3]
     assert records[0].tools[0].name == "a\ufffdb"  # the lone surrogate as U+FFFD
@@ -78,7 +78,7 @@ def test_a_full_disk_is_exit_74_and_the_summary_counts_the_lost_lines(tmp_path: 
     assert not read.partial_tail  # a line cut by the limit was taken back
     kept = len(read.records)
     assert 0 < kept < 80
-    assert f"{kept} request(s) recorded, {80 - kept} answered but NOT recorded (File too large)" in done.stderr
+    assert f"{kept} requests recorded, {80 - kept} answered but NOT recorded (File too large)" in done.stderr
 
 
 def _record(**changes: object) -> dict[str, object]:

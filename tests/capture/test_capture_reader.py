@@ -176,4 +176,4 @@ def test_refused_requests_are_read_and_left_out_of_the_model_turns(tmp_path: Pat
         jsonschema.validate(json.loads(line), schema)
     capture = load_capture(path)
     assert [(r.index, r.record) for r in capture.requests] == [(1, 4)]
-    assert capture.skipped == ("3 refused request(s) (1 malformed_json, 2 unknown_path): not model turns",)
+    assert capture.skipped == ("3 refused requests (1 malformed_json, 2 unknown_path): not model turns",)

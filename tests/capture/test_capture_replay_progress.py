@@ -53,4 +53,4 @@ def test_a_capture_replay_shows_its_progress_and_a_final_count(tmp_path: Path) -
     draws = [part for part in stderr.split("\r") if part.startswith("replaying request ")]
     assert draws and draws[-1].startswith("replaying request 400/400 (Ctrl-C stops)"), stderr[-500:]
     assert len(draws) <= 400 // 2 + 2  # redrawn at most five times a second, not once per request
-    assert "replayed 400 request(s)" in stderr
+    assert "replayed 400 requests" in stderr

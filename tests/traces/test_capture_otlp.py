@@ -49,7 +49,7 @@ def _same_facts(capture: Path, trace: Path) -> None:
 def test_the_export_file_reads_back_to_the_same_facts(tmp_path: Path) -> None:
     done = _capture(tmp_path, "--otlp", "run.otlp.json")
     assert done.returncode == 0, done.stderr
-    assert "2 span(s) exported to run.otlp.json" in done.stderr
+    assert "2 spans exported to run.otlp.json" in done.stderr
     document = json.loads((tmp_path / "run.otlp.json").read_text())
     span = document["resourceSpans"][0]["scopeSpans"][0]["spans"][0]
     keys = {a["key"] for a in span["attributes"]}

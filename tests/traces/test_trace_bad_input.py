@@ -101,7 +101,7 @@ def test_a_megabyte_attribute_is_dropped_and_counted(tmp_path: Path, monkeypatch
     path = tmp_path / "big.otlp.json"
     path.write_text(json.dumps(document))
     read = load_capture(path)
-    assert "1 attribute value(s) over 100,000 characters (gen_ai.request.model)" in read.skipped
+    assert "1 attribute value over 100,000 characters (gen_ai.request.model)" in read.skipped
     assert all(r.model is None or len(r.model) < 1000 for r in read.requests)
 
 
@@ -115,7 +115,7 @@ def test_a_tool_list_cut_by_a_length_limit_is_unreadable_not_empty(tmp_path: Pat
     path = tmp_path / "limited.otlp.json"
     path.write_text(json.dumps(document))
     text = _error(path)
-    assert "4 model-call span(s) whose tool list is unreadable" in text
+    assert "4 model-call spans whose tool list is unreadable" in text
 
 
 def test_spans_that_are_not_objects_are_counted(tmp_path: Path) -> None:
@@ -125,8 +125,8 @@ def test_spans_that_are_not_objects_are_counted(tmp_path: Path) -> None:
     path.write_text(json.dumps(document))
     read = load_capture(path)
     assert len(read.requests) == 4
-    assert "2 span(s) that are not an object" in read.skipped
-    assert "1 span(s) without a traceId and spanId" in read.skipped
+    assert "2 spans that are not an object" in read.skipped
+    assert "1 span without a traceId and spanId" in read.skipped
 
 
 def test_the_span_cap_counts_the_rest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -84,7 +84,7 @@ def test_openai_v2_records_no_tool_list_and_toolscope_says_so(tmp_path: Path) ->
     _record("openai-v2", tmp_path / "run")
     done = _check(f"{tmp_path / 'run'}.otlp.json")
     assert done.returncode == 2
-    assert "4 model-call span(s) with no tool list recorded" in done.stderr
+    assert "4 model-call spans with no tool list recorded" in done.stderr
 
 
 def _free_port() -> int:

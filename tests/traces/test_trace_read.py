@@ -88,7 +88,7 @@ def test_a_trace_without_tool_lists_is_reported_never_read_as_no_tools() -> None
         load_capture(FIXTURES / "openai-v2.otlp.json")
     text = raised.value.render()
     assert "has no model call with a tool list recorded" in text
-    assert "4 model-call span(s) with no tool list recorded" in text
+    assert "4 model-call spans with no tool list recorded" in text
 
 
 def test_check_reads_a_trace_with_no_extra_option(in_repo: Path) -> None:

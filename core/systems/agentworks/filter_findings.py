@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ...model.enums import Severity, ToolKind
 from ...model.verdicts import Finding
+from ...text.counts import counted
 from .ids import AgentWorksFinding
 from .pipeline import StepPipeline
 from .tool_filter import ToolFilter
@@ -76,7 +77,7 @@ def rewrite_changes(pipeline: StepPipeline) -> list[Finding]:
         out.append(
             Finding(
                 AgentWorksFinding.APP_REWRITE,
-                f"the app's rewrite of the step's lists changes {len(names)} tool(s) of \"{namespace}\": {how} "
+                f"the app's rewrite of the step's lists changes {counted(len(names), 'tool')} of \"{namespace}\": {how} "
                 f"after the rewrite: {_first_five(names)}. {rewrite.note}",
                 tool=names[0],
                 entry=namespace,
