@@ -10,6 +10,7 @@ import typer
 
 from ...core.model.errors import EXIT_NEGATIVE, EXIT_OK, InputError
 from ...core.model.presentation import MARK
+from ...core.text.counts import counted
 from ..output import handle_errors, print_document, print_wrapped, stdout_console
 from ..styles import STAGE_STYLE
 from .common import JsonOpt
@@ -86,7 +87,7 @@ def _progress(total: int):  # a callback, or None
     from ..output import stderr_console
 
     console = stderr_console()
-    console.print(Text(f"connecting to {total} MCP server{'s' if total != 1 else ''}…", style="dim"))
+    console.print(Text(f"connecting to {counted(total, 'MCP server')}…", style="dim"))
     done = 0
 
     def report(server) -> None:  # ServerResult

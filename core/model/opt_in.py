@@ -19,6 +19,8 @@ Public API::
 
 from __future__ import annotations
 
+from ..text.counts import counted
+
 DISCOVER_FLAG = "--discover"
 """The opt-in: start the MCP servers the modelled system itself would start, for this run."""
 
@@ -51,7 +53,7 @@ def header_extra(skipped: int) -> tuple[tuple[str, str], ...]:
     """The header's word on servers not started (none when every server started)."""
     if not skipped:
         return ()
-    servers = f"{skipped} server{'s' if skipped != 1 else ''}"
+    servers = counted(skipped, "server")
     return ((NOT_STARTED_KEY, f"{servers}, tools unknown: {DISCOVER_FLAG} starts them"),)
 
 

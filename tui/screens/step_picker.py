@@ -23,6 +23,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...core.model.errors import ToolscopeError
+from ...core.text.counts import counted
 from ...core.text.safe_text import inert
 from ..views import VIEWS, View
 
@@ -48,7 +49,7 @@ class StepChoice:
         text.append(inert(self.id, single_line=True), style="bold")
         if self.title:
             text.append("  " + inert(self.title, single_line=True))
-        servers = f"{self.servers} server{'s' if self.servers != 1 else ''}"
+        servers = counted(self.servers, "server")
         tools = f"{self.tools} tool entr{'ies' if self.tools != 1 else 'y'}"
         text.append(f"  ({servers}, {tools})", style="dim")
         return text

@@ -14,6 +14,7 @@ from textual.widgets import Static
 from ...core.mcp.results import STALE_KEY
 from ...core.model.opt_in import NOT_STARTED_KEY
 from ...core.model.verdicts import Finding, LoadedInput
+from ...core.text.counts import counted
 from ...core.text.safe_text import inert
 
 KIND_TITLE = {
@@ -141,7 +142,7 @@ def _append_versions(text: Text, *, names_agentscope: bool) -> None:
 
 def _append_first_finding(text: Text, findings: Sequence[Finding]) -> None:
     first = findings[0]
-    text.append(f"⚠ {len(findings)} config finding{'s' if len(findings) > 1 else ''}: ", style="bold yellow")
+    text.append(f"⚠ {counted(len(findings), 'config finding')}: ", style="bold yellow")
     text.append(f"{inert(first.kind, single_line=True)} ", style="yellow")
     # Shortest useful form first (a narrow terminal cuts the end): the key, the likely
     # one, then where it is; `toolscope check` prints the whole message.

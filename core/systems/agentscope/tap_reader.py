@@ -36,6 +36,7 @@ from typing import Any
 from ...inputs.input_files import MAX_INPUT_BYTES
 from ...model.errors import InputError, Problem
 from ...text.clip import clip
+from ...text.counts import counted
 from .recorded import META_TOOL, RecordedCall, RecordedSession
 
 TAP_VERSION = 1
@@ -108,7 +109,7 @@ def _who(header: Mapping[str, Any], calls: int) -> list[str]:
     who = [f"pid {header['pid']}"] if isinstance(header.get("pid"), int) else []
     if header.get("agent"):
         who.append(f"agent {clip(str(header['agent']), 60)}")
-    who.append(f"{calls} call{'s' if calls != 1 else ''}")
+    who.append(counted(calls, "call"))
     return who
 
 

@@ -22,6 +22,7 @@ from ...mcp.results import ServerResult
 from ...model.enums import StageId
 from ...model.errors import InputError, Problem
 from ...model.verdicts import Stage
+from ...text.counts import counted
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -185,7 +186,7 @@ def start_summary(results: dict[str, ServerResult], where: str) -> str:
     if not skipped:
         return where
     started = sum(1 for r in results.values() if r.started)
-    servers = f"{skipped} MCP server{'s' if skipped != 1 else ''}"
+    servers = counted(skipped, "MCP server")
     if not started:
         return f"{servers} not started: tools unknown (give {DISCOVER_FLAG} to start them, or --snapshot)"
     return f"{where}; {servers} not started: tools unknown (give {DISCOVER_FLAG} to start them)"
