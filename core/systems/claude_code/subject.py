@@ -117,9 +117,15 @@ class ClaudeCodeSubject:
             for row in _server_rows(ctx, decision, stages, result, lost, tool_search_denied)
         ]
         session = "-p (headless)" if self.args.print_mode else "interactive (no -p in --client-args)"
+        # Unset, the source already says so in full ("ENABLE_TOOL_SEARCH unset").
+        search = (
+            f"ENABLE_TOOL_SEARCH={ctx.tool_search} ({ctx.tool_search_source})"
+            if ctx.tool_search is not None
+            else ctx.tool_search_source
+        )
         notes = (
             f"session: {session}; permission mode {ctx.mode} ({ctx.mode_source})",
-            f"model {ctx.model}; ENABLE_TOOL_SEARCH: {ctx.tool_search or 'unset'} ({ctx.tool_search_source})",
+            f"model {ctx.model}; {search}",
             self.where,
         )
         return Evaluation(
