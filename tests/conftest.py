@@ -87,6 +87,9 @@ PROCESS_TESTS = (
     "tests/tui/test_tui_activation_layout.py",
     "tests/tui/test_tui_qa.py",
     "tests/tui/test_tui_lazy_rows.py",
+    # the nine-turn activation snapshots, four sizes (16.6 s of CPU, the costliest single tests of
+    # the quick suite's CPU report on 2026-12-02, which was then at 168 s on a quiet machine)
+    "tests/tui/test_tui_activation.py::test_activation_snapshot_nine_turns",
 )
 """Single tests of the quick suite's files that belong with ``PROCESS_LANE``: matched on the node id."""
 
