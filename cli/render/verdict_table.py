@@ -156,8 +156,11 @@ def _choose_titles(
     plain_ws = widths(STAGE_SHORT, namespace=False)
     if table_width(plain_ws) <= width or wide:
         return STAGE_SHORT, plain_ws, False, None
-    # TOOL, one space between the stage marks (headers still apart), VERDICT.
-    gaps = [2, *[1] * (len(names) - 1), 2]
+    # TOOL, then one space between the stage columns and before VERDICT (headers still apart: the
+    # last stage's header is wider than its mark). One cell more for TOOL keeps a whole name such
+    # as Gemini CLI's mcp_time_get_current_time (25) or Claude Code's mcp__time__get_current_time
+    # (27) on one line at 80 columns.
+    gaps = [2, *[1] * len(names)]
     others = table_width(plain_ws, gaps) - tool_w
     plain_ws[0] = max(min(tool_w, width - others), MIN_TOOL)
     return STAGE_SHORT, plain_ws, False, gaps

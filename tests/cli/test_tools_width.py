@@ -42,8 +42,8 @@ SAMPLE_RUNS = {
 VERDICT = re.compile(r" (visible|hidden|unknown)$")
 
 
-def _tools(args: list[str], *extra: str) -> str:
-    result = CliRunner().invoke(app, ["tools", *args, *extra], env={"COLUMNS": "80"})
+def _tools(args: list[str], *extra: str, columns: int = 80) -> str:
+    result = CliRunner().invoke(app, ["tools", *args, *extra], env={"COLUMNS": str(columns)})
     assert result.exit_code in (0, 1), result.output
     return result.stdout
 
@@ -81,10 +81,17 @@ def test_tools_fits_80_columns_and_every_name_and_verdict_reads_whole(sample: st
     assert _names_as_read(out) == expected
 
 
-def test_the_claude_code_table_keeps_its_stage_columns_and_wraps_the_longest_name() -> None:
+def test_the_claude_code_table_keeps_its_stage_columns_and_every_name_whole_at_80() -> None:
+    """One space before VERDICT too: mcp__time__get_current_time (27 cells) fits at 80."""
     lines = _tools(SAMPLE_RUNS["claude-code"]).splitlines()
-    assert "  TOOL                        SRC PREC APPR POL CONN NAME DENY CTX CALL  VERDICT" in lines
-    row = lines.index("  mcp__time__                 ✓   ✓    ✓    ✓   ✓    ✓    ✓    ✓   ✓     visible")
+    assert "  TOOL                         SRC PREC APPR POL CONN NAME DENY CTX CALL VERDICT" in lines
+    assert "  mcp__time__get_current_time  ✓   ✓    ✓    ✓   ✓    ✓    ✓    ✓   ✓    visible" in lines
+
+
+def test_narrower_the_claude_code_table_keeps_its_stage_columns_and_wraps_the_longest_name() -> None:
+    lines = _tools(SAMPLE_RUNS["claude-code"], columns=78).splitlines()
+    assert "  TOOL                       SRC PREC APPR POL CONN NAME DENY CTX CALL VERDICT" in lines
+    row = lines.index("  mcp__time__                ✓   ✓    ✓    ✓   ✓    ✓    ✓    ✓   ✓    visible")
     assert lines[row + 1] == "  get_current_time"
 
 
