@@ -1,8 +1,8 @@
 """Progress of a long replay on stderr: ``--session`` (``step``, ``report``) and ``--capture`` on a toolkit.
 
-On a terminal, a counter redrawn in place at most five times a second
+On a terminal, from ``DRAW_AT`` turns, a counter redrawn in place at most five times a second
 (``replaying turn 1200/3000 (Ctrl-C stops)``), replaced by the final count when the replay ends
-(``replayed 3000 turn(s)``); a capture's replay counts its requests the same way; piped or
+(``replayed 3000 turns``); a capture's replay counts its requests the same way; piped or
 captured, one line when the session has at least ``ANNOUNCE_AT`` turns, so a log shows
 why the command takes a while. Only numbers are printed: nothing from the session.
 """
@@ -18,6 +18,9 @@ from ..core.text.counts import counted
 
 ANNOUNCE_AT = 500
 """Turns from which a replay says so on a non-terminal stderr."""
+DRAW_AT = 50
+"""Turns from which a replay draws its counter on a terminal: a shorter one ends at once, and a
+"replayed 4 requests" line would only sit above the answer."""
 _REDRAW = 0.2
 
 
@@ -34,6 +37,8 @@ class _Progress:
     def __call__(self, done: int, total: int) -> None:
         self.done = done
         if self.terminal:
+            if total < DRAW_AT:
+                return
             now = time.monotonic()
             if now - self.last >= _REDRAW or done == total:
                 self.last = now
@@ -41,12 +46,12 @@ class _Progress:
                 self.drawn = True
         elif not self.announced and total >= ANNOUNCE_AT:
             self.announced = True
-            counted = (
+            calls = (
                 f"{total} reset_tools calls"
                 if self.what == "turn"
                 else f"the reset_tools calls of {total} {self.what}s"
             )
-            self._write(f"replaying {counted} (Ctrl-C stops)\n")
+            self._write(f"replaying {calls} (Ctrl-C stops)\n")
 
     def close(self) -> None:
         if self.drawn:

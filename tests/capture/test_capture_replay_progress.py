@@ -54,3 +54,12 @@ def test_a_capture_replay_shows_its_progress_and_a_final_count(tmp_path: Path) -
     assert draws and draws[-1].startswith("replaying request 400/400 (Ctrl-C stops)"), stderr[-500:]
     assert len(draws) <= 400 // 2 + 2  # redrawn at most five times a second, not once per request
     assert "replayed 400 requests" in stderr
+
+
+def test_a_short_capture_replay_draws_nothing_on_a_terminal() -> None:
+    """Four requests replay at once: a "replayed 4 requests" line sat above check's answer."""
+    status, stderr = _stderr_on_a_terminal(
+        [sys.executable, "-m", "toolscope", "step", TOOLKIT, "--capture", str(FIXTURE)]
+    )
+    assert status == 0, stderr
+    assert "replay" not in stderr, stderr
