@@ -110,6 +110,13 @@ CI runs every one of them."""
 
 def pytest_configure(config: pytest.Config) -> None:
     cpu_report.register(config)
+    # A background job of a shell without job control (`pytest &` in a script, nohup) starts with
+    # SIGINT ignored, and every process a test starts would inherit that: the Ctrl+C tests would
+    # wait out their timeouts. Python's own handler here gives the children the default back.
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
